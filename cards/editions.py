@@ -1,0 +1,420 @@
+"""Editions: the board, prices, rents, decks and settings of one Monopoly set, loaded from a TOML file.
+
+An edition file lives in ``cards/data/NAME.toml`` (or anywhere, with :func:`load_edition_file`). A file either
+describes a whole board (``fr.toml``, ``us.toml``) or derives from another edition with ``base``, an optional
+``scale`` (every amount multiplied: francs x 100, roubles x 1 000) and overrides (``[rules]``,
+``[square_amounts]``). Every file is checked on load; a malformed or inconsistent one raises
+:class:`EditionError` naming the file, the entry and the reason.
+
+Amounts are ``int`` in whole units of the edition's currency. Rule source: RULES.md, "Setup", "Title deeds",
+"Scales and editions"; the deck contents follow ``reference/decks.md``.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from cards.errors import EditionError, EditionFileError, UnknownEditionError
+
+DATA_DIR = Path(__file__).with_name("data")
+
+COLOR_GROUPS = ("brown", "light_blue", "pink", "orange", "red", "yellow", "green", "dark_blue")
+SQUARE_KINDS = ("go", "street", "railroad", "utility", "tax", "chance", "community_chest", "jail",
+                "free_parking", "go_to_jail")
+DECKS = ("chance", "community_chest")
+DECK_ACTIONS = {
+    # action: (required int fields, optional fields)
+    "advance": ({"square"}, set()),
+    "advance_to_go": (set(), set()),
+    "nearest_railroad": (set(), set()),
+    "nearest_utility": (set(), set()),
+    "collect": ({"amount"}, set()),
+    "pay": ({"amount"}, set()),
+    "pay_each_player": ({"amount"}, set()),
+    "collect_from_each_player": ({"amount"}, set()),
+    "repairs": ({"per_house", "per_hotel"}, set()),
+    "jail_card": (set(), set()),
+    "go_to_jail": (set(), set()),
+    "move": (set(), {"steps", "square", "backwards"}),
+    "pay_or_draw": ({"amount"}, {"deck"}),
+}
+#: Rule flags and their allowed values (RULES.md). The edition file gives the defaults.
+RULE_FLAGS: Mapping[str, tuple] = MappingProxyType({
+    "double_rent_with_mortgaged_street": (True, False),
+    "interest_rounding": ("up", "down"),
+    "income_tax_percent": (True, False),
+    "free_parking_jackpot": (True, False),
+})
+_MONEY_SETTINGS = ("starting_cash", "go_salary", "jail_fine")
+
+
+@dataclass(frozen=True)
+class Square:
+    """One of the 40 squares. ``index`` 0-39 in the direction of play.
+
+    For deeds (street, railroad, utility): ``group`` (a colour group, ``railroad`` or ``utility``), ``price``,
+    ``mortgage`` (half the price) and ``rents``: a street's rent bare and with 1-4 houses and a hotel (6
+    values), a railroad's rent for 1-4 railroads held (4 values), a utility's dice multipliers for 1-2
+    utilities held (2 values). ``house_cost`` is the price of one house and of a hotel on a street.
+    ``amount`` is the GO salary (square 0) or the tax (tax squares). Utility dice multipliers are not
+    amounts: a scaled edition multiplies the dice rent by :attr:`Edition.scale` instead.
+    """
+
+    index: int
+    kind: str
+    name: str
+    group: str | None = None
+    price: int = 0
+    mortgage: int = 0
+    rents: tuple[int, ...] = ()
+    house_cost: int = 0
+    amount: int = 0
+
+    @property
+    def is_deed(self) -> bool:
+        """True for the 28 title deeds: streets, railroads and utilities."""
+        return self.kind in ("street", "railroad", "utility")
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """The money side of one Chance or Community Chest card.
+
+    ``action`` is one of :data:`DECK_ACTIONS`; ``params`` holds its int/str/bool fields (amounts already
+    scaled to the edition); ``text`` maps a language code (``fr``, ``en``) to Banquier's own wording.
+    """
+
+    deck: str
+    number: int
+    action: str
+    params: Mapping[str, Any]
+    text: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A whole Monopoly set: board, settings, rule-flag defaults and decks. Immutable once loaded."""
+
+    name: str
+    title: str
+    language: str
+    currency_symbol: str
+    currency_position: str
+    starting_cash: int
+    go_salary: int
+    jail_fine: int
+    houses: int
+    hotels: int
+    houses_before_hotel: int
+    rules: Mapping[str, Any]
+    squares: tuple[Square, ...]
+    decks: Mapping[str, tuple[DeckCard, ...]]
+    source: str = ""
+    scale: int = 1
+    groups: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def square(self, index: int) -> Square:
+        """The square at ``index`` (0-39). Raises ``LookupError`` (EditionError) for another number."""
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.squares):
+            raise UnknownEditionError(f"There is no square {index!r} on the board: squares are numbered 0 to 39.",
+                                      code="no_such_square", params={"square": index})
+        return self.squares[index]
+
+    def deeds(self) -> tuple[Square, ...]:
+        """The 28 title deeds in board order."""
+        return tuple(s for s in self.squares if s.is_deed)
+
+    def group_of(self, index: int) -> tuple[int, ...]:
+        """The squares of the colour group (or railroads, or utilities) of deed ``index``, in board order."""
+        return self.groups[self.square(index).group]
+
+    @property
+    def income_tax(self) -> int:
+        """The flat income tax (square 4)."""
+        return self.squares[4].amount
+
+    @property
+    def luxury_tax(self) -> int:
+        """The luxury tax (square 38)."""
+        return self.squares[38].amount
+
+    @property
+    def max_amount(self) -> int:
+        """The largest amount one operation may name: 100 times the starting cash. Beyond it an amount is
+        taken for a typing mistake (an extra digit) and refused."""
+        return self.starting_cash * 100
+
+
+def available_editions() -> list[str]:
+    """Names of the editions shipped in ``cards/data``, sorted."""
+    return sorted(p.stem for p in DATA_DIR.glob("*.toml"))
+
+
+_cache: dict[str, Edition] = {}
+
+
+def load_edition(name: str) -> Edition:
+    """Load a shipped edition by name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``).
+
+    Raises :class:`EditionError` (a ``LookupError``) for an unknown name, or (a ``ValueError``) for a
+    malformed file. Editions are immutable and cached.
+    """
+    if not isinstance(name, str) or not (DATA_DIR / f"{name}.toml").is_file() or "/" in name:
+        raise UnknownEditionError(
+            f"Unknown edition {name!r}: choose one of {', '.join(available_editions())}.",
+            code="unknown_edition", params={"edition": name})
+    if name not in _cache:
+        _cache[name] = load_edition_file(DATA_DIR / f"{name}.toml")
+    return _cache[name]
+
+
+def load_edition_file(path: str | Path) -> Edition:
+    """Load and check an edition file. A ``base`` is looked up beside the file, then among shipped editions.
+
+    Raises :class:`EditionError` naming the file, the entry and the reason.
+    """
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise EditionFileError(f"{path}: cannot read the edition file ({exc.strerror or exc}).",
+                               code="edition_unreadable", params={"file": str(path)}) from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise EditionError(f"{path}: not a valid TOML file ({exc}).", code="edition_malformed",
+                           params={"file": str(path)}) from exc
+    return _build(path, raw, set())
+
+
+def _fail(path: Path, entry: str, reason: str) -> EditionError:
+    return EditionError(f"{path.name}: {entry}: {reason}", code="edition_invalid",
+                        params={"file": str(path), "entry": entry, "reason": reason})
+
+
+def _int(path: Path, entry: str, value: Any, minimum: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _fail(path, entry, f"expected a whole number, found {value!r}")
+    if value < minimum:
+        raise _fail(path, entry, f"must be at least {minimum}, found {value}")
+    return value
+
+
+def _build(path: Path, raw: dict, seen: set[str]) -> Edition:
+    head = raw.get("edition")
+    if not isinstance(head, dict):
+        raise _fail(path, "[edition]", "missing table")
+    name = head.get("name")
+    if not isinstance(name, str) or not name:
+        raise _fail(path, "edition.name", "missing or not a string")
+    if name in seen:
+        raise _fail(path, "edition.base", f"editions derive from each other in a loop ({' -> '.join(seen)})")
+    if "base" in head:
+        return _derive(path, raw, head, seen | {name})
+    allowed = {"edition", "rules", "square", "chance", "community_chest"}
+    for key in raw:
+        if key not in allowed:
+            raise _fail(path, key, f"unknown table (expected one of {', '.join(sorted(allowed))})")
+    for key in ("title", "language", "currency_symbol", "currency_position"):
+        if not isinstance(head.get(key), str):
+            raise _fail(path, f"edition.{key}", "missing or not a string")
+    if head["currency_position"] not in ("before", "after"):
+        raise _fail(path, "edition.currency_position", "must be 'before' or 'after'")
+    known = {"name", "title", "language", "currency_symbol", "currency_position", "houses", "hotels",
+             "houses_before_hotel", *_MONEY_SETTINGS}
+    for key in head:
+        if key not in known:
+            raise _fail(path, f"edition.{key}", "unknown setting")
+    settings = {k: _int(path, f"edition.{k}", head.get(k), 1) for k in _MONEY_SETTINGS}
+    houses = _int(path, "edition.houses", head.get("houses"), 1)
+    hotels = _int(path, "edition.hotels", head.get("hotels"), 1)
+    before_hotel = _int(path, "edition.houses_before_hotel", head.get("houses_before_hotel"), 1)
+    if before_hotel > 4:
+        raise _fail(path, "edition.houses_before_hotel", "at most 4 houses come before a hotel")
+    rules = _rules(path, raw.get("rules", {}), None)
+    squares = _squares(path, raw.get("square"))
+    if squares[0].amount != settings["go_salary"]:
+        raise _fail(path, "square 0", f"GO amount {squares[0].amount} differs from edition.go_salary "
+                                      f"{settings['go_salary']}")
+    decks = {deck: _deck(path, deck, raw.get(deck), squares) for deck in DECKS}
+    groups: dict[str, list[int]] = {}
+    for s in squares:
+        if s.is_deed:
+            groups.setdefault(s.group, []).append(s.index)
+    return Edition(name=name, title=head["title"], language=head["language"],
+                   currency_symbol=head["currency_symbol"], currency_position=head["currency_position"],
+                   houses=houses, hotels=hotels, houses_before_hotel=before_hotel,
+                   rules=MappingProxyType(rules), squares=squares, decks=MappingProxyType(decks),
+                   source=str(path), groups=MappingProxyType({g: tuple(v) for g, v in groups.items()}),
+                   **settings)
+
+
+def _rules(path: Path, table: Any, base: Mapping[str, Any] | None) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise _fail(path, "[rules]", "must be a table")
+    rules = dict(base) if base is not None else {}
+    for key, value in table.items():
+        if key not in RULE_FLAGS:
+            raise _fail(path, f"rules.{key}", f"unknown rule flag (known: {', '.join(RULE_FLAGS)})")
+        if value not in RULE_FLAGS[key] or type(value) is not type(RULE_FLAGS[key][0]):
+            raise _fail(path, f"rules.{key}", f"{value!r} is not one of {RULE_FLAGS[key]}")
+        rules[key] = value
+    missing = [k for k in RULE_FLAGS if k not in rules]
+    if missing:
+        raise _fail(path, "[rules]", f"missing default for {', '.join(missing)}")
+    return rules
+
+
+def _squares(path: Path, table: Any) -> tuple[Square, ...]:
+    if not isinstance(table, list) or len(table) != 40:
+        raise _fail(path, "[[square]]", f"expected 40 squares, found {len(table) if isinstance(table, list) else 0}")
+    squares: list[Square] = []
+    for position, entry in enumerate(table):
+        where = f"square {entry.get('index', position) if isinstance(entry, dict) else position}"
+        if not isinstance(entry, dict):
+            raise _fail(path, where, "not a table")
+        if entry.get("index") != position:
+            raise _fail(path, where, f"squares must be listed in order 0-39; expected index {position}")
+        kind = entry.get("kind")
+        if kind not in SQUARE_KINDS:
+            raise _fail(path, where, f"unknown kind {kind!r}")
+        if not isinstance(entry.get("name"), str) or not entry["name"]:
+            raise _fail(path, where, "missing name")
+        fields = {"index", "kind", "name"}
+        square = Square(index=position, kind=kind, name=entry["name"])
+        if kind in ("street", "railroad", "utility"):
+            group = entry.get("group")
+            expected_groups = COLOR_GROUPS if kind == "street" else (kind,)
+            if group not in expected_groups:
+                raise _fail(path, where, f"group {group!r} is not one of {', '.join(expected_groups)}")
+            price = _int(path, f"{where}.price", entry.get("price"), 1)
+            mortgage = _int(path, f"{where}.mortgage", entry.get("mortgage"), 1)
+            if mortgage * 2 != price:
+                raise _fail(path, f"{where}.mortgage", f"{mortgage} is not half the price {price}")
+            key = "dice_multipliers" if kind == "utility" else "rents"
+            count = {"street": 6, "railroad": 4, "utility": 2}[kind]
+            rents = entry.get(key)
+            if not isinstance(rents, list) or len(rents) != count:
+                raise _fail(path, f"{where}.{key}", f"expected {count} values")
+            rents = tuple(_int(path, f"{where}.{key}", r, 1) for r in rents)
+            if any(b <= a for a, b in zip(rents, rents[1:])):
+                raise _fail(path, f"{where}.{key}", f"must increase: {list(rents)}")
+            house_cost = 0
+            fields |= {"group", "price", "mortgage", key}
+            if kind == "street":
+                house_cost = _int(path, f"{where}.house_cost", entry.get("house_cost"), 1)
+                fields.add("house_cost")
+            square = replace(square, group=group, price=price, mortgage=mortgage, rents=rents,
+                             house_cost=house_cost)
+        elif kind in ("go", "tax"):
+            square = replace(square, amount=_int(path, f"{where}.amount", entry.get("amount"), 1))
+            fields.add("amount")
+        extra = set(entry) - fields
+        if extra:
+            raise _fail(path, where, f"unexpected field(s) {', '.join(sorted(extra))} for a {kind}")
+        squares.append(square)
+    deeds = [s for s in squares if s.is_deed]
+    counts = {k: sum(1 for s in deeds if s.kind == k) for k in ("street", "railroad", "utility")}
+    if counts != {"street": 22, "railroad": 4, "utility": 2}:
+        raise _fail(path, "[[square]]", f"expected 22 streets, 4 railroads and 2 utilities, found {counts}")
+    for group in COLOR_GROUPS:
+        members = [s for s in deeds if s.group == group]
+        if not 2 <= len(members) <= 3:
+            raise _fail(path, f"group {group}", f"has {len(members)} streets (2 or 3 expected)")
+        if len({s.house_cost for s in members}) != 1:
+            raise _fail(path, f"group {group}", "streets of one colour group must share one house cost")
+    if [s.index for s in squares if s.kind == "tax"] != [4, 38]:
+        raise _fail(path, "[[square]]", "the tax squares must be 4 (income tax) and 38 (luxury tax)")
+    return tuple(squares)
+
+
+def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...]) -> tuple[DeckCard, ...]:
+    if not isinstance(table, list) or len(table) != 16:
+        raise _fail(path, f"[[{deck}]]", f"expected 16 cards, found {len(table) if isinstance(table, list) else 0}")
+    cards = []
+    for number, entry in enumerate(table, start=1):
+        where = f"{deck} card {number}"
+        if not isinstance(entry, dict):
+            raise _fail(path, where, "not a table")
+        action = entry.get("action")
+        if action not in DECK_ACTIONS:
+            raise _fail(path, where, f"unknown action {action!r}")
+        required, optional = DECK_ACTIONS[action]
+        text = entry.get("text")
+        if not isinstance(text, dict) or not all(isinstance(v, str) and v for v in text.values()) or not text:
+            raise _fail(path, f"{where}.text", "expected a table of non-empty texts by language")
+        params = {k: v for k, v in entry.items() if k not in ("action", "text")}
+        missing = required - set(params)
+        if missing:
+            raise _fail(path, where, f"action {action} needs {', '.join(sorted(missing))}")
+        unknown = set(params) - required - optional
+        if unknown:
+            raise _fail(path, where, f"unexpected field(s) {', '.join(sorted(unknown))} for {action}")
+        for key in ("amount", "per_house", "per_hotel"):
+            if key in params:
+                _int(path, f"{where}.{key}", params[key], 1)
+        if "square" in params:
+            s = _int(path, f"{where}.square", params["square"])
+            if s >= len(squares):
+                raise _fail(path, f"{where}.square", f"no square {s}")
+        if "steps" in params and not isinstance(params["steps"], int):
+            raise _fail(path, f"{where}.steps", "expected a whole number")
+        if "deck" in params and params["deck"] not in DECKS:
+            raise _fail(path, f"{where}.deck", f"unknown deck {params['deck']!r}")
+        cards.append(DeckCard(deck=deck, number=number, action=action, params=MappingProxyType(params),
+                              text=MappingProxyType(dict(text))))
+    if sum(1 for c in cards if c.action == "jail_card") != 1:
+        raise _fail(path, f"[[{deck}]]", "each deck holds exactly one Get Out of Jail Free card")
+    return tuple(cards)
+
+
+def _derive(path: Path, raw: dict, head: dict, seen: set[str]) -> Edition:
+    allowed = {"edition", "rules", "square_amounts"}
+    for key in raw:
+        if key not in allowed:
+            raise _fail(path, key, f"unknown table in a derived edition (expected {', '.join(sorted(allowed))})")
+    base_name = head["base"]
+    base_path = path.with_name(f"{base_name}.toml")
+    if not base_path.is_file():
+        base_path = DATA_DIR / f"{base_name}.toml"
+    if not base_path.is_file():
+        raise _fail(path, "edition.base", f"no edition file {base_name}.toml")
+    try:
+        base_raw = tomllib.loads(base_path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise _fail(path, "edition.base", f"cannot load {base_path}: {exc}") from exc
+    base = _build(base_path, base_raw, seen)
+    known = {"name", "base", "scale", "title", "language", "currency_symbol", "currency_position"}
+    for key in head:
+        if key not in known:
+            raise _fail(path, f"edition.{key}", "unknown setting for a derived edition")
+    scale = _int(path, "edition.scale", head.get("scale", 1), 1)
+    squares = tuple(
+        replace(s, price=s.price * scale, mortgage=s.mortgage * scale, amount=s.amount * scale,
+                house_cost=s.house_cost * scale,
+                rents=s.rents if s.kind == "utility" else tuple(r * scale for r in s.rents))
+        for s in base.squares)
+    amounts = raw.get("square_amounts", {})
+    if not isinstance(amounts, dict):
+        raise _fail(path, "[square_amounts]", "must be a table")
+    for key, value in amounts.items():
+        if not (key.isdigit() and int(key) < 40 and squares[int(key)].kind in ("go", "tax")):
+            raise _fail(path, f"square_amounts.{key}", "only GO (0) and the tax squares (4, 38) have amounts")
+        squares = tuple(replace(s, amount=_int(path, f"square_amounts.{key}", value, 1)) if s.index == int(key)
+                        else s for s in squares)
+    decks = {deck: tuple(replace(c, params=MappingProxyType({
+        k: v * scale if k in ("amount", "per_house", "per_hotel") else v for k, v in c.params.items()}))
+        for c in cards) for deck, cards in base.decks.items()}
+    for key in ("title", "language", "currency_symbol", "currency_position"):
+        if key in head and not isinstance(head[key], str):
+            raise _fail(path, f"edition.{key}", "not a string")
+    if head.get("currency_position", "after") not in ("before", "after"):
+        raise _fail(path, "edition.currency_position", "must be 'before' or 'after'")
+    return replace(
+        base, name=head["name"], title=head.get("title", base.title), language=head.get("language", base.language),
+        currency_symbol=head.get("currency_symbol", base.currency_symbol),
+        currency_position=head.get("currency_position", base.currency_position),
+        starting_cash=base.starting_cash * scale, go_salary=squares[0].amount,
+        jail_fine=base.jail_fine * scale, rules=MappingProxyType(_rules(path, raw.get("rules", {}), base.rules)),
+        squares=squares, decks=MappingProxyType(decks), source=str(path), scale=base.scale * scale)

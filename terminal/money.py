@@ -1,0 +1,120 @@
+"""Money: the only module that divides, rounds, parses or formats amounts.
+
+Every amount is an ``int`` of the edition's unit (euros, dollars, francs...). No floats anywhere near money.
+"""
+from __future__ import annotations
+
+from cards.editions import Edition
+from terminal.errors import InvalidAmount
+
+ROUNDINGS = ("up", "down")
+
+
+def ten_percent(amount: int, rounding: str = "up") -> int:
+    """10 % of ``amount`` (>= 0), rounded to a whole unit.
+
+    RULES.md, Mortgages: "amounts that are not whole are rounded up to the whole unit, in the Bank's favour"
+    (flag ``interest_rounding``, default ``up``); ``down`` truncates. 10 % of 75 is 8 (up) or 7 (down).
+    The same rounding serves every 10 % of the rules: mortgage interest and the income tax option.
+    """
+    _check_int(amount)
+    if rounding == "up":
+        return -(-amount // 10)
+    if rounding == "down":
+        return amount // 10
+    raise ValueError(f"rounding must be 'up' or 'down', not {rounding!r}")
+
+
+def half(amount: int) -> int:
+    """Half of ``amount`` (>= 0), what the Bank pays back for a building (RULES.md, Buildings).
+
+    Printed house costs are even, so this is exact on every shipped edition; an odd cost would be rounded
+    down, in the Bank's favour as for interest.
+    """
+    _check_int(amount)
+    return amount // 2
+
+
+def _check_int(amount: object) -> None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+        raise TypeError(f"an amount must be a non-negative int, not {amount!r}")
+
+
+def check_amount(amount: object, edition: Edition, *, allow_zero: bool = False, what: str = "amount") -> int:
+    """Validate an amount typed or read for an operation and return it.
+
+    Accepts an ``int`` from 1 (0 too with ``allow_zero``) to ``edition.max_amount``. Raises
+    :class:`InvalidAmount` for anything else: a float, a string, a bool, a negative number, zero, or an absurd
+    amount (an extra digit typed by mistake).
+    """
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise InvalidAmount(f"The {what} must be a whole number of {edition.currency_symbol}, not {amount!r}.",
+                            code="amount_not_whole", params={"amount": repr(amount), "what": what})
+    if amount < 0 or (amount == 0 and not allow_zero):
+        raise InvalidAmount(f"The {what} must be more than zero, not {amount}.",
+                            code="amount_not_positive", params={"amount": amount, "what": what})
+    if amount > edition.max_amount:
+        raise InvalidAmount(
+            f"The {what} {format_amount(amount, edition)} is more than "
+            f"{format_amount(edition.max_amount, edition)}: check the digits.",
+            code="amount_absurd", params={"amount": amount, "what": what, "max": edition.max_amount})
+    return amount
+
+
+def _group_thousands(digits: str, separator: str) -> str:
+    parts = []
+    while len(digits) > 3:
+        parts.insert(0, digits[-3:])
+        digits = digits[:-3]
+    parts.insert(0, digits)
+    return separator.join(parts)
+
+
+def format_amount(amount: int, edition: Edition, language: str | None = None, display: str = "plain") -> str:
+    """Format ``amount`` for a person.
+
+    ``language``: ``fr``/``uk`` group thousands with a narrow space and put a trailing symbol after a space
+    ("1 500 €"); ``en`` uses commas ("$1,500", "1,500 €"). Default: the edition's language.
+    ``display="km"``: the electronic banking editions' display, every amount x 10 000 shown with K and M
+    (1500 -> "15M", 50 -> "500K", 82.5 never happens: amounts are ints). Negative amounts get a minus sign.
+    """
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise TypeError(f"amounts are ints, not {amount!r}")
+    language = language or edition.language
+    sign = "-" if amount < 0 else ""
+    value = abs(amount)
+    if display == "km":
+        units = value * 10_000
+        if units >= 1_000_000 and units % 100_000 == 0:
+            whole, tenth = divmod(units // 100_000, 10)
+            text = f"{whole}{'.' if language == 'en' else ','}{tenth}M" if tenth else f"{whole}M"
+        else:
+            text = f"{_group_thousands(str(units // 1000), ' ' if language != 'en' else ',')}K"
+        return sign + text
+    if display != "plain":
+        raise ValueError(f"display must be 'plain' or 'km', not {display!r}")
+    separator = "," if language == "en" else "\u202f"
+    text = _group_thousands(str(value), separator)
+    if edition.currency_position == "before":
+        return f"{sign}{edition.currency_symbol}{text}"
+    return f"{sign}{text}\u00a0{edition.currency_symbol}"
+
+
+def parse_amount(text: str, edition: Edition) -> int:
+    """Parse an amount typed on the keypad or in a file: digits, optionally grouped with spaces, commas,
+    dots or narrow spaces, and an optional currency symbol. Returns an int checked by :func:`check_amount`.
+
+    Raises :class:`InvalidAmount` for anything that is not a whole, positive, plausible amount
+    ("12.5" is refused: amounts are whole units).
+    """
+    cleaned = text.strip().replace(edition.currency_symbol, "").strip()
+    for sep in (" ", "\u202f", "\u00a0", ","):
+        cleaned = cleaned.replace(sep, "")
+    if "." in cleaned:
+        head, _, tail = cleaned.rpartition(".")
+        if len(tail) == 3 and head.replace(".", "").isdigit():
+            cleaned = cleaned.replace(".", "")
+    if not cleaned.isdigit() or not cleaned.isascii():
+        raise InvalidAmount(f"{text!r} is not a whole amount: type digits only.",
+                            code="amount_unreadable", params={"text": text})
+    return check_amount(int(cleaned), edition)
