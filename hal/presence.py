@@ -1,0 +1,239 @@
+"""From "what the reader sees on each scan" to edge events: the logic every card reader shares.
+
+Readers report presence, not taps (field-notes 1). ``PresenceTracker`` turns a stream of scans into
+``CardPresented`` / ``CardRemoved`` edges with a removal debounce (field-notes 2), and ``PollingReader``
+adds the bounded poll rate and the health state machine (``ReaderLost`` / ``ReaderBack``, field-notes 6).
+A backend only implements ``_scan`` (one look at the field), ``_recover`` and ``_close``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from hal.errors import HalConfigError, HalError
+from hal.interfaces import (
+    CardPresented,
+    CardReader,
+    CardRemoved,
+    Clock,
+    HalEvent,
+    ReaderBack,
+    ReaderLost,
+)
+
+__all__ = ["ScanResult", "PresenceTracker", "PollingReader", "check_range"]
+
+log = logging.getLogger(__name__)
+
+
+def check_range(name: str, value: float, low: float, high: float, unit: str = "s") -> float:
+    """Return ``float(value)`` if ``low <= value <= high``; else raise HalConfigError naming the range."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise HalConfigError(f"{name} must be a number of {unit}, got {value!r}") from None
+    if not low <= number <= high:
+        raise HalConfigError(f"{name}={value!r} is out of range: use {low:g}..{high:g} {unit}")
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    """What one scan of the field found.
+
+    Attributes:
+        uids: UIDs read cleanly, in the order they were read (usually zero or one).
+        errors: garbled reads (CRC/parity error, collision, bad checksum): a card is there, unreadable.
+        failure: the reader itself did not answer or failed (one line of reason), else None.
+    """
+
+    uids: tuple[str, ...] = ()
+    errors: int = 0
+    failure: str | None = None
+
+
+class PresenceTracker:
+    """Edge detection with a removal debounce. Pure: time is passed in, nothing blocks.
+
+    Args:
+        removal_debounce_s: seconds (> 0) a present card must go unseen before it counts as removed.
+    """
+
+    def __init__(self, removal_debounce_s: float) -> None:
+        self.removal_debounce_s = removal_debounce_s
+        self.current: str | None = None
+        self.last_seen = 0.0
+
+    def update(self, now: float, result: ScanResult) -> list[HalEvent]:
+        """Feed one scan taken at ``now`` (seconds) and return the edges it causes."""
+        events: list[HalEvent] = []
+        for uid in result.uids:
+            if uid == self.current:
+                self.last_seen = now
+                continue
+            if self.current is not None:
+                events.append(CardRemoved(self.current, at=now))
+            self.current = uid
+            self.last_seen = now
+            events.append(CardPresented(uid, at=now))
+        if not result.uids and (result.errors or result.failure) and self.current is not None:
+            # A garbled read or a hiccup while a card rests means "still there" (field-notes 2).
+            self.last_seen = now
+        if self.current is not None and now - self.last_seen >= self.removal_debounce_s:
+            events.append(CardRemoved(self.current, at=now))
+            self.current = None
+        return events
+
+    def resume(self, now: float) -> None:
+        """Restart the debounce after a pause (the reader was lost): unseen time starts now."""
+        self.last_seen = now
+
+
+class PollingReader(CardReader):
+    """Base of every card reader backend: rate limit, presence tracking and health.
+
+    Args:
+        clock: monotonic seconds; ``time.monotonic`` by default.
+        poll_interval_s: minimum seconds between scans, 0.01..1.0 (default 0.05 = 20 Hz, field-notes 4).
+        removal_debounce_s: seconds unseen before ``CardRemoved``, greater than ``poll_interval_s`` and
+            at most 10 (default 1.0).
+        failures_before_lost: consecutive failed scans before ``ReaderLost``, 1..100 (default 3).
+        recover_interval_s: seconds between two recovery attempts while lost, 0.01..60 (default 1.0).
+
+    Raises:
+        HalConfigError: a value out of range.
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: Clock | None = None,
+        poll_interval_s: float = 0.05,
+        removal_debounce_s: float = 1.0,
+        failures_before_lost: int = 3,
+        recover_interval_s: float = 1.0,
+    ) -> None:
+        self._clock: Clock = clock or time.monotonic
+        self._poll_interval_s = check_range("poll_interval_s", poll_interval_s, 0.01, 1.0)
+        self._removal_debounce_s = check_range("removal_debounce_s", removal_debounce_s, 0.0, 10.0)
+        if self._removal_debounce_s <= self._poll_interval_s:
+            raise HalConfigError(
+                f"removal_debounce_s={removal_debounce_s!r} must be longer than "
+                f"poll_interval_s={poll_interval_s!r}, or every missed poll would be a removal"
+            )
+        if not isinstance(failures_before_lost, int) or not 1 <= failures_before_lost <= 100:
+            raise HalConfigError(f"failures_before_lost={failures_before_lost!r}: use an integer 1..100")
+        self._failures_before_lost = failures_before_lost
+        self._recover_interval_s = check_range("recover_interval_s", recover_interval_s, 0.01, 60.0)
+        self._tracker = PresenceTracker(self._removal_debounce_s)
+        self._next_scan = float("-inf")
+        self._next_recover = float("-inf")
+        self._failures = 0
+        self._healthy = True
+        self._lost_reason: str | None = None
+        self._closed = False
+        #: Number of hardware scans done so far (tests and the benchmark read it).
+        self.scans = 0
+
+    # -- backend hooks ---------------------------------------------------------------------------
+    def _scan(self, now: float) -> ScanResult:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _recover(self, now: float) -> str | None:
+        """Try to bring a lost reader back; return None on success or one line of reason."""
+        return None
+
+    def _close(self) -> None:
+        """Release the backend's resources (called once)."""
+
+    # -- CardReader ------------------------------------------------------------------------------
+    @property
+    def poll_interval_s(self) -> float:
+        return self._poll_interval_s
+
+    @property
+    def removal_debounce_s(self) -> float:
+        return self._removal_debounce_s
+
+    @property
+    def present_uid(self) -> str | None:
+        return self._tracker.current
+
+    @property
+    def healthy(self) -> bool:
+        return self._healthy
+
+    @property
+    def lost_reason(self) -> str | None:
+        """Why the reader is lost (one line), or None while healthy."""
+        return self._lost_reason
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def next_poll_in(self) -> float:
+        return max(0.0, self._next_scan - self._clock())
+
+    def poll(self) -> list[HalEvent]:
+        if self._closed:
+            return []
+        now = self._clock()
+        if now < self._next_scan:
+            return []
+        self._next_scan = now + self._poll_interval_s
+        if not self._healthy:
+            return self._try_recover(now)
+        self.scans += 1
+        try:
+            result = self._scan(now)
+        except (OSError, HalError) as exc:  # SPI/serial errors: a failure, not a crash
+            result = ScanResult(failure=f"{type(exc).__name__}: {exc}")
+        events = self._tracker.update(now, result)
+        if result.failure is None:
+            self._failures = 0
+            return events
+        self._failures += 1
+        log.debug("%s reader scan failed (%d): %s", self.backend, self._failures, result.failure)
+        if self._failures >= self._failures_before_lost:
+            self._healthy = False
+            self._lost_reason = result.failure
+            self._next_recover = now
+            log.warning("%s card reader lost: %s", self.backend, result.failure)
+            events.append(ReaderLost(result.failure, at=now))
+        return events
+
+    def _try_recover(self, now: float) -> list[HalEvent]:
+        if now < self._next_recover:
+            return []
+        self._next_recover = now + self._recover_interval_s
+        try:
+            reason = self._recover(now)
+        except (OSError, HalError) as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+        if reason is not None:
+            if reason != self._lost_reason:
+                log.warning("%s card reader still lost: %s", self.backend, reason)
+            self._lost_reason = reason
+            return []
+        log.warning("%s card reader is back", self.backend)
+        self._healthy = True
+        self._lost_reason = None
+        self._failures = 0
+        self._tracker.resume(now)
+        return [ReaderBack(at=now)]
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._close()
+        except Exception:  # noqa: BLE001 - close() must never raise during shutdown
+            log.exception("closing the %s card reader failed", self.backend)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else ("ok" if self._healthy else f"lost: {self._lost_reason}")
+        return f"<{type(self).__name__} {state} card={self.present_uid}>"

@@ -1,0 +1,158 @@
+"""A card reader on a serial port (pyserial): RDM6300 frames or one UID per line.
+
+Registry name ``"serial"``. The port is opened non-blocking (``timeout=0``); each scan reads what has
+arrived (at most 4 KiB) and parses it (``hal.serial_frames``). A card resting on an RDM6300 is streamed
+over and over: those repeats are presence, not taps, and the shared ``PresenceTracker`` turns them into
+one ``CardPresented`` and, once they stop for the debounce time, one ``CardRemoved`` (field-notes 1, 10).
+
+Replugging. Use a ``/dev/serial/by-id/...`` path: it names the same reader after a replug, whereas
+``/dev/ttyUSB0`` may become ``ttyUSB1``. When the port fails or vanishes the reader reports
+``ReaderLost`` and reopens the path every ``recover_interval_s`` until it is back, without a restart.
+
+Permissions. Serial devices belong to a group (``dialout`` on Raspberry Pi OS and Debian); opening one
+without being in it fails with a message naming the group and the command that fixes it.
+"""
+
+from __future__ import annotations
+
+import glob
+import grp
+import importlib
+import logging
+import os
+from collections.abc import Callable
+
+from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
+from hal.interfaces import Clock
+from hal.presence import PollingReader, ScanResult, check_range
+from hal.serial_frames import LineParser, Rdm6300Parser
+
+__all__ = ["SerialReader", "PROTOCOLS", "port_group"]
+
+log = logging.getLogger(__name__)
+
+#: Protocol name -> parser factory.
+PROTOCOLS: dict[str, Callable[[], object]] = {"rdm6300": Rdm6300Parser, "lines": LineParser}
+
+_READ_CHUNK = 1024
+_MAX_CHUNKS = 4
+
+
+def port_group(path: str) -> str:
+    """Name of the group owning a device file (follows symlinks), or "dialout" if it cannot be told."""
+    try:
+        return grp.getgrgid(os.stat(path).st_gid).gr_name
+    except (OSError, KeyError):
+        return "dialout"
+
+
+def _by_id_hint() -> str:
+    found = sorted(glob.glob("/dev/serial/by-id/*"))
+    return ("; present: " + ", ".join(found)) if found else "; no /dev/serial/by-id/ device is present"
+
+
+class SerialReader(PollingReader):
+    """A serial card reader.
+
+    Args:
+        port: device path, preferably ``/dev/serial/by-id/...`` (required).
+        protocol: "rdm6300" (default) or "lines".
+        baudrate: 1200..921600 (default 9600, the RDM6300's).
+        clock, poll_interval_s, removal_debounce_s, failures_before_lost, recover_interval_s:
+            as ``hal.presence.PollingReader``; ``failures_before_lost`` defaults to 1 here (a failed
+            read means the port is gone).
+
+    Raises:
+        HalConfigError: no port, unknown protocol, bad baud rate.
+        BackendUnavailableError: pyserial is not installed.
+        HalDeviceError: the port is missing or not permitted (message names the group) or unusable.
+    """
+
+    backend = "serial"
+
+    def __init__(self, *, port: str | None = None, protocol: str = "rdm6300", baudrate: int = 9600,
+                 clock: Clock | None = None, failures_before_lost: int = 1, **timing) -> None:
+        super().__init__(clock=clock, failures_before_lost=failures_before_lost, **timing)
+        if not port or not isinstance(port, str):
+            raise HalConfigError("the serial reader needs port=/dev/serial/by-id/... (the reader's device)")
+        if protocol not in PROTOCOLS:
+            raise HalConfigError(f"protocol={protocol!r}: use one of {', '.join(PROTOCOLS)}")
+        self._port_path = port
+        self._protocol = protocol
+        self._baudrate = int(check_range("baudrate", baudrate, 1200, 921600, unit="baud"))
+        try:
+            self._serial = importlib.import_module("serial")
+        except ImportError as exc:
+            raise BackendUnavailableError("pyserial is not installed: pip install pyserial") from exc
+        self._parser = PROTOCOLS[protocol]()
+        self._port = None
+        self._port = self._open()
+
+    @property
+    def port(self) -> str:
+        return self._port_path
+
+    @property
+    def noise(self) -> int:
+        """Bytes (rdm6300) or lines (lines) thrown away as noise so far."""
+        return self._parser.noise
+
+    def _open(self):
+        """Open the port or raise HalDeviceError with the fix."""
+        serial = self._serial
+        try:
+            return serial.Serial(port=self._port_path, baudrate=self._baudrate, timeout=0,
+                                 exclusive=True)
+        except (serial.SerialException, OSError) as exc:
+            number = getattr(exc, "errno", None)
+            if number == 13 or isinstance(exc, PermissionError):
+                group = port_group(self._port_path)
+                raise HalDeviceError(
+                    f"no permission to open {self._port_path} (group {group}): run sudo usermod -aG "
+                    f"{group} $USER and log in again"
+                ) from exc
+            if number == 2 or isinstance(exc, FileNotFoundError) or not os.path.exists(self._port_path):
+                raise HalDeviceError(
+                    f"no serial device at {self._port_path}: is the reader plugged in? Prefer a "
+                    f"/dev/serial/by-id/ path{_by_id_hint()}"
+                ) from exc
+            raise HalDeviceError(f"cannot open {self._port_path}: {exc}") from exc
+
+    def _scan(self, now: float) -> ScanResult:
+        if self._port is None:
+            return ScanResult(failure=f"serial card reader {self._port_path} is not open")
+        data = bytearray()
+        try:
+            for _ in range(_MAX_CHUNKS):
+                chunk = self._port.read(_READ_CHUNK)
+                if not chunk:
+                    break
+                data += chunk
+                if len(chunk) < _READ_CHUNK:
+                    break
+        except (self._serial.SerialException, OSError) as exc:
+            self._drop_port()
+            return ScanResult(failure=f"serial card reader {self._port_path} failed: {exc}")
+        reads = self._parser.feed(bytes(data)) if data else []
+        return ScanResult(uids=tuple(r.uid for r in reads if r.uid),
+                          errors=sum(1 for r in reads if r.garbled))
+
+    def _recover(self, now: float) -> str | None:
+        self._drop_port()
+        try:
+            self._port = self._open()
+        except HalDeviceError as exc:
+            return str(exc)
+        self._parser = PROTOCOLS[self._protocol]()  # a fresh stream starts mid-frame
+        return None
+
+    def _drop_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except Exception:  # noqa: BLE001 - a vanished device may fail to close
+                pass
+
+    def _close(self) -> None:
+        self._drop_port()
