@@ -4,7 +4,7 @@ The board figures of both classic editions come from one table (``shared/referen
 writes them into the edition files between the ``# --- board (generated) ---`` markers and leaves the rest
 (edition settings, decks) as it is. Usage::
 
-    python -m cards.build_editions path/to/board.csv
+    python -m cards.build_editions cards/data/board.csv
 
 The committed data files are the source of truth at run time; this script only keeps them in step with the
 reference table.

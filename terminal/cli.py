@@ -1,0 +1,193 @@
+"""The ``banquier`` command (also ``python -m terminal``).
+
+Exit codes: 0 success; 1 a replay or audit disagreed (the mismatch is printed); 2 bad usage or malformed
+input (the line is named); 3 a file could not be read or written (game file damaged, unwritable directory).
+Errors are one clear line on stderr, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from terminal.errors import AuditFailed, GameError, LedgerError
+
+EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
+EXAMPLES = Path(__file__).with_name("examples")
+DEMO_LOG = EXAMPLES / "recorded" / "game-fr-random-4p-101.jsonl"
+
+
+def data_dir() -> Path:
+    """``$BANQUIER_DATA_DIR``, else ``$XDG_DATA_HOME/banquier`` (``~/.local/share/banquier``)."""
+    if os.environ.get("BANQUIER_DATA_DIR"):
+        return Path(os.environ["BANQUIER_DATA_DIR"])
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "banquier"
+
+
+def _new_game_path(folder: str, stem: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = data_dir() / folder / f"{stem}-{stamp}.db"
+    n = 1
+    while path.exists():
+        n += 1
+        path = data_dir() / folder / f"{stem}-{stamp}-{n}.db"
+    return path
+
+
+def cmd_replay(args) -> int:
+    from terminal.tablelog import ReplayMismatch, TableLogError, read_table_log, replay
+    try:
+        log = read_table_log(args.log)
+    except TableLogError as exc:
+        return _fail(str(exc), EXIT_FILE if "cannot read" in str(exc) else EXIT_USAGE)
+    game_path = Path(args.game) if args.game else _new_game_path("replays", Path(args.log).stem)
+    try:
+        result = replay(log, game_path)
+    except ReplayMismatch as exc:
+        print(f"MISMATCH {args.log}: {exc}", file=sys.stderr)
+        return EXIT_MISMATCH
+    except TableLogError as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    except LedgerError as exc:
+        return _fail(str(exc), EXIT_FILE)
+    print(f"{args.log}: {result.operations} operations ({result.refused} refused as the log says) and "
+          f"{result.checks} checks replayed: all agree.")
+    print(f"game file: {result.game_path}")
+    return EXIT_OK
+
+
+def _open(path: str):
+    from terminal.game import Game
+    return Game.open(path)
+
+
+def cmd_export(args) -> int:
+    from terminal.tablelog import export_lines
+    try:
+        game = _open(args.game)
+    except (LedgerError, GameError) as exc:
+        return _fail(str(exc), EXIT_FILE)
+    out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+    try:
+        if args.format == "table-log":
+            for line in export_lines(game):
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        elif args.format == "json":
+            json.dump({"meta": game.meta, "history": game.history(), "state": game.state()}, out,
+                      ensure_ascii=False, indent=1, default=list)
+            out.write("\n")
+        else:
+            writer = csv.writer(out)
+            writer.writerow(["seq", "kind", "operation", "undone", "payer", "payee", "amount"])
+            for item in game.history():
+                op = json.dumps(item["op"], ensure_ascii=False)
+                if not item["postings"]:
+                    writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", ""])
+                for payer, payee, amount in item["postings"]:
+                    writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
+    finally:
+        game.close()
+        if args.output:
+            out.close()
+    return EXIT_OK
+
+
+def cmd_audit(args) -> int:
+    from terminal.game import Game
+    try:
+        game = Game.open(args.game, check="none")
+    except AuditFailed as exc:
+        print(f"AUDIT FAILED {args.game}: {exc}", file=sys.stderr)
+        return EXIT_MISMATCH
+    except (LedgerError, GameError) as exc:
+        return _fail(str(exc), EXIT_FILE)
+    try:
+        report = game.audit()
+    finally:
+        game.close()
+    print(f"{args.game}: {report.summary()}")
+    for problem in report.problems:
+        print(f"  - {problem}")
+    return EXIT_OK if report.ok else EXIT_MISMATCH
+
+
+def cmd_demo(args) -> int:
+    """Replay the shipped demo game and print the final standings."""
+    from terminal.game import Game
+    from terminal.tablelog import replay
+    path = _new_game_path("replays", "demo")
+    log = Path(args.log) if args.log else DEMO_LOG
+    try:
+        result = replay(log, path)
+    except GameError as exc:
+        return _fail(str(exc), EXIT_MISMATCH)
+    game = Game.open(path)
+    try:
+        from terminal.money import format_amount
+        print(f"Banquier replayed {log.name}: {result.operations} operations, {result.checks} checks, all agree.")
+        print("Standings:")
+        for rank, player in enumerate(game.standings(), 1):
+            print(f"  {rank}. {player:<10} cash {format_amount(game.cash(player), game.edition):>10}   "
+                  f"worth {format_amount(game.worth(player), game.edition):>10}")
+        print(f"Game file: {path}")
+    finally:
+        game.close()
+    return EXIT_OK
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"banquier: {message}", file=sys.stderr)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="banquier", description="Banquier, an electronic bank for Monopoly.",
+        epilog="Exit codes: 0 success, 1 replay/audit mismatch, 2 bad usage or malformed input, "
+               "3 file problem. Data directory: $BANQUIER_DATA_DIR (default ~/.local/share/banquier).")
+    sub = parser.add_subparsers(dest="command")
+    p = sub.add_parser("replay", help="replay a table log into a new game file and check it",
+                       description="Replay a table log (spec/table-log.md) into a new game file; print the count of "
+                                   "operations and checks, or the first mismatch (exit 1).")
+    p.add_argument("log", help="the table log (.jsonl)")
+    p.add_argument("--game", help="the game file to create (default: a new file under DATA_DIR/replays)")
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("export", help="write a game's journal as a table log, CSV or JSON",
+                       description="Export a game file. table-log: replayable (spec/table-log.md); csv: one row per "
+                                   "posting; json: header, history and state.")
+    p.add_argument("game", help="the game file (.db)")
+    p.add_argument("--format", choices=["table-log", "csv", "json"], default="table-log")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.set_defaults(func=cmd_export)
+    p = sub.add_parser("audit", help="check a game file's journal, hashes and sums",
+                       description="Full audit of a game file: keyed hash chain, balanced entries, replay through "
+                                   "the rules, stored state. Exit 1 when anything disagrees.")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_audit)
+    p = sub.add_parser("demo", help="replay a recorded game and print the standings",
+                       description="Replay a recorded game shipped with Banquier and print the standings.")
+    p.add_argument("--log", help="another table log to replay")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        args = parser.parse_args(["demo"])
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except GameError as exc:
+        return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""Rounding, amount checks, parsing and formatting (terminal/money.py)."""
+from __future__ import annotations
+
+import pytest
+
+from cards.editions import load_edition
+from terminal.errors import InvalidAmount
+from terminal.money import check_amount, format_amount, half, parse_amount, ten_percent
+
+
+@pytest.mark.parametrize("amount, up, down", [(75, 8, 7), (175, 18, 17), (100, 10, 10), (0, 0, 0), (1, 1, 0)])
+def test_ten_percent_rounding(amount, up, down):
+    assert ten_percent(amount, "up") == up
+    assert ten_percent(amount, "down") == down
+
+
+def test_ten_percent_refuses_floats_and_bad_rounding():
+    with pytest.raises(TypeError):
+        ten_percent(7.5)
+    with pytest.raises(ValueError):
+        ten_percent(10, "nearest")
+
+
+def test_half_rounds_down():
+    assert half(50) == 25 and half(51) == 25
+
+
+@pytest.mark.parametrize("edition, amount, language, text", [
+    ("fr", 1500, None, "1\u202f500\u00a0€"),
+    ("us", 1500, None, "$1,500"),
+    ("us", -20, None, "-$20"),
+    ("fr-francs", 150000, None, "150\u202f000\u00a0F"),
+    ("fr", 1500, "en", "1,500\u00a0€"),
+])
+def test_format_amount(edition, amount, language, text):
+    assert format_amount(amount, load_edition(edition), language) == text
+
+
+@pytest.mark.parametrize("amount, text", [(1500, "15M"), (200, "2M"), (50, "500K"), (2050, "20,5M"), (5, "50K")])
+def test_format_km_display(amount, text):
+    assert format_amount(amount, load_edition("fr"), display="km") == text
+
+
+@pytest.mark.parametrize("text, value", [("1500", 1500), ("1 500", 1500), ("$1,500", 1500), ("1.500", 1500),
+                                         (" 20 € ", 20)])
+def test_parse_amount(text, value):
+    edition = load_edition("fr" if "€" in text else "us")
+    assert parse_amount(text, edition) == value
+
+
+@pytest.mark.parametrize("text", ["", "12.5", "abc", "-5", "0", "٣", "99999999"])
+def test_parse_amount_refuses(text):
+    with pytest.raises(InvalidAmount):
+        parse_amount(text, load_edition("fr"))
+
+
+def test_check_amount_limits():
+    fr = load_edition("fr")
+    assert check_amount(fr.max_amount, fr) == 150000
+    assert check_amount(0, fr, allow_zero=True) == 0
+    for bad in (0, -1, 150001, 1.0, True, None):
+        with pytest.raises(InvalidAmount):
+            check_amount(bad, fr)

@@ -1,0 +1,119 @@
+"""Rent, from board.csv: every street at every building level, railroads, utilities, both flag settings.
+RULES.md, Title deeds."""
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from cards.editions import load_edition
+from terminal.errors import RuleViolation
+from tests.conftest import ROOT
+
+BOARD = list(csv.DictReader(open(ROOT / "cards" / "data" / "board.csv", encoding="utf-8")))
+STREETS = [row for row in BOARD if row["kind"] == "street"]
+LEVELS = ["rent_0", "rent_1", "rent_2", "rent_3", "rent_4", "rent_hotel"]
+
+
+@pytest.mark.parametrize("edition", ["fr", "us"])
+@pytest.mark.parametrize("row", STREETS, ids=lambda r: f"{r['square']}-{r['group']}")
+def test_every_street_at_every_level(make_game, edition, row):
+    square = int(row["square"])
+    game = make_game(edition, ("Ann", "Bob"))
+    # Bare street, group not complete: printed rent.
+    game.bank_pays("Ann", int(row["price"]))
+    game.buy("Ann", square)
+    before = game.cash("Bob")
+    game.pay_rent("Bob", square)
+    assert before - game.cash("Bob") == int(row["rent_0"])
+    # Whole group held, bare: double.
+    for s in game.edition.group_of(square):
+        if s != square:
+            game.bank_pays("Ann", game.edition.squares[s].price)
+            game.buy("Ann", s)
+    assert game.rent("Bob", square) == (2 * int(row["rent_0"]), "Ann")
+    # 1..4 houses and a hotel, built evenly.
+    game.bank_pays("Ann", 5 * 3 * int(row["house_cost"]))
+    for level in range(1, 6):
+        for s in game.edition.group_of(square):
+            game.build("Ann", s)
+        assert game.raw_state.level[square] == level
+        before = game.cash("Bob")
+        game.bank_pays("Bob", 3000)
+        game.pay_rent("Bob", square)
+        assert before + 3000 - game.cash("Bob") == int(row[LEVELS[level]])
+
+
+@pytest.mark.parametrize("edition, flag_default", [("fr", False), ("us", True)])
+@pytest.mark.parametrize("flag", [None, True, False])
+def test_double_rent_with_a_mortgaged_street_follows_the_flag(make_game, edition, flag_default, flag):
+    rules = {} if flag is None else {"double_rent_with_mortgaged_street": flag}
+    game = make_game(edition, ("Ann", "Bob"), rules=rules)
+    for s in (11, 13, 14):
+        game.buy("Ann", s)
+    assert game.rent("Bob", 11)[0] == 20
+    game.mortgage("Ann", 14)
+    keeps = flag_default if flag is None else flag
+    assert game.rent("Bob", 11)[0] == (20 if keeps else 10)
+    with pytest.raises(RuleViolation, match="mortgaged"):
+        game.pay_rent("Bob", 14)
+
+
+@pytest.mark.parametrize("held, rent", [(1, 25), (2, 50), (3, 100), (4, 200)])
+def test_railroads_count_mortgaged_ones(make_game, held, rent):
+    game = make_game("us", ("Ann", "Bob"))
+    railroads = [5, 15, 25, 35][:held]
+    for s in railroads:
+        game.buy("Ann", s)
+    if held > 1:
+        game.mortgage("Ann", railroads[-1])
+    before = game.cash("Bob")
+    game.pay_rent("Bob", 5)
+    assert before - game.cash("Bob") == rent
+    before = game.cash("Bob")
+    game.pay_rent("Bob", 5, card="nearest_railroad")
+    assert before - game.cash("Bob") == 2 * rent
+
+
+@pytest.mark.parametrize("dice", [2, 7, 12])
+def test_utilities(make_game, dice):
+    game = make_game("fr", ("Ann", "Bob"))
+    game.buy("Ann", 12)
+    assert game.rent("Bob", 12, dice=dice) == (4 * dice, "Ann")
+    assert game.rent("Bob", 12, dice=dice, card="nearest_utility") == (10 * dice, "Ann")
+    game.buy("Ann", 28)
+    game.mortgage("Ann", 28)
+    assert game.rent("Bob", 12, dice=dice) == (10 * dice, "Ann")
+
+
+def test_utility_rent_scales_with_the_edition(make_game):
+    game = make_game("fr-francs", ("Ann", "Bob"))
+    game.buy("Ann", 12)
+    assert game.rent("Bob", 12, dice=7) == (2800, "Ann")
+
+
+@pytest.mark.parametrize("dice", [None, 1, 13, 0, -3])
+def test_utility_rent_needs_dice_in_range(make_game, dice):
+    game = make_game("fr", ("Ann", "Bob"))
+    game.buy("Ann", 12)
+    with pytest.raises(RuleViolation, match="dice"):
+        game.pay_rent("Bob", 12, dice=dice)
+    assert game.cash("Bob") == 1500
+
+
+def test_no_rent_when_none_is_due(make_game):
+    game = make_game("fr", ("Ann", "Bob"))
+    with pytest.raises(RuleViolation, match="nobody owns it"):
+        game.pay_rent("Bob", 39)
+    game.buy("Ann", 39)
+    with pytest.raises(RuleViolation, match="owns"):
+        game.pay_rent("Ann", 39)
+    with pytest.raises(RuleViolation, match="not a title deed"):
+        game.pay_rent("Bob", 4)
+    with pytest.raises(RuleViolation, match="does not depend on the dice"):
+        game.pay_rent("Bob", 39, dice=7)
+    with pytest.raises(RuleViolation, match="railroad"):
+        game.pay_rent("Bob", 39, card="nearest_railroad")
+    with pytest.raises(RuleViolation, match="Unknown rent card"):
+        game.pay_rent("Bob", 39, card="nearest_street")
+    assert game.state()["cash"] == {"Ann": 1100, "Bob": 1500}
