@@ -33,6 +33,7 @@ __all__ = [
     "claim",
     "release",
     "claimed",
+    "forget_all",
 ]
 
 #: Physical header pin -> BCM GPIO number, for the 40-pin header of every Pi since the B+.
@@ -146,3 +147,9 @@ def claimed() -> dict[int, str]:
     """A copy of the current pin -> owner table."""
     with _claims_lock:
         return dict(_claims)
+
+
+def forget_all() -> None:
+    """Forget every claim (for tests, each of which starts with a fresh fake GPIO)."""
+    with _claims_lock:
+        _claims.clear()

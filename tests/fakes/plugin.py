@@ -1,0 +1,110 @@
+"""pytest fixtures over the fakes, reusable by any test folder.
+
+Register once in a root ``conftest.py``::
+
+    pytest_plugins = ["tests.fakes.plugin"]
+
+(``tests/hal/conftest.py`` imports them directly until then.) Fixtures:
+
+* ``fake_clock``: a ``FakeClock`` (call it for seconds, ``advance(s)`` to move it).
+* ``fake_gpio``: a ``FakeGPIO`` installed as ``RPi.GPIO`` (pin history, rules of the real library).
+* ``fake_mfrc522``: a ``FakeMFRC522`` chip on ``/dev/spidev0.0`` (fake ``spidev``), its reset wired to
+  header pin 22 of ``fake_gpio``; ``fake_mfrc522.bus`` is the ``FakeSpiBus``.
+* ``make_rc522_reader``: ``make_rc522_reader(**options)`` builds a real ``Mfrc522Reader`` (running the
+  real ``mfrc522`` package) on the fake chip, with ``fake_clock`` and the chip's virtual time.
+* ``fake_serial``: a ``FakeSerialWorld`` installed as ``serial``; ``fake_serial.add(path)`` makes a port.
+* ``sim_reader``, ``sim_beeper``, ``sim_buttons``: the simulator backends on ``fake_clock`` (silent).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from hal import rpi_gpio
+from hal.buttons import SimButtons
+from hal.sim_beeper import SimBeeper
+from hal.sim_reader import SimReader
+from tests.fakes.clock import FakeClock
+from tests.fakes.fake_gpio import FakeGPIO
+from tests.fakes.fake_mfrc522 import FakeMFRC522
+from tests.fakes.fake_serial import FakeSerialWorld
+from tests.fakes.fake_spidev import FakeSpiBus
+from tests.fakes.install import purge_mfrc522, vendor_modules
+
+__all__ = ["fake_clock", "fake_gpio", "fake_mfrc522", "make_rc522_reader", "fake_serial",
+           "sim_reader", "sim_beeper", "sim_buttons"]
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def fake_gpio(mocker):
+    gpio = FakeGPIO()
+    mocker.patch.dict(sys.modules, vendor_modules(gpio=gpio))
+    purge_mfrc522()
+    rpi_gpio.forget_all()
+    yield gpio
+    rpi_gpio.forget_all()
+
+
+@pytest.fixture
+def fake_mfrc522(fake_gpio, mocker) -> FakeMFRC522:
+    chip = FakeMFRC522()
+    bus = FakeSpiBus({(0, 0): chip})
+    mocker.patch.dict(sys.modules, vendor_modules(spi=bus))
+    purge_mfrc522()
+    fake_gpio.watch(22, chip.reset_pin_changed)
+    chip.bus = bus
+    chip.gpio = fake_gpio
+    return chip
+
+
+@pytest.fixture
+def make_rc522_reader(fake_mfrc522, fake_clock):
+    from hal.mfrc522_reader import Mfrc522Reader
+
+    made = []
+
+    def make(**options) -> Mfrc522Reader:
+        options.setdefault("clock", fake_clock)
+        options.setdefault("wait", fake_mfrc522.advance)
+        reader = Mfrc522Reader(**options)
+        made.append(reader)
+        return reader
+
+    yield make
+    for reader in made:
+        reader.close()
+
+
+@pytest.fixture
+def fake_serial(mocker) -> FakeSerialWorld:
+    world = FakeSerialWorld()
+    mocker.patch.dict(sys.modules, vendor_modules(serial=world))
+    return world
+
+
+@pytest.fixture
+def sim_reader(fake_clock):
+    reader = SimReader(clock=fake_clock)
+    yield reader
+    reader.close()
+
+
+@pytest.fixture
+def sim_beeper(fake_clock):
+    beeper = SimBeeper(audio=False, clock=fake_clock)
+    yield beeper
+    beeper.close()
+
+
+@pytest.fixture
+def sim_buttons(fake_clock):
+    buttons = SimButtons(clock=fake_clock)
+    yield buttons
+    buttons.close()
