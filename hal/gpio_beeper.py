@@ -64,7 +64,7 @@ class GpioBeeper(ThreadedBeeper):
         self._on_level = 0 if active_low else 1
         self._gpio = rpi_gpio.import_gpio()
         self._owner = f"beeper #{next(_numbers)}"
-        rpi_gpio.claim(self._owner, [self._pin])
+        rpi_gpio.claim(self._owner, [self._pin], label="beeper")
         self._hw_lock = threading.Lock()
         self._pwm = None
         self._pwm_running = False

@@ -50,7 +50,7 @@ class GpioButtons(DebouncedButtons):
             raise HalConfigError(f"two buttons share a pin: {board}")
         self._gpio = rpi_gpio.import_gpio()
         self._owner = f"buttons #{next(_numbers)}"
-        rpi_gpio.claim(self._owner, board.values())
+        rpi_gpio.claim(self._owner, board.values(), label="buttons")
         self._pressed_level = 0 if pull == "up" else 1
         self._channels: dict[str, int] = {}
         try:

@@ -31,6 +31,7 @@ import importlib
 import itertools
 import logging
 import time
+import warnings
 from collections.abc import Callable, Iterable
 
 from hal import rpi_gpio
@@ -148,7 +149,7 @@ class Mfrc522Reader(PollingReader):
         spi_pins = [rpi_gpio.SPI0_PINS["CE1" if device == 1 else "CE0"]] if bus == 0 else []
         if bus == 0:
             spi_pins += [rpi_gpio.SPI0_PINS[k] for k in ("MOSI", "MISO", "SCLK")]
-        rpi_gpio.claim(self._owner, [self._reset_pin, *spi_pins])
+        rpi_gpio.claim(self._owner, [self._reset_pin, *spi_pins], label="card reader")
         self._dev = None
         self._channel: int | None = None
         try:
@@ -279,14 +280,15 @@ class Mfrc522Reader(PollingReader):
     # -- PollingReader hooks -----------------------------------------------------------------------
     def _scan(self, now: float) -> ScanResult:
         if now >= self._next_health:
-            self._next_health = now + self._health_interval
             reason = self._health_problem()
             if reason is not None:
-                return ScanResult(failure=reason)
+                return ScanResult(failure=reason)  # checked again at every scan until it passes
+            self._next_health = now + self._health_interval
         result = self._read_uid()
-        if result.errors:
+        if result.errors or result.failure:
             reason = self._health_problem()  # garbage may be a dying chip rather than a card
             if reason is not None:
+                self._next_health = now  # keep checking at every scan until it passes
                 return ScanResult(failure=reason)
         return result
 
@@ -318,7 +320,9 @@ class Mfrc522Reader(PollingReader):
         finally:
             try:
                 if self._channel is not None:
-                    self._gpio.cleanup(self._channel)  # only our reset pin, never GPIO.cleanup()
+                    with warnings.catch_warnings():  # set up or not (a failed start), release it
+                        warnings.simplefilter("ignore", RuntimeWarning)
+                        self._gpio.cleanup(self._channel)  # only our reset pin, never GPIO.cleanup()
             finally:
                 rpi_gpio.release(self._owner)
 

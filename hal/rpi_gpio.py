@@ -112,41 +112,45 @@ def check_pin(name: str, pin: object) -> int:
     return pin
 
 
-_claims: dict[int, str] = {}
+_claims: dict[int, tuple[str, str]] = {}
 _claims_lock = threading.Lock()
 
 
-def claim(owner: str, pins: Iterable[int]) -> None:
-    """Record that ``owner`` uses these header pins (all or none).
+def claim(owner: str, pins: Iterable[int], *, label: str | None = None) -> None:
+    """Record that ``owner`` (a unique token) uses these header pins (all or none).
+
+    ``label`` is how error messages name the owner ("card reader"); the owner token by default.
 
     Raises:
         HalConfigError: a pin already belongs to another owner (message names both).
     """
     pins = list(pins)
+    label = label or owner
     with _claims_lock:
         for pin in pins:
             holder = _claims.get(pin)
-            if holder is not None and holder != owner:
+            if holder is not None and holder[0] != owner:
                 raise HalConfigError(
-                    f"header pin {pin} is already used by the {holder}; choose another pin for the {owner}"
+                    f"header pin {pin} is already used by the {holder[1]}; choose another pin for "
+                    f"the {label}"
                 )
         for pin in pins:
-            _claims[pin] = owner
+            _claims[pin] = (owner, label)
 
 
 def release(owner: str) -> list[int]:
     """Forget ``owner``'s pins and return them."""
     with _claims_lock:
-        pins = [pin for pin, holder in _claims.items() if holder == owner]
+        pins = [pin for pin, holder in _claims.items() if holder[0] == owner]
         for pin in pins:
             del _claims[pin]
         return pins
 
 
 def claimed() -> dict[int, str]:
-    """A copy of the current pin -> owner table."""
+    """A copy of the current pin -> owner label table."""
     with _claims_lock:
-        return dict(_claims)
+        return {pin: holder[1] for pin, holder in _claims.items()}
 
 
 def forget_all() -> None:
