@@ -74,7 +74,9 @@ def install_sigterm_handler(stop: threading.Event | None = None, *, exit_code: i
         name = signal.Signals(signum).name
         if stop is not None and not stop.is_set():
             log.info("%s received: stopping", name)
-            stop.set()
+            # Event.set() takes a lock that the interrupted main thread may hold (inside stop.wait):
+            # set it from a helper thread so the handler can never deadlock.
+            threading.Thread(target=stop.set, name="banquier-sigterm", daemon=True).start()
             return
         log.info("%s received: exiting", name)
         raise SystemExit(exit_code)
