@@ -1,0 +1,1187 @@
+"""The tap-driven state machine: what a player touches.
+
+:class:`Terminal` takes inputs (cards presented and removed, buttons, keypad digits, choices on screen, clock
+ticks), drives :class:`terminal.Game`, and produces a :class:`~terminal.view.View` for the screen and beep
+patterns for the beeper. It imports no pygame and no hardware library (only ``hal.interfaces``' event
+classes), and reads time only from the injected clock, so tests drive it headless.
+
+Flows, each ending in one committed operation or in nothing:
+
+- Idle shows every player's cash. A player card opens that player's context; a deed card shows the deed,
+  then a player card completes it: unowned -> buy or decline into an auction; another's -> rent; one's own
+  -> build, sell, mortgage, lift the mortgage.
+- Every money movement is shown (payer -> payee, amount, purpose) before it commits; OK or the acting
+  player's card tapped again commits it; cancel drops it. Beeps come after the commit: one sound per action
+  (``accepted`` for a tap that moves the flow on, ``success``/``bankruptcy``/``game_over`` for a commit,
+  ``refused`` for a refusal, which also shows the rule's message and changes nothing).
+- A pending step times out back to idle (10 s by default; auctions and trades 60 s); a deed looked at never
+  turns into a purchase later. A card resting or re-tapped at once never acts twice.
+- In debt, a player's context offers the ways to raise money (sell, mortgage, trade), the charges the rules
+  still impose, the income that goes to the creditor, and bankruptcy; voluntary spending is not offered
+  (RULES.md, Debts and bankruptcy). This reading is ours: the issue says "only the ways to raise money and
+  bankruptcy", and rents and taxes still fall due at the table.
+- Banker functions (undo, adjustments, new game, enrolment, settings) need the banker card or PIN unless
+  banker protection is off.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping
+
+from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
+from terminal.errors import GameError, RuleViolation
+from terminal.game import Game
+from terminal.money import format_amount
+from terminal.view import DeedView, Msg, Option, Pending, PlayerLine, View
+
+DIGITS = "0123456789"
+MAX_DIGITS = 9
+TOKENS = ("Voiture", "Chien", "Chapeau", "Bateau", "Fer", "Dé", "Brouette", "Botte")
+
+
+@dataclass
+class TerminalSettings:
+    """Tunable behaviour. Times in seconds of the injected clock.
+
+    - ``timeout_s``: a pending step goes back to idle after this long without input (10).
+    - ``long_timeout_s``: the same for auctions, trades and wizards (60).
+    - ``go_repeat_window_s``: a second GO salary for the same player within this window needs a second
+      confirmation (120).
+    - ``confirm_min_delay_s``: a confirming card tap is ignored if it comes sooner than this after the
+      confirmation appeared (0.5): a quick double tap never confirms by accident.
+    - ``retap_guard_s``: the card that committed an operation is ignored for this long afterwards (1.5).
+    - ``banker_protection``: banker functions need the banker card or ``banker_pin`` (True).
+    - ``language``: ``fr``, ``en`` or ``uk``.
+    """
+
+    timeout_s: float = 10.0
+    long_timeout_s: float = 60.0
+    go_repeat_window_s: float = 120.0
+    confirm_min_delay_s: float = 0.5
+    retap_guard_s: float = 1.5
+    banker_protection: bool = True
+    banker_pin: str | None = None
+    language: str = "fr"
+    display: str = "plain"
+
+
+def _role_kind(role: Any) -> str:
+    if role is None:
+        return "unknown"
+    if hasattr(role, "number"):
+        return "player"
+    if hasattr(role, "square"):
+        return "deed"
+    return "banker"
+
+
+_LONG_SCREENS = {"auction", "trade", "new_game", "enrol", "history", "banker", "game_over"}
+
+
+class Terminal:
+    """The state machine. ``game`` may be None until a new game is started from the banker menu.
+
+    - ``registry``: maps a UID to a role (``lookup(uid)``; see ``cards.registry``).
+    - ``beeper``: anything with ``play(pattern)`` (a ``hal.interfaces.Beeper``).
+    - ``clock``: callable returning monotonic seconds.
+    - ``game_factory``: ``(edition, players, mode, rules, player_cards) -> Game`` for the new-game wizard.
+    - ``enrolment_factory``: ``() -> cards.registry.Enrolment`` for the enrolment wizard.
+    """
+
+    def __init__(self, game: Game | None, registry, beeper, clock: Callable[[], float],
+                 settings: TerminalSettings | None = None, game_factory: Callable[..., Game] | None = None,
+                 enrolment_factory: Callable[[], Any] | None = None):
+        self.game = game
+        self.registry = registry
+        self.beeper = beeper
+        self.clock = clock
+        self.settings = settings or TerminalSettings()
+        self.game_factory = game_factory
+        self.enrolment_factory = enrolment_factory
+        self.version = 0
+        self.reader_ok = True
+        self.screen = "idle"
+        self.ctx: dict[str, Any] = {}
+        self.message: Msg | None = None
+        self.message_kind = "info"
+        self.last_input = clock()
+        self.banker_unlocked = False
+        self._last_go: dict[str, float] = {}
+        self._guard_uid: str | None = None
+        self._guard_until = 0.0
+        self._view: View | None = None
+        if game is not None and game.is_over():
+            self.screen = "game_over"
+
+    # ------------------------------------------------------------------------------------------------------
+    # Inputs
+    # ------------------------------------------------------------------------------------------------------
+    def handle(self, event) -> None:
+        """Feed one ``hal`` event (card presented/removed, button pressed, reader lost/back)."""
+        if isinstance(event, CardPresented):
+            self.present(event.uid)
+        elif isinstance(event, CardRemoved):
+            pass  # removal matters only to the reader's own debouncing
+        elif isinstance(event, ButtonPressed):
+            self.press(event.button)
+        elif isinstance(event, ReaderLost):
+            self.reader_ok = False
+            self._changed()
+        elif isinstance(event, ReaderBack):
+            self.reader_ok = True
+            self._changed()
+
+    def present(self, uid: str) -> None:
+        """A card was presented (one event per real presentation, from ``hal``)."""
+        now = self.clock()
+        if uid == self._guard_uid and now < self._guard_until:
+            return  # the card that just committed: a re-tap never acts twice
+        self._touch()
+        role = self.registry.lookup(uid) if self.registry is not None else None
+        handler = getattr(self, f"_card_{self.screen}", None)
+        if self.screen == "enrol":
+            return self._card_enrol(uid, role)
+        if role is None:
+            return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
+        kind = _role_kind(role)
+        if kind == "banker":
+            return self._banker_card()
+        if self.game is None:
+            if self.screen == "new_game" and kind == "player":
+                return self._new_game_card(uid)
+            return self._refuse(Msg("no_game", {}, "No game: the banker starts one."))
+        if kind == "player":
+            player = self._player_of(uid, role)
+            if player is None:
+                if self.screen == "new_game":
+                    return self._new_game_card(uid)
+                return self._refuse(Msg("card_not_in_game", {}, "This player card is not in the game."))
+            if player in self.game.raw_state.bankrupt_list:
+                return self._refuse(Msg("bankrupt_card", {"player": player},
+                                        f"{player} is bankrupt: out of the game."))
+            if handler is None:
+                return self._wrong_card("a deed or the banker card")
+            return handler("player", player, uid)
+        if kind == "deed":
+            if not self.game.edition.squares[role.square].is_deed:
+                return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
+            if handler is None:
+                return self._wrong_card("a player's card")
+            return handler("deed", role.square, uid)
+        return self._refuse(Msg("unknown_card", {}, "Unknown card."))
+
+    def press(self, button: str) -> None:
+        """A button: ``confirm``, ``cancel`` or a function key ``f1``..``f4`` (the first options)."""
+        self._touch()
+        if button == "cancel":
+            return self.cancel()
+        if button == "confirm":
+            return self.confirm()
+        if button.startswith("f") and button[1:].isdigit():
+            options = [o for o in self.view.options if o.enabled]
+            index = int(button[1:]) - 1
+            if 0 <= index < len(options):
+                return self.choose(options[index].id)
+        self._refuse(Msg("not_allowed_now", {"what": button}, f"Not possible here: {button}."))
+
+    def digit(self, char: str) -> None:
+        """A keypad key: ``0``-``9``, ``C`` (clear), ``<`` (erase one) or ``OK`` (enter)."""
+        self._touch()
+        if self.screen not in ("keypad", "pin"):
+            return self._refuse(Msg("not_allowed_now", {"what": char}, f"Not possible here: {char}."))
+        buffer = self.ctx.get("buffer", "")
+        if char == "C":
+            buffer = ""
+        elif char == "<":
+            buffer = buffer[:-1]
+        elif char == "OK":
+            return self.confirm()
+        elif char in DIGITS and len(char) == 1:
+            if len(buffer) >= MAX_DIGITS:
+                return self._refuse(Msg("amount_too_long", {}, "Amount too large."))
+            buffer = (buffer + char).lstrip("0") or ("0" if char == "0" else "")
+        else:
+            return self._refuse(Msg("not_allowed_now", {"what": char}, f"Not possible here: {char}."))
+        self.ctx["buffer"] = buffer
+        self._changed()
+
+    def type_amount(self, value: int) -> None:
+        """Type a whole amount on the keypad and press OK (for tests and scripted demos)."""
+        self.digit("C")
+        for char in str(value):
+            self.digit(char)
+        self.digit("OK")
+
+    def choose(self, option_id: str) -> None:
+        """Pick an option shown on screen by its ``id``."""
+        self._touch()
+        options = {o.id: o for o in self.view.options}
+        if option_id not in options:
+            return self._refuse(Msg("option_unknown", {"option": option_id}, "Unknown choice."))
+        if not options[option_id].enabled:
+            return self._refuse(Msg("not_allowed_now", {"what": option_id}, f"Not possible here: {option_id}."))
+        handler = getattr(self, f"_choose_{self.screen}")
+        handler(option_id)
+
+    def confirm(self) -> None:
+        """The OK button: commit the pending operation, enter the keypad value, close an auction."""
+        self._touch()
+        handler = getattr(self, f"_confirm_{self.screen}", None)
+        if handler is None:
+            return self._refuse(Msg("not_allowed_now", {"what": "OK"}, "Not possible here: OK."))
+        handler()
+
+    def cancel(self) -> None:
+        """The cancel button: drop what is pending and go back to idle (nothing is recorded)."""
+        self._touch()
+        was_idle = self.screen == "idle"
+        self._go_idle()
+        if not was_idle:
+            self._say(Msg("cancelled", {}, "Cancelled."))
+
+    def tick(self) -> None:
+        """Clock tick: time out a pending step; end a time-limited game whose time has come."""
+        now = self.clock()
+        limit = self.settings.long_timeout_s if self.screen in _LONG_SCREENS else self.settings.timeout_s
+        if self.screen not in ("idle", "game_over") and now - self.last_input >= limit:
+            self._go_idle()
+            self._say(Msg("timed_out", {}, "Timed out: nothing was done."))
+        if self.game is not None and self.game.mode == "time_limit" and not self.game.is_over():
+            try:
+                if self.game.tick() is not None:
+                    self._after_commit("end_game")
+            except GameError:
+                pass
+
+    # ------------------------------------------------------------------------------------------------------
+    # Helpers
+    # ------------------------------------------------------------------------------------------------------
+    def _touch(self) -> None:
+        self.last_input = self.clock()
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._view = None
+
+    def _say(self, msg: Msg, kind: str = "info") -> None:
+        self.message, self.message_kind = msg, kind
+        self._changed()
+
+    def _beep(self, pattern: str) -> None:
+        if self.beeper is not None:
+            self.beeper.play(pattern)
+
+    def _refuse(self, msg: Msg) -> None:
+        self._beep("refused")
+        self._say(msg, "error")
+
+    def _refuse_error(self, error: GameError) -> None:
+        self._refuse(Msg(error.code, error.params, str(error)))
+
+    def _wrong_card(self, expected: str) -> None:
+        self._refuse(Msg("wrong_card", {"expected": expected}, f"Not the right card here: {expected}."))
+
+    def _accept(self) -> None:
+        self._beep("accepted")
+        self.message = None
+        self._changed()
+
+    def _go(self, screen: str, **ctx) -> None:
+        self.screen = screen
+        self.ctx = ctx
+        self._changed()
+
+    def _go_idle(self) -> None:
+        self._go("game_over" if self.game is not None and self.game.is_over() else "idle")
+
+    def _player_of(self, uid: str, role) -> str | None:
+        cards = self.game.meta.get("player_cards") or {}
+        if cards:
+            for name, card_uid in cards.items():
+                if card_uid == uid:
+                    return name
+            return None
+        number = role.number
+        return self.game.players[number - 1] if 1 <= number <= len(self.game.players) else None
+
+    def _fmt(self, amount: int) -> str:
+        return format_amount(amount, self.game.edition, self.settings.language, self.settings.display)
+
+    def _deed_name(self, square: int) -> str:
+        return self.game.edition.squares[square].name
+
+    def _in_debt(self, player: str) -> bool:
+        return bool(self.game.raw_state.debts_of(player))
+
+    # -- keypad, choice and confirmation sub-flows ----------------------------------------------------------
+    def _ask_number(self, label: Msg, on_enter: Callable[[int], None], kind: str = "amount") -> None:
+        """Open the keypad; ``on_enter(value)`` runs on OK with a positive whole value."""
+        self._go("keypad", buffer="", label=label, on_enter=on_enter, kind=kind, back=(self.screen, self.ctx))
+
+    def _confirm_keypad(self) -> None:
+        buffer = self.ctx.get("buffer", "")
+        if not buffer:
+            return self._refuse(Msg("empty_amount", {}, "Type an amount."))
+        self.ctx["on_enter"](int(buffer))
+
+    def _ask_confirm(self, op: Mapping[str, Any], purpose: Msg, confirm_by: tuple[str, ...] = (),
+                     warning: Msg | None = None, double: bool = False, card_only: bool = False) -> None:
+        """Show a pending operation (checked by a preview: a refusal is shown at once and nothing changes)."""
+        try:
+            effects = self.game.preview(op)
+        except GameError as exc:
+            return self._refuse_error(exc)
+        pending = Pending(op=dict(op), purpose=purpose, postings=tuple(effects.postings), confirm_by=confirm_by,
+                          warning=warning)
+        self._go("confirm", pending=pending, shown_at=self.clock(), double=double, card_only=card_only,
+                 cards=set())
+
+    def _confirm_confirm(self) -> None:
+        if self.ctx.get("card_only"):
+            return self._refuse(Msg("trade_hint", {}, "Both players tap their cards to agree"))
+        if self.ctx.get("double"):
+            self.ctx["double"] = False
+            self._say(Msg("confirm_hint", {}, "Confirm again"))
+            return
+        self._commit(self.ctx["pending"].op)
+
+    def _card_confirm(self, kind: str, who: Any, uid: str) -> None:
+        pending: Pending = self.ctx["pending"]
+        if kind != "player" or who not in pending.confirm_by:
+            return self._wrong_card(" or ".join(pending.confirm_by) or "OK")
+        if self.clock() - self.ctx["shown_at"] < self.settings.confirm_min_delay_s:
+            return  # the same hand tapping twice in a row: not a confirmation
+        if self.ctx.get("card_only"):
+            cards = self.ctx["cards"]
+            cards.add(who)
+            self.ctx["pending"] = replace(pending, confirmed_by=tuple(sorted(cards)))
+            if cards >= set(pending.confirm_by):
+                return self._commit(pending.op, uid)
+            return self._accept()
+        if self.ctx.get("double"):
+            self.ctx["double"] = False
+            self._accept()
+            return
+        self._commit(pending.op, uid)
+
+    def _commit(self, op: Mapping[str, Any], uid: str | None = None) -> None:
+        try:
+            receipt = self.game.apply(op) if op.get("op") != "undo" else self.game.undo()
+        except GameError as exc:
+            self._go_idle()
+            return self._refuse_error(exc)
+        if op.get("op") == "pass_go":
+            self._last_go[op["player"]] = self.clock()
+        if uid is not None:
+            self._guard_uid, self._guard_until = uid, self.clock() + self.settings.retap_guard_s
+        self._go_idle()
+        self._after_commit(op.get("op"), receipt)
+
+    def _after_commit(self, name: str | None, receipt=None) -> None:
+        if self.game.is_over():
+            self._beep("game_over")
+            self._go("game_over")
+        elif name == "declare_bankruptcy":
+            self._beep("bankruptcy")
+        else:
+            self._beep("success")
+        moved = ", ".join(f"{self._label(p)} → {self._label(q)} {self._fmt(a)}" for p, q, a in
+                          (receipt.postings if receipt else ()))
+        self._say(Msg("done", {"detail": moved}, ("Done. " + moved).strip()), "success")
+
+    def _label(self, account: str) -> str:
+        return {"bank": "Banque" if self.settings.language == "fr" else "Bank", "pot": "Parc"}.get(account, account)
+
+    def _choose(self, title: Msg, options: list[Option], on_choose: Callable[[str], None], **extra) -> None:
+        self._go("choose", title=title, options=options, on_choose=on_choose, **extra)
+
+    def _choose_choose(self, option_id: str) -> None:
+        self.ctx["on_choose"](option_id)
+
+    def _card_choose(self, kind: str, who: Any, uid: str) -> None:
+        on_card = self.ctx.get("on_card")
+        if on_card is None:
+            return self._wrong_card("a choice on screen")
+        on_card(kind, who, uid)
+
+    # ------------------------------------------------------------------------------------------------------
+    # Idle, deed and player contexts
+    # ------------------------------------------------------------------------------------------------------
+    def _card_idle(self, kind: str, who: Any, uid: str) -> None:
+        self._accept()
+        if kind == "player":
+            self._open_player(who)
+        else:
+            self._go("deed", square=who)
+
+    _card_game_over = None  # a game that is over takes no card but the banker's
+
+    def _choose_idle(self, option_id: str) -> None:
+        if option_id == "any_deed":
+            self._pick_deed(None, lambda square: self._go("deed", square=square))
+        elif option_id == "banker":
+            self._banker_card(touch=True)
+        elif option_id == "history":
+            self._go("history")
+
+    def _card_deed(self, kind: str, who: Any, uid: str) -> None:
+        if kind == "deed":
+            self._accept()
+            return self._go("deed", square=who)
+        self._accept()
+        self._deed_with_player(self.ctx["square"], who)
+
+    def _deed_with_player(self, square: int, player: str) -> None:
+        owner = self.game.raw_state.owner.get(square)
+        deed = self.game.edition.squares[square]
+        if owner is None:
+            return self._go("offer", square=square, player=player)
+        if owner == player:
+            return self._go("own_deed", square=square, player=player)
+        if deed.kind == "utility":
+            return self._ask_number(Msg("keypad_dice", {}, "Dice total (2 to 12)"),
+                                    lambda dice: self._rent(player, square, dice=dice), kind="dice")
+        self._rent(player, square)
+
+    def _rent(self, player: str, square: int, dice: int | None = None, card: str | None = None) -> None:
+        op = {"op": "pay_rent", "player": player, "square": square}
+        if dice is not None:
+            op["dice"] = dice
+        if card:
+            op["card"] = card
+        self._ask_confirm(op, Msg("purpose_pay_rent", {"deed": self._deed_name(square)},
+                                  f"Rent on {self._deed_name(square)}"), confirm_by=(player,))
+        if self.screen == "confirm":
+            self.ctx.update(rent_player=player, rent_square=square, rent_dice=dice, rent_card=card)
+
+    def _choose_confirm(self, option_id: str) -> None:
+        player, square = self.ctx.get("rent_player"), self.ctx.get("rent_square")
+        if option_id == "rent_railroad_card":
+            self._rent(player, square, card=None if self.ctx.get("rent_card") else "nearest_railroad")
+        elif option_id == "rent_utility_card":
+            self._rent(player, square, dice=self.ctx.get("rent_dice"),
+                       card=None if self.ctx.get("rent_card") else "nearest_utility")
+
+    def _choose_offer(self, option_id: str) -> None:
+        player, square = self.ctx["player"], self.ctx["square"]
+        if option_id == "buy":
+            self._ask_confirm({"op": "buy", "player": player, "square": square},
+                              Msg("purpose_buy", {"deed": self._deed_name(square)}, f"Buying {self._deed_name(square)}"),
+                              confirm_by=(player,))
+        elif option_id == "decline":
+            self._start_auction(square)
+
+    def _card_offer(self, kind: str, who: Any, uid: str) -> None:
+        if kind == "deed":
+            self._accept()
+            return self._go("deed", square=who)
+        self._accept()
+        self._deed_with_player(self.ctx["square"], who)
+
+    def _choose_own_deed(self, option_id: str) -> None:
+        player, square = self.ctx["player"], self.ctx["square"]
+        name = self._deed_name(square)
+        ops = {
+            "build": ({"op": "build", "player": player, "square": square}, "purpose_build", f"Building on {name}"),
+            "sell_building": ({"op": "sell_building", "player": player, "square": square}, "purpose_sell_building",
+                              f"Selling a building on {name}"),
+            "sell_whole": ({"op": "sell_building", "player": player, "square": square, "whole": True},
+                           "purpose_sell_building", f"Selling the buildings of {name}'s group"),
+            "mortgage": ({"op": "mortgage", "player": player, "square": square}, "purpose_mortgage",
+                         f"Mortgaging {name}"),
+            "unmortgage": ({"op": "unmortgage", "player": player, "square": square}, "purpose_unmortgage",
+                           f"Lifting the mortgage on {name}"),
+        }
+        if option_id == "build_price":
+            return self._ask_number(Msg("keypad_price", {}, "Auction price"), lambda price: self._ask_confirm(
+                {"op": "build", "player": player, "square": square, "price": price},
+                Msg("purpose_build", {"deed": name}, f"Building on {name}"), confirm_by=(player,)))
+        op, code, english = ops[option_id]
+        self._ask_confirm(op, Msg(code, {"deed": name}, english), confirm_by=(player,))
+
+    _card_own_deed = _card_offer
+
+    def _open_player(self, player: str) -> None:
+        self._go("player", player=player)
+
+    def _card_player(self, kind: str, who: Any, uid: str) -> None:
+        if kind == "deed":
+            self._accept()
+            return self._deed_with_player(who, self.ctx["player"])
+        self._accept()
+        self._open_player(who)
+
+    def _choose_player(self, option_id: str) -> None:
+        player = self.ctx["player"]
+        edition = self.game.edition
+        simple = {
+            "pass_go": ({"op": "pass_go", "player": player}, Msg("purpose_pass_go", {}, "GO salary")),
+            "luxury_tax": ({"op": "pay_tax", "player": player, "square": 38},
+                           Msg("purpose_pay_tax", {"tax": edition.squares[38].name}, edition.squares[38].name)),
+            "jail_fine": ({"op": "jail_fine", "player": player}, Msg("purpose_jail_fine", {}, "Jail fine")),
+            "free_parking": ({"op": "free_parking", "player": player}, Msg("purpose_free_parking", {}, "Free Parking")),
+        }
+        if option_id == "pass_go":
+            last = self._last_go.get(player)
+            warning = None
+            if last is not None and self.clock() - last < self.settings.go_repeat_window_s:
+                seconds = int(self.clock() - last)
+                warning = Msg("second_go", {"player": player, "seconds": seconds},
+                              f"{player} already collected GO salary {seconds} s ago. Confirm again?")
+            op, purpose = simple[option_id]
+            return self._ask_confirm(op, purpose, confirm_by=(player,), warning=warning, double=warning is not None)
+        if option_id in simple:
+            op, purpose = simple[option_id]
+            return self._ask_confirm(op, purpose, confirm_by=(player,))
+        if option_id == "income_tax":
+            return self._income_tax(player)
+        if option_id in ("chance", "community_chest"):
+            return self._pick_deck_card(player, option_id)
+        if option_id == "use_jail_card":
+            return self._use_jail_card(player)
+        amount_ops = {"pay_bank": "purpose_pay_bank", "bank_pays": "purpose_bank_pays",
+                      "pay_each_player": "purpose_pay_each_player",
+                      "collect_from_each_player": "purpose_collect_from_each_player"}
+        if option_id in amount_ops:
+            return self._ask_number(Msg("keypad_amount", {}, "Amount"), lambda amount: self._ask_confirm(
+                {"op": option_id, "player": player, "amount": amount},
+                Msg(amount_ops[option_id], {}, option_id.replace("_", " ")), confirm_by=(player,)))
+        if option_id == "transfer":
+            return self._ask_number(Msg("keypad_amount", {}, "Amount"), lambda amount: self._choose_payee(player, amount))
+        if option_id == "repairs":
+            return self._ask_number(Msg("keypad_per_house", {}, "Price per house"), lambda per_house: self._ask_number(
+                Msg("keypad_per_hotel", {}, "Price per hotel"), lambda per_hotel: self._ask_confirm(
+                    {"op": "repairs", "player": player, "per_house": per_house, "per_hotel": per_hotel},
+                    Msg("purpose_repairs", {}, "Repairs"), confirm_by=(player,))))
+        if option_id == "trade":
+            return self._choose(Msg("choose_partner", {}, "With whom? Tap their card"), [],
+                                lambda _: None, on_card=lambda kind, who, uid: self._start_trade(player, kind, who))
+        if option_id == "my_deeds":
+            return self._pick_deed(player, lambda square: self._deed_with_player(square, player))
+        if option_id == "any_deed":
+            return self._pick_deed(None, lambda square: self._deed_with_player(square, player))
+        if option_id == "bankruptcy":
+            return self._bankruptcy(player)
+
+    def _income_tax(self, player: str) -> None:
+        op = {"op": "pay_tax", "player": player, "square": 4}
+        purpose = Msg("purpose_pay_tax", {"tax": self.game.edition.squares[4].name}, self.game.edition.squares[4].name)
+        if not self.game.config.rules.get("income_tax_percent"):
+            return self._ask_confirm(op, purpose, confirm_by=(player,))
+        options = []
+        for choice in ("flat", "percent"):
+            try:
+                amount = sum(a for p, _, a in self.game.preview({**op, "choice": choice}).postings if p == player)
+            except GameError:
+                amount = 0
+            options.append(Option(choice, Msg(f"opt_{choice}", {"amount": self._fmt(amount)}, choice)))
+        self._choose(purpose, options, lambda choice: self._ask_confirm({**op, "choice": choice}, purpose,
+                                                                          confirm_by=(player,)))
+
+    def _use_jail_card(self, player: str) -> None:
+        held = self.game.raw_state.jail_cards_of(player)
+        op = {"op": "use_jail_card", "player": player}
+        purpose = Msg("purpose_use_jail_card", {}, "Leaving jail with the card")
+        # Always ask which card: the player knows which deck's card they hold.
+        self._choose(purpose, [Option(d, Msg(f"opt_{d}", {}, d)) for d in held],
+                     lambda deck: self._ask_confirm({**op, "deck": deck}, purpose, confirm_by=(player,)))
+
+    def _choose_payee(self, player: str, amount: int) -> None:
+        def to(payee: str) -> None:
+            if payee == player:
+                return self._refuse(Msg("pay_self", {"player": player}, f"{player} cannot pay themselves."))
+            self._ask_confirm({"op": "transfer", "from": player, "to": payee, "amount": amount},
+                              Msg("purpose_transfer", {}, "Payment"), confirm_by=(player,))
+
+        def on_card(kind, who, uid):
+            if kind != "player":
+                return self._wrong_card("the payee's card")
+            self._accept()
+            to(who)
+        self._choose(Msg("choose_payee", {}, "To whom?"), [Option("bank", Msg("opt_bank", {}, "The Bank"))],
+                     lambda _: to("bank"), on_card=on_card)
+
+    def _pick_deed(self, player: str | None, then: Callable[[int], None]) -> None:
+        state = self.game.raw_state
+        squares = state.deeds_of(player) if player else [d.index for d in self.game.edition.deeds()]
+        options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s))) for s in squares]
+        self._choose(Msg("choose_deed", {}, "Choose a title deed"), options, lambda sid: then(int(sid)),
+                     on_card=lambda kind, who, uid: then(who) if kind == "deed" else self._wrong_card("a deed"))
+
+    # -- Chance and Community Chest ---------------------------------------------------------------------------
+    def _pick_deck_card(self, player: str, deck: str) -> None:
+        cards = self.game.edition.decks[deck]
+        language = self.settings.language
+        options = [Option(str(c.number), Msg("deck_card", {}, c.text.get(language) or c.text.get("en", "")))
+                   for c in cards]
+        self._choose(Msg(f"opt_{deck}", {}, deck), options,
+                     lambda number: self._deck_card(player, cards[int(number) - 1]))
+
+    def _deck_card(self, player: str, card) -> None:
+        p = card.params
+        text = Msg("deck_card", {}, card.text.get(self.settings.language) or card.text.get("en", ""))
+        action = card.action
+        if action == "collect":
+            return self._ask_confirm({"op": "bank_pays", "player": player, "amount": p["amount"]}, text, (player,))
+        if action == "pay":
+            return self._ask_confirm({"op": "pay_bank", "player": player, "amount": p["amount"]}, text, (player,))
+        if action in ("pay_each_player", "collect_from_each_player"):
+            return self._ask_confirm({"op": action, "player": player, "amount": p["amount"]}, text, (player,))
+        if action == "repairs":
+            return self._ask_confirm({"op": "repairs", "player": player, "per_house": p["per_house"],
+                                      "per_hotel": p["per_hotel"]}, text, (player,))
+        if action == "jail_card":
+            return self._ask_confirm({"op": "gain_jail_card", "player": player, "deck": card.deck}, text, (player,))
+        if action == "advance_to_go":
+            return self._ask_confirm({"op": "pass_go", "player": player}, text, (player,))
+        if action == "advance":
+            square = p["square"]
+            return self._choose(text, [Option("passed", Msg("opt_passed_go", {}, "Passed GO: salary")),
+                                       Option("not_passed", Msg("opt_not_passed_go", {}, "Did not pass GO"))],
+                                lambda choice: self._advance(player, square, choice == "passed"))
+        if action in ("nearest_railroad", "nearest_utility"):
+            kind = action.split("_")[1]
+            squares = [s.index for s in self.game.edition.deeds() if s.kind == kind]
+            options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s)))
+                       for s in squares]
+            return self._choose(text, options, lambda sid: self._nearest(player, int(sid), action))
+        if action == "pay_or_draw":
+            return self._choose(text, [Option("pay", Msg("opt_pay_fine", {"amount": self._fmt(p["amount"])}, "Pay")),
+                                       Option("draw", Msg("opt_draw_chance", {}, "Draw a Chance card"))],
+                                lambda choice: self._ask_confirm(
+                                    {"op": "pay_bank", "player": player, "amount": p["amount"]}, text, (player,))
+                                if choice == "pay" else self._pick_deck_card(player, p.get("deck", "chance")))
+        self._go_idle()
+        self._say(Msg("nothing_to_pay", {}, "Nothing to pay for this card."))
+
+    def _advance(self, player: str, square: int, passed_go: bool) -> None:
+        if passed_go:
+            self._ask_confirm({"op": "pass_go", "player": player}, Msg("purpose_pass_go", {}, "GO salary"), (player,))
+            return
+        if self.game.edition.squares[square].is_deed:
+            self._deed_with_player(square, player)
+        else:
+            self._go_idle()
+
+    def _nearest(self, player: str, square: int, action: str) -> None:
+        owner = self.game.raw_state.owner.get(square)
+        if owner is None or owner == player:
+            return self._deed_with_player(square, player)
+        card = action
+        if action == "nearest_utility":
+            return self._ask_number(Msg("keypad_dice", {}, "Dice total"),
+                                    lambda dice: self._rent(player, square, dice=dice, card=card), kind="dice")
+        self._rent(player, square, card=card)
+
+    # ------------------------------------------------------------------------------------------------------
+    # Auctions
+    # ------------------------------------------------------------------------------------------------------
+    def _start_auction(self, square: int) -> None:
+        try:
+            auction = self.game.start_auction(square)
+        except GameError as exc:
+            return self._refuse_error(exc)
+        self._go("auction", auction=auction, square=square)
+
+    def _card_auction(self, kind: str, who: Any, uid: str) -> None:
+        if kind != "player":
+            return self._wrong_card("a bidder's card")
+        self._accept()
+        auction = self.ctx["auction"]
+        back = (self.screen, self.ctx)
+
+        def bid(amount: int) -> None:
+            self.screen, self.ctx = back
+            try:
+                auction.bid(who, amount)
+            except GameError as exc:
+                return self._refuse_error(exc)
+            self._say(Msg("bid_recorded", {"player": who, "amount": self._fmt(amount)}, f"{who} bids {amount}"))
+        self._ask_number(Msg("keypad_bid", {"player": who}, f"{who}'s bid"), bid, kind="bid")
+
+    def _confirm_auction(self) -> None:
+        auction = self.ctx["auction"]
+        if auction.best is None:
+            name = self._deed_name(self.ctx["square"])
+            self._go_idle()
+            return self._say(Msg("no_bid", {"deed": name}, f"No bid: {name} stays with the Bank."))
+        best = auction.best
+        self._ask_confirm({"op": "auction", "square": self.ctx["square"], "winner": best.player, "price": best.amount},
+                          Msg("purpose_auction", {"deed": self._deed_name(self.ctx["square"])}, "Auction"),
+                          confirm_by=(best.player,))
+
+    def _choose_auction(self, option_id: str) -> None:
+        if option_id == "close":
+            self._confirm_auction()
+
+    # ------------------------------------------------------------------------------------------------------
+    # Trades
+    # ------------------------------------------------------------------------------------------------------
+    def _start_trade(self, a: str, kind: str, b: Any) -> None:
+        if kind != "player":
+            return self._wrong_card("the other player's card")
+        if b == a:
+            return self._refuse(Msg("pay_self", {"player": a}, f"{a} cannot trade with themselves."))
+        self._accept()
+        self._go("trade", a=a, b=b, gives={a: {"cash": 0, "squares": [], "jail_cards": 0},
+                                            b: {"cash": 0, "squares": [], "jail_cards": 0}}, lift_now=[])
+
+    def _trade_options(self) -> list[Option]:
+        a, b, gives = self.ctx["a"], self.ctx["b"], self.ctx["gives"]
+        state = self.game.raw_state
+        options = []
+        for giver in (a, b):
+            for square in state.deeds_of(giver):
+                options.append(Option(f"deed:{giver}:{square}", Msg("opt_trade_give_deed", {
+                    "player": giver, "deed": self._deed_name(square)}, f"{giver} gives {self._deed_name(square)}"),
+                    selected=square in gives[giver]["squares"]))
+            options.append(Option(f"cash:{giver}", Msg("opt_trade_cash", {
+                "player": giver, "amount": self._fmt(gives[giver]["cash"])}, f"{giver} gives cash")))
+            if state.jail_cards_of(giver):
+                options.append(Option(f"jail:{giver}", Msg("opt_trade_jail", {
+                    "player": giver, "count": gives[giver]["jail_cards"]}, f"{giver} gives a Jail card")))
+        for giver in (a, b):
+            for square in gives[giver]["squares"]:
+                if state.mortgaged.get(square):
+                    options.append(Option(f"lift:{square}", Msg("opt_lift_now", {"deed": self._deed_name(square)},
+                                                                 f"Lift now: {self._deed_name(square)}"),
+                                          selected=square in self.ctx["lift_now"]))
+        options.append(Option("done", Msg("opt_done", {}, "Done")))
+        return options
+
+    def _choose_trade(self, option_id: str) -> None:
+        gives = self.ctx["gives"]
+        kind, _, rest = option_id.partition(":")
+        if kind == "deed":
+            giver, square = rest.split(":")
+            squares = gives[giver]["squares"]
+            square = int(square)
+            squares.remove(square) if square in squares else squares.append(square)
+            if square not in squares and square in self.ctx["lift_now"]:
+                self.ctx["lift_now"].remove(square)
+            self._changed()
+        elif kind == "jail":
+            held = len(self.game.raw_state.jail_cards_of(rest))
+            gives[rest]["jail_cards"] = (gives[rest]["jail_cards"] + 1) % (held + 1)
+            self._changed()
+        elif kind == "lift":
+            square = int(rest)
+            lift = self.ctx["lift_now"]
+            lift.remove(square) if square in lift else lift.append(square)
+            self._changed()
+        elif kind == "cash":
+            back = (self.screen, self.ctx)
+
+            def set_cash(amount: int) -> None:
+                self.screen, self.ctx = back
+                gives[rest]["cash"] = amount
+                self._changed()
+            self._ask_number(Msg("keypad_amount", {}, "Amount"), set_cash)
+        elif option_id == "done":
+            self._confirm_trade()
+
+    def _confirm_trade(self) -> None:
+        a, b, gives = self.ctx["a"], self.ctx["b"], self.ctx["gives"]
+        op = {"op": "trade", "a": a, "b": b, "a_gives": _side(gives[a]), "b_gives": _side(gives[b])}
+        if self.ctx["lift_now"]:
+            op["lift_now"] = sorted(self.ctx["lift_now"])
+        self._ask_confirm(op, Msg("purpose_trade", {}, "Trade"), confirm_by=(a, b), card_only=True)
+
+    def _card_trade(self, kind: str, who: Any, uid: str) -> None:
+        if kind == "deed":
+            owner = self.game.raw_state.owner.get(who)
+            if owner in (self.ctx["a"], self.ctx["b"]):
+                return self._choose_trade(f"deed:{owner}:{who}")
+        self._wrong_card("a deed of either player, or Done")
+
+    # ------------------------------------------------------------------------------------------------------
+    # Bankruptcy
+    # ------------------------------------------------------------------------------------------------------
+    def _bankruptcy(self, player: str) -> None:
+        state = self.game.raw_state
+        debts = state.debts_of(player)
+        lift_options = []
+        if debts and debts[0]["creditor"] not in ("bank", "pot"):
+            lift_options = [s for s in state.deeds_of(player) if state.mortgaged.get(s)]
+        op = {"op": "declare_bankruptcy", "player": player}
+        purpose = Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy")
+        if not lift_options:
+            return self._ask_confirm(op, purpose, confirm_by=(player,))
+        self._go("bankruptcy", player=player, lift_options=lift_options, lift_now=[])
+
+    def _choose_bankruptcy(self, option_id: str) -> None:
+        if option_id == "done":
+            return self._confirm_bankruptcy()
+        square = int(option_id.split(":")[1])
+        lift = self.ctx["lift_now"]
+        lift.remove(square) if square in lift else lift.append(square)
+        self._changed()
+
+    def _confirm_bankruptcy(self) -> None:
+        player = self.ctx["player"]
+        op = {"op": "declare_bankruptcy", "player": player}
+        if self.ctx["lift_now"]:
+            op["lift_now"] = sorted(self.ctx["lift_now"])
+        self._ask_confirm(op, Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy"),
+                          confirm_by=(player,))
+
+    # ------------------------------------------------------------------------------------------------------
+    # Banker
+    # ------------------------------------------------------------------------------------------------------
+    def _banker_card(self, touch: bool = False) -> None:
+        if not touch:
+            self._accept()
+            self.banker_unlocked = True
+            return self._go("banker")
+        if not self.settings.banker_protection:
+            self.banker_unlocked = True
+            return self._go("banker")
+        if self.settings.banker_pin:
+            return self._go("pin", buffer="")
+        self._say(Msg("needs_banker", {}, "Tap the banker card or type the PIN"), "error")
+
+    def _confirm_pin(self) -> None:
+        if self.ctx.get("buffer", "") == self.settings.banker_pin:
+            self.banker_unlocked = True
+            self._accept()
+            return self._go("banker")
+        self.ctx["buffer"] = ""
+        self._refuse(Msg("wrong_pin", {}, "Wrong PIN."))
+
+    def _choose_banker(self, option_id: str) -> None:
+        if option_id == "undo":
+            target = self.game.last_undoable() if self.game else None
+            if target is None:
+                return self._refuse(Msg("nothing_to_undo", {}, "There is nothing to undo."))
+            what = _describe_op(target)
+            self._ask_confirm({"op": "undo"}, Msg("purpose_undo", {"what": what}, f"Undo: {what}"))
+        elif option_id in ("adjust_give", "adjust_take"):
+            self._pick_player(lambda player: self._ask_number(
+                Msg("keypad_amount", {}, "Amount"), lambda amount: self._ask_confirm(
+                    {"op": "transfer", "from": "bank", "to": player, "amount": amount} if option_id == "adjust_give"
+                    else {"op": "transfer", "from": player, "to": "bank", "amount": amount},
+                    Msg("purpose_transfer", {}, "Payment"))))
+        elif option_id == "end_game":
+            self._ask_confirm({"op": "end_game"}, Msg("purpose_end_game", {}, "End of the game"))
+        elif option_id == "history":
+            self._go("history")
+        elif option_id == "new_game":
+            self._start_new_game()
+        elif option_id == "enrol":
+            if self.enrolment_factory is None:
+                return self._refuse(Msg("not_allowed_now", {"what": "enrol"}, "Not possible here: enrol."))
+            self._go("enrol", enrolment=self.enrolment_factory())
+        elif option_id == "language":
+            languages = ("fr", "en", "uk")
+            self.settings.language = languages[(languages.index(self.settings.language) + 1) % len(languages)]
+            self._changed()
+        elif option_id == "mute":
+            if self.beeper is not None and hasattr(self.beeper, "muted"):
+                self.beeper.muted = not self.beeper.muted
+            self._changed()
+
+    def _pick_player(self, then: Callable[[str], None]) -> None:
+        players = self.game.raw_state.active_players()
+        self._choose(Msg("choose_partner", {}, "Which player?"), [Option(p, Msg("name", {}, p)) for p in players],
+                     then, on_card=lambda kind, who, uid: then(who) if kind == "player" else self._wrong_card("a player"))
+
+    def _card_banker(self, kind: str, who: Any, uid: str) -> None:
+        self._card_idle(kind, who, uid)
+
+    def _choose_game_over(self, option_id: str) -> None:
+        self._choose_idle(option_id)
+
+    def _choose_history(self, option_id: str) -> None:
+        self._go_idle()
+
+    # ------------------------------------------------------------------------------------------------------
+    # New game and enrolment wizards
+    # ------------------------------------------------------------------------------------------------------
+    def _start_new_game(self) -> None:
+        if self.game_factory is None:
+            return self._refuse(Msg("not_allowed_now", {"what": "new game"}, "Not possible here: new game."))
+        from cards.editions import available_editions
+        default = self.game.edition.name if self.game else ("fr" if self.settings.language == "fr" else "us")
+        self._go("new_game", edition=default, mode="classic", rules={}, seats=[], editions=available_editions())
+
+    def _new_game_card(self, uid: str) -> None:
+        seats = self.ctx["seats"]
+        if any(card == uid for _, card in seats):
+            return self._refuse(Msg("already_seated", {}, "This card is already in the game."))
+        if len(seats) >= 8:
+            return self._refuse(Msg("too_many_players", {}, "8 players at most."))
+        used = {name for name, _ in seats}
+        name = next(t for t in TOKENS if t not in used)
+        seats.append((name, uid))
+        self._accept()
+
+    def _card_new_game(self, kind: str, who: Any, uid: str) -> None:
+        if kind == "player":
+            return self._new_game_card(uid)
+        self._wrong_card("a player's bank card")
+
+    def _choose_new_game(self, option_id: str) -> None:
+        from cards.editions import RULE_FLAGS
+        from terminal.state import MODES
+        if option_id == "edition":
+            editions = self.ctx["editions"]
+            self.ctx["edition"] = editions[(editions.index(self.ctx["edition"]) + 1) % len(editions)]
+        elif option_id == "mode":
+            self.ctx["mode"] = MODES[(MODES.index(self.ctx["mode"]) + 1) % len(MODES)]
+        elif option_id.startswith("flag:"):
+            flag = option_id[5:]
+            from cards.editions import load_edition
+            values = RULE_FLAGS[flag]
+            current = self.ctx["rules"].get(flag, load_edition(self.ctx["edition"]).rules[flag])
+            self.ctx["rules"][flag] = values[(values.index(current) + 1) % len(values)]
+        elif option_id.startswith("rename:"):
+            index = int(option_id[7:])
+            seats = self.ctx["seats"]
+            used = {n for n, _ in seats}
+            name, uid = seats[index]
+            choices = [t for t in TOKENS if t not in used] + [name]
+            seats[index] = (choices[0], uid)
+        elif option_id == "start":
+            seats = self.ctx["seats"]
+            if len(seats) < 2:
+                return self._refuse(Msg("need_two_players", {}, "At least 2 players are needed."))
+            try:
+                game = self.game_factory(self.ctx["edition"], [n for n, _ in seats], self.ctx["mode"],
+                                         dict(self.ctx["rules"]), {n: uid for n, uid in seats})
+            except GameError as exc:
+                return self._refuse_error(exc)
+            if self.game is not None:
+                self.game.close()
+            self.game = game
+            self._last_go.clear()
+            self._beep("success")
+            self._go("idle")
+            return self._say(Msg("game_created", {}, "Game started: good luck!"), "success")
+        self._changed()
+
+    def _card_enrol(self, uid: str, role) -> None:
+        enrolment = self.ctx["enrolment"]
+        try:
+            result = enrolment.present(uid)
+        except (GameError, ValueError, LookupError) as exc:
+            return self._refuse(Msg(getattr(exc, "code", "enrol_refused"), getattr(exc, "params", {}), str(exc)))
+        self._accept()
+        self._say(Msg("enrolled", {"role": str(getattr(result, "label", result))}, f"Card enrolled: {result}"),
+                  "success")
+        if enrolment.done:
+            self._go_idle()
+
+    def _choose_enrol(self, option_id: str) -> None:
+        enrolment = self.ctx["enrolment"]
+        if option_id == "skip":
+            enrolment.skip()
+        elif option_id == "back":
+            enrolment.back()
+        elif option_id == "done":
+            return self._go_idle()
+        if enrolment.done:
+            return self._go_idle()
+        self._changed()
+
+    # ------------------------------------------------------------------------------------------------------
+    # The view
+    # ------------------------------------------------------------------------------------------------------
+    @property
+    def view(self) -> View:
+        """The current :class:`View` (rebuilt only after a change; ``version`` counts changes)."""
+        if self._view is None:
+            self._view = self._build_view()
+        return self._view
+
+    def _players(self) -> tuple[PlayerLine, ...]:
+        if self.game is None:
+            return ()
+        state = self.game.raw_state
+        lines = []
+        for seat, name in enumerate(state.players, start=1):
+            debts = tuple((d["creditor"] if d["creditor"] not in ("pot",) else "bank", d["amount"])
+                          for d in state.debts_of(name))
+            lines.append(PlayerLine(name, seat, state.cash[name], self.game.worth(name), debts,
+                                    name in state.bankrupt_list))
+        return tuple(lines)
+
+    def _deed_view(self, square: int, payer: str | None = None) -> DeedView:
+        state = self.game.raw_state
+        deed = self.game.edition.squares[square]
+        owner = state.owner.get(square)
+        rent = None
+        if owner and deed.kind != "utility" and not state.mortgaged.get(square):
+            other = payer if payer and payer != owner else next((p for p in state.players if p != owner), None)
+            try:
+                rent = self.game.rent(other, square)[0] if other else None
+            except GameError:
+                rent = None
+        return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
+                        mortgage_value=deed.mortgage, house_cost=deed.house_cost, rents=deed.rents, owner=owner,
+                        level=state.level.get(square, 0), mortgaged=bool(state.mortgaged.get(square)), rent=rent)
+
+    def _build_view(self) -> View:
+        base = dict(players=self._players(), message=self.message, message_kind=self.message_kind,
+                    reader_ok=self.reader_ok, language=self.settings.language)
+        if self.game is not None:
+            state = self.game.raw_state
+            base.update(bank_houses=state.bank["houses"], bank_hotels=state.bank["hotels"],
+                        pot=state.cash["pot"] if self.game.config.jackpot else None, edition=self.game.edition.name,
+                        game_over=self.game.is_over())
+        screen = self.screen
+        ctx = self.ctx
+        if screen == "idle":
+            title = Msg("idle", {}, "Tap a card") if self.game else Msg("no_game", {}, "No game")
+            options = [Option("any_deed", Msg("opt_any_deed", {}, "Pick a title deed"), enabled=self.game is not None),
+                       Option("banker", Msg("banker_title", {}, "Banker")),
+                       Option("history", Msg("opt_history", {}, "History"), enabled=self.game is not None)]
+            return View("idle", title, options=tuple(options), **base)
+        if screen == "game_over":
+            return View("game_over", Msg("game_over_title", {}, "Game over"),
+                        options=(Option("banker", Msg("banker_title", {}, "Banker")),
+                                 Option("history", Msg("opt_history", {}, "History"))),
+                        extra={"standings": self.game.standings(), "worth_history": None}, **base)
+        if screen == "deed":
+            return View("deed", Msg("deed_tap_player", {}, "Tap the player's card"), deed=self._deed_view(ctx["square"]),
+                        **base)
+        if screen == "offer":
+            price = self.game.edition.squares[ctx["square"]].price
+            return View("offer", Msg("deed_unowned_now", {"deed": self._deed_name(ctx["square"])}, "Buy or auction"),
+                        player=ctx["player"], deed=self._deed_view(ctx["square"], ctx["player"]),
+                        options=(Option("buy", Msg("opt_buy", {"price": self._fmt(price)}, "Buy"),
+                                        enabled=not self._in_debt(ctx["player"])),
+                                 Option("decline", Msg("opt_decline", {}, "Decline: auction"))), **base)
+        if screen == "own_deed":
+            deed = self.game.edition.squares[ctx["square"]]
+            options = []
+            if deed.kind == "street":
+                options += [Option("build", Msg("opt_build", {}, "Build"), enabled=not self._in_debt(ctx["player"])),
+                            Option("sell_building", Msg("opt_sell_building", {}, "Sell a building")),
+                            Option("sell_whole", Msg("opt_sell_whole", {}, "Sell the whole group")),
+                            Option("build_price", Msg("opt_build_price", {}, "Build at an auction price"),
+                                   enabled=not self._in_debt(ctx["player"]))]
+            options += [Option("mortgage", Msg("opt_mortgage", {}, "Mortgage")),
+                        Option("unmortgage", Msg("opt_unmortgage", {}, "Lift the mortgage"),
+                               enabled=not self._in_debt(ctx["player"]))]
+            return View("own_deed", Msg("deed_context", {"deed": deed.name}, deed.name), player=ctx["player"],
+                        deed=self._deed_view(ctx["square"]), options=tuple(options), **base)
+        if screen == "player":
+            return View("player", Msg("player_context", {"player": ctx["player"]}, f"{ctx['player']}: what now?"),
+                        player=ctx["player"], options=tuple(self._player_options(ctx["player"])), **base)
+        if screen == "keypad":
+            return View("keypad", ctx["label"], keypad=ctx.get("buffer", ""), keypad_label=ctx["label"],
+                        extra={"kind": ctx.get("kind")}, **base)
+        if screen == "pin":
+            return View("pin", Msg("keypad_pin", {}, "Banker PIN"), keypad="•" * len(ctx.get("buffer", "")),
+                        keypad_label=Msg("keypad_pin", {}, "Banker PIN"), **base)
+        if screen == "confirm":
+            pending: Pending = ctx["pending"]
+            options = []
+            op = pending.op
+            if op.get("op") == "pay_rent":
+                kind = self.game.edition.squares[op["square"]].kind
+                if kind == "railroad":
+                    options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
+                                          selected=op.get("card") == "nearest_railroad"))
+                if kind == "utility":
+                    options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
+                                          selected=op.get("card") == "nearest_utility"))
+            deed = self._deed_view(op["square"]) if "square" in op and op.get("op") != "pay_tax" else None
+            return View("confirm", Msg("confirm_title", {}, "Confirm?"), pending=pending, player=(pending.confirm_by or
+                        (None,))[0], deed=deed, options=tuple(options), **base)
+        if screen == "choose":
+            return View("choose", ctx["title"], options=tuple(ctx["options"]), **base)
+        if screen == "auction":
+            auction = ctx["auction"]
+            return View("auction", Msg("auction_title", {"deed": self._deed_name(ctx["square"])}, "Auction"),
+                        deed=self._deed_view(ctx["square"]),
+                        options=(Option("close", Msg("opt_close_auction", {}, "Close the auction")),),
+                        extra={"bids": [(b.player, b.amount) for b in auction.bids],
+                               "best": (auction.best.player, auction.best.amount) if auction.best else None}, **base)
+        if screen == "trade":
+            return View("trade", Msg("trade_title", {"a": ctx["a"], "b": ctx["b"]}, "Trade"),
+                        options=tuple(self._trade_options()),
+                        extra={"a": ctx["a"], "b": ctx["b"], "gives": ctx["gives"], "lift_now": ctx["lift_now"]}, **base)
+        if screen == "bankruptcy":
+            options = [Option(f"lift:{s}", Msg("opt_lift_now", {"deed": self._deed_name(s)}, "Lift now"),
+                              selected=s in ctx["lift_now"]) for s in ctx["lift_options"]]
+            options.append(Option("done", Msg("opt_done", {}, "Done")))
+            return View("bankruptcy", Msg("bankruptcy_title", {"player": ctx["player"]}, "Bankruptcy"),
+                        player=ctx["player"], options=tuple(options), **base)
+        if screen == "banker":
+            return View("banker", Msg("banker_title", {}, "Banker"), options=tuple(self._banker_options()), **base)
+        if screen == "history":
+            return View("history", Msg("history_title", {}, "History"),
+                        options=(Option("back", Msg("opt_done", {}, "Done")),),
+                        extra={"history": self.game.history() if self.game else []}, **base)
+        if screen == "new_game":
+            return View("new_game", Msg("new_game_tap_players", {"count": len(ctx["seats"])}, "New game"),
+                        options=tuple(self._new_game_options()), extra={"seats": list(ctx["seats"])}, **base)
+        if screen == "enrol":
+            enrolment = ctx["enrolment"]
+            prompt = enrolment.prompt
+            title = Msg(getattr(prompt, "code", "enrol_title"), getattr(prompt, "params", {}),
+                        getattr(prompt, "text", str(prompt)))
+            return View("enrol", title, options=(Option("skip", Msg("opt_skip", {}, "Skip")),
+                                                 Option("done", Msg("opt_done", {}, "Done"))), **base)
+        raise AssertionError(f"no view for screen {screen!r}")
+
+    def _player_options(self, player: str) -> list[Option]:
+        in_debt = self._in_debt(player)
+        state = self.game.raw_state
+
+        def opt(option_id: str, english: str, enabled: bool = True, **params) -> Option:
+            return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
+        options = [opt("pass_go", "GO salary"), opt("income_tax", "Income tax"), opt("luxury_tax", "Luxury tax"),
+                   opt("chance", "Chance card"), opt("community_chest", "Community Chest card"),
+                   opt("jail_fine", "Jail fine"),
+                   opt("use_jail_card", "Use Get Out of Jail Free", enabled=bool(state.jail_cards_of(player))),
+                   opt("free_parking", "Free Parking"), opt("pay_bank", "Pay the Bank"),
+                   opt("bank_pays", "Receive from the Bank"), opt("pay_each_player", "Pay each player"),
+                   opt("collect_from_each_player", "Collect from each player"), opt("repairs", "Repairs"),
+                   opt("transfer", "Pay an amount", enabled=not in_debt), opt("trade", "Trade"),
+                   opt("my_deeds", "My title deeds"), opt("any_deed", "Pick a title deed"),
+                   opt("bankruptcy", "Declare bankruptcy", enabled=in_debt)]
+        if in_debt:  # the ways to raise money and bankruptcy first
+            first = {"my_deeds", "trade", "bankruptcy"}
+            options.sort(key=lambda o: o.id not in first)
+        return options
+
+    def _banker_options(self) -> list[Option]:
+        def opt(option_id: str, english: str, enabled: bool = True, **params) -> Option:
+            return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
+        has_game = self.game is not None
+        muted = bool(getattr(self.beeper, "muted", False))
+        return [opt("undo", "Undo the last operation", enabled=has_game),
+                opt("adjust_give", "Adjustment: the Bank gives", enabled=has_game),
+                opt("adjust_take", "Adjustment: the Bank takes", enabled=has_game),
+                opt("end_game", "End the game", enabled=has_game and self.game.mode == "time_limit"),
+                opt("history", "History", enabled=has_game),
+                opt("new_game", "New game", enabled=self.game_factory is not None),
+                opt("enrol", "Enrol cards", enabled=self.enrolment_factory is not None),
+                opt("language", "Language", language=self.settings.language),
+                opt("mute", "Sound", state="off" if muted else "on")]
+
+    def _new_game_options(self) -> list[Option]:
+        from cards.editions import RULE_FLAGS, load_edition
+        ctx = self.ctx
+        edition = load_edition(ctx["edition"])
+        options = [Option("edition", Msg("opt_edition", {"value": ctx["edition"]}, f"Edition: {ctx['edition']}")),
+                   Option("mode", Msg("opt_mode", {"value": ctx["mode"]}, f"Mode: {ctx['mode']}"))]
+        for flag in RULE_FLAGS:
+            value = ctx["rules"].get(flag, edition.rules[flag])
+            options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}")))
+        for index, (name, _) in enumerate(ctx["seats"]):
+            options.append(Option(f"rename:{index}", Msg("name", {}, name)))
+        options.append(Option("start", Msg("opt_start", {}, "Start"), enabled=len(ctx["seats"]) >= 2))
+        return options
+
+
+def _side(side: dict) -> dict:
+    return {k: v for k, v in side.items() if v}
+
+
+def _describe_op(op: Mapping[str, Any]) -> str:
+    """A short English description of a recorded operation (for the undo confirmation)."""
+    fields = ", ".join(f"{k} {v}" for k, v in op.items() if k != "op")
+    return f"{op.get('op', '?').replace('_', ' ')} ({fields})" if fields else op.get("op", "?").replace("_", " ")
