@@ -1,0 +1,320 @@
+"""The state machine's flows, bad inputs and feedback, driven through the simulated reader and buttons with
+a fake clock; the beeper's record is checked after each action."""
+from __future__ import annotations
+
+import pytest
+
+from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
+from hal.interfaces import ButtonPressed, ReaderBack, ReaderLost
+from hal.sim_beeper import SimBeeper
+from hal.sim_reader import SimReader
+from terminal.machine import Terminal, TerminalSettings
+from tests.terminal.ui_driver import BANKER_UID, UNKNOWN_UID, FakeClock, TableDriver, deed_uid, player_uid
+
+ANN, BOB, CID = player_uid(1), player_uid(2), player_uid(3)
+
+
+class Table:
+    """A terminal with three players, the simulated reader and beeper, and a fake clock."""
+
+    def __init__(self, make_game, edition="fr", players=("Ann", "Bob", "Cid"), **settings):
+        self.clock = FakeClock()
+        self.game = make_game(edition, players)
+        registry = CardRegistry(None, {BANKER_UID: BankerCard(), **{player_uid(n): PlayerCard(n) for n in range(1, 5)},
+                                       **{deed_uid(s.index): DeedCard(s.index) for s in self.game.edition.deeds()}})
+        self.beeper = SimBeeper(audio=False, clock=self.clock)
+        self.reader = SimReader(clock=self.clock)
+        self.terminal = Terminal(self.game, registry, self.beeper, self.clock, TerminalSettings(**settings))
+        self.driver = TableDriver(self.terminal, self.reader, self.clock, list(players))
+        self._seen = 0
+
+    def beeps(self) -> list[str]:
+        """Patterns played since the last call."""
+        new = [p for _, p in self.beeper.played[self._seen:]]
+        self._seen = len(self.beeper.played)
+        return new
+
+    @property
+    def view(self):
+        return self.terminal.view
+
+    def entries(self) -> int:
+        return self.game.ledger.last_entry()[0]
+
+
+@pytest.fixture
+def table(make_game):
+    return Table(make_game)
+
+
+def test_idle_shows_every_balance(table):
+    assert table.view.screen == "idle"
+    assert [(p.name, p.cash) for p in table.view.players] == [("Ann", 1500), ("Bob", 1500), ("Cid", 1500)]
+
+
+def test_buy_flow_beeps_once_per_tap_and_success_after_commit(table):
+    d = table.driver
+    d.tap(deed_uid(39))
+    assert table.view.screen == "deed" and table.view.deed.name == "Rue de la Paix"
+    d.tap(ANN)
+    assert table.view.screen == "offer"
+    assert table.beeps() == ["accepted", "accepted"]
+    d.choose("buy")
+    assert table.view.pending.postings == (("Ann", "bank", 400),)
+    assert table.entries() == 1, "nothing is committed before confirmation"
+    d.tap(ANN)
+    assert table.beeps() == ["success"]
+    assert table.game.cash("Ann") == 1100 and table.view.screen == "idle"
+    assert [p.cash for p in table.view.players][0] == 1100
+
+
+def test_resting_card_and_quick_retap_never_charge_twice(table):
+    d = table.driver
+    table.game.buy("Ann", 39)
+    d.tap(deed_uid(39))
+    d.tap(BOB)
+    assert table.view.screen == "confirm"
+    # Bob's card rests on the reader for 40 polls: one presentation, one confirmation.
+    table.reader.present(BOB)
+    for _ in range(40):
+        table.clock.advance(0.05)
+        for event in table.reader.poll():
+            table.terminal.handle(event)
+    table.reader.remove(BOB)
+    table.clock.advance(0.5)
+    # ... and tapped again at once after the commit: ignored.
+    table.reader.tap(BOB)
+    table.clock.advance(0.06)
+    for event in table.reader.poll():
+        table.terminal.handle(event)
+    assert table.game.cash("Bob") == 1450
+    assert table.entries() == 3
+    assert table.beeps().count("success") == 1
+
+
+def test_a_too_quick_confirming_tap_is_ignored(table):
+    table.game.buy("Ann", 39)
+    table.terminal.present(deed_uid(39))
+    table.clock.advance(1)
+    table.terminal.present(BOB)  # confirmation shown now
+    table.clock.advance(0.1)
+    table.terminal.present(BOB)  # the same hand twice in 0.1 s
+    assert table.view.screen == "confirm" and table.game.cash("Bob") == 1500
+    table.clock.advance(1)
+    table.terminal.present(BOB)
+    assert table.game.cash("Bob") == 1450
+
+
+def test_cancel_drops_the_pending_payment(table):
+    d = table.driver
+    d.tap(deed_uid(39))
+    d.tap(ANN)
+    d.choose("buy")
+    d.button("cancel")
+    assert table.view.screen == "idle" and table.game.cash("Ann") == 1500 and table.entries() == 1
+    assert table.view.message.code == "cancelled"
+
+
+def test_a_looked_at_deed_times_out_and_never_becomes_a_purchase(table):
+    d = table.driver
+    d.tap(deed_uid(39))
+    table.clock.advance(11)
+    table.terminal.tick()
+    assert table.view.screen == "idle" and table.view.message.code == "timed_out"
+    d.tap(ANN)
+    assert table.view.screen == "player", "the old deed is forgotten: Ann's card opens her own context"
+    assert table.entries() == 1
+
+
+@pytest.mark.parametrize("uid, code", [(UNKNOWN_UID, "unknown_card"), (player_uid(4), "card_not_in_game")])
+def test_unknown_cards_get_their_own_message(table, uid, code):
+    table.driver.tap(uid)
+    assert table.view.message.code == code and table.view.message_kind == "error"
+    assert table.beeps() == ["refused"]
+    assert table.entries() == 1
+
+
+def test_wrong_kind_of_card_for_the_step(table):
+    d = table.driver
+    d.tap(deed_uid(39))
+    d.tap(ANN)
+    d.choose("buy")
+    d.tap(deed_uid(1))
+    assert table.view.screen == "confirm" and table.view.message.code == "wrong_card"
+    assert table.beeps()[-1] == "refused"
+    d.tap(BOB)  # not the payer
+    assert table.view.message.code == "wrong_card" and table.game.cash("Bob") == 1500
+
+
+def test_a_bankrupt_players_card_is_refused(table):
+    table.game.pay_bank("Cid", 5000)
+    table.game.declare_bankruptcy("Cid")
+    table.beeps()
+    table.driver.tap(CID)
+    assert table.view.message.code == "bankrupt_card" and table.beeps() == ["refused"]
+
+
+def test_paying_yourself_is_refused(table):
+    d = table.driver
+    d.tap(ANN)
+    d.choose("transfer")
+    d.type_number(50)
+    d.tap(ANN)
+    assert table.view.message.code == "pay_self" and table.game.cash("Ann") == 1500
+
+
+@pytest.mark.parametrize("value, code", [(0, "amount_not_positive"), (10**8, "amount_absurd")])
+def test_zero_and_absurd_amounts_are_refused_with_their_message(table, value, code):
+    d = table.driver
+    d.tap(ANN)
+    d.choose("pay_bank")
+    d.type_number(value)
+    assert table.view.message.code == code
+    assert table.view.screen == "keypad" and table.entries() == 1
+    assert table.beeps()[-1] == "refused"
+
+
+def test_keypad_limits_digits_and_clears(table):
+    d = table.driver
+    d.tap(ANN)
+    d.choose("pay_bank")
+    for _ in range(12):
+        table.terminal.digit("9")
+    assert table.view.keypad == "9" * 9 and table.view.message.code == "amount_too_long"
+    table.terminal.digit("<")
+    assert table.view.keypad == "9" * 8
+    table.terminal.digit("C")
+    assert table.view.keypad == ""
+    table.terminal.digit("OK")
+    assert table.view.message.code == "empty_amount"
+
+
+def test_a_refusal_of_the_rules_shows_the_rule_and_changes_nothing(table):
+    d = table.driver
+    table.game.buy("Ann", 1)
+    table.game.buy("Ann", 3)
+    table.game.build("Ann", 3)
+    before = table.game.state()
+    d.tap(deed_uid(3))
+    d.tap(ANN)
+    d.choose("build")
+    assert table.view.message.code == "build_uneven"
+    assert "Boulevard de Belleville" in table.view.message.english
+    assert table.beeps()[-1] == "refused" and table.game.state() == before
+
+
+def test_second_go_salary_within_the_window_asks_again(table):
+    d = table.driver
+    d.tap(ANN)
+    d.choose("pass_go")
+    d.button("confirm")
+    d.tap(ANN)
+    d.choose("pass_go")
+    assert table.view.pending.warning.code == "second_go"
+    d.button("confirm")
+    assert table.game.cash("Ann") == 1700, "the first confirm only acknowledges the warning"
+    d.button("confirm")
+    assert table.game.cash("Ann") == 1900
+    table.clock.advance(200)
+    d.tap(ANN)
+    d.choose("pass_go")
+    assert table.view.pending.warning is None
+
+
+def test_rent_on_a_utility_asks_the_dice(table):
+    d = table.driver
+    table.game.buy("Bob", 12)
+    d.tap(deed_uid(12))
+    d.tap(ANN)
+    assert table.view.screen == "keypad"
+    d.type_number(9)
+    assert table.view.pending.postings == (("Ann", "Bob", 36),)
+    d.choose("rent_utility_card")
+    assert table.view.pending.postings == (("Ann", "Bob", 90),)
+    d.button("confirm")
+    assert table.game.cash("Bob") == 1500 - 150 + 90
+
+
+def test_in_debt_the_context_offers_raising_money_first(table):
+    table.game.pay_bank("Ann", 1600)  # 1500 paid, 100 owed to the Bank
+    table.driver.tap(ANN)
+    options = table.view.options
+    assert [o.id for o in options[:3]] == ["trade", "my_deeds", "bankruptcy"]
+    assert {o.id: o.enabled for o in options}["transfer"] is False
+    assert table.view.players[0].debts == (("bank", 100),)
+    table.terminal.choose("transfer")
+    assert table.view.message.code == "not_allowed_now" and table.view.screen == "player"
+
+
+def test_banker_functions_need_the_banker(table):
+    d = table.driver
+    d.choose("banker")
+    assert table.view.screen == "idle" and table.view.message.code == "needs_banker"
+    d.tap(BANKER_UID)
+    assert table.view.screen == "banker"
+
+
+def test_banker_pin(make_game):
+    table = Table(make_game, banker_pin="2468")
+    d = table.driver
+    d.choose("banker")
+    assert table.view.screen == "pin"
+    table.terminal.type_amount(1111)
+    assert table.view.message.code == "wrong_pin" and table.view.screen == "pin"
+    table.terminal.type_amount(2468)
+    assert table.view.screen == "banker"
+
+
+def test_banker_protection_off_for_family_play(make_game):
+    table = Table(make_game, banker_protection=False)
+    table.driver.choose("banker")
+    assert table.view.screen == "banker"
+
+
+def test_undo_shows_what_it_undoes_before_doing_it(table):
+    d = table.driver
+    table.game.buy("Ann", 39)
+    d.tap(BANKER_UID)
+    d.choose("undo")
+    assert table.view.screen == "confirm"
+    assert "buy" in table.view.pending.purpose.english and "39" in table.view.pending.purpose.english
+    assert table.view.pending.postings == (("bank", "Ann", 400),)
+    d.button("confirm")
+    assert table.game.cash("Ann") == 1500
+
+
+def test_reader_health_is_shown(table):
+    table.terminal.handle(ReaderLost("no answer"))
+    assert table.view.reader_ok is False
+    table.terminal.handle(ReaderBack())
+    assert table.view.reader_ok is True
+
+
+def test_function_keys_pick_the_first_options(table):
+    d = table.driver
+    d.tap(ANN)
+    table.terminal.handle(ButtonPressed("f1"))  # GO salary
+    assert table.view.screen == "confirm" and table.view.pending.postings == (("bank", "Ann", 200),)
+
+
+def test_view_is_rebuilt_only_on_change(table):
+    version = table.terminal.version
+    view = table.view
+    assert table.view is view
+    table.terminal.tick()
+    assert table.terminal.version == version and table.view is view
+    table.driver.tap(ANN)
+    assert table.terminal.version > version
+
+
+def test_a_whole_game_to_its_end_through_the_machine(make_game):
+    table = Table(make_game, players=("Ann", "Bob"))
+    d = table.driver
+    for op in ({"op": "buy", "player": "Ann", "square": 39}, {"op": "buy", "player": "Ann", "square": 37},
+               {"op": "build", "player": "Ann", "square": 39}, {"op": "pay_bank", "player": "Bob", "amount": 1400},
+               {"op": "pay_rent", "player": "Bob", "square": 37}, {"op": "pay_rent", "player": "Bob", "square": 39},
+               {"op": "declare_bankruptcy", "player": "Bob"}):
+        d.play(op)
+    assert table.game.is_over() and table.view.screen == "game_over"
+    assert table.beeps()[-1] == "game_over"
+    assert table.view.extra["standings"] == ["Ann", "Bob"]
