@@ -15,12 +15,13 @@ from __future__ import annotations
 import array
 import logging
 import math
+import os
 import time
 
 from hal.beeper_base import check_volume
 from hal.errors import BackendUnavailableError, HalConfigError
 from hal.interfaces import Beeper, Clock
-from hal.patterns import duration_of, steps_of
+from hal.patterns import steps_of
 
 __all__ = ["SimBeeper", "render_pattern"]
 
@@ -76,7 +77,6 @@ class SimBeeper(Beeper):
         self._clock: Clock = clock or time.monotonic
         #: ``(clock seconds, pattern)`` of each pattern played, oldest first.
         self.played: list[tuple[float, str]] = []
-        self._busy_until = float("-inf")
         self._mixer = None
         self._channel = None
         self._sounds: dict[str, object] = {}
@@ -92,6 +92,7 @@ class SimBeeper(Beeper):
 
     def _start_audio(self, *, required: bool) -> None:
         try:
+            os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the journal
             import pygame.mixer as mixer
 
             if not mixer.get_init():
@@ -127,7 +128,6 @@ class SimBeeper(Beeper):
             return False
         now = self._clock()
         self.played.append((now, pattern))
-        self._busy_until = max(now, self._busy_until) + duration_of(pattern)
         if self._mixer is not None:
             try:
                 sound = self._sound_of(pattern)
@@ -174,7 +174,6 @@ class SimBeeper(Beeper):
         return self._closed
 
     def stop(self) -> None:
-        self._busy_until = float("-inf")
         if self._channel is not None:
             try:
                 self._channel.stop()

@@ -233,16 +233,19 @@ class FakeGPIO:
 
     def add_event_detect(self, channel, edge, callback=None, bouncetime=None) -> None:
         pin = self._pin(channel)
+        self.calls.append(("add_event_detect", channel, edge, bouncetime))
         if self.direction.get(pin) != IN:
             raise RuntimeError("You must setup() the GPIO channel as an input first")
-        raise RuntimeError("Failed to add edge detection")  # what the real one says far too often
+        if edge not in (RISING, FALLING, BOTH):
+            raise ValueError("The edge must be set to RISING, FALLING or BOTH")
 
     def remove_event_detect(self, channel) -> None:
+        self.calls.append(("remove_event_detect", channel))
         self._pin(channel)
 
     def event_detected(self, channel) -> bool:
         self._pin(channel)
-        return False
+        return False  # edges are not emulated: hal polls levels
 
     # -- test controls and queries ---------------------------------------------------------------
     def set_input(self, pin: int, level: int) -> None:

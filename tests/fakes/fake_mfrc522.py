@@ -198,6 +198,7 @@ class FakeMFRC522:
         self.disconnected = False
         self.powered_down = False
         self.corrupt_next = 0  # answers garbled by the chip's receiver (parity error)
+        self.arrivals: list[tuple[float, FakeCard]] = []  # cards entering later (see enter_at)
         self._seq = itertools.count()
         self._reset_registers()
 
@@ -217,6 +218,12 @@ class FakeMFRC522:
         card.power_off()
         if card not in self.cards:
             self.cards.append(card)
+        return card
+
+    def enter_at(self, card: FakeCard | str, at: float) -> FakeCard:
+        """Bring a card into the field when the chip's clock reaches ``at`` (seconds)."""
+        card = card if isinstance(card, FakeCard) else FakeCard(card)
+        self.arrivals.append((at, card))
         return card
 
     def leave(self, card: FakeCard | str | None = None) -> None:
@@ -276,6 +283,10 @@ class FakeMFRC522:
     def _update(self) -> None:
         """Apply what happened on the air up to now."""
         now = self.now()
+        if self.arrivals:
+            for at, card in [a for a in self.arrivals if a[0] <= now]:
+                self.arrivals.remove((at, card))
+                self.enter(card)
         if self._rx_at is not None and now >= self._rx_at:
             data, last_bits, errors = self._rx_data
             self._rx_at = self._rx_data = None
