@@ -7,11 +7,11 @@ or raises a :class:`~terminal.errors.GameError` subclass and changes nothing.
 Typical use::
 
     game = Game.create("games/sunday.db", edition="fr", players=["Ann", "Bob"])
-    game.pass_go("Ann")
-    game.buy("Ann", 39)
-    game.pay_rent("Bob", 39)          # 100: Ann holds the dark blue group? no: 50
-    game.undo()
-    game.state()["cash"]
+    game.pass_go("Ann")               # Ann: 1 700
+    game.buy("Ann", 39)               # Ann: 1 300, holds Rue de la Paix
+    game.pay_rent("Bob", 39)          # Bob pays Ann 50 (a bare street; 100 with the whole colour group)
+    game.undo()                       # the rent is paid back
+    game.state()["cash"]              # {"Ann": 1300, "Bob": 1500}
     game.close()
 """
 from __future__ import annotations
@@ -73,7 +73,8 @@ class Game:
     def create(cls, path: str | Path, edition: str | Edition, players: Iterable[str], mode: str = "classic",
                rules: Mapping[str, Any] | None = None, dealt: Mapping[str, Iterable[int]] | None = None,
                end_time: str | None = None, *, key: bytes | None = None, key_path: str | Path | None = None,
-               rng: random.Random | None = None, clock: Callable[[], datetime] | None = None) -> "Game":
+               rng: random.Random | None = None, clock: Callable[[], datetime] | None = None,
+               player_cards: Mapping[str, str] | None = None) -> "Game":
         """Start a new game in a new file ``path``.
 
         - ``edition``: a shipped edition name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``) or an
@@ -85,6 +86,8 @@ class Game:
           replayed log) or drawn with ``rng`` (default: the system's randomness).
         - ``end_time``: ISO 8601 end of a time-limited game (checked by :meth:`tick`).
         - ``key`` / ``key_path``: the device key (default: :func:`terminal.device_key.load_or_create_key`).
+        - ``player_cards``: ``{player: card UID}``, the bank card each player tapped when the game was set up
+          (the terminal maps taps to players with it; without it, player card N is the N-th player).
         Raises UnknownName (unknown edition), RuleViolation (players, mode, flags, deal) or LedgerError.
         """
         if isinstance(edition, str):
@@ -110,6 +113,11 @@ class Game:
             if mode != "time_limit":
                 raise RuleViolation("Only a time-limited game has an end time.", code="end_time_not_time_limit")
             _parse_time(end_time)
+        if player_cards and set(player_cards) != set(players):
+            raise RuleViolation("Every player needs a bank card, and only players have one.",
+                                code="player_cards_mismatch")
+        if player_cards and len(set(player_cards.values())) != len(player_cards):
+            raise RuleViolation("Two players cannot share one bank card.", code="player_cards_shared")
         config = GameConfig(edition, mode, flags)
         if mode in ("quick", "time_limit"):
             if dealt is None:
@@ -130,7 +138,7 @@ class Game:
         meta = {"format": "banquier-game", "edition": edition.name, "edition_source": edition.source,
                 "players": list(players), "mode": mode, "rules": flags,
                 "rules_changed": {k: v for k, v in flags.items() if edition.rules.get(k) != v},
-                "dealt": dealt or {}, "end_time": end_time,
+                "dealt": dealt or {}, "end_time": end_time, "player_cards": dict(player_cards or {}),
                 "created_at": datetime.now().astimezone().isoformat(timespec="seconds")}
         key = key if key is not None else load_or_create_key(key_path)
         ledger = Ledger.create(path, key, meta)
@@ -171,7 +179,8 @@ class Game:
             raw = ledger.projection_raw()
             last = ledger.last_entry()
             consistent = (raw is not None and last is not None and raw[0] == last[0]
-                          and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1]))
+                          and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1])
+                          and meta.get("meta_mac") == ledger._meta_mac(meta))  # the header sets the rules
             if check == "full" or (check == "auto" and (ledger.was_unclean or not consistent)):
                 report = audit_ledger(ledger, config)
                 if not report.ok:

@@ -963,13 +963,16 @@ class Terminal:
         enrolment = self.ctx["enrolment"]
         try:
             result = enrolment.present(uid)
-        except (GameError, ValueError, LookupError) as exc:
+        except (GameError, ValueError, LookupError, OSError) as exc:
             return self._refuse(Msg(getattr(exc, "code", "enrol_refused"), getattr(exc, "params", {}), str(exc)))
+        message = Msg(result.code, result.params, result.text)
+        if not result.accepted:
+            return self._refuse(message)
         self._accept()
-        self._say(Msg("enrolled", {"role": str(getattr(result, "label", result))}, f"Card enrolled: {result}"),
-                  "success")
+        self._say(message, "success")
         if enrolment.done:
             self._go_idle()
+            self._say(message, "success")
 
     def _choose_enrol(self, option_id: str) -> None:
         enrolment = self.ctx["enrolment"]
