@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+# The hardware fakes (RPi.GPIO, spidev + MFRC522 + ISO 14443A cards, pyserial) and their fixtures, for any
+# test folder: fake_clock, fake_gpio, fake_mfrc522, make_rc522_reader, fake_serial, sim_reader, ...
+pytest_plugins = ["tests.fakes.plugin"]
+
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "terminal" / "examples" / "recorded"
 OWN_LOGS = ROOT / "tests" / "table_logs"
