@@ -1,0 +1,173 @@
+"""Rotating backups of a game file, made with SQLite's online backup API (field-notes 19).
+
+A backup is a consistent copy of the game at one moment, taken through a separate *read* connection
+(``PRAGMA query_only``) while the game may stay open: in WAL mode the reader never blocks the terminal's
+writes. The copy is written to a temporary file beside the backups, checked (``PRAGMA quick_check`` and
+the journal's last ``seq``), switched to a self-contained rollback journal, flushed to disk, and only then
+renamed into place (``os.replace``, atomic on one filesystem). A copy that fails its check is thrown away
+and the older backups are kept: a damaged game never rotates the good backups out.
+
+Names: ``<game stem>.seq<NNNNNN>.db`` in ``backup_dir``, where NNNNNN is the last journal entry the copy
+holds (the journal's own sequence, never a clock: field-notes 22). Backing up twice at the same ``seq``
+replaces that copy. The newest ``keep`` backups of each game are kept, older ones deleted.
+
+A backup opens as a game with :meth:`terminal.Game.open` (with the device key that signed it). It was
+copied from an open game, so its session is marked open and the first opening audits it in full.
+"""
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import sqlite3
+from pathlib import Path
+
+from terminal.errors import LedgerError
+
+__all__ = ["BackupError", "rotate_backup", "list_backups", "backup_name", "backup_due", "snapshot"]
+
+BUSY_TIMEOUT_MS = 5000
+
+
+class BackupError(LedgerError):
+    """A backup that could not be made (unreadable or damaged game, unwritable backup directory).
+
+    The game file and the existing backups are left as they were."""
+
+    code = "backup_failed"
+
+
+def backup_name(game_path: str | os.PathLike, seq: int) -> str:
+    """The file name of the backup of ``game_path`` holding journal entries up to ``seq``."""
+    return f"{Path(game_path).stem}.seq{seq:06d}.db"
+
+
+def list_backups(game_path: str | os.PathLike, backup_dir: str | os.PathLike) -> list[Path]:
+    """Backups of ``game_path`` in ``backup_dir``, newest (highest ``seq``) first."""
+    pattern = re.compile(re.escape(Path(game_path).stem) + r"\.seq(\d+)\.db")
+    found = []
+    try:
+        entries = list(Path(backup_dir).iterdir())
+    except FileNotFoundError:
+        return []
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match and entry.is_file():
+            found.append((int(match.group(1)), entry))
+    return [path for _, path in sorted(found, reverse=True)]
+
+
+def backup_due(seq: int, last_backup_seq: int | None, every: int) -> bool:
+    """Whether a game at journal ``seq`` needs a backup, the last one holding ``last_backup_seq``
+    (None: never backed up) and the configuration asking for one every ``every`` operations
+    (``[storage] backup_every``; 0 = only when the terminal stops)."""
+    if every <= 0:
+        return False
+    return last_backup_seq is None or seq - last_backup_seq >= every
+
+
+def _fsync(path: Path, directory: bool = False) -> None:
+    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if directory else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def snapshot(game_path: str | os.PathLike, target: str | os.PathLike) -> int:
+    """Copy the game at ``game_path`` to the new file ``target`` through a read connection, check the
+    copy and make it self-contained (no ``-wal`` file); return the last journal ``seq`` it holds.
+
+    ``target`` is overwritten if it exists; on any failure it is removed. Raises :class:`BackupError`.
+    """
+    game_path, target = Path(game_path), Path(target)
+    source = copy = None
+    try:
+        try:
+            # mode=rw: never create a missing game; query_only: this connection cannot write the game.
+            source = sqlite3.connect(f"{game_path.resolve().as_uri()}?mode=rw", uri=True,
+                                     timeout=BUSY_TIMEOUT_MS / 1000)
+            source.execute("PRAGMA query_only = ON")
+            if target.exists():
+                target.unlink()
+            copy = sqlite3.connect(str(target))
+            source.backup(copy)
+            problems = [row[0] for row in copy.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise BackupError(f"{game_path} is damaged ({'; '.join(problems[:3])}): no backup was made and "
+                                  f"the older backups were kept. Restore one of them.",
+                                  params={"path": str(game_path), "problems": problems})
+            try:
+                seq = copy.execute("SELECT MAX(seq) FROM journal").fetchone()[0]
+            except sqlite3.DatabaseError:
+                seq = None
+            if seq is None:
+                raise BackupError(f"{game_path} is not a Banquier game (no journal entries): nothing to back up.",
+                                  params={"path": str(game_path)})
+            copy.execute("PRAGMA journal_mode = DELETE")
+            copy.close()
+            copy = None
+            _fsync(target)
+            return int(seq)
+        except BackupError:
+            raise
+        except sqlite3.Error as exc:
+            raise BackupError(f"Cannot back up {game_path} to {target}: {exc}. The game and the older backups "
+                              f"were left as they were.", params={"path": str(game_path)}) from exc
+        except OSError as exc:
+            raise BackupError(f"Cannot back up {game_path} to {target}: {exc.strerror or exc}. The game and the "
+                              f"older backups were left as they were.", params={"path": str(game_path)}) from exc
+    except BaseException:
+        if copy is not None:
+            copy.close()
+        for leftover in (target, Path(f"{target}-journal"), Path(f"{target}-wal"), Path(f"{target}-shm")):
+            try:
+                leftover.unlink()
+            except OSError:
+                pass
+        raise
+    finally:
+        if source is not None:
+            source.close()
+
+
+def rotate_backup(game_path: str | os.PathLike, backup_dir: str | os.PathLike, keep: int) -> Path:
+    """Back up the game at ``game_path`` into ``backup_dir`` and keep its newest ``keep`` backups.
+
+    - ``game_path``: a game file (open or closed); it is only read.
+    - ``backup_dir``: created if missing; may be shared by several games.
+    - ``keep``: 1..1000 backups of this game kept (``[storage] backups_kept``); older ones are deleted.
+
+    Returns the new backup's path (``<stem>.seq<NNNNNN>.db``). Raises :class:`BackupError` (an ``OSError``)
+    if the game cannot be read or fails its check, or the directory cannot be written; nothing is then
+    rotated. ``ValueError`` for a ``keep`` out of range.
+    """
+    if isinstance(keep, bool) or not isinstance(keep, int) or not 1 <= keep <= 1000:
+        raise ValueError(f"keep={keep!r}: keep 1..1000 backups")
+    game_path, backup_dir = Path(game_path), Path(backup_dir)
+    if not game_path.is_file():
+        raise BackupError(f"There is no game file {game_path} to back up.", params={"path": str(game_path)})
+    try:
+        backup_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackupError(f"Cannot create the backup directory {backup_dir}: {exc.strerror or exc}.",
+                          params={"path": str(game_path)}) from exc
+    temporary = backup_dir / f".{game_path.stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    seq = snapshot(game_path, temporary)
+    final = backup_dir / backup_name(game_path, seq)
+    try:
+        os.replace(temporary, final)
+        _fsync(backup_dir, directory=True)
+    except OSError as exc:
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+        raise BackupError(f"Cannot write the backup {final}: {exc.strerror or exc}.",
+                          params={"path": str(game_path)}) from exc
+    for old in list_backups(game_path, backup_dir)[keep:]:
+        try:
+            old.unlink()
+        except FileNotFoundError:
+            pass
+    return final
