@@ -169,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "the rules, stored state. Exit 1 when anything disagrees.")
     p.add_argument("game")
     p.set_defaults(func=cmd_audit)
+    from terminal.cli_manage import add_parsers
+    add_parsers(sub)
     p = sub.add_parser("demo", help="replay a recorded game and print the standings",
                        description="Replay a recorded game shipped with Banquier and print the standings.")
     p.add_argument("--log", help="another table log to replay")
@@ -182,6 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         args = parser.parse_args(["demo"])
     try:
+        if args.func in ("games", "cards"):
+            from terminal import cli_manage
+            if args.func == "games" and args.action != "list" and not args.game:
+                parser.error("games resume/archive need a GAME")
+            if args.func == "cards" and args.action == "import" and not args.file:
+                parser.error("cards import needs a FILE ('-' for standard input)")
+            return getattr(cli_manage, f"cmd_{args.func}")(args, data_dir())
         return args.func(args)
     except KeyboardInterrupt:
         return 130
