@@ -96,14 +96,14 @@ def snapshot(game_path: str | os.PathLike, target: str | os.PathLike) -> int:
             if problems != ["ok"]:
                 raise BackupError(f"{game_path} is damaged ({'; '.join(problems[:3])}): no backup was made and "
                                   f"the older backups were kept. Restore one of them.",
-                                  params={"path": str(game_path), "problems": problems})
+                                  code="backup_damaged", params={"path": str(game_path), "problems": problems})
             try:
                 seq = copy.execute("SELECT MAX(seq) FROM journal").fetchone()[0]
             except sqlite3.DatabaseError:
                 seq = None
             if seq is None:
                 raise BackupError(f"{game_path} is not a Banquier game (no journal entries): nothing to back up.",
-                                  params={"path": str(game_path)})
+                                  code="backup_not_a_game", params={"path": str(game_path)})
             copy.execute("PRAGMA journal_mode = DELETE")
             copy.close()
             copy = None
