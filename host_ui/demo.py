@@ -1,0 +1,367 @@
+"""Play a table log through the state machine as a person would (used by the tests and the simulator's demo).
+
+:class:`TableDriver` translates each table-log operation into the inputs a person makes at the table: cards
+presented through the simulated reader, buttons, keypad digits and choices on screen, nothing else. It
+never calls :class:`terminal.Game`; it only looks at the screen (the view model) to decide what to touch
+next, as a player looks at the terminal. When the screen does not offer what the operation needs (a deed
+the player does not hold, a card option that does not exist) the person gives up with cancel, which is how
+a refusal looks at the table.
+
+``pause`` (optional) is called with the seconds of table time after every input: the simulator's demo uses
+it to draw the screen and wait, so a log plays visibly at a chosen speed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from hal.interfaces import ButtonPressed, CardPresented
+from hal.sim_reader import SimReader
+from terminal.machine import Terminal
+
+BANKER_UID = "BA0000B1"
+
+
+def player_uid(seat: int) -> str:
+    return f"C0FFEE{seat:02X}"
+
+
+def deed_uid(square: int) -> str:
+    return f"04D0{square:02X}11223344"
+
+
+UNKNOWN_UID = "DEADBEEF"
+
+
+class GaveUp(Exception):
+    """The screen did not offer what the operation needs."""
+
+
+@dataclass
+class FakeClock:
+    now: float = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class TableDriver:
+    """Drives ``terminal`` (a :class:`Terminal`) with the inputs of ``players`` (names in play order)."""
+
+    terminal: Terminal
+    reader: SimReader
+    clock: FakeClock
+    players: list[str]
+    confirm_with_card_every: int = 3
+    inputs: list[tuple] = field(default_factory=list)
+    pause: Callable[[float], None] | None = None
+    _count: int = 0
+
+    # -- the person's hands -----------------------------------------------------------------------------
+    def _step(self, seconds: float = 1.0) -> None:
+        if self.pause is not None:
+            self.pause(seconds)
+        self.clock.advance(seconds)
+
+    def tap(self, uid: str) -> None:
+        """Present a card on the simulated reader and take it away again (a real tap)."""
+        self._step()
+        self.reader.present(uid)
+        for event in self.reader.poll():
+            self.terminal.handle(event)
+        self.inputs.append(("tap", uid))
+        self.reader.remove(uid)
+        self.clock.advance(self.reader.removal_debounce_s + self.reader.poll_interval_s)
+        for event in self.reader.poll():
+            self.terminal.handle(event)
+
+    def button(self, name: str) -> None:
+        self._step()
+        self.terminal.handle(ButtonPressed(name))
+        self.inputs.append(("button", name))
+
+    def choose(self, option_id: str) -> None:
+        self._step()
+        ids = {o.id: o for o in self.terminal.view.options}
+        if option_id not in ids or not ids[option_id].enabled:
+            raise GaveUp(f"no option {option_id!r} on screen {self.terminal.view.screen}")
+        self.terminal.choose(option_id)
+        self.inputs.append(("choose", option_id))
+
+    def type_number(self, value: int) -> None:
+        if self.terminal.view.screen != "keypad":
+            raise GaveUp(f"expected the keypad, screen is {self.terminal.view.screen}")
+        if value < 0:
+            raise GaveUp("a keypad cannot type a negative number")
+        self.terminal.digit("C")
+        for char in str(value):
+            self._step(0.2)
+            self.terminal.digit(char)
+        self._step(0.2)
+        self.terminal.digit("OK")
+        self.inputs.append(("type", value))
+
+    def card_of(self, name: str) -> str:
+        return player_uid(self.players.index(name) + 1) if name in self.players else UNKNOWN_UID
+
+    def expect_screen(self, *screens: str) -> None:
+        if self.terminal.view.screen not in screens:
+            raise GaveUp(f"screen is {self.terminal.view.screen}, not {screens}")
+
+    def confirm(self, payer: str | None) -> None:
+        """Confirm the pending operation: tap the payer's card again, or press OK."""
+        self.expect_screen("confirm")
+        self._count += 1
+        pending = self.terminal.view.pending
+        use_card = payer is not None and self._count % self.confirm_with_card_every == 0
+        if pending.warning is not None:  # a second GO salary: confirm twice
+            self.button("confirm")
+        if use_card and payer in pending.confirm_by:
+            self.tap(self.card_of(payer))
+        else:
+            self.button("confirm")
+
+    # -- operations -----------------------------------------------------------------------------------------
+    def play(self, op: dict) -> None:
+        """Make the inputs for one operation. Raises GaveUp when the screen does not allow it."""
+        self._step(2.0)
+        name = op["op"]
+        getattr(self, f"_op_{name}")(op)
+
+    def give_up(self) -> None:
+        """Cancel back to idle, as a person does when the terminal says no."""
+        if self.terminal.view.screen not in ("idle", "game_over"):
+            self.button("cancel")
+
+    def _context(self, player: str) -> None:
+        self.tap(self.card_of(player))
+        self.expect_screen("player")
+
+    def _simple(self, player: str, option: str) -> None:
+        self._context(player)
+        self.choose(option)
+        self.confirm(player)
+
+    def _op_pass_go(self, op):
+        self._simple(op["player"], "pass_go")
+
+    def _op_jail_fine(self, op):
+        self._simple(op["player"], "jail_fine")
+
+    def _op_free_parking(self, op):
+        self._simple(op["player"], "free_parking")
+
+    def _op_pay_tax(self, op):
+        square = op["square"]
+        if square not in (4, 38):
+            raise GaveUp("no such tax on the screen")
+        self._context(op["player"])
+        self.choose("income_tax" if square == 4 else "luxury_tax")
+        if self.terminal.view.screen == "choose":
+            self.choose(op.get("choice", "flat"))
+        elif "choice" in op:
+            raise GaveUp("the screen offers no choice of tax")
+        self.confirm(op["player"])
+
+    def _amount_op(self, op, option):
+        self._context(op["player"])
+        self.choose(option)
+        self.type_number(op["amount"])
+        self.confirm(op["player"])
+
+    def _op_bank_pays(self, op):
+        self._amount_op(op, "bank_pays")
+
+    def _op_pay_bank(self, op):
+        self._amount_op(op, "pay_bank")
+
+    def _op_pay_each_player(self, op):
+        self._amount_op(op, "pay_each_player")
+
+    def _op_collect_from_each_player(self, op):
+        self._amount_op(op, "collect_from_each_player")
+
+    def _op_repairs(self, op):
+        self._context(op["player"])
+        self.choose("repairs")
+        self.type_number(op["per_house"])
+        self.type_number(op["per_hotel"])
+        self.confirm(op["player"])
+
+    def _op_gain_jail_card(self, op):
+        deck = op["deck"]
+        if deck not in ("chance", "community_chest"):
+            raise GaveUp("no such deck")
+        self._context(op["player"])
+        self.choose(deck)
+        view = self.terminal.view
+        # Find the deck's Get Out of Jail Free card by its text, as a person reads the list.
+        jail = [o.id for o in view.options if "jail" in o.label.english.lower() or "prison" in o.label.english.lower()]
+        if not jail:
+            raise GaveUp("no Get Out of Jail Free card in the list")
+        self.choose(jail[0])
+        self.confirm(op["player"])
+
+    def _op_use_jail_card(self, op):
+        self._context(op["player"])
+        self.choose("use_jail_card")
+        self.expect_screen("choose")
+        ids = [o.id for o in self.terminal.view.options]
+        self.choose(op.get("deck") or ids[0])
+        self.confirm(op["player"])
+
+    def _deed_then_player(self, square: int, player: str) -> None:
+        if not 0 <= square < 40:
+            raise GaveUp("no such square")
+        self.tap(deed_uid(square))
+        self.expect_screen("deed")
+        self.tap(self.card_of(player))
+
+    def _op_buy(self, op):
+        self._deed_then_player(op["square"], op["player"])
+        self.expect_screen("offer")
+        self.choose("buy")
+        self.confirm(op["player"])
+
+    def _op_auction(self, op):
+        winner = op["winner"]
+        self._deed_then_player(op["square"], winner)
+        self.expect_screen("offer")
+        self.choose("decline")
+        self.expect_screen("auction")
+        self.tap(self.card_of(winner))
+        self.type_number(op["price"])
+        self.expect_screen("auction")
+        if self.terminal.view.extra["best"] != (winner, op["price"]):
+            raise GaveUp("the bid was refused")
+        self.button("confirm")
+        self.confirm(winner)
+
+    def _op_pay_rent(self, op):
+        square, player = op["square"], op["player"]
+        self._deed_then_player(square, player)
+        if self.terminal.view.screen == "keypad":
+            if "dice" not in op:
+                raise GaveUp("the terminal asks for the dice, which the log does not give")
+            self.type_number(op["dice"])
+        elif "dice" in op:
+            raise GaveUp("the terminal does not ask for dice here")
+        self.expect_screen("confirm")
+        card = op.get("card")
+        if card:
+            option = {"nearest_railroad": "rent_railroad_card", "nearest_utility": "rent_utility_card"}.get(card)
+            self.choose(option)
+        self.confirm(player)
+
+    def _own_deed(self, op, option):
+        self._deed_then_player(op["square"], op["player"])
+        self.expect_screen("own_deed")
+        self.choose(option)
+
+    def _op_build(self, op):
+        if "price" in op:
+            self._own_deed(op, "build_price")
+            self.type_number(op["price"])
+        else:
+            self._own_deed(op, "build")
+        self.confirm(op["player"])
+
+    def _op_sell_building(self, op):
+        self._own_deed(op, "sell_whole" if op.get("whole") else "sell_building")
+        self.confirm(op["player"])
+
+    def _op_mortgage(self, op):
+        self._own_deed(op, "mortgage")
+        self.confirm(op["player"])
+
+    def _op_unmortgage(self, op):
+        self._own_deed(op, "unmortgage")
+        self.confirm(op["player"])
+
+    def _banker(self) -> None:
+        self.tap(BANKER_UID)
+        self.expect_screen("banker")
+
+    def _op_transfer(self, op):
+        payer, payee, amount = op["from"], op["to"], op["amount"]
+        if payer == "bank":
+            self._banker()
+            self.choose("adjust_give")
+            self.choose(payee) if payee in self.players else (_ for _ in ()).throw(GaveUp("unknown payee"))
+            self.type_number(amount)
+            return self.confirm(None)
+        self._context(payer)
+        self.choose("transfer")
+        self.type_number(amount)
+        self.expect_screen("choose")
+        if payee == "bank":
+            self.choose("bank")
+        else:
+            self.tap(self.card_of(payee))
+        self.confirm(payer)
+
+    def _op_trade(self, op):
+        a, b = op["a"], op["b"]
+        self._context(a)
+        self.choose("trade")
+        self.tap(self.card_of(b))
+        self.expect_screen("trade")
+        for giver, side in ((a, op["a_gives"]), (b, op["b_gives"])):
+            for square in side.get("squares", []):
+                self.choose(f"deed:{giver}:{square}")
+            if side.get("cash"):
+                self.choose(f"cash:{giver}")
+                self.type_number(side["cash"])
+                self.expect_screen("trade")
+            for _ in range(side.get("jail_cards", 0)):
+                self.choose(f"jail:{giver}")
+            shown = self.terminal.view.extra["gives"][giver]
+            if (shown["jail_cards"], shown["cash"], sorted(shown["squares"])) != (
+                    side.get("jail_cards", 0), side.get("cash", 0), sorted(side.get("squares", []))):
+                raise GaveUp("the trade screen does not show what was agreed")
+        for square in op.get("lift_now", []):
+            self.choose(f"lift:{square}")
+        self.choose("done")
+        self.expect_screen("confirm")
+        self.tap(self.card_of(a))
+        self.tap(self.card_of(b))
+
+    def _op_declare_bankruptcy(self, op):
+        player = op["player"]
+        self._context(player)
+        self.choose("bankruptcy")
+        if self.terminal.view.screen == "bankruptcy":
+            for square in op.get("lift_now", []):
+                self.choose(f"lift:{square}")
+            self.choose("done")
+        elif op.get("lift_now"):
+            raise GaveUp("nothing to lift")
+        self.confirm(player)
+
+    def _op_undo(self, op):
+        self._banker()
+        self.choose("undo")
+        self.confirm(None)
+
+    def _op_end_game(self, op):
+        self._banker()
+        self.choose("end_game")
+        self.confirm(None)
+
+
+DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32, 34, 35, 37,
+                39)
+
+
+def make_registry(players: int):
+    """An in-memory card registry: the banker card, ``players`` bank cards and a sticker on every deed, with
+    the UIDs of :func:`player_uid`, :func:`deed_uid` and :data:`BANKER_UID`."""
+    from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
+    cards = {BANKER_UID: BankerCard()}
+    cards.update({player_uid(n): PlayerCard(n) for n in range(1, players + 1)})
+    cards.update({deed_uid(s): DeedCard(s) for s in DEED_SQUARES})
+    return CardRegistry(None, cards)
