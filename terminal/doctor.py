@@ -385,8 +385,7 @@ def _check_groups(ctx: _Context) -> Check:
     if not needed:
         return Check("groups", "ok", "no hardware groups are needed by this configuration")
     if user.uid == 0:
-        return Check("groups", "ok", f"{user.name} may use every device (the service's user: banquier doctor "
-                                     f"--user banquier)")
+        return Check("groups", "ok", f"{user.name} may use every device")
     missing = [g for g in needed if g not in user.groups]
     if missing:
         absent = [g for g in missing if g not in ctx.group_ids]
