@@ -48,8 +48,10 @@ def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: list[dict[str, int]]
     x = plot.x
     y = plot.bottom + c.px(6)
     each = plot.w // max(len(players), 1)
+    size = c.common_size(players, each - c.px(15), legend_h, 10, min_size=6)
     for player in players:
         colour = theme.player_colour(seats.get(player, 1))
         pygame.draw.rect(c.surface, colour, (x, y + legend_h // 2 - c.px(3), c.px(10), c.px(6)))
-        c.text((x + c.px(13), y, each - c.px(15), legend_h), player, 10, theme.TEXT, role="chart_legend", min_size=7)
+        c.text((x + c.px(13), y, each - c.px(15), legend_h), player, size, theme.TEXT, role="chart_legend",
+               min_size=6)
         x += each

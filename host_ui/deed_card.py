@@ -61,34 +61,38 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t, fmt, seat_of=None
         _buildings(c, pygame.Rect(band.x, band.y + int(band.h * 0.62), band.w, band.h - int(band.h * 0.62)),
                    deed.level)
     rows = _rows(deed, t, fmt)
+    money = [(t("ui_price", amount="").strip(), fmt(deed.price)),
+             (t("ui_mortgage_value", amount="").strip(), fmt(deed.mortgage_value))]
+    if deed.kind == "street":
+        money.append((t("ui_house_cost", amount="").strip(), fmt(deed.house_cost)))
     table_top = band.bottom + c.px(4)
-    foot_h = c.px(15) * (2 if deed.kind == "street" else 1)
-    table = pygame.Rect(inner.x, table_top, inner.w, inner.bottom - table_top - foot_h - c.px(4))
-    row_h = table.h / max(len(rows), 1)
-    for i, (label, value, current) in enumerate(rows):
-        row = pygame.Rect(table.x, int(table.y + i * row_h), table.w, int(row_h))
+    table = pygame.Rect(inner.x, table_top, inner.w, inner.bottom - table_top)
+    sep = c.px(5)
+    row_h = (table.h - sep) / max(len(rows) + len(money), 1)
+    label_w = int(table.w * 0.64) - c.px(4)
+    value_w = table.w - label_w - c.px(8)
+    size = min(c.common_size([r[0] for r in rows] + [m[0] for m in money], label_w, int(row_h), 12, bold=True),
+               c.common_size([r[1] for r in rows] + [m[1] for m in money], value_w, int(row_h), 12, bold=True))
+    y = float(table.y)
+    for i, (label, value, current) in enumerate(rows + [(m[0], m[1], None) for m in money]):
+        if i == len(rows):
+            c.line((table.x, int(y + sep / 2)), (table.right, int(y + sep / 2)), theme.LINE)
+            y += sep
+        row = pygame.Rect(table.x, int(y), table.w, int(row_h))
+        y += row_h
         if current:
             pygame.draw.rect(c.surface, (255, 226, 120), row)
-        left, right = row.inflate(-c.px(4), 0), row.inflate(-c.px(4), 0)
-        left.w = int(row.w * 0.62)
-        c.text(left, label, 11, theme.CARD_TEXT, role="deed_row", min_size=7, bold=current)
-        right.x, right.w = left.right, row.right - left.right - c.px(2)
-        c.text(right, value, 11, theme.CARD_TEXT, bold=True, align="right", role="deed_row", min_size=7)
-    foot = pygame.Rect(inner.x, inner.bottom - foot_h, inner.w, foot_h)
-    c.line(foot.topleft, foot.topright, theme.LINE)
-    halves = [pygame.Rect(foot.x, foot.y, foot.w // 2, foot_h // (2 if deed.kind == "street" else 1)),
-              pygame.Rect(foot.x + foot.w // 2, foot.y, foot.w - foot.w // 2,
-                          foot_h // (2 if deed.kind == "street" else 1))]
-    c.text(halves[0], t("ui_price", amount=fmt(deed.price)), 10, theme.CARD_TEXT, role="deed_row", min_size=7)
-    c.text(halves[1], t("ui_mortgage_value", amount=fmt(deed.mortgage_value)), 10, theme.CARD_TEXT, align="right",
-           role="deed_row", min_size=7)
-    if deed.kind == "street":
-        c.text(halves[0].move(0, halves[0].h), t("ui_house_cost", amount=fmt(deed.house_cost)), 10, theme.CARD_TEXT,
-               role="deed_row", min_size=7)
+        left = pygame.Rect(row.x + c.px(2), row.y, label_w, row.h)
+        right = pygame.Rect(left.right + c.px(2), row.y, value_w, row.h)
+        small = current is None
+        c.text(left, label, size * (0.92 if small else 1), theme.CARD_TEXT, role="deed_row", min_size=6,
+               bold=bool(current))
+        c.text(right, value, size * (0.92 if small else 1), theme.CARD_TEXT, bold=True, align="right",
+               role="deed_row", min_size=6)
     if deed.mortgaged:
         _stamp(c, rect, t("ui_mortgaged"))
     if status is not None:
-        _status(c, status, deed, t, fmt, seat_of)
+        draw_status(c, status, deed, t, fmt, seat_of)
 
 
 def _buildings(c: Canvas, rect: pygame.Rect, level: int) -> None:
@@ -121,7 +125,7 @@ def _stamp(c: Canvas, card: pygame.Rect, label: str) -> None:
     c.texts.append(DrawnText(image.get_rect(center=card.center), shown, "stamp", f.get_height()))
 
 
-def _status(c: Canvas, rect: pygame.Rect, deed: DeedView, t, fmt, seat_of) -> None:
+def draw_status(c: Canvas, rect: pygame.Rect, deed: DeedView, t, fmt, seat_of) -> None:
     top, bottom = split_v(rect, 1, 1)
     if deed.owner is None:
         c.text(top, t("ui_for_sale"), 14, theme.MUTED, align="center", role="deed_owner")

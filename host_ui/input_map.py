@@ -66,7 +66,8 @@ class Calibration:
 
     ``x_min``/``x_max``/``y_min``/``y_max``: the raw values at the panel's edges (a resistive panel often
     reports 200..3900 rather than 0..4095; swap min and max to invert an axis). ``swap_xy``: the
-    controller's X axis runs along the panel's height (common on SPI panels mounted in portrait).
+    controller's X axis runs along the panel's height (common on SPI panels mounted in portrait); the
+    ranges above are then those of the panel's axes (after the swap).
     """
 
     x_min: float = 0.0

@@ -66,9 +66,22 @@ class Context:
         return translate(code, params, self.language)
 
     def msg(self, msg: Msg | None) -> str:
+        """Translate a Msg; the settings' values (rule flags, modes, on/off) are translated too."""
         if msg is None:
             return ""
-        return translate(msg.code, msg.params, self.language, msg.english)
+        params = dict(msg.params or {})
+        if msg.code == "opt_flag":
+            value = params.get("value")
+            params["flag"] = self.t(f"flag_{params.get('flag')}")
+            params["value"] = (self.t("ui_yes") if value is True else self.t("ui_no") if value is False
+                               else self.t(f"ui_rounding_{value}"))
+        elif msg.code == "opt_mode":
+            params["value"] = self.t(f"mode_{params.get('value')}")
+        elif msg.code == "opt_mute":
+            params["state"] = self.t("ui_off" if params.get("state") == "off" else "ui_on")
+        elif msg.code == "opt_language":
+            params["language"] = self.t("ui_language_name")
+        return translate(msg.code, params, self.language, msg.english)
 
     def fmt(self, amount: int) -> str:
         return format_amount(amount, self.edition, self.language, self.display)

@@ -113,7 +113,11 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx) -> None:
         info_rect, buttons = split_h(strip, 1.1, 1.4, gap=c.px(6))
     else:
         info_rect, buttons = split_v(strip, -c.px(22), 1, gap=c.px(2))
-    c.text(info_rect, info, 13, theme.MUTED, role="bank_info", min_size=8)
+    if landscape:
+        c.paragraph(info_rect, info.replace("   ·   ", "\n"), 13, theme.MUTED, role="bank_info", min_size=8,
+                    max_lines=2)
+    else:
+        c.text(info_rect, info, 13, theme.MUTED, role="bank_info", min_size=8)
     options = [o for o in view.options]
     cells = split_h(buttons, *[1] * len(options), gap=c.px(6))
     for cell, option in zip(cells, options):
@@ -144,15 +148,19 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx, line) -> None:
 
 # -- deeds -----------------------------------------------------------------------------------------------
 def _deed_and_side(c: Canvas, body: pygame.Rect, ctx):
-    """Split the body: the deed card on one side, the rest on the other. Returns (side, footer)."""
+    """Split the body: the deed card on one side, its owner and rent now at the top of the other side.
+    Returns (side, footer)."""
+    from host_ui.deed_card import draw_status
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
     if _landscape(main):
-        card_w = min(int(main.h * 0.72) + c.px(10), main.w // 2)
+        card_w = min(int(main.h * 0.74), main.w // 2)
         card, side = split_h(main, -card_w, 1, gap=c.px(10))
     else:
         card, side = split_v(main, 1.3, 1, gap=c.px(6))
-    draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+    status, side = split_v(side, -c.px(40), 1, gap=c.px(4))
+    draw_status(c, status, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
     return side, foot
 
 
@@ -269,18 +277,22 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
         return footer(c, foot, ctx, ok=True)
     c.text(purpose, ctx.msg(pending.purpose), 18, theme.TEXT, bold=True, role="purpose", min_size=10)
     rows = _movements(pending.postings)
+    if pending.op.get("op") == "trade":
+        moves, rows = _trade_sides(c, moves, ctx, pending.op), rows
     if rows:
-        row_h = min(c.px(44), moves.h // max(1, min(len(rows), 6)))
+        row_h = min(c.px(58), moves.h // max(1, min(len(rows), 6)))
         fits = max(1, moves.h // max(row_h, 1))
         for i, (payer, payee, amount) in enumerate(rows[:fits]):
             row = pygame.Rect(moves.x, moves.y + i * row_h, moves.w, row_h - c.px(3))
             c.box(row, theme.PANEL, radius=6)
             names, money = split_h(row.inflate(-c.px(12), 0), 1.5, 1, gap=c.px(6))
-            a, arrow, b = split_h(names, 1, -c.px(26), 1)
-            c.text(a, ctx.account(payer), 17, ctx.colour_of(payer), bold=True, role="payer", min_size=9)
-            c.text(arrow, "→", 17, theme.MUTED, bold=True, align="center", role="arrow")
-            c.text(b, ctx.account(payee), 17, ctx.colour_of(payee), bold=True, role="payee", min_size=9)
-            c.text(money, ctx.fmt(amount), 20, theme.TEXT, bold=True, align="right", role="amount", min_size=10)
+            a, arrow, b = split_h(names, 1, -c.px(30), 1, gap=c.px(4))
+            big = min(22, row_h / c.scale * 0.45)
+            c.text(a, ctx.account(payer), big, ctx.colour_of(payer), bold=True, role="payer", min_size=9)
+            c.text(arrow, "→", big, theme.MUTED, bold=True, align="center", role="arrow")
+            c.text(b, ctx.account(payee), big, ctx.colour_of(payee), bold=True, role="payee", min_size=9)
+            c.text(money, ctx.fmt(amount), big * 1.2, theme.TEXT, bold=True, align="right", role="amount",
+                   min_size=10)
     else:
         c.text(moves, "—", 18, theme.MUTED, align="center", role="amount")
     if warn_h:
@@ -301,6 +313,30 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
             c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=13,
                      role="option")
     footer(c, foot, ctx, ok=True)
+
+
+def _trade_sides(c: Canvas, rect: pygame.Rect, ctx, op) -> pygame.Rect:
+    """What each side of a trade gives (deeds and Jail cards; the cash is in the postings below).
+    Returns the space left."""
+    edition = ctx.edition
+    lines = []
+    for side, giver in (("a_gives", op.get("a")), ("b_gives", op.get("b"))):
+        gives = op.get(side) or {}
+        items = [edition.squares[s].name if edition else str(s) for s in gives.get("squares", [])]
+        if gives.get("jail_cards"):
+            items.append(f"{ctx.t('purpose_gain_jail_card')} ×{gives['jail_cards']}")
+        if items:
+            lines.append((giver, ", ".join(items)))
+    if not lines:
+        return rect
+    line_h = c.px(24)
+    for i, (giver, items) in enumerate(lines):
+        row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
+        who, what = split_h(row, -c.px(110), 1, gap=c.px(6))
+        c.text(who, ctx.t("ui_gives", player=giver), 13, ctx.colour_of(giver), bold=True, role="payer", min_size=8)
+        c.text(what, items, 13, theme.TEXT, role="trade_items", min_size=7)
+    used = len(lines) * line_h + c.px(4)
+    return pygame.Rect(rect.x, rect.y + used, rect.w, max(0, rect.h - used))
 
 
 def draw_deed_compact(c: Canvas, rect: pygame.Rect, ctx) -> None:

@@ -65,6 +65,18 @@ class Canvas:
             text = text.rstrip() + "…"
         return f, text
 
+    def common_size(self, texts, max_w: int, max_h: int, size: float, bold: bool = False,
+                    min_size: float = 7) -> float:
+        """The largest design size from ``size`` down to ``min_size`` at which every one of ``texts`` fits
+        in ``max_w`` x ``max_h`` (rows of a table then share one size)."""
+        px, low = self.px(size), max(8, self.px(min_size))
+        while px > low:
+            f = theme.font(px, bold)
+            if f.get_height() <= max_h and all(f.size(t)[0] <= max_w for t in texts):
+                break
+            px -= 1
+        return px / self.scale
+
     def text(self, rect, text: str, size: float, colour=theme.TEXT, *, bold: bool = False, align: str = "left",
              valign: str = "center", role: str = "text", min_size: float = 9) -> pygame.Rect:
         """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers."""

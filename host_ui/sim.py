@@ -1,0 +1,401 @@
+"""The PC simulator: the terminal's screen, a card reader and a tray of virtual cards in one window.
+
+Click a card in the tray to tap it on the reader, or drag it onto the reader to leave it resting there
+(click the resting card to take it away). Cards go through ``hal``'s :class:`~hal.sim_reader.SimReader`, so
+the reader's own edge detection and debouncing run as on a device. Keys: digits, Backspace, Delete, Enter
+(OK), Esc (cancel), F1-F4 (the first options), Page Up/Down (lists).
+
+A demo mode plays a table log through the state machine with a person's inputs
+(:class:`host_ui.demo.TableDriver`) at a chosen speed; with ``headless`` it runs on SDL's dummy driver,
+finishes by itself and leaves the game file.
+
+Entry points: :func:`run_sim` and :func:`main` (``argv`` as for ``banquier sim``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Sequence
+
+DEFAULT_PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
+TRAY_W = 430
+READER_H = 120
+
+
+class DemoStopped(Exception):
+    """The window was closed during a demo."""
+
+
+def _data_dir(data_dir) -> Path:
+    if data_dir is not None:
+        return Path(data_dir)
+    from terminal.cli import data_dir as default
+    return default()
+
+
+def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False, speed: float = 4.0,
+            size: tuple[int, int] = (800, 480), rotation: int = 0, language: str = "fr",
+            data_dir: str | os.PathLike | None = None, edition: str = "fr",
+            players: Sequence[str] = DEFAULT_PLAYERS, new_game: bool = False, max_seconds: float | None = None,
+            screenshot: str | os.PathLike | None = None, key: bytes | None = None, audio: bool | str = "auto",
+            stay: bool = False) -> int:
+    """Run the simulator; returns an exit code (0 done, 1 the demo failed, 2 bad arguments).
+
+    - ``demo_log``: a table log (``.jsonl``) to play; the game is created from its header in ``data_dir``
+      (``demo-<log name>-<time>.db``). ``speed``: table seconds per real second (4 = four times faster;
+      large values play at once). After the log the window stays open for play when ``stay`` is true,
+      otherwise it closes (a windowed demo waits 3 s first).
+    - Without a log: resumes ``data_dir/sim-game.db`` (or creates it with ``edition`` and ``players`` when
+      it is missing or ``new_game`` is set).
+    - ``headless``: SDL's dummy video driver, no sound; without a log, stops after ``max_seconds`` (default 1).
+    - ``size``: the terminal's logical screen (480x320, 800x480, 1024x600, 1280x720); ``rotation``: 0/90/180/270.
+    - ``language``: ``fr``, ``en`` or ``uk``; ``screenshot``: save the last window picture there (PNG).
+    - ``key``: the device key (default: ``terminal.device_key``'s file).
+    """
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+        audio = False
+        if demo_log is None and max_seconds is None:
+            max_seconds = 1.0
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from hal.sim_beeper import SimBeeper
+    from hal.sim_reader import SimReader
+    from host_ui.app import TerminalApp
+    from host_ui.demo import FakeClock, GaveUp, TableDriver, make_registry, player_uid
+    from host_ui.display import WindowOutput
+    from host_ui.input_map import InputMapper, panel_size
+    from host_ui.render import Renderer
+    from terminal.game import Game
+    from terminal.machine import Terminal, TerminalSettings
+
+    started = time.monotonic()
+    folder = _data_dir(data_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    log = None
+    if demo_log is not None:
+        from terminal.tablelog import read_table_log
+        log = read_table_log(demo_log)
+        header = log.header
+        names = list(header["players"])
+        path = folder / f"demo-{Path(demo_log).stem}-{datetime.now():%Y%m%d-%H%M%S}.db"
+        game = Game.create(path, header["edition"], names, mode=header.get("mode", "classic"),
+                           rules=header.get("rules") or None, dealt=header.get("dealt") or None,
+                           end_time=header.get("end_time"), key=key,
+                           player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
+    else:
+        path = folder / "sim-game.db"
+        if path.exists() and not new_game:
+            game = Game.open(path, key=key)
+        else:
+            if path.exists():
+                path.rename(path.with_name(f"sim-game-{datetime.now():%Y%m%d-%H%M%S}.db"))
+            names = list(players)
+            game = Game.create(path, edition, names, key=key,
+                               player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
+
+    clock = FakeClock(time.monotonic())
+    counter = iter(range(1, 10_000))
+
+    def factory(edition_name, names, mode, rules, cards):
+        new_path = folder / f"sim-game-{datetime.now():%Y%m%d-%H%M%S}-{next(counter)}.db"
+        return Game.create(new_path, edition_name, names, mode, rules or None, key=key, player_cards=cards)
+
+    registry = make_registry(8)
+
+    def enrolment():
+        from cards.registry import Enrolment
+        return Enrolment(registry, players=8)
+
+    pygame.display.init()
+    pygame.font.init()
+    beeper = SimBeeper(audio=audio, clock=clock)
+    reader = SimReader(clock=clock)
+    terminal = Terminal(game, registry, beeper, clock, TerminalSettings(language=language),
+                        game_factory=factory, enrolment_factory=enrolment)
+    panel = panel_size(size, rotation)
+    window_size = (panel[0] + TRAY_W, max(panel[1] + READER_H, 600))
+    output = WindowOutput(size, rotation, window_size=window_size, screen_rect=(0, 0, *panel),
+                          title="Banquier — simulateur")
+    renderer = Renderer(size, rotation, game=game)
+    mapper = InputMapper(size, rotation)
+    tray = Tray(output.window, pygame.Rect(0, 0, *panel), terminal, reader)
+    app = TerminalApp(terminal, output, renderer, mapper, reader=reader, monotonic=time.monotonic,
+                      on_frame=tray.draw)
+    app.extra_events = lambda event: tray.handle(event, app)
+    last_real = time.monotonic()
+
+    def follow_real_time() -> None:
+        nonlocal last_real
+        now = time.monotonic()
+        clock.advance(now - last_real)
+        last_real = now
+        if renderer.game is not terminal.game:
+            renderer.game = terminal.game
+
+    code = 0
+    try:
+        if log is not None:
+            code = _play_demo(app, terminal, reader, clock, log, speed, tray, TableDriver, GaveUp)
+            last_real = time.monotonic()
+            if code == 0 and not headless and app.running:
+                deadline = None if stay else time.monotonic() + 3.0
+                app.reader = reader
+                while app.running and (deadline is None or time.monotonic() < deadline):
+                    follow_real_time()
+                    app.step(app.wait_time())
+        else:
+            deadline = None if max_seconds is None else time.monotonic() + max_seconds
+            app.draw_if_needed(time.monotonic(), force=True)
+            while app.running and (deadline is None or time.monotonic() < deadline):
+                follow_real_time()
+                app.step(app.wait_time())
+        if screenshot:
+            app.draw_if_needed(time.monotonic(), force=True)
+            pygame.image.save(output.window, str(screenshot))
+    except DemoStopped:
+        code = 0
+    finally:
+        print(f"banquier sim: game file {terminal.game.path if terminal.game else path}; "
+              f"{app.frames} frames in {time.monotonic() - started:.1f} s", flush=True)
+        if terminal.game is not None:
+            terminal.game.close()
+        beeper.close() if hasattr(beeper, "close") else None
+        reader.close()
+        pygame.display.quit()
+    return code
+
+
+def _play_demo(app, terminal, reader, clock, log, speed: float, tray, TableDriver, GaveUp) -> int:
+    """Play ``log`` through the terminal with a person's inputs, drawing as it goes."""
+    import pygame
+    names = list(log.header["players"])
+    speed = max(0.01, float(speed))
+
+    def pause(table_seconds: float) -> None:
+        end = time.monotonic() + table_seconds / speed
+        while True:
+            remaining = end - time.monotonic()
+            app.step(min(max(remaining, 0.0), 0.05) if remaining > 0 else 0.0)
+            if not app.running:
+                raise DemoStopped()
+            if remaining <= 0:
+                break
+        app.draw_if_needed(time.monotonic())
+
+    app.reader = None  # the driver polls the reader itself, in step with the table's clock
+    driver = TableDriver(terminal, reader, clock, names, pause=pause)
+    operations = [line.data for line in log.lines if "expect" not in line.data]
+    tray.demo = (speed, 0, len(operations))
+    failures = 0
+    for done, data in enumerate(operations, start=1):
+        try:
+            driver.play(data)
+        except GaveUp:
+            driver.give_up()
+        tray.demo = (speed, done, len(operations))
+        if terminal.view.screen not in ("idle", "game_over"):
+            failures += 1
+            driver.give_up()
+    pause(2.0)
+    tray.demo = None
+    pygame.event.pump()
+    return 1 if failures else 0
+
+
+class Tray:
+    """The reader and the tray of virtual cards, drawn right of (and under) the terminal's screen."""
+
+    def __init__(self, window, screen_rect, terminal, reader):
+        import pygame
+        self.pygame = pygame
+        self.window, self.screen_rect, self.terminal, self.reader = window, screen_rect, terminal, reader
+        w, h = window.get_size()
+        self.reader_rect = pygame.Rect(8, screen_rect.bottom + 8, screen_rect.w - 16, h - screen_rect.bottom - 16)
+        self.tray_rect = pygame.Rect(screen_rect.right + 8, 8, w - screen_rect.right - 16, h - 16)
+        self.cards: list[tuple] = []  # (rect, uid, label, colour, kind)
+        self.drag: dict | None = None
+        self.demo: tuple | None = None
+        self.flash_until = 0.0
+
+    def _layout(self):
+        from cards.editions import load_edition
+        from host_ui import theme
+        from host_ui.demo import BANKER_UID, DEED_SQUARES, deed_uid, player_uid
+        pg = self.pygame
+        game = self.terminal.game
+        edition = game.edition if game is not None else load_edition("fr")
+        names = {}
+        if game is not None:
+            cards = game.meta.get("player_cards") or {}
+            names = {uid: name for name, uid in cards.items()} or {player_uid(i): n for i, n in
+                                                                     enumerate(game.players, 1)}
+        x0, y = self.tray_rect.x, self.tray_rect.y + 26
+        w = self.tray_rect.w
+        cards = []
+        pw, ph = (w - 3 * 6) // 4, 46
+        for i in range(8):
+            uid = player_uid(i + 1)
+            r, c = divmod(i, 4)
+            rect = pg.Rect(x0 + c * (pw + 6), y + r * (ph + 6), pw, ph)
+            cards.append((rect, uid, names.get(uid, f"#{i + 1}"), theme.player_colour(i + 1), "player"))
+        y += 2 * (ph + 6) + 4
+        cards.append((pg.Rect(x0, y, pw * 2 + 6, 36), BANKER_UID, None, theme.ACCENT, "banker"))
+        y += 36 + 10
+        dw, dh = (w - 3 * 5) // 4, 28
+        for i, square in enumerate(DEED_SQUARES):
+            r, c = divmod(i, 4)
+            rect = pg.Rect(x0 + c * (dw + 5), y + r * (dh + 4), dw, dh)
+            deed = edition.squares[square]
+            colour = theme.GROUP_COLOURS.get(deed.group or deed.kind, (90, 90, 90))
+            cards.append((rect, deed_uid(square), deed.name, colour, "deed"))
+        self.cards = cards
+
+    def handle(self, event, app) -> bool:
+        """Tray and reader mouse events; True when consumed (not for the terminal's screen)."""
+        pg = self.pygame
+        if event.type == pg.MOUSEBUTTONDOWN and event.button == 1 and not self.screen_rect.collidepoint(event.pos):
+            if self.reader_rect.collidepoint(event.pos) and self.reader.field:
+                self.reader.remove()
+                app._dirty = True
+                return True
+            for rect, uid, *_ in self.cards:
+                if rect.collidepoint(event.pos):
+                    self.drag = {"uid": uid, "start": event.pos, "pos": event.pos, "rect": rect}
+                    app._dirty = True
+                    return True
+            return True
+        if event.type == pg.MOUSEMOTION and self.drag is not None:
+            self.drag["pos"] = event.pos
+            app._dirty = True
+            return True
+        if event.type == pg.MOUSEBUTTONUP and event.button == 1 and self.drag is not None:
+            drag, self.drag = self.drag, None
+            moved = abs(event.pos[0] - drag["start"][0]) + abs(event.pos[1] - drag["start"][1])
+            if moved < 8:
+                self.reader.tap(drag["uid"])
+            elif self.reader_rect.collidepoint(event.pos) or self.screen_rect.collidepoint(event.pos):
+                self.reader.remove()
+                self.reader.present(drag["uid"])
+            app._dirty = True
+            return True
+        return False
+
+    def draw(self) -> None:
+        from host_ui import theme
+        from terminal.i18n import translate
+        pg = self.pygame
+        language = self.terminal.settings.language
+        self._layout()
+        win = self.window
+        win.fill(theme.BG, pg.Rect(self.screen_rect.right, 0, win.get_width() - self.screen_rect.right,
+                                   win.get_height()))
+        win.fill(theme.BG, pg.Rect(0, self.screen_rect.bottom, self.screen_rect.right,
+                                   win.get_height() - self.screen_rect.bottom))
+        pg.draw.line(win, theme.LINE, (self.screen_rect.right, 0), (self.screen_rect.right, win.get_height()), 2)
+        small = theme.font(13)
+        bold = theme.font(14, True)
+        win.blit(bold.render(translate("ui_cards", {}, language), True, theme.MUTED),
+                 (self.tray_rect.x, self.tray_rect.y + 2))
+        # reader
+        rr = self.reader_rect
+        resting = self.reader.field
+        pg.draw.rect(win, theme.PANEL, rr, border_radius=12)
+        pg.draw.rect(win, theme.ACCENT if resting else theme.LINE, rr, 2, border_radius=12)
+        cx, cy = rr.x + 50, rr.centery
+        for radius in (14, 24, 34):
+            pg.draw.arc(win, theme.ACCENT if resting else theme.MUTED, (cx - radius, cy - radius, 2 * radius,
+                                                                        2 * radius), -0.8, 0.8, 3)
+        label = translate("ui_reader", {}, language)
+        win.blit(bold.render(label, True, theme.TEXT), (rr.x + 100, rr.y + 14))
+        win.blit(small.render(translate("ui_keys", {}, language), True, theme.MUTED), (rr.x + 100, rr.bottom - 26))
+        if self.demo is not None:
+            speed, done, total = self.demo
+            text = translate("ui_demo", {"speed": f"{speed:g}", "done": done, "total": total}, language)
+            win.blit(bold.render(text, True, theme.WARN), (rr.x + 100, rr.y + 40))
+        for rect, uid, name, colour, kind in self.cards:
+            if uid in resting:
+                self._card(win, pg.Rect(rr.x + 100, rr.y + 38, rect.w, rect.h), uid, name, colour, kind)
+        for rect, uid, name, colour, kind in self.cards:
+            faded = uid in resting or (self.drag is not None and self.drag["uid"] == uid)
+            self._card(win, rect, uid, name, colour, kind, faded=faded)
+        if self.drag is not None:
+            for rect, uid, name, colour, kind in self.cards:
+                if uid == self.drag["uid"]:
+                    ghost = rect.copy()
+                    ghost.center = self.drag["pos"]
+                    self._card(win, ghost, uid, name, colour, kind)
+        pg.display.flip()
+
+    def _card(self, win, rect, uid, name, colour, kind, faded: bool = False) -> None:
+        from host_ui import theme
+        from terminal.i18n import translate
+        pg = self.pygame
+        language = self.terminal.settings.language
+        if kind == "deed":
+            pg.draw.rect(win, theme.CARD if not faded else theme.PANEL, rect, border_radius=4)
+            pg.draw.rect(win, colour, (rect.x, rect.y, rect.w, 7), border_top_left_radius=4,
+                         border_top_right_radius=4)
+            text = name
+            fg = theme.CARD_TEXT if not faded else theme.MUTED
+            f = theme.font(10)
+            while f.size(text)[0] > rect.w - 6 and len(text) > 3:
+                text = text[:-2]
+            if text != name:
+                text = text.rstrip() + "…"
+            win.blit(f.render(text, True, fg), (rect.x + 3, rect.y + 10))
+            return
+        fill = colour if not faded else theme.PANEL
+        pg.draw.rect(win, fill, rect, border_radius=8)
+        fg = theme.text_on(fill)
+        label = name if kind == "player" else translate("banker_title", {}, language)
+        f = theme.font(14, True)
+        win.blit(f.render(label, True, fg), (rect.x + 8, rect.y + 6))
+        pg.draw.rect(win, theme.WARN, (rect.x + 8, rect.bottom - 16, 16, 10), border_radius=2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="banquier sim", description="The Banquier simulator: the terminal's "
+                                     "screen and virtual cards in a window.")
+    parser.add_argument("--demo", metavar="LOG", help="play this table log (.jsonl) through the terminal")
+    parser.add_argument("--speed", type=float, default=4.0, help="demo speed: table seconds per second (4)")
+    parser.add_argument("--headless", action="store_true", help="no window (SDL dummy driver), for tests")
+    parser.add_argument("--size", default="800x480", help="screen size WxH: 480x320, 800x480, 1024x600, 1280x720")
+    parser.add_argument("--rotation", type=int, default=0, choices=(0, 90, 180, 270))
+    parser.add_argument("--language", default="fr", choices=("fr", "en", "uk"))
+    parser.add_argument("--data-dir", help="where game files go (default: $BANQUIER_DATA_DIR)")
+    parser.add_argument("--edition", default="fr", help="edition of a new game (fr, us, ...)")
+    parser.add_argument("--players", default=",".join(DEFAULT_PLAYERS), help="names of a new game, comma-separated")
+    parser.add_argument("--new", action="store_true", help="start a new game instead of resuming")
+    parser.add_argument("--seconds", type=float, help="stop after this many seconds")
+    parser.add_argument("--screenshot", help="save the window to this PNG before quitting")
+    parser.add_argument("--stay", action="store_true", help="keep the window open after a demo")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``banquier sim`` (``argv`` without the program name). Returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"banquier sim: --size takes WIDTHxHEIGHT, not {args.size!r}", file=sys.stderr)
+        return 2
+    try:
+        return run_sim(args.demo, headless=args.headless, speed=args.speed, size=(width, height),
+                       rotation=args.rotation, language=args.language, data_dir=args.data_dir,
+                       edition=args.edition, players=[p.strip() for p in args.players.split(",") if p.strip()],
+                       new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot, stay=args.stay)
+    except (OSError, ValueError, LookupError) as exc:
+        print(f"banquier sim: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
