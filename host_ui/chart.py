@@ -19,7 +19,9 @@ def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: list[dict[str, int]]
     if not history:
         return
     players = list(history[0].keys())
-    legend_h = c.px(16)
+    per_row = max(1, min(len(players), (rect.w - 2 * pad) // c.px(80)))
+    legend_rows = -(-len(players) // per_row)
+    legend_h = c.px(16) * legend_rows
     label_w = c.px(58)
     plot = pygame.Rect(rect.x + pad + label_w, rect.y + pad + title_h + c.px(4),
                        rect.w - 2 * pad - label_w - c.px(4), rect.h - 2 * pad - title_h - legend_h - c.px(10))
@@ -45,13 +47,14 @@ def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: list[dict[str, int]]
             points.append((plot.right, points[0][1]))
         pygame.draw.lines(c.surface, colour, False, points, width)
     # legend
-    x = plot.x
-    y = plot.bottom + c.px(6)
-    each = plot.w // max(len(players), 1)
-    size = c.common_size(players, each - c.px(15), legend_h, 10, min_size=6)
-    for player in players:
+    each = (rect.w - 2 * pad) // per_row
+    line_h = c.px(16)
+    size = c.common_size(players, each - c.px(15), line_h, 10, min_size=6)
+    for index, player in enumerate(players):
+        row, col = divmod(index, per_row)
+        x = rect.x + pad + col * each
+        y = plot.bottom + c.px(6) + row * line_h
         colour = theme.player_colour(seats.get(player, 1))
-        pygame.draw.rect(c.surface, colour, (x, y + legend_h // 2 - c.px(3), c.px(10), c.px(6)))
-        c.text((x + c.px(13), y, each - c.px(15), legend_h), player, size, theme.TEXT, role="chart_legend",
+        pygame.draw.rect(c.surface, colour, (x, y + line_h // 2 - c.px(3), c.px(10), c.px(6)))
+        c.text((x + c.px(13), y, each - c.px(15), line_h), player, size, theme.TEXT, role="chart_legend",
                min_size=6)
-        x += each

@@ -77,15 +77,18 @@ def player_strip(c: Canvas, rect: pygame.Rect, ctx, name: str) -> None:
     pygame.draw.rect(c.surface, ctx.colour_of(name), (rect.x, rect.y, c.px(6), rect.h),
                      border_top_left_radius=c.px(6), border_bottom_left_radius=c.px(6))
     inner = rect.inflate(-c.px(16), 0)
-    left, right = split_h(inner, 1, 1, gap=c.px(6))
+    if line is None:
+        c.text(inner, name, 16, ctx.colour_of(name), bold=True, role="player_name")
+        return
+    cash = ctx.fmt(line.cash)
+    f, _ = c.fit(cash, inner.w // 2, inner.h, 16, bold=True)
+    cash_w = f.size(cash)[0]
+    debts = "; ".join(ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts)
+    left, middle, right = split_h(inner, 1, 1.3 if debts else 0.01, -cash_w, gap=c.px(6))
     c.text(left, name, 16, ctx.colour_of(name), bold=True, role="player_name")
-    if line is not None:
-        text = ctx.fmt(line.cash)
-        if line.debts:
-            text += "  ·  " + "; ".join(ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr))
-                                       for cr, a in line.debts)
-        c.text(right, text, 16, theme.ERROR if line.debts else theme.TEXT, bold=True, align="right",
-               role="balance")
+    if debts:
+        c.text(middle, debts, 12, theme.ERROR, align="right", role="debt", min_size=8)
+    c.text(right, cash, 16, theme.ERROR if line.debts else theme.TEXT, bold=True, align="right", role="balance")
 
 
 def draw_unknown(c: Canvas, body: pygame.Rect, ctx) -> None:
@@ -270,6 +273,9 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
         card_w = min(int(main.h * 0.72), main.w // 3)
         main, card = split_h(main, 1, -card_w, gap=c.px(10))
         draw_deed_compact(c, card, ctx)
+    elif view.deed is not None and not _landscape(main) and main.h > c.px(300):
+        main, card = split_v(main, 1, 1.1, gap=c.px(8))
+        draw_deed_compact(c, card, ctx)
     option_h = c.px(MIN_BUTTON) if view.options else 0
     warn_h = c.px(34) if pending and pending.warning else 0
     purpose, moves, warn, hint, opts = split_v(main, -c.px(30), 1, -warn_h, -c.px(22), -option_h, gap=c.px(4))
@@ -288,6 +294,8 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
             names, money = split_h(row.inflate(-c.px(12), 0), 1.5, 1, gap=c.px(6))
             a, arrow, b = split_h(names, 1, -c.px(30), 1, gap=c.px(4))
             big = min(22, row_h / c.scale * 0.45)
+            big = min(c.common_size([ctx.account(payer)], a.w, a.h, big, bold=True),
+                      c.common_size([ctx.account(payee)], b.w, b.h, big, bold=True))
             c.text(a, ctx.account(payer), big, ctx.colour_of(payer), bold=True, role="payer", min_size=9)
             c.text(arrow, "→", big, theme.MUTED, bold=True, align="center", role="arrow")
             c.text(b, ctx.account(payee), big, ctx.colour_of(payee), bold=True, role="payee", min_size=9)

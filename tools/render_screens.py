@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Render every screen of the terminal to PNG, for the README and for review.
+
+    python tools/render_screens.py                  # docs/screenshots: every screen in French at 800x480,
+                                                    # the main screens in English and Ukrainian and at the
+                                                    # other sizes, and a portrait (rotated) idle screen
+    python tools/render_screens.py --all --out /tmp/shots   # every screen x language x size x orientation
+
+Runs headless (SDL's dummy driver) unless DISPLAY is set and --window is given (then under Xvfb or X).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MAIN = ("idle", "confirm_rent", "own_deed", "keypad", "game_over", "history", "player")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    parser.add_argument("--all", action="store_true", help="the whole matrix (large: for review, not the README)")
+    parser.add_argument("--window", action="store_true", help="use the real video driver (X11/Xvfb)")
+    args = parser.parse_args(argv)
+    if not args.window:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    os.environ.setdefault("BANQUIER_KEY_FILE", str(Path(tempfile.mkdtemp()) / "device.key"))
+    import pygame
+
+    from host_ui.render import SIZES, Renderer, to_panel
+    from host_ui.scenes import build_scenes
+    pygame.display.init()
+    pygame.font.init()
+    if args.window:
+        pygame.display.set_mode((320, 200))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="banquier-shots-"))
+    written = 0
+    for language in ("fr", "en", "uk"):
+        scenes = build_scenes(tmp / language, language)
+        for size in SIZES:
+            for rotation in ((0, 90) if args.all else (0,)):
+                renderer = Renderer(size if rotation == 0 else (size[1], size[0]), 0)
+                for scene in scenes:
+                    wanted = args.all or (language == "fr" and size == (800, 480)) or (
+                        scene.name in MAIN and (language == "fr" or size == (800, 480)))
+                    if not wanted:
+                        continue
+                    renderer.game = scene.game
+                    frame = renderer.render(scene.view, "20:15")
+                    name = f"{scene.name}-{language}-{size[0]}x{size[1]}" + ("-portrait" if rotation else "")
+                    pygame.image.save(frame.surface, str(out / f"{name}.png"))
+                    written += 1
+        if not args.all and language == "fr":
+            # the 3.5" panel mounted upright: the picture as it goes to the panel (rotation 90)
+            renderer = Renderer((320, 480), 90)
+            idle = next(s for s in scenes if s.name == "idle")
+            pygame.image.save(renderer.render(idle.view, "20:15").surface, str(out / "idle-fr-320x480-portrait.png"))
+            written += 1
+    print(f"{written} screenshots in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
