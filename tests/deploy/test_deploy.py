@@ -1,0 +1,462 @@
+"""The Raspberry Pi deploy scripts, run for real here: shellcheck-clean, the unit file accepted by
+``systemd-analyze verify``, and install.sh / uninstall.sh run against a temporary root directory with
+recording stubs for apt-get, systemctl, raspi-config, useradd/usermod/groupadd/userdel, chown and the
+Python/pip calls (tests/deploy/stubs.py), then every file they wrote checked.
+
+shellcheck and systemd-analyze must be installed (``apt-get install -y shellcheck systemd``): these tests
+fail, they do not skip, when a tool is missing.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from terminal.config import load_config
+from tests.deploy.stubs import CONFIG_TXT, GROUP, environment, fake_pi, make_stubs, read_log
+
+REPO = Path(__file__).resolve().parents[2]
+DEPLOY = REPO / "deploy"
+INSTALL = DEPLOY / "install.sh"
+UNINSTALL = DEPLOY / "uninstall.sh"
+UNIT = DEPLOY / "banquier.service"
+DEVICE_GROUPS = ("spi", "gpio", "input", "dialout", "video", "render")
+
+
+def need(tool: str, package: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        pytest.fail(f"{tool} is not installed: apt-get install -y {package} (the deploy tests need it)")
+    return path
+
+
+# ---------------------------------------------------------------------------------------- fixtures
+class Run:
+    """One fake Raspberry Pi and the means to run the deploy scripts against it."""
+
+    def __init__(self, tmp_path: Path):
+        self.root = tmp_path / "root"
+        self.stubs = make_stubs(tmp_path / "stubs")
+        self.log = tmp_path / "calls.jsonl"
+        self.extra_env: dict[str, str] = {}
+
+    def __call__(self, script: Path, *args: str, check: bool = True, **env: str) -> subprocess.CompletedProcess:
+        self.log.write_text("")
+        result = subprocess.run(["bash", str(script), "--root", str(self.root), *args], capture_output=True,
+                                text=True, timeout=120,
+                                env=environment(self.stubs, self.log, **{**self.extra_env, **env}))
+        if check:
+            assert result.returncode == 0, f"{script.name} failed:\n{result.stdout}\n{result.stderr}"
+        return result
+
+    def calls(self, name: str | None = None) -> list[list[str]]:
+        return [c for c in read_log(self.log) if name is None or c[0] == name]
+
+    def file(self, relative: str) -> Path:
+        return self.root / relative.lstrip("/")
+
+    def tree(self) -> dict[str, tuple]:
+        """Every file, folder and link under the root with its mode and content (for idempotence)."""
+        out = {}
+        for path in sorted(self.root.rglob("*")):
+            info = path.lstat()
+            if stat.S_ISLNK(info.st_mode):
+                out[str(path.relative_to(self.root))] = ("link", os.readlink(path))
+            elif path.is_dir():
+                out[str(path.relative_to(self.root))] = ("dir", stat.S_IMODE(info.st_mode))
+            else:
+                out[str(path.relative_to(self.root))] = ("file", stat.S_IMODE(info.st_mode), path.read_bytes())
+        return out
+
+    def members(self, group: str) -> list[str]:
+        for line in self.file("/etc/group").read_text().splitlines():
+            fields = line.split(":")
+            if fields[0] == group:
+                return [m for m in fields[3].split(",") if m]
+        raise AssertionError(f"no group {group}")
+
+
+@pytest.fixture
+def pi(tmp_path) -> Run:
+    run = Run(tmp_path)
+    fake_pi(run.root)
+    return run
+
+
+@pytest.fixture
+def pi5(tmp_path) -> Run:
+    run = Run(tmp_path)
+    fake_pi(run.root, "Raspberry Pi 5 Model B Rev 1.0")
+    return run
+
+
+def pip_calls(run: Run) -> list[list[str]]:
+    return [c[3:] for c in run.calls("venv-python") if c[1:3] == ["-m", "pip"]]
+
+
+# --------------------------------------------------------------------------------------- shellcheck
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+def test_scripts_are_shellcheck_clean(script):
+    shellcheck = need("shellcheck", "shellcheck")
+    result = subprocess.run([shellcheck, "--shell=bash", "--severity=style", "--external-sources", str(script)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+def test_scripts_are_executable_bash(script):
+    assert os.access(script, os.X_OK)
+    assert script.read_text().startswith("#!/usr/bin/env bash\n")
+    assert "set -euo pipefail" in script.read_text()
+
+
+# -------------------------------------------------------------------------------------- the unit file
+def unit_entries(text: str) -> list[tuple[str, str, str]]:
+    """``(section, key, value)`` of a systemd unit, in order (keys may repeat)."""
+    entries, section = [], ""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        entries.append((section, key.strip(), value.strip()))
+    return entries
+
+
+def values(text: str, section: str, key: str) -> list[str]:
+    return [v for s, k, v in unit_entries(text) if s == section and k == key]
+
+
+def test_the_unit_says_what_the_device_needs():
+    text = UNIT.read_text()
+    assert values(text, "Service", "ExecStart") == ["/opt/banquier/venv/bin/banquier run"]
+    assert values(text, "Service", "User") == ["banquier"]
+    assert set(values(text, "Service", "SupplementaryGroups")[0].split()) >= {"spi", "gpio", "input", "dialout",
+                                                                              "video", "render"}
+    environment_lines = values(text, "Service", "Environment")
+    assert "SDL_VIDEODRIVER=kmsdrm" in environment_lines
+    assert "PYTHONUNBUFFERED=1" in environment_lines
+    assert "BANQUIER_CONFIG=/etc/banquier/config.toml" in environment_lines
+    assert not any(e.startswith("DISPLAY=") for e in environment_lines)
+    assert values(text, "Service", "Restart") == ["on-failure"]
+    assert float(values(text, "Service", "RestartSec")[0]) >= 1
+    assert int(values(text, "Unit", "StartLimitIntervalSec")[0]) > 0
+    assert int(values(text, "Unit", "StartLimitBurst")[0]) > 1
+    assert values(text, "Service", "KillSignal") == ["SIGTERM"]
+    assert 5 <= int(values(text, "Service", "TimeoutStopSec")[0]) <= 60
+    assert values(text, "Service", "StateDirectory") == ["banquier"]
+    assert values(text, "Install", "WantedBy") == ["multi-user.target"]
+    # Keys Bookworm's systemd 252 does not know stay out of the unit (install.sh adds them as a drop-in).
+    assert not values(text, "Service", "RestartSteps")
+
+
+def verify_root(run: Run) -> Path:
+    """The installed root, completed with the host's system units so `systemd-analyze --root` can load
+    the targets the unit names."""
+    host_units = Path("/usr/lib/systemd/system")
+    if not host_units.is_dir():
+        pytest.fail("no /usr/lib/systemd/system: apt-get install -y systemd")
+    shutil.copytree(host_units, run.file("/usr/lib/systemd/system"), symlinks=True, dirs_exist_ok=True)
+    return run.root
+
+
+def analyze(root: Path) -> subprocess.CompletedProcess:
+    tool = need("systemd-analyze", "systemd")
+    return subprocess.run([tool, "verify", f"--root={root}", "/etc/systemd/system/banquier.service"],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "SYSTEMD_LOG_COLOR": "0"})
+
+
+def test_the_installed_unit_passes_systemd_analyze_verify(pi):
+    pi(INSTALL)
+    result = analyze(verify_root(pi))
+    assert result.returncode == 0 and not (result.stdout + result.stderr).strip(), result.stdout + result.stderr
+
+
+def test_systemd_analyze_verify_does_catch_a_bad_unit(pi):
+    """The check above is not vacuous: a bad value and an unknown key are reported."""
+    pi(INSTALL)
+    root = verify_root(pi)
+    unit = pi.file("/etc/systemd/system/banquier.service")
+    unit.write_text(unit.read_text().replace("Restart=on-failure", "Restart=sometimes\nRestartt=always"))
+    result = analyze(root)
+    report = result.stdout + result.stderr
+    assert "sometimes" in report and "Restartt" in report
+
+
+def test_verify_needs_the_program_installed(pi):
+    pi(INSTALL)
+    root = verify_root(pi)
+    pi.file("/opt/banquier/venv/bin/banquier").unlink()
+    result = analyze(root)
+    assert result.returncode != 0 and "/opt/banquier/venv/bin/banquier" in result.stdout + result.stderr
+
+
+# ------------------------------------------------------------------------------------------ install
+def test_install_writes_the_unit_and_enables_it(pi):
+    pi(INSTALL)
+    unit = pi.file("/etc/systemd/system/banquier.service")
+    assert unit.read_bytes() == UNIT.read_bytes()
+    assert stat.S_IMODE(unit.stat().st_mode) == 0o644
+    assert ["systemctl", f"--root={pi.root}", "enable", "banquier.service"] in pi.calls("systemctl")
+    assert not any("daemon-reload" in c or "start" in c or "restart" in c for c in pi.calls("systemctl"))
+    assert not pi.file("/etc/systemd/system/banquier.service.d/50-backoff.conf").exists()
+
+
+def test_install_adds_the_back_off_on_a_newer_systemd(pi):
+    pi(INSTALL, STUB_SYSTEMD_VERSION="256")
+    dropin = pi.file("/etc/systemd/system/banquier.service.d/50-backoff.conf").read_text()
+    assert values(dropin, "Service", "RestartSteps") and values(dropin, "Service", "RestartMaxDelaySec")
+    pi(INSTALL, STUB_SYSTEMD_VERSION="252")  # and removes it again where it is not understood
+    assert not pi.file("/etc/systemd/system/banquier.service.d/50-backoff.conf").exists()
+
+
+def test_install_writes_the_configuration_from_the_example(pi, tmp_path):
+    pi(INSTALL)
+    config = pi.file("/etc/banquier/config.toml")
+    assert config.read_bytes() == (DEPLOY / "config.example.toml").read_bytes()
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640  # the banker PIN is not for every local user
+    assert ["chown", "root:banquier", str(config)] in pi.calls("chown")
+    loaded = load_config(config, {"HOME": str(tmp_path)}, root=pi.root)
+    assert loaded.reader.backend == "mfrc522"
+    assert loaded.storage.data_dir.is_relative_to("/var/lib/banquier")
+
+
+def test_install_never_overwrites_a_configuration(pi):
+    mine = pi.file("/etc/banquier/config.toml")
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[game]\nlanguage = "uk"\n')
+    result = pi(INSTALL)
+    assert mine.read_text() == '[game]\nlanguage = "uk"\n'
+    assert "keeping /etc/banquier/config.toml" in result.stdout
+    assert pi.file("/etc/banquier/config.example.toml").read_bytes() == (DEPLOY / "config.example.toml").read_bytes()
+
+
+def test_install_makes_the_data_directory(pi):
+    pi(INSTALL)
+    for directory in ("/var/lib/banquier", "/var/lib/banquier/games"):
+        assert stat.S_IMODE(pi.file(directory).stat().st_mode) == 0o750
+    assert ["chown", "banquier:banquier", str(pi.file("/var/lib/banquier")),
+            str(pi.file("/var/lib/banquier/games"))] in pi.calls("chown")
+
+
+def test_install_installs_the_system_packages(pi):
+    pi(INSTALL)
+    apt = pi.calls("apt-get")
+    assert apt[0][1:] == ["update", "-q"]
+    packages = apt[1][apt[1].index("--no-install-recommends") + 1:]
+    assert apt[1][1:3] == ["install", "-y"]
+    assert {"python3-pygame", "python3-venv", "fonts-dejavu-core", "python3-dev", "gcc"} <= set(packages)
+    assert "python3-lgpio" not in packages
+
+
+def test_install_makes_a_venv_that_sees_the_system_packages(pi):
+    pi(INSTALL)
+    venv = str(pi.file("/opt/banquier/venv"))
+    assert ["python3", "-m", "venv", "--system-site-packages", venv] in pi.calls("python3")
+    assert "include-system-site-packages = true" in pi.file("/opt/banquier/venv/pyvenv.cfg").read_text()
+
+
+def test_install_on_a_pi_4_uses_rpi_gpio(pi):
+    pi(INSTALL)
+    deps, nodeps, banquier = pip_calls(pi)
+    assert deps[:1] == ["install"]
+    assert "RPi.GPIO>=0.7; platform_machine != 'x86_64'" in deps
+    assert "spidev>=3.6" in deps and "sqlite-utils>=4,<5" in deps and "pyserial>=3.5" in deps
+    assert not any(d.lower().startswith("pygame") for d in deps), "pygame comes from Debian (kmsdrm)"
+    assert "rpi-lgpio" not in deps
+    assert nodeps[-2:] == ["--no-deps", "mfrc522==0.0.7"]
+    assert banquier[-3:] == ["--no-deps", "--force-reinstall", str(REPO)]
+
+
+def test_install_on_a_pi_5_uses_rpi_lgpio(pi5):
+    pi5(INSTALL, STUB_PIP_HAS="RPi.GPIO")
+    apt_install = pi5.calls("apt-get")[1]
+    assert "python3-lgpio" in apt_install
+    deps = pip_calls(pi5)[0]
+    assert "rpi-lgpio" in deps
+    assert not any(d.startswith("RPi.GPIO") for d in deps)
+    assert ["uninstall", "--yes", "RPi.GPIO"] in pip_calls(pi5)
+
+
+def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root)
+    run.file("/proc/device-tree/model").unlink()
+    model = run.file("/sys/firmware/devicetree/base/model")
+    model.parent.mkdir(parents=True)
+    model.write_text("Raspberry Pi 5 Model B Rev 1.0\0")
+    result = run(INSTALL)
+    assert "this is a Raspberry Pi 5 Model B Rev 1.0" in result.stdout
+    assert "rpi-lgpio" in pip_calls(run)[0]
+
+
+def test_install_puts_the_user_in_the_device_groups(pi):
+    pi(INSTALL)
+    passwd = pi.file("/etc/passwd").read_text()
+    assert re.search(r"^banquier:x:\d+:\d+:[^:]*:/var/lib/banquier:/usr/sbin/nologin$", passwd, re.M)
+    for group in DEVICE_GROUPS:
+        assert "banquier" in pi.members(group), group
+    assert pi.members("video") == ["pi", "banquier"]  # others stay
+    useradd = pi.calls("useradd")[0]
+    assert {"--system", "--user-group", "--no-create-home"} <= set(useradd) and "--root" in useradd
+
+
+def test_install_creates_missing_groups(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, group="\n".join(l for l in GROUP.splitlines() if not l.startswith(("spi:", "gpio:"))) + "\n")
+    run(INSTALL)
+    assert [c[-1] for c in run.calls("groupadd")] == ["spi", "gpio"]
+    assert "banquier" in run.members("spi") and "banquier" in run.members("gpio")
+
+
+def test_install_enables_spi_by_uncommenting(pi):
+    pi(INSTALL)
+    text = pi.file("/boot/firmware/config.txt").read_text()
+    assert re.findall(r"^.*dtparam=spi=on.*$", text, re.M) == ["dtparam=spi=on"]
+    assert text == CONFIG_TXT.replace("#dtparam=spi=on", "dtparam=spi=on")
+    assert pi.calls("raspi-config") == []  # under --root the file is edited, not this machine
+
+
+def test_install_enables_spi_for_every_model_after_a_conditional_section(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, config_txt=CONFIG_TXT.replace("#dtparam=spi=on\n", ""))
+    result = run(INSTALL)
+    text = run.file("/boot/firmware/config.txt").read_text()
+    assert text.endswith("[cm5]\ndtoverlay=dwc2,dr_mode=host\n\n[all]\ndtparam=spi=on\n")
+    assert "reboot" in result.stdout
+
+
+def test_install_leaves_spi_alone_when_enabled(tmp_path):
+    run = Run(tmp_path)
+    enabled = CONFIG_TXT.replace("#dtparam=spi=on", "dtparam=spi=on")
+    fake_pi(run.root, config_txt=enabled)
+    result = run(INSTALL)
+    assert run.file("/boot/firmware/config.txt").read_text() == enabled
+    assert "SPI: already enabled" in result.stdout
+
+
+def test_install_uses_the_old_boot_partition_path(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, config_txt=None)
+    old = run.file("/boot/config.txt")
+    old.parent.mkdir(parents=True)
+    old.write_text("#dtparam=spi=on\n")
+    run(INSTALL)
+    assert old.read_text() == "dtparam=spi=on\n"
+
+
+def test_install_twice_changes_nothing(pi):
+    pi(INSTALL)
+    first = pi.tree()
+    result = pi(INSTALL)
+    assert pi.tree() == first
+    second = pi.calls()
+    for name in ("useradd", "usermod", "groupadd"):
+        assert not [c for c in second if c[0] == name], name
+    assert not [c for c in second if c[:3] == ["python3", "-m", "venv"]]
+    assert "user banquier: already there" in result.stdout and "SPI: already enabled" in result.stdout
+    assert "keeping /etc/banquier/config.toml" in result.stdout
+
+
+def test_install_repairs_a_venv_without_system_packages(pi):
+    pi(INSTALL)
+    cfg = pi.file("/opt/banquier/venv/pyvenv.cfg")
+    cfg.write_text(cfg.read_text().replace("= true", "= false"))
+    pi(INSTALL)
+    assert "include-system-site-packages = true" in cfg.read_text()
+
+
+def test_install_help_and_bad_options(pi):
+    result = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "--root DIR" in result.stdout
+    result = pi(INSTALL, "--frobnicate", check=False)
+    assert result.returncode != 0 and "unknown option: --frobnicate" in result.stderr
+    assert pi.calls() == []
+
+
+def test_install_refuses_a_source_that_is_not_banquier(pi, tmp_path):
+    result = pi(INSTALL, "--source", str(tmp_path), check=False)
+    assert result.returncode != 0 and "not a Banquier checkout" in result.stderr
+
+
+def test_install_without_root_asks_for_sudo(tmp_path):
+    command = ["bash", str(INSTALL)]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.fail("setpriv is needed to run this test as root: apt-get install -y util-linux")
+        command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    stubs = make_stubs(tmp_path / "stubs")
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env=environment(stubs, tmp_path / "log"), cwd="/")
+    assert result.returncode != 0 and "run it as root: sudo" in result.stderr
+    assert not (tmp_path / "log").exists()
+
+
+# ---------------------------------------------------------------------------------------- uninstall
+def installed_with_a_game(run: Run) -> Path:
+    run(INSTALL)
+    game = run.file("/var/lib/banquier/games/family.db")
+    game.write_bytes(b"SQLite format 3\0 a game")
+    run.file("/var/lib/banquier/device.key").write_bytes(bytes(32))
+    return game
+
+
+def test_uninstall_keeps_the_games(pi):
+    game = installed_with_a_game(pi)
+    own = pi.file("/etc/systemd/system/banquier.service.d/override.conf")
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text("[Service]\nNice=-5\n")
+    result = pi(UNINSTALL)
+    assert ["systemctl", f"--root={pi.root}", "disable", "banquier.service"] in pi.calls("systemctl")
+    assert not pi.file("/etc/systemd/system/banquier.service").exists()
+    assert not pi.file("/opt/banquier").exists()
+    assert game.read_bytes() == b"SQLite format 3\0 a game"
+    assert pi.file("/var/lib/banquier/device.key").exists()
+    assert pi.file("/etc/banquier/config.toml").exists()
+    assert "banquier" in pi.members("spi")
+    assert own.exists()  # the user's own drop-in stays
+    assert "kept: the games" in result.stdout
+    assert pi.calls("userdel") == []
+
+
+def test_uninstall_purge_deletes_everything(pi):
+    installed_with_a_game(pi)
+    pi(UNINSTALL, "--purge")
+    for gone in ("/etc/systemd/system/banquier.service", "/etc/systemd/system/banquier.service.d", "/opt/banquier",
+                 "/var/lib/banquier", "/etc/banquier"):
+        assert not pi.file(gone).exists(), gone
+    assert pi.calls("userdel") == [["userdel", "--root", str(pi.root), "banquier"]]
+    assert "banquier:" not in pi.file("/etc/passwd").read_text()
+    assert "banquier" not in pi.members("spi")
+    assert pi.file("/boot/firmware/config.txt").read_text().count("\ndtparam=spi=on") == 1  # SPI stays
+
+
+def test_uninstall_then_install_again_finds_the_games(pi):
+    game = installed_with_a_game(pi)
+    pi(UNINSTALL)
+    result = pi(INSTALL)
+    assert game.exists() and "keeping /etc/banquier/config.toml" in result.stdout
+    assert "user banquier: already there" in result.stdout
+
+
+def test_uninstall_of_nothing_is_fine(pi):
+    result = pi(UNINSTALL)
+    assert "program: removing" not in result.stdout
+    result = pi(UNINSTALL, "--purge")
+    assert pi.calls("userdel") == []
+
+
+def test_uninstall_help_and_bad_options(pi):
+    result = subprocess.run(["bash", str(UNINSTALL), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "--purge" in result.stdout
+    result = pi(UNINSTALL, "--everything", check=False)
+    assert result.returncode != 0 and "unknown option" in result.stderr
