@@ -1,0 +1,133 @@
+"""The loop: redraw only on change, touches reach the terminal once, the simulator's cards go through the
+hal reader, and a headless demo plays a table log to the end and leaves the game file."""
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import OWN_LOGS
+
+KEY = bytes(range(32))
+
+
+@pytest.fixture
+def app(pg, tmp_path):
+    from hal.sim_beeper import SimBeeper
+    from hal.sim_reader import SimReader
+    from host_ui.app import TerminalApp
+    from host_ui.demo import FakeClock, make_registry, player_uid
+    from host_ui.display import WindowOutput
+    from host_ui.input_map import InputMapper
+    from host_ui.render import Renderer
+    from terminal.game import Game
+    from terminal.machine import Terminal
+    game = Game.create(tmp_path / "g.db", "fr", ["Anne", "Bob"], key=KEY,
+                       player_cards={"Anne": player_uid(1), "Bob": player_uid(2)})
+    clock = FakeClock()
+    reader = SimReader(clock=clock)
+    terminal = Terminal(game, make_registry(2), SimBeeper(audio=False, clock=clock), clock)
+    output = WindowOutput((800, 480), 0)
+    times = iter(x * 0.5 for x in range(1, 100_000))  # half a second per loop turn: no burst filtering
+    application = TerminalApp(terminal, output, Renderer((800, 480)), InputMapper((800, 480)), reader=reader,
+                              monotonic=lambda: next(times), wall_clock=lambda: "12:00")
+    application.clock = clock
+    yield application
+    game.close()
+
+
+def _click_at(pg, app, action, finger=True, synthetic_copy=True):
+    """Press where the button for ``action`` is drawn, as a finger (with SDL's mouse copy) or a mouse."""
+    rect = next(r for r, a in app.frame.hits if a == action)
+    x, y = rect.center
+    w, h = app.output.window_size
+    if finger:
+        pg.event.post(pg.event.Event(pg.FINGERDOWN, x=x / w, y=y / h, touch_id=1, finger_id=0, dx=0, dy=0,
+                                     pressure=1))
+        if synthetic_copy:
+            pg.event.post(pg.event.Event(pg.MOUSEBUTTONDOWN, pos=(x, y), button=1, touch=True))
+        pg.event.post(pg.event.Event(pg.FINGERUP, x=x / w, y=y / h, touch_id=1, finger_id=0, dx=0, dy=0,
+                                     pressure=0))
+        if synthetic_copy:
+            pg.event.post(pg.event.Event(pg.MOUSEBUTTONUP, pos=(x, y), button=1, touch=True))
+    else:
+        pg.event.post(pg.event.Event(pg.MOUSEBUTTONDOWN, pos=(x, y), button=1, touch=False))
+        pg.event.post(pg.event.Event(pg.MOUSEBUTTONUP, pos=(x, y), button=1, touch=False))
+    app.step()
+
+
+def test_redraws_only_when_something_changed(pg, app):
+    pg.event.clear()
+    app.step()
+    assert app.frames == 1
+    for _ in range(20):
+        app.step()
+    assert app.frames == 1, "an idle terminal must not redraw"
+    app.terminal.press("f3")  # History
+    app.step()
+    assert app.frames == 2 and app.frame is not None
+
+
+def test_a_touch_types_one_digit_and_a_click_works_too(pg, app):
+    from host_ui.demo import player_uid
+    pg.event.clear()
+    app.step()
+    app.clock.advance(2)
+    app.reader.tap(player_uid(1))
+    app.clock.advance(0.1)
+    app.step()
+    assert app.terminal.view.screen == "player"
+    _click_at(pg, app, ("choose", "pay_bank"), finger=False)
+    assert app.terminal.view.screen == "keypad"
+    _click_at(pg, app, ("digit", "5"))
+    app.step()
+    assert app.terminal.view.keypad == "5", "finger + SDL's mouse copy must type one digit"
+    pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_0, mod=0, unicode="0", scancode=0))
+    app.step()
+    assert app.terminal.view.keypad == "50"
+    pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_RETURN, mod=0, unicode="\r", scancode=0))
+    app.step()
+    assert app.terminal.view.screen == "confirm"
+    pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_ESCAPE, mod=0, unicode="", scancode=0))
+    app.step()
+    assert app.terminal.view.screen == "idle"
+
+
+def test_tray_click_taps_the_card_through_the_hal_reader(pg, app):
+    from host_ui.demo import BANKER_UID
+    from host_ui.sim import Tray
+    pg.event.clear()
+    window = pg.display.set_mode((1230, 600))
+    app.output.window = window
+    tray = Tray(window, pg.Rect(0, 0, 800, 480), app.terminal, app.reader)
+    tray._layout()
+    app.extra_events = lambda event: tray.handle(event, app)
+    banker = next(rect for rect, uid, *_ in tray.cards if uid == BANKER_UID)
+    app.clock.advance(2)
+    pg.event.post(pg.event.Event(pg.MOUSEBUTTONDOWN, pos=banker.center, button=1, touch=False))
+    pg.event.post(pg.event.Event(pg.MOUSEBUTTONUP, pos=banker.center, button=1, touch=False))
+    app.step()
+    app.clock.advance(0.1)
+    app.step()
+    assert app.terminal.view.screen == "banker"
+
+
+def test_headless_demo_plays_a_log_to_the_end_and_leaves_the_game(pg, tmp_path):
+    from host_ui.sim import run_sim
+    from terminal.game import Game
+    from terminal.tablelog import replay
+    log = OWN_LOGS / "us-end-classic.jsonl"
+    code = run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY)
+    assert code == 0
+    (path,) = (tmp_path / "data").glob("demo-us-end-classic-*.db")
+    replay(log, tmp_path / "direct.db", key=KEY)
+    with Game.open(path, key=KEY) as played, Game.open(tmp_path / "direct.db", key=KEY) as direct:
+        assert played.state() == direct.state()
+        assert played.is_over()
+
+
+def test_sim_main_creates_then_resumes_a_game(pg, tmp_path):
+    from host_ui.sim import main
+    assert main(["--headless", "--seconds", "0.2", "--data-dir", str(tmp_path), "--size", "480x320",
+                 "--rotation", "90", "--language", "uk", "--screenshot", str(tmp_path / "shot.png")]) == 0
+    assert (tmp_path / "sim-game.db").exists() and (tmp_path / "shot.png").stat().st_size > 1000
+    assert main(["--headless", "--seconds", "0.1", "--data-dir", str(tmp_path)]) == 0
+    assert main(["--size", "big"]) == 2
