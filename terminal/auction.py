@@ -37,6 +37,15 @@ class _Auction:
         """The highest bid so far, or None."""
         return self.bids[-1] if self.bids else None
 
+    def close(self) -> "Receipt | None":
+        """Close the auction: record the best bid (see ``_record``), or nothing when nobody bid. The result
+        is checked by the rules again as it is recorded."""
+        self.closed = True
+        return self._record(self.best) if self.best else None
+
+    def _record(self, best: Bid) -> "Receipt":
+        raise NotImplementedError
+
     def _check_bid(self, player: str, amount: int) -> None:
         if self.closed:
             raise RuleViolation("This auction is closed.", code="auction_closed")
@@ -74,12 +83,9 @@ class DeedAuction(_Auction):
         self.bids.append(bid)
         return bid
 
-    def close(self) -> "Receipt | None":
-        """Sell to the best bidder (one ``auction`` operation), or leave the deed with the Bank if nobody bid."""
-        self.closed = True
-        if not self.best:
-            return None
-        return self.game.auction(self.square, self.best.player, self.best.amount)
+    def _record(self, best: Bid) -> "Receipt":
+        """Sell to the best bidder: one ``auction`` operation. No bid leaves the deed with the Bank."""
+        return self.game.auction(self.square, best.player, best.amount)
 
 
 class BuildingAuction(_Auction):
@@ -113,9 +119,6 @@ class BuildingAuction(_Auction):
         self.bids.append(bid)
         return bid
 
-    def close(self) -> "Receipt | None":
-        """The winner builds at the bid price (one ``build`` operation with ``price``); no bid, no build."""
-        self.closed = True
-        if not self.best:
-            return None
-        return self.game.build(self.best.player, self.best.square, price=self.best.amount)
+    def _record(self, best: Bid) -> "Receipt":
+        """The winner builds at the bid price: one ``build`` operation with ``price``. No bid, no build."""
+        return self.game.build(best.player, best.square, price=best.amount)
