@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from hal.interfaces import ButtonPressed, CardPresented
+from hal.interfaces import ButtonPressed
 from hal.sim_reader import SimReader
 from terminal.machine import Terminal
 

@@ -18,7 +18,7 @@ import pygame
 
 from host_ui import screens, theme
 from host_ui.input_map import check_rotation
-from host_ui.widgets import Canvas, DrawnText, split_v
+from host_ui.widgets import Canvas, DrawnText
 from terminal.i18n import translate
 from terminal.money import format_amount
 from terminal.view import Msg, View
