@@ -32,8 +32,8 @@ def refuse_blind(driver: str, *, on_device: bool) -> None:
         raise DisplayError(
             f"SDL chose the '{driver}' video driver, which shows nothing: the terminal refuses to take payments "
             f"blind. On a Raspberry Pi console set SDL_VIDEODRIVER=kmsdrm (the user needs the 'video' and "
-            f"'render' groups; enable the KMS overlay dtoverlay=vc4-kms-v3d), or use the framebuffer output "
-            f"(--output fb --fb /dev/fb1) for an SPI panel. Use --headless only for tests.")
+            f"'render' groups; enable the KMS overlay dtoverlay=vc4-kms-v3d), or, for an SPI panel, set "
+            f"output = \"framebuffer\" and fb_device = \"/dev/fb1\" in [display]. Use --headless only for tests.")
 
 
 def check_driver(*, on_device: bool) -> str:

@@ -21,12 +21,19 @@ EXAMPLES = Path(__file__).with_name("examples")
 DEMO_LOG = EXAMPLES / "recorded" / "game-fr-random-4p-101.jsonl"
 
 
+_CONFIG_PATH: str | None = None
+
+
+def load_config():
+    """The configuration (``--config``, ``$BANQUIER_CONFIG``, the user's or the system file, else defaults)."""
+    from terminal.config import load_config as load
+    return load(_CONFIG_PATH)
+
+
 def data_dir() -> Path:
-    """``$BANQUIER_DATA_DIR``, else ``$XDG_DATA_HOME/banquier`` (``~/.local/share/banquier``)."""
-    if os.environ.get("BANQUIER_DATA_DIR"):
-        return Path(os.environ["BANQUIER_DATA_DIR"])
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "banquier"
+    """The configured data directory (``storage.data_dir``; ``$BANQUIER_DATA_DIR`` overrides it; default
+    ``$XDG_DATA_HOME/banquier``, i.e. ``~/.local/share/banquier``)."""
+    return Path(load_config().storage.data_dir)
 
 
 def _new_game_path(folder: str, stem: str) -> Path:
@@ -140,6 +147,46 @@ def cmd_demo(args) -> int:
     return EXIT_OK
 
 
+def cmd_run(args) -> int:
+    """The terminal with the configured hardware; the simulator on a PC without configuration."""
+    config = load_config()
+    from terminal.config import find_config
+    on_pi = _on_raspberry_pi()
+    if find_config(_CONFIG_PATH) is None and not on_pi:
+        print("banquier: no configuration and no Raspberry Pi here: starting the simulator "
+              "(`banquier sim --help`).", file=sys.stderr)
+        return cmd_sim(build_parser().parse_args(["sim"]))
+    from host_ui.device import run_device
+    return run_device(config, headless=args.headless, max_seconds=args.seconds)
+
+
+def _on_raspberry_pi() -> bool:
+    from terminal.doctor import read_model
+    return "raspberry pi" in (read_model() or "").lower()
+
+
+def cmd_sim(args) -> int:
+    from host_ui.sim import main as sim_main
+    argv = list(args.sim_args)
+    if not any(a == "--data-dir" or a.startswith("--data-dir=") for a in argv):
+        argv += ["--data-dir", str(data_dir())]
+    if not any(a == "--language" or a.startswith("--language=") for a in argv):
+        argv += ["--language", load_config().game.language]
+    return sim_main(argv)
+
+
+def cmd_doctor(args) -> int:
+    from terminal.doctor import format_checks, run_checks, worst
+    try:
+        config = load_config()
+    except GameError as exc:
+        print(f"FAIL  config     {exc}", file=sys.stderr)
+        return EXIT_FILE
+    checks = run_checks(config, probe_hardware=not args.no_probe)
+    print(format_checks(checks))
+    return {"ok": EXIT_OK, "warn": EXIT_OK, "fail": EXIT_MISMATCH}[worst(checks)]
+
+
 def _fail(message: str, code: int) -> int:
     print(f"banquier: {message}", file=sys.stderr)
     return code
@@ -148,9 +195,30 @@ def _fail(message: str, code: int) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="banquier", description="Banquier, an electronic bank for Monopoly.",
-        epilog="Exit codes: 0 success, 1 replay/audit mismatch, 2 bad usage or malformed input, "
-               "3 file problem. Data directory: $BANQUIER_DATA_DIR (default ~/.local/share/banquier).")
+        epilog="Without a command: `banquier run`. Exit codes: 0 success, 1 replay/audit mismatch or a failed "
+               "doctor check, 2 bad usage or malformed input, 3 file, hardware or display problem. Data directory: "
+               "storage.data_dir in the configuration, $BANQUIER_DATA_DIR (default ~/.local/share/banquier).")
+    parser.add_argument("--config", help="the configuration file (default: $BANQUIER_CONFIG, "
+                                          "~/.config/banquier/config.toml, /etc/banquier/config.toml)")
     sub = parser.add_subparsers(dest="command")
+    p = sub.add_parser("run", help="start the terminal with the configured hardware (the default command)",
+                       description="Start the terminal: card reader, beeper, buttons and screen as configured. "
+                                   "On a PC with no configuration file, starts the simulator instead.")
+    p.add_argument("--headless", action="store_true", help="tests only: allow SDL's dummy video driver")
+    p.add_argument("--seconds", type=float, help="stop after this many seconds (tests)")
+    p.set_defaults(func=cmd_run)
+    p = sub.add_parser("sim", help="the simulator: the terminal's screen with virtual cards to tap",
+                       description="The PC simulator. Options are those of the simulator: --demo LOG, --speed, "
+                                   "--headless, --size WxH, --rotation, --language, --new, ... "
+                                   "(`banquier sim -- --help` lists them).", add_help=False)
+    p.add_argument("sim_args", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_sim)
+    p = sub.add_parser("doctor", help="check the installation and say how to fix what is wrong",
+                       description="Check SPI, the reader chip, the GPIO library, groups, display, touch, the data "
+                                   "directory and every game's integrity; one line each with the fix. Exit 1 if "
+                                   "anything fails.")
+    p.add_argument("--no-probe", action="store_true", help="do not talk to the reader chip")
+    p.set_defaults(func=cmd_doctor)
     p = sub.add_parser("replay", help="replay a table log into a new game file and check it",
                        description="Replay a table log (spec/table-log.md) into a new game file; print the count of "
                                    "operations and checks, or the first mismatch (exit 1).")
@@ -179,10 +247,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global _CONFIG_PATH
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["sim"]:  # the simulator parses its own options (and its own --help)
+        args = argparse.Namespace(command="sim", sim_args=argv[1:], func=cmd_sim, config=None)
+    else:
+        args = parser.parse_args(argv)
+    _CONFIG_PATH = args.config
     if not args.command:
-        args = parser.parse_args(["demo"])
+        args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
     try:
         if args.func in ("games", "cards"):
             from terminal import cli_manage
