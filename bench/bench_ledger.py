@@ -1,0 +1,195 @@
+"""Benchmark of the Bank's ledger (issue 2, Benchmark). Prints figures; asserts nothing.
+
+    .venv/bin/python bench/bench_ledger.py [--dir DIR] [--ops N] [--opens N]
+
+(a) Committed operations per second through ``Game.apply`` on a file on disk (WAL, synchronous=FULL), beside
+    a bare sqlite3 loop of one INSERT + COMMIT per operation with the same pragmas, in the same run and the same
+    directory. Target: ours within 3x of the bare loop.
+(b) Time to ``Game.open`` a game of 100 operations and one of ~10 000 (the long recorded game) after a clean
+    shutdown, median of several opens. Target: ratio <= 1.5.
+(c) Replay of the long recorded game (``terminal.tablelog.replay``, checks included): operations per second
+    and peak resident memory (ru_maxrss of a process doing only that replay).
+
+Files go to a temporary directory under ``--dir`` (default: this script's folder, i.e. the project's disk;
+the system temp dir may be a tmpfs, where fsync costs nothing), removed at the end. The key is throwaway.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from terminal.game import Game  # noqa: E402
+from terminal.tablelog import read_table_log  # noqa: E402
+
+LONG_LOG = ROOT / "terminal" / "examples" / "recorded" / "long-us-greedy-4p-200.jsonl"
+
+REPLAY_CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from terminal.tablelog import read_table_log, replay
+log = read_table_log(sys.argv[2])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t = time.perf_counter()
+result = replay(log, sys.argv[3], key=bytes.fromhex(sys.argv[4]))
+seconds = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"operations": result.operations, "refused": result.refused, "checks": result.checks,
+                  "seconds": seconds, "rss_before_kib": before, "rss_peak_kib": peak}))
+"""
+
+
+def filesystem_of(path: Path) -> str:
+    """The mount point and type holding ``path`` (from /proc/mounts, Linux only)."""
+    best = ("?", "?")
+    try:
+        real = str(path.resolve())
+        with open("/proc/mounts", encoding="utf-8") as f:
+            for line in f:
+                _, mount, fstype, *_ = line.split()
+                if (real == mount or real.startswith(mount.rstrip("/") + "/")) and len(mount) >= len(best[0]):
+                    best = (mount, fstype)
+    except OSError:
+        pass
+    return f"{best[0]} ({best[1]})"
+
+
+def accepted_ops(log_path: Path, count: int | None = None) -> list[dict]:
+    """The first ``count`` operations of a table log that the log says are accepted."""
+    ops = [line.data for line in read_table_log(log_path).lines
+           if "op" in line.data and not line.data.get("refused")]
+    return ops if count is None else ops[:count]
+
+
+def new_game(path: Path, key: bytes) -> Game:
+    header = read_table_log(LONG_LOG).header
+    return Game.create(path, header["edition"], header["players"], rules=header.get("rules"), key=key)
+
+
+# -- (a) committed operations per second ------------------------------------------------------------------
+def ours(path: Path, key: bytes, ops: list[dict]) -> float:
+    game = new_game(path, key)
+    try:
+        assert game.ledger.pragma("synchronous") == 2 and game.ledger.pragma("journal_mode") == "wal"
+        start = time.perf_counter()
+        for op in ops:
+            game.apply(op)
+        return len(ops) / (time.perf_counter() - start)
+    finally:
+        game.close()
+
+
+def bare(path: Path, ops: list[dict]) -> float:
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        assert conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
+        payloads = [json.dumps(op) for op in ops]
+        start = time.perf_counter()
+        for payload in payloads:
+            conn.execute("BEGIN")
+            conn.execute("INSERT INTO t (payload) VALUES (?)", [payload])
+            conn.execute("COMMIT")
+        return len(ops) / (time.perf_counter() - start)
+    finally:
+        conn.close()
+
+
+# -- (b) opening time ---------------------------------------------------------------------------------------
+def open_times(path: Path, key: bytes, opens: int) -> list[float]:
+    times = []
+    for _ in range(opens):
+        start = time.perf_counter()
+        game = Game.open(path, key=key)
+        times.append(time.perf_counter() - start)
+        assert not game.ledger.was_unclean
+        game.close()
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parent,
+                        help="where to put the temporary files (a real disk)")
+    parser.add_argument("--ops", type=int, default=500, help="operations per throughput round (a)")
+    parser.add_argument("--rounds", type=int, default=3, help="throughput rounds, alternating (a)")
+    parser.add_argument("--opens", type=int, default=15, help="opens per game (b)")
+    args = parser.parse_args()
+    key = secrets.token_bytes(32)
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bench-ledger-", dir=args.dir) as tmp:
+        tmp = Path(tmp)
+        print(f"Banquier ledger benchmark — Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, "
+              f"files in {tmp} on {filesystem_of(tmp)}")
+
+        # (c) first, in its own process, so its peak memory is the replay's alone.
+        long_db = tmp / "long.db"
+        child = subprocess.run([sys.executable, "-c", REPLAY_CHILD, str(ROOT), str(LONG_LOG), str(long_db),
+                                key.hex()], capture_output=True, text=True, check=True)
+        replay = json.loads(child.stdout)
+
+        # (a)
+        ops = accepted_ops(LONG_LOG, args.ops)
+        ours_rates, bare_rates = [], []
+        for i in range(args.rounds):
+            bare_rates.append(bare(tmp / f"bare-{i}.db", ops))
+            ours_rates.append(ours(tmp / f"ours-{i}.db", key, ops))
+        ours_rate, bare_rate = statistics.median(ours_rates), statistics.median(bare_rates)
+        ratio_a = bare_rate / ours_rate
+        print(f"\n(a) committed operations per second, {len(ops)} operations of the long game, "
+              f"median of {args.rounds} alternating rounds")
+        print(f"    Game.apply (WAL, synchronous=FULL):          {ours_rate:8.0f} op/s "
+              f"({1000 / ours_rate:.2f} ms/op; rounds: {', '.join(f'{r:.0f}' for r in ours_rates)})")
+        print(f"    bare sqlite3 INSERT+COMMIT (same pragmas):   {bare_rate:8.0f} op/s "
+              f"({1000 / bare_rate:.2f} ms/op; rounds: {', '.join(f'{r:.0f}' for r in bare_rates)})")
+        print(f"    ratio bare/ours: {ratio_a:.2f}x  (target <= 3x: {'met' if ratio_a <= 3 else 'NOT met'})")
+
+        # (b)
+        short_db = tmp / "short.db"
+        game = new_game(short_db, key)
+        for op in accepted_ops(LONG_LOG, 100):
+            game.apply(op)
+        game.close()
+        with Game.open(long_db, key=key) as game:
+            long_entries = game.ledger.last_entry()[0]
+        open_times(short_db, key, 2)  # warm the page cache and the edition loader
+        open_times(long_db, key, 2)
+        short_times = open_times(short_db, key, args.opens)
+        long_times = open_times(long_db, key, args.opens)
+        short_open, long_open = statistics.median(short_times), statistics.median(long_times)
+        ratio_b = long_open / short_open
+        print(f"\n(b) Game.open after a clean shutdown, median of {args.opens} opens")
+        print(f"    100 operations   ({short_db.stat().st_size / 1024:7.0f} KiB): {short_open * 1000:7.2f} ms")
+        print(f"    {long_entries - 1} operations ({long_db.stat().st_size / 1024:7.0f} KiB): "
+              f"{long_open * 1000:7.2f} ms")
+        print(f"    ratio: {ratio_b:.2f}  (target <= 1.5: {'met' if ratio_b <= 1.5 else 'NOT met'})")
+        start = time.perf_counter()
+        with Game.open(long_db, key=key, check="full"):
+            pass
+        print(f"    for comparison, the full audit on opening the long game (check='full'): "
+              f"{time.perf_counter() - start:.2f} s")
+
+        # (c)
+        rate = replay["operations"] / replay["seconds"]
+        print(f"\n(c) replay of {LONG_LOG.name} (terminal.tablelog.replay, checks included)")
+        print(f"    {replay['operations']} operations ({replay['refused']} refused), {replay['checks']} checks "
+              f"in {replay['seconds']:.2f} s: {rate:.0f} op/s")
+        print(f"    peak resident memory of the replaying process: {replay['rss_peak_kib'] / 1024:.1f} MiB "
+              f"(after imports, before the replay: {replay['rss_before_kib'] / 1024:.1f} MiB)")
+    print(f"\ntotal {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
