@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from terminal.i18n_messages import MESSAGES
+
 LANGUAGES = ("fr", "en", "uk")
 
 CATALOG: dict[str, dict[str, str]] = {
@@ -277,6 +279,9 @@ CATALOG: dict[str, dict[str, str]] = {
     "mode_time_limit": {"fr": "en temps limité", "en": "time limit", "uk": "на час"},
     "nothing_to_undo": {"fr": "Rien à annuler.", "en": "There is nothing to undo.", "uk": "Нічого скасовувати."},
 }
+
+# The refusals of the rules and the enrolment messages (terminal/i18n_messages.py); entries above win.
+CATALOG.update({code: entry for code, entry in MESSAGES.items() if code not in CATALOG})
 
 
 def translate(code: str, params: Mapping[str, Any] | None = None, language: str = "fr", english: str = "") -> str:
