@@ -86,7 +86,7 @@ def main(n: int = 1000) -> None:
     print(f"tap-to-feedback over {n} confirmed rents (synchronous=FULL, file on disk):")
     print(f"  median {statistics.median(latencies) * ms:.2f} ms   p99 {percentile(latencies, 0.99) * ms:.2f} ms   "
           f"max {max(latencies) * ms:.2f} ms   (target: p99 < 50 ms)")
-    print(f"bare sqlite3 INSERT+COMMIT, same run and disk:")
+    print("bare sqlite3 INSERT+COMMIT, same run and disk:")
     print(f"  median {statistics.median(bare) * ms:.2f} ms   p99 {percentile(bare, 0.99) * ms:.2f} ms")
     print(f"ratio of medians (terminal / bare commit): {statistics.median(latencies) / statistics.median(bare):.2f}")
 

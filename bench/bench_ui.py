@@ -63,8 +63,8 @@ def main(argv=None) -> int:
     app_module.TerminalApp.draw_if_needed = timed
 
     from host_ui.sim import run_sim
-    idle_cpu0 = cpu()
-    idle_t0 = time.monotonic()
+    cpu()
+    time.monotonic()
     run_sim(None, headless=not args.window, size=(800, 480), data_dir=tmp / "idle", max_seconds=args.seconds,
             audio=False)
     idle_wall = time.monotonic() - first["wall"]

@@ -13,7 +13,6 @@ from host_ui import theme
 from host_ui.chart import draw_worth_chart
 from host_ui.deed_card import draw_deed as draw_deed_card
 from host_ui.widgets import Canvas, best_grid, grid, split_h, split_v
-from terminal.view import Option
 
 FOOTER = 40      # design pixels: the height of the bottom button row
 MIN_BUTTON = 38  # design pixels: the smallest touch target

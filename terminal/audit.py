@@ -13,7 +13,6 @@ Checks, in order, and reports every problem found (never changes the file):
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 

@@ -6,13 +6,12 @@ The card set is ``DATA_DIR/cards.txt`` (see :mod:`cards.registry`).
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
 from pathlib import Path
 
-from terminal.errors import GameError, LedgerError
+from terminal.errors import GameError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
 

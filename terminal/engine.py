@@ -18,7 +18,7 @@ from terminal import rules
 from terminal.bankruptcy import declare_bankruptcy
 from terminal.errors import (GameOver, InsufficientCash, MalformedOperation, NothingToUndo, PlayerBankrupt,
                              PlayerInDebt, RuleViolation, UnknownName)
-from terminal.money import check_amount, half, ten_percent
+from terminal.money import check_amount, ten_percent
 from terminal.state import BANK, DECKS, HOTEL, POT, State
 
 _SENTINEL = object()

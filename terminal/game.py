@@ -28,10 +28,10 @@ from terminal import engine
 from terminal.audit import AuditReport, audit_ledger
 from terminal.device_key import load_or_create_key
 from terminal.engine import Effects, GameConfig
-from terminal.errors import (AuditFailed, GameOver, LedgerError, MalformedOperation, NothingToUndo,
+from terminal.errors import (AuditFailed, LedgerError, NothingToUndo,
                              RuleViolation, UnknownName)
 from terminal.ledger import Ledger, key_id
-from terminal.state import BANK, HOTEL, MODES, POT, State, standings, worth
+from terminal.state import BANK, MODES, POT, State, standings, worth
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_NAME_LENGTH = 20
@@ -141,12 +141,7 @@ class Game:
                 "dealt": dealt or {}, "end_time": end_time, "player_cards": dict(player_cards or {}),
                 "created_at": datetime.now().astimezone().isoformat(timespec="seconds")}
         key = key if key is not None else load_or_create_key(key_path)
-        ledger = Ledger.create(path, key, meta)
-        try:
-            ledger.append("setup", {"op": "setup"}, None, effects.postings, effects.changes, state.to_json())
-        except LedgerError:
-            ledger.close()
-            raise
+        ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()))
         return cls(ledger, config, ledger.meta(), state, clock)
 
     @classmethod

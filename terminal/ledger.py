@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -106,7 +107,7 @@ def posting_rows(postings: list[tuple[str, str, int]]) -> list[tuple[int, str, i
 def _transfers(rows: list[tuple[int, str, int]]) -> list[tuple[str, str, int]]:
     out = []
     for i in range(0, len(rows) - 1, 2):
-        (_, payer, debit), (_, payee, credit) = rows[i], rows[i + 1]
+        (_, payer, _debit), (_, payee, credit) = rows[i], rows[i + 1]
         out.append((payer, payee, credit))
     return out
 
@@ -146,8 +147,14 @@ class Ledger:
         return db
 
     @classmethod
-    def create(cls, path: str | Path, key: bytes, meta: dict[str, Any]) -> "Ledger":
-        """Create a new game file at ``path`` (which must not exist) with the header ``meta``."""
+    def create(cls, path: str | Path, key: bytes, meta: dict[str, Any],
+               setup: tuple[list, list, dict] | None = None) -> "Ledger":
+        """Create a new game file at ``path`` (which must not exist) with the header ``meta`` and, if given,
+        the setup entry ``(postings, changes, state_json)``.
+
+        The file is built under a temporary name beside ``path`` and renamed only once it is complete, so a
+        crash or a failed write never leaves a half-made game at ``path`` (the path stays free to retry).
+        """
         path = Path(path)
         if path.exists():
             raise LedgerError(f"{path} already exists: a game file is never overwritten.",
@@ -157,8 +164,11 @@ class Ledger:
         except OSError as exc:
             raise LedgerError(f"Cannot create the data directory {path.parent}: {exc.strerror}.",
                               code="ledger_unwritable", params={"path": str(path)}) from exc
-        db = cls._connect(path)
-        ledger = cls(path, db, key)
+        building = path.with_name(f".{path.name}.creating")
+        for leftover in (building, *(building.with_name(building.name + s) for s in ("-wal", "-shm", "-journal"))):
+            leftover.unlink(missing_ok=True)  # a previous attempt that died half-way
+        db = cls._connect(building)
+        ledger = cls(building, db, key)
         meta = {**meta, "schema_version": SCHEMA_VERSION, "key_id": key_id(key)}
         try:
             with db.atomic():
@@ -168,12 +178,24 @@ class Ledger:
                 for name, value in meta.items():
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", [name, canonical(value)])
                 db.execute("INSERT INTO meta(key, value) VALUES ('meta_mac', ?)", [canonical(ledger._meta_mac(meta))])
-                db.execute("INSERT INTO session(id, open) VALUES (1, 1)")
-        except sqlite3.Error as exc:
+                db.execute("INSERT INTO session(id, open) VALUES (1, 0)")
+                if setup is not None:
+                    ledger.append("setup", {"op": "setup"}, None, *setup)
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except (sqlite3.Error, LedgerError) as exc:
             db.close()
+            building.unlink(missing_ok=True)
             raise LedgerError(f"Cannot write the new game file {path}: {exc}.", code="ledger_unwritable",
                               params={"path": str(path)}) from exc
-        return ledger
+        db.close()
+        try:
+            os.rename(building, path)
+            _fsync_directory(path.parent)
+        except OSError as exc:
+            building.unlink(missing_ok=True)
+            raise LedgerError(f"Cannot put the new game file in place at {path}: {exc.strerror}.",
+                              code="ledger_unwritable", params={"path": str(path)}) from exc
+        return cls.open(path, key)
 
     @classmethod
     def open(cls, path: str | Path, key: bytes) -> "Ledger":
@@ -182,6 +204,7 @@ class Ledger:
         path = Path(path)
         if not path.is_file():
             raise LedgerError(f"There is no game file {path}.", code="ledger_missing", params={"path": str(path)})
+        cls._check_readonly(path)
         db = cls._connect(path)
         ledger = cls(path, db, key)
         try:
@@ -207,6 +230,25 @@ class Ledger:
             raise LedgerError(f"{path} is damaged ({exc}). It was left untouched; restore a backup.",
                               code="ledger_damaged", params={"path": str(path), "reason": str(exc)}) from exc
         return ledger
+
+    @staticmethod
+    def _check_readonly(path: Path) -> None:
+        """Look at a file read-only before anything writes to it: it must be an SQLite database with every
+        table of a Banquier game. Another program's file, a truncated or a damaged one is refused untouched."""
+        try:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            raise LedgerError(f"{path} is not a readable game file ({exc}). It was left untouched; restore a "
+                              f"backup or start a new game.", code="ledger_unreadable",
+                              params={"path": str(path), "reason": str(exc)}) from exc
+        missing = {"meta", "journal", "postings", "projection", "session"} - tables
+        if missing:
+            raise LedgerError(f"{path} is not a Banquier game file (no {', '.join(sorted(missing))} table). "
+                              f"It was left untouched.", code="ledger_not_a_game", params={"path": str(path)})
 
     def close(self) -> None:
         """Mark the file cleanly closed, checkpoint the WAL and close the connection."""
@@ -318,6 +360,20 @@ class Ledger:
                               f"recorded.", code="ledger_write_failed",
                               params={"path": str(self.path), "reason": str(exc)}) from exc
         return seq
+
+
+def _fsync_directory(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (a power cut after it keeps the new name)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def key_id(key: bytes) -> str:

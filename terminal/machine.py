@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
-from terminal.errors import GameError, RuleViolation
+from terminal.errors import GameError
 from terminal.game import Game
 from terminal.money import format_amount
 from terminal.view import DeedView, Msg, Option, Pending, PlayerLine, View

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from cards.editions import Square
 from terminal.errors import RuleViolation
 from terminal.money import half, ten_percent
-from terminal.state import BANK, HOTEL, State
+from terminal.state import HOTEL, State
 
 if TYPE_CHECKING:
     from terminal.engine import GameConfig, Tx

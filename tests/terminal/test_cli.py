@@ -10,7 +10,6 @@ import sys
 import pytest
 
 from terminal.cli import main
-from terminal.game import Game
 from tests.conftest import RECORDED
 
 SMALL = RECORDED / "game-us-random-3p-100.jsonl"

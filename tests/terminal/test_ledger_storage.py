@@ -215,32 +215,27 @@ def test_failed_undo_writes_nothing_and_the_next_undo_works(make_game, key, monk
 
 
 def test_failed_setup_entry_writes_nothing(tmp_path, key, monkeypatch):
-    """Game.create's second transaction (the setup entry) fails: no entry, no posting, no state."""
+    """Game.create's setup entry fails: nothing is left at the path (the file is built under a temporary
+    name and renamed only when complete), and no temporary file stays behind."""
     path = tmp_path / "g.db"
     _fail_new_connections(monkeypatch, starts("INSERT INTO journal"))
     with pytest.raises(LedgerError) as caught:
         Game.create(path, "fr", ["Ann", "Bob"], key=key)
-    assert caught.value.code == "ledger_write_failed"
-    after = snapshot(path)
-    assert after["journal"] == [] and after["postings"] == [] and after["projection"] == []
-    assert dict(after["meta"])["players"] == '["Ann","Bob"]'
+    assert caught.value.code == "ledger_unwritable"
+    assert not path.exists()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_failed_ledger_create_writes_nothing(tmp_path, key, monkeypatch):
-    """Ledger.create's transaction (schema, header, session) fails at its last statement: no table at all."""
+    """Ledger.create's transaction (schema, header, session) fails at one statement: no file at the path."""
     path = tmp_path / "g.db"
     _fail_new_connections(monkeypatch, starts("INSERT INTO session"))
     with pytest.raises(LedgerError) as caught:
         Game.create(path, "fr", ["Ann", "Bob"], key=key)
     assert caught.value.code == "ledger_unwritable"
-    with fresh(path) as conn:
-        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
+    assert not path.exists()
 
 
-@pytest.mark.xfail(strict=True, raises=LedgerError, reason=(
-    "BUG: after Game.create fails (setup entry or Ledger.create), the half-made file stays at the path: "
-    "Game.create then refuses it ('already exists') and Game.open refuses it ('does not match the journal' / "
-    "'not a Banquier game file'), so the game can never be started at that path."))
 @pytest.mark.parametrize("statement", ["INSERT INTO journal", "INSERT INTO session"])
 def test_a_failed_create_can_be_retried(tmp_path, key, monkeypatch, statement):
     path = tmp_path / "g.db"
@@ -540,14 +535,8 @@ CORRUPTIONS = {
     "truncated to half": lambda p, g: p.write_bytes(g[:len(g) // 2 // 4096 * 4096]),
     "last page cut off": lambda p, g: p.write_bytes(g[:len(g) - 4096]),
     "another program's SQLite file (WAL)": lambda p, g: _other_sqlite(p, "wal"),
-    "another program's SQLite file (rollback journal)": pytest.param(
-        lambda p, g: _other_sqlite(p, "delete"), marks=pytest.mark.xfail(strict=True, reason=(
-            "BUG: Ledger._connect runs PRAGMA journal_mode = WAL before Ledger.open checks the tables, so a "
-            "non-Banquier SQLite file is converted to WAL (header bytes 18-19 change) although the message "
-            "says it was left untouched."))),
-    "truncated to 0 bytes": pytest.param(
-        lambda p, g: p.write_bytes(b""), marks=pytest.mark.xfail(strict=True, reason=(
-            "BUG: same cause: an empty file is turned into a 4096-byte empty WAL database on Game.open."))),
+    "another program's SQLite file (rollback journal)": lambda p, g: _other_sqlite(p, "delete"),
+    "truncated to 0 bytes": lambda p, g: p.write_bytes(b""),
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from terminal.errors import (GameError, InsufficientCash, InvalidAmount, MalformedOperation, NothingToUndo,
-                             PlayerInDebt, RuleViolation, UnknownName)
+                             RuleViolation, UnknownName)
 
 EDITIONS = ["fr", "us"]
 

@@ -6,7 +6,6 @@ import csv
 
 import pytest
 
-from cards.editions import load_edition
 from terminal.errors import RuleViolation
 from tests.conftest import ROOT
 
