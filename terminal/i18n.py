@@ -287,9 +287,13 @@ CATALOG.update({code: entry for code, entry in MESSAGES.items() if code not in C
 def translate(code: str, params: Mapping[str, Any] | None = None, language: str = "fr", english: str = "") -> str:
     """The text of message ``code`` in ``language`` with ``params`` filled in.
 
-    Falls back to ``english`` (the message's own English text) when the language has no entry, then to the
-    English catalog, then to the code itself. Never raises for a missing parameter: the placeholder stays.
+    In English, the message's own text (``english``, written where the rule was applied, with every name
+    in it) comes first. Other languages use the catalog, and fall back to ``english`` when they have no entry,
+    then to the English catalog, then to the code itself. Never raises for a missing parameter: the
+    placeholder stays.
     """
+    if language == "en" and english:
+        return english
     entry = CATALOG.get(code)
     template = entry.get(language) if entry else None
     if template is None:
