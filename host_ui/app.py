@@ -63,9 +63,6 @@ class TerminalApp:
             term.cancel()
         elif kind == "press":
             term.press(action[1])
-        elif kind == "undo_banker":
-            term.cancel()
-            term.choose("banker")
         elif self.renderer.ui_event(action):
             self._dirty = True
 

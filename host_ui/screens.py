@@ -2,8 +2,7 @@
 into ``body`` (the area under the header) and registers its buttons on the canvas.
 
 Button actions: ``("choose", option_id)``, ``("digit", "0"-"9"/"C"/"<")``, ``("confirm",)``, ``("cancel",)``
-(terminal inputs), ``("page", +-1)``, ``("scroll", +-n)`` (screen-local) and ``("undo_banker",)`` (the
-history's way into the banker menu's undo).
+(terminal inputs) and ``("page", +-1)``, ``("scroll", +-n)`` (screen-local).
 """
 from __future__ import annotations
 
@@ -515,9 +514,10 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx) -> None:
             c.text(after_rect, f"{ctx.t('ui_balance_after')}: {after}", 11, theme.MUTED, align="right",
                    role="history_balance", min_size=7)
     back = [o for o in view.options if o.id == "back"]
+    undo = [o for o in view.options if o.id == "undo"]
     extra = [("▲", ("scroll", -fits) if top > 0 else None, None, 0.5),
-             ("▼", ("scroll", +fits) if top < last_top else None, None, 0.5),
-             (ctx.t("ui_undo_banker"), ("undo_banker",), theme.WARN, 1.4)]
+             ("▼", ("scroll", +fits) if top < last_top else None, None, 0.5)]
+    extra += [(ctx.t("ui_undo_banker"), ("choose", o.id) if o.enabled else None, theme.WARN, 1.4) for o in undo]
     extra += [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.0) for o in back]
     footer(c, foot, ctx, cancel=False, extra=extra)
 

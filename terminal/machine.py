@@ -106,6 +106,7 @@ class Terminal:
         self.message_kind = "info"
         self.last_input = clock()
         self.banker_unlocked = False
+        self._after_banker: Callable[[], None] | None = None
         self._last_go: dict[str, float] = {}
         self._guard_uid: str | None = None
         self._guard_until = 0.0
@@ -292,6 +293,7 @@ class Terminal:
         self._changed()
 
     def _go_idle(self) -> None:
+        self._after_banker = None
         self._go("game_over" if self.game is not None and self.game.is_over() else "idle")
 
     def _player_of(self, uid: str, role) -> str | None:
@@ -829,22 +831,28 @@ class Terminal:
     # Banker
     # ------------------------------------------------------------------------------------------------------
     def _banker_card(self, touch: bool = False) -> None:
+        """The banker card was tapped (``touch=False``), or a banker function was touched on screen."""
         if not touch:
             self._accept()
-            self.banker_unlocked = True
-            return self._go("banker")
+            return self._banker_ok()
         if not self.settings.banker_protection:
-            self.banker_unlocked = True
-            return self._go("banker")
+            return self._banker_ok()
         if self.settings.banker_pin:
             return self._go("pin", buffer="")
         self._say(Msg("needs_banker", {}, "Tap the banker card or type the PIN"), "error")
 
+    def _banker_ok(self) -> None:
+        """The banker is identified: run what was waiting for them, or open the banker menu."""
+        self.banker_unlocked = True
+        then, self._after_banker = self._after_banker, None
+        self._go("banker")
+        if then is not None:
+            then()
+
     def _confirm_pin(self) -> None:
         if self.ctx.get("buffer", "") == self.settings.banker_pin:
-            self.banker_unlocked = True
             self._accept()
-            return self._go("banker")
+            return self._banker_ok()
         self.ctx["buffer"] = ""
         self._refuse(Msg("wrong_pin", {}, "Wrong PIN."))
 
@@ -892,6 +900,9 @@ class Terminal:
         self._choose_idle(option_id)
 
     def _choose_history(self, option_id: str) -> None:
+        if option_id == "undo":  # the banker's undo, from the history: the banker card or PIN first
+            self._after_banker = lambda: self._choose_banker("undo")
+            return self._banker_card(touch=True)
         self._go_idle()
 
     # ------------------------------------------------------------------------------------------------------
@@ -1043,7 +1054,7 @@ class Terminal:
             return View("game_over", Msg("game_over_title", {}, "Game over"),
                         options=(Option("banker", Msg("banker_title", {}, "Banker")),
                                  Option("history", Msg("opt_history", {}, "History"))),
-                        extra={"standings": self.game.standings(), "worth_history": None}, **base)
+                        extra={"standings": self.game.standings()}, **base)
         if screen == "deed":
             return View("deed", Msg("deed_tap_player", {}, "Tap the player's card"), deed=self._deed_view(ctx["square"]),
                         **base)
@@ -1115,7 +1126,9 @@ class Terminal:
             return View("banker", Msg("banker_title", {}, "Banker"), options=tuple(self._banker_options()), **base)
         if screen == "history":
             return View("history", Msg("history_title", {}, "History"),
-                        options=(Option("back", Msg("opt_done", {}, "Done")),),
+                        options=(Option("undo", Msg("opt_undo", {}, "Undo the last operation"),
+                                        enabled=self.game is not None and self.game.last_undoable() is not None),
+                                 Option("back", Msg("opt_done", {}, "Done"))),
                         extra={"history": self.game.history() if self.game else []}, **base)
         if screen == "new_game":
             return View("new_game", Msg("new_game_tap_players", {"count": len(ctx["seats"])}, "New game"),

@@ -318,3 +318,33 @@ def test_a_whole_game_to_its_end_through_the_machine(make_game):
     assert table.game.is_over() and table.view.screen == "game_over"
     assert table.beeps()[-1] == "game_over"
     assert table.view.extra["standings"] == ["Ann", "Bob"]
+
+
+def test_undo_from_the_history_needs_the_banker_then_shows_what_it_undoes(table):
+    d = table.driver
+    table.game.buy("Ann", 39)
+    d.choose("history")
+    assert table.view.screen == "history"
+    d.choose("undo")
+    assert table.view.message.code == "needs_banker" and table.game.cash("Ann") == 1100
+    d.tap(BANKER_UID)
+    assert table.view.screen == "confirm" and table.view.pending.op == {"op": "undo"}
+    d.button("confirm")
+    assert table.game.cash("Ann") == 1500
+    assert table.view.message.params["detail"].startswith("Banque")
+
+
+def test_enrolment_wizard_from_the_banker_menu(make_game):
+    from cards.registry import Enrolment
+    table = Table(make_game)
+    registry = table.terminal.registry
+    table.terminal.enrolment_factory = lambda: Enrolment(registry, players=8, missing_only=True)
+    d = table.driver
+    d.tap(BANKER_UID)
+    d.choose("enrol")
+    assert table.view.screen == "enrol" and table.view.title.code == "enrol_tap_player"
+    d.tap(ANN)  # already player 1's card
+    assert table.beeps()[-1] == "refused" and table.view.message.code == "card_already_enrolled"
+    d.tap("04AA55AA")  # a new card becomes the next missing player card
+    assert table.beeps()[-1] == "accepted"
+    assert registry.lookup("04AA55AA") == PlayerCard(5)
