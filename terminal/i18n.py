@@ -155,7 +155,7 @@ CATALOG: dict[str, dict[str, str]] = {
     "purpose_undo": {"fr": "Annuler : {what}", "en": "Undo: {what}", "uk": "Скасувати: {what}"},
     "purpose_end_game": {"fr": "Fin de la partie", "en": "End of the game", "uk": "Кінець гри"},
     # -- feedback -------------------------------------------------------------------------------------------
-    "done": {"fr": "C'est fait.", "en": "Done.", "uk": "Готово."},
+    "done": {"fr": "C'est fait. {detail}", "en": "Done. {detail}", "uk": "Готово. {detail}"},
     "cancelled": {"fr": "Annulé.", "en": "Cancelled.", "uk": "Скасовано."},
     "timed_out": {"fr": "Délai dépassé : rien n'a été fait.", "en": "Timed out: nothing was done.",
                   "uk": "Час вийшов: нічого не зроблено."},
