@@ -225,8 +225,14 @@ class Game:
 
     @property
     def raw_state(self) -> State:
-        """A copy of the current :class:`~terminal.state.State`."""
+        """A copy of the current :class:`~terminal.state.State` (safe to change)."""
         return self._state.copy()
+
+    @property
+    def current(self) -> State:
+        """The current :class:`~terminal.state.State` itself, without a copy: read it, never change it (the
+        screen reads it on every redraw; :attr:`raw_state` is the copy to experiment on)."""
+        return self._state
 
     # -- the generic entry point ---------------------------------------------------------------------------
     def preview(self, op: Mapping[str, Any]) -> Effects:

@@ -158,7 +158,7 @@ class Terminal(TableFlows, ViewBuilder):
                 if self.screen == "new_game":
                     return self._new_game_card(uid)
                 return self._refuse(Msg("card_not_in_game", {}, "This player card is not in the game."))
-            if player in self.game.raw_state.bankrupt_list:
+            if player in self.game.current.bankrupt_list:
                 return self._refuse(Msg("bankrupt_card", {"player": player},
                                         f"{player} is bankrupt: out of the game."))
             if handler is None:
@@ -314,7 +314,7 @@ class Terminal(TableFlows, ViewBuilder):
         return self.game.edition.squares[square].name
 
     def _in_debt(self, player: str) -> bool:
-        return bool(self.game.raw_state.debts_of(player))
+        return bool(self.game.current.debts_of(player))
 
     # -- keypad, choice and confirmation sub-flows ----------------------------------------------------------
     def _ask_number(self, label: Msg, on_enter: Callable[[int], None], kind: str = "amount") -> None:
@@ -435,7 +435,7 @@ class Terminal(TableFlows, ViewBuilder):
         self._deed_with_player(self.ctx["square"], who)
 
     def _deed_with_player(self, square: int, player: str) -> None:
-        owner = self.game.raw_state.owner.get(square)
+        owner = self.game.current.owner.get(square)
         deed = self.game.edition.squares[square]
         if owner is None:
             return self._go("offer", square=square, player=player)
@@ -582,7 +582,7 @@ class Terminal(TableFlows, ViewBuilder):
                                                                           confirm_by=(player,)))
 
     def _use_jail_card(self, player: str) -> None:
-        held = self.game.raw_state.jail_cards_of(player)
+        held = self.game.current.jail_cards_of(player)
         op = {"op": "use_jail_card", "player": player}
         purpose = Msg("purpose_use_jail_card", {}, "Leaving jail with the card")
         # Always ask which card: the player knows which deck's card they hold.
@@ -605,7 +605,7 @@ class Terminal(TableFlows, ViewBuilder):
                      lambda _: to("bank"), on_card=on_card)
 
     def _pick_deed(self, player: str | None, then: Callable[[int], None]) -> None:
-        state = self.game.raw_state
+        state = self.game.current
         squares = state.deeds_of(player) if player else [d.index for d in self.game.edition.deeds()]
         options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s))) for s in squares]
         self._choose(Msg("choose_deed", {}, "Choose a title deed"), options, lambda sid: then(int(sid)),
@@ -667,7 +667,7 @@ class Terminal(TableFlows, ViewBuilder):
             self._go_idle()
 
     def _nearest(self, player: str, square: int, action: str) -> None:
-        owner = self.game.raw_state.owner.get(square)
+        owner = self.game.current.owner.get(square)
         if owner is None or owner == player:
             return self._deed_with_player(square, player)
         card = action

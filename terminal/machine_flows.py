@@ -80,7 +80,7 @@ class TableFlows:
                 self.ctx["lift_now"].remove(square)
             self._changed()
         elif kind == "jail":
-            held = len(self.game.raw_state.jail_cards_of(rest))
+            held = len(self.game.current.jail_cards_of(rest))
             gives[rest]["jail_cards"] = (gives[rest]["jail_cards"] + 1) % (held + 1)
             self._changed()
         elif kind == "lift":
@@ -108,7 +108,7 @@ class TableFlows:
 
     def _card_trade(self, kind: str, who: Any, uid: str) -> None:
         if kind == "deed":
-            owner = self.game.raw_state.owner.get(who)
+            owner = self.game.current.owner.get(who)
             if owner in (self.ctx["a"], self.ctx["b"]):
                 return self._choose_trade(f"deed:{owner}:{who}")
         self._wrong_card("a deed of either player, or Done")
@@ -117,7 +117,7 @@ class TableFlows:
     # Bankruptcy
     # ------------------------------------------------------------------------------------------------------
     def _bankruptcy(self, player: str) -> None:
-        state = self.game.raw_state
+        state = self.game.current
         debts = state.debts_of(player)
         lift_options = []
         if debts and debts[0]["creditor"] not in ("bank", "pot"):
@@ -206,7 +206,7 @@ class TableFlows:
             self._changed()
 
     def _pick_player(self, then: Callable[[str], None]) -> None:
-        players = self.game.raw_state.active_players()
+        players = self.game.current.active_players()
         self._choose(Msg("choose_partner", {}, "Which player?"), [Option(p, Msg("name", {}, p)) for p in players],
                      then, on_card=lambda kind, who, uid: then(who) if kind == "player" else self._wrong_card("a player"))
 

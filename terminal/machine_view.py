@@ -23,7 +23,7 @@ class ViewBuilder:
     def _players(self) -> tuple[PlayerLine, ...]:
         if self.game is None:
             return ()
-        state = self.game.raw_state
+        state = self.game.current
         lines = []
         for seat, name in enumerate(state.players, start=1):
             debts = tuple((d["creditor"] if d["creditor"] not in ("pot",) else "bank", d["amount"])
@@ -33,7 +33,7 @@ class ViewBuilder:
         return tuple(lines)
 
     def _deed_view(self, square: int, payer: str | None = None) -> DeedView:
-        state = self.game.raw_state
+        state = self.game.current
         deed = self.game.edition.squares[square]
         owner = state.owner.get(square)
         rent = None
@@ -51,7 +51,7 @@ class ViewBuilder:
         base = dict(players=self._players(), message=self.message, message_kind=self.message_kind,
                     reader_ok=self.reader_ok, language=self.settings.language)
         if self.game is not None:
-            state = self.game.raw_state
+            state = self.game.current
             base.update(bank_houses=state.bank["houses"], bank_hotels=state.bank["hotels"],
                         pot=state.cash["pot"] if self.game.config.jackpot else None, edition=self.game.edition.name,
                         game_over=self.game.is_over())
@@ -157,7 +157,7 @@ class ViewBuilder:
 
     def _player_options(self, player: str) -> list[Option]:
         in_debt = self._in_debt(player)
-        state = self.game.raw_state
+        state = self.game.current
 
         def opt(option_id: str, english: str, enabled: bool = True, **params) -> Option:
             return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
@@ -209,7 +209,7 @@ class ViewBuilder:
 
     def _trade_options(self) -> list[Option]:
         a, b, gives = self.ctx["a"], self.ctx["b"], self.ctx["gives"]
-        state = self.game.raw_state
+        state = self.game.current
         options = []
         for giver in (a, b):
             for square in state.deeds_of(giver):
