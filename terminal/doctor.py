@@ -129,7 +129,7 @@ def sdl_video_drivers() -> list[str] | None:
     spec = importlib.util.find_spec("pygame")
     if spec is None or not spec.submodule_search_locations:
         return None
-    package = Path(list(spec.submodule_search_locations)[0])
+    package = Path(next(iter(spec.submodule_search_locations)))
     bundled = sorted(package.parent.glob("pygame.libs/libSDL2-2*.so*"))
     library = str(bundled[0]) if bundled else (ctypes.util.find_library("SDL2-2.0")
                                                or ctypes.util.find_library("SDL2"))
@@ -477,8 +477,8 @@ def _input_devices(root: Path) -> list[tuple[str, str]]:
         return []
     devices = []
     for block in text.split("\n\n"):
-        name = re.search(r'^N: Name="(.*)"', block, re.M)
-        handler = re.search(r"^H: Handlers=.*\b(event\d+)\b", block, re.M)
+        name = re.search(r'^N: Name="(.*)"', block, re.MULTILINE)
+        handler = re.search(r"^H: Handlers=.*\b(event\d+)\b", block, re.MULTILINE)
         if name and handler:
             devices.append((name.group(1), handler.group(1)))
     return devices
@@ -547,8 +547,8 @@ def _check_data_dir(ctx: _Context) -> Check:
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if existing.exists() and not existing.is_dir():
-        return Check("data_dir", "fail", f"{existing} is a file, not a directory", f"move it away or change "
-                                                                                   f"data_dir in [storage]")
+        return Check("data_dir", "fail", f"{existing} is a file, not a directory", "move it away or change "
+                                                                                   "data_dir in [storage]")
     mount = _mount_of(existing.resolve(), _mounts(ctx.root))
     if mount is not None:
         point, kind, options = mount

@@ -18,7 +18,14 @@ from pathlib import Path
 import pytest
 
 from terminal.config import load_config
-from tests.deploy.stubs import CONFIG_TXT, GROUP, environment, fake_pi, make_stubs, read_log
+from tests.deploy.stubs import (
+    CONFIG_TXT,
+    GROUP,
+    environment,
+    fake_pi,
+    make_stubs,
+    read_log,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
@@ -48,7 +55,7 @@ class Run:
     def __call__(self, script: Path, *args: str, check: bool = True, **env: str) -> subprocess.CompletedProcess:
         self.log.write_text("")
         result = subprocess.run(["bash", str(script), "--root", str(self.root), *args], capture_output=True,
-                                text=True, timeout=120,
+                                text=True, timeout=120, check=False,
                                 env=environment(self.stubs, self.log, **{**self.extra_env, **env}))
         if check:
             assert result.returncode == 0, f"{script.name} failed:\n{result.stdout}\n{result.stderr}"
@@ -104,7 +111,7 @@ def pip_calls(run: Run) -> list[list[str]]:
 def test_scripts_are_shellcheck_clean(script):
     shellcheck = need("shellcheck", "shellcheck")
     result = subprocess.run([shellcheck, "--shell=bash", "--severity=style", "--external-sources", str(script)],
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, check=False)
     assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
 
 
@@ -171,7 +178,7 @@ def verify_root(run: Run) -> Path:
 def analyze(root: Path) -> subprocess.CompletedProcess:
     tool = need("systemd-analyze", "systemd")
     return subprocess.run([tool, "verify", f"--root={root}", "/etc/systemd/system/banquier.service"],
-                          capture_output=True, text=True, timeout=60, env={**os.environ, "SYSTEMD_LOG_COLOR": "0"})
+                          capture_output=True, text=True, timeout=60, check=False, env={**os.environ, "SYSTEMD_LOG_COLOR": "0"})
 
 
 def test_the_installed_unit_passes_systemd_analyze_verify(pi):
@@ -301,7 +308,7 @@ def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
 def test_install_puts_the_user_in_the_device_groups(pi):
     pi(INSTALL)
     passwd = pi.file("/etc/passwd").read_text()
-    assert re.search(r"^banquier:x:\d+:\d+:[^:]*:/var/lib/banquier:/usr/sbin/nologin$", passwd, re.M)
+    assert re.search(r"^banquier:x:\d+:\d+:[^:]*:/var/lib/banquier:/usr/sbin/nologin$", passwd, re.MULTILINE)
     for group in DEVICE_GROUPS:
         assert "banquier" in pi.members(group), group
     assert pi.members("video") == ["pi", "banquier"]  # others stay
@@ -320,7 +327,7 @@ def test_install_creates_missing_groups(tmp_path):
 def test_install_enables_spi_by_uncommenting(pi):
     pi(INSTALL)
     text = pi.file("/boot/firmware/config.txt").read_text()
-    assert re.findall(r"^.*dtparam=spi=on.*$", text, re.M) == ["dtparam=spi=on"]
+    assert re.findall(r"^.*dtparam=spi=on.*$", text, re.MULTILINE) == ["dtparam=spi=on"]
     assert text == CONFIG_TXT.replace("#dtparam=spi=on", "dtparam=spi=on")
     assert pi.calls("raspi-config") == []  # under --root the file is edited, not this machine
 
@@ -375,7 +382,7 @@ def test_install_repairs_a_venv_without_system_packages(pi):
 
 
 def test_install_help_and_bad_options(pi):
-    result = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True)
+    result = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and "--root DIR" in result.stdout
     result = pi(INSTALL, "--frobnicate", check=False)
     assert result.returncode != 0 and "unknown option: --frobnicate" in result.stderr
@@ -396,7 +403,7 @@ def test_install_without_root_asks_for_sudo(tmp_path):
         command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
     stubs = make_stubs(tmp_path / "stubs")
     result = subprocess.run(command, capture_output=True, text=True,
-                            env=environment(stubs, tmp_path / "log"), cwd="/")
+                            env=environment(stubs, tmp_path / "log"), cwd="/", check=False)
     assert result.returncode != 0 and "run it as root: sudo" in result.stderr
     assert not (tmp_path / "log").exists()
 
@@ -456,7 +463,7 @@ def test_uninstall_of_nothing_is_fine(pi):
 
 
 def test_uninstall_help_and_bad_options(pi):
-    result = subprocess.run(["bash", str(UNINSTALL), "--help"], capture_output=True, text=True)
+    result = subprocess.run(["bash", str(UNINSTALL), "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and "--purge" in result.stdout
     result = pi(UNINSTALL, "--everything", check=False)
     assert result.returncode != 0 and "unknown option" in result.stderr

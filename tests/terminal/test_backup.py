@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from terminal.backup import BackupError, backup_due, backup_name, list_backups, rotate_backup
+from terminal.backup import (
+    BackupError,
+    backup_due,
+    backup_name,
+    list_backups,
+    rotate_backup,
+)
 from terminal.errors import GameError, LedgerError
 from terminal.game import Game
 

@@ -180,11 +180,11 @@ def test_bad_keys_and_values_are_refused_with_the_key_and_the_reason(text, key, 
 
 
 @pytest.mark.parametrize("text, key, other", [
-    ("[hardware.reader]\nbackend = \"mfrc522\"\nreset_pin = 22\n"
-     "[hardware.beeper]\nbackend = \"gpio\"\npin = 22\n", "hardware.beeper.pin", "hardware.reader.reset_pin"),
+    (("[hardware.reader]\nbackend = \"mfrc522\"\nreset_pin = 22\n"
+      "[hardware.beeper]\nbackend = \"gpio\"\npin = 22\n"), "hardware.beeper.pin", "hardware.reader.reset_pin"),
     ("[hardware.reader]\nbackend = \"mfrc522\"\nreset_pin = 24\n", "hardware.reader.reset_pin", "chip select"),
-    ("[hardware.beeper]\nbackend = \"gpio\"\npin = 12\n"
-     "[hardware.buttons]\nbackend = \"gpio\"\nconfirm = 16\nf1 = 12\n", "hardware.buttons.f1",
+    (("[hardware.beeper]\nbackend = \"gpio\"\npin = 12\n"
+      "[hardware.buttons]\nbackend = \"gpio\"\nconfirm = 16\nf1 = 12\n"), "hardware.buttons.f1",
      "hardware.beeper.pin"),
     ("[hardware.buttons]\nbackend = \"gpio\"\nconfirm = 16\ncancel = 16\n", "hardware.buttons.cancel",
      "hardware.buttons.confirm"),
@@ -283,7 +283,7 @@ def test_pin_keeps_its_leading_zero_and_rules_are_read():
 
 
 def test_hal_options_match_the_backends_constructors():
-    import hal.registry as registry
+    from hal import registry
     config = parse_config("[hardware.reader]\nbackend = \"mfrc522\"\n[hardware.beeper]\nbackend = \"gpio\"\n"
                           "frequency_hz = 2700\n[hardware.buttons]\nbackend = \"gpio\"\nconfirm = 16\nf2 = 31\n")
     targets = {"reader": "hal.mfrc522_reader:Mfrc522Reader", "beeper": "hal.gpio_beeper:GpioBeeper",
@@ -350,12 +350,12 @@ def test_the_example_mentions_every_key():
 @pytest.mark.parametrize("text", [
     "",
     EXAMPLE.read_text(encoding="utf-8"),
-    "[hardware.reader]\nbackend = \"serial\"\nport = \"/dev/serial/by-id/usb-x\"\nformat = \"lines\"\n"
-    "[hardware.beeper]\nbackend = \"gpio\"\nfrequency_hz = 2700.5\ntype = \"active\"\n"
+    ("[hardware.reader]\nbackend = \"serial\"\nport = \"/dev/serial/by-id/usb-x\"\nformat = \"lines\"\n"
+     "[hardware.beeper]\nbackend = \"gpio\"\nfrequency_hz = 2700.5\ntype = \"active\"\n"
     "[hardware.buttons]\nbackend = \"gpio\"\nconfirm = 16\nf4 = 35\n"
     "[display]\ntouch_device = \"/dev/input/event0\"\nrotation = 270\n"
     "[game]\nbanker_pin = \"0123\"\nlanguage = \"uk\"\n[game.rules]\nfree_parking_jackpot = true\n"
-    "[storage]\nbackup_dir = \"/srv/b\\u00e9\"\ndata_dir = \"/srv/d \\\"q\\\"\"\n",
+     "[storage]\nbackup_dir = \"/srv/b\\u00e9\"\ndata_dir = \"/srv/d \\\"q\\\"\"\n"),
 ])
 def test_to_toml_reads_back_to_an_equal_config(text):
     config = parse_config(text, {"HOME": "/home/x"})

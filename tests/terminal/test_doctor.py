@@ -495,7 +495,7 @@ def test_data_dir_mount_points_with_spaces_and_nesting(fake, tmp_path):
 
 
 def test_data_dir_read_only(fake, data):
-    fake.mounts(f"/dev/mmcblk0p2 / ext4 ro,noatime 0 0")
+    fake.mounts("/dev/mmcblk0p2 / ext4 ro,noatime 0 0")
     assert_status(checks(config_for(data), fake)["data_dir"], "fail", "read-only")
 
 
