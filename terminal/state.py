@@ -57,7 +57,11 @@ class State:
                    bank={"houses": edition.houses, "hotels": edition.hotels}, game={"over": False})
 
     def copy(self) -> "State":
-        return copy.deepcopy(self)
+        """An independent copy (every section is a dict of plain values; debts are dicts in a list)."""
+        return State(players=self.players, cash=dict(self.cash), owner=dict(self.owner), level=dict(self.level),
+                     mortgaged=dict(self.mortgaged), jail_card=dict(self.jail_card),
+                     debts={"list": [dict(d) for d in self.debts["list"]]},
+                     bankrupt={"list": list(self.bankrupt["list"])}, bank=dict(self.bank), game=dict(self.game))
 
     # -- serialisation -------------------------------------------------------------------------------------
     def to_json(self) -> dict:
