@@ -6,7 +6,7 @@
 #
 # What it does, each step skipped when already done:
 #   1. system packages with apt: Debian's python3-pygame (its SDL has the kmsdrm driver that PyPI wheels
-#      lack) and python3-spidev, python3-venv, python3-dev and gcc (to build RPi.GPIO), fonts-dejavu-core,
+#      lack), python3-spidev and python3-evdev, python3-venv, python3-dev and gcc (to build RPi.GPIO), fonts-dejavu-core,
 #      sqlite3; python3-lgpio on a Pi 5;
 #   2. SPI enabled (raspi-config nonint do_spi 0, or dtparam=spi=on in /boot/firmware/config.txt);
 #   3. the service user "banquier" in the groups spi gpio input dialout video render;
@@ -108,7 +108,7 @@ case "$CODENAME" in
 esac
 
 # ------------------------------------------------------------------------------------ 1. system packages
-PACKAGES=(python3 python3-venv python3-dev gcc python3-pygame python3-spidev fonts-dejavu-core sqlite3)
+PACKAGES=(python3 python3-venv python3-dev gcc python3-pygame python3-spidev python3-evdev fonts-dejavu-core sqlite3)
 [ "$PI5" = no ] || PACKAGES+=(python3-lgpio)
 say "system packages: ${PACKAGES[*]}"
 DEBIAN_FRONTEND=noninteractive "$APT_GET" update -q

@@ -260,7 +260,7 @@ def test_install_installs_the_system_packages(pi):
     assert apt[0][1:] == ["update", "-q"]
     packages = apt[1][apt[1].index("--no-install-recommends") + 1:]
     assert apt[1][1:3] == ["install", "-y"]
-    assert {"python3-pygame", "python3-spidev", "python3-venv", "fonts-dejavu-core", "python3-dev", "gcc"} <= set(packages)
+    assert {"python3-pygame", "python3-spidev", "python3-evdev", "python3-venv", "fonts-dejavu-core", "python3-dev", "gcc"} <= set(packages)
     assert "python3-lgpio" not in packages
 
 
