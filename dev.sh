@@ -20,11 +20,34 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet -e '.[test]'
     touch "$stamp"
 fi
+# The deploy scripts are checked with shellcheck and systemd-analyze (Debian packages), never skipped.
+system_test_tools() {
+    local missing=()
+    command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+    command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo=(sudo); else
+            echo "dev.sh: the deploy tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}'." >&2
+            return 0
+        fi
+    fi
+    if command -v apt-get >/dev/null 2>&1; then
+        echo "dev.sh: installing ${missing[*]} for the deploy tests" >&2
+        "${sudo[@]}" apt-get update -qq >/dev/null || true
+        DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+            >/dev/null || echo "dev.sh: could not install ${missing[*]}; the deploy tests will say so." >&2
+    else
+        echo "dev.sh: the deploy tests need ${missing[*]} (no apt-get here: install them by hand)." >&2
+    fi
+}
+
 cmd=${1:-run}
 shift || true
 case "$cmd" in
     run)   exec .venv/bin/banquier "$@" ;;
-    test)  exec .venv/bin/python -m pytest "$@" ;;
+    test)  system_test_tools; exec .venv/bin/python -m pytest "$@" ;;
     bench) for b in bench/*.py; do echo "== $b"; .venv/bin/python "$b"; done ;;
     *)     echo "usage: ./dev.sh run|test|bench [ARGS...]" >&2; exit 2 ;;
 esac

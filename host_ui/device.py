@@ -83,9 +83,10 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         data.mkdir(parents=True, exist_ok=True)
         key = load_or_create_key(config.storage.key_file)
         registry = CardRegistry.load(data / "cards.txt", edition=load_edition(config.game.edition))
-        reader = hal.load_reader(config.reader.backend, **config.reader.hal_options())
-        beeper = hal.load_beeper(config.beeper.backend, **config.beeper.hal_options())
-        buttons = hal.load_buttons(config.buttons.backend, **config.buttons.hal_options())
+        # env={}: the configuration has already applied the BANQUIER_READER/... overrides.
+        reader = hal.load_reader(config.reader.backend, env={}, **config.reader.hal_options())
+        beeper = hal.load_beeper(config.beeper.backend, env={}, **config.beeper.hal_options())
+        buttons = hal.load_buttons(config.buttons.backend, env={}, **config.buttons.hal_options())
     except (hal.HalError, GameError, OSError) as exc:
         log.error("%s", exc)
         hal.close_all()

@@ -89,7 +89,9 @@ def frame_bytes(panel: pygame.Surface, bpp: int, stride: int | None = None) -> b
     (BGRA, the X byte 0xFF). ``stride``: bytes per framebuffer line (>= width x bpp / 8; rows are padded)."""
     w, h = panel.get_size()
     if bpp == 32:
-        data = pygame.image.tobytes(panel, "BGRA")
+        # pygame >= 2.1.3 calls it tobytes; Debian Bookworm's 2.1.2 (the one with kmsdrm) only has tostring.
+        to_bytes = getattr(pygame.image, "tobytes", None) or pygame.image.tostring
+        data = to_bytes(panel, "BGRA")
         row = w * 4
     elif bpp == 16:
         target = pygame.Surface((w, h), 0, 16, (0xF800, 0x07E0, 0x001F, 0))
