@@ -173,8 +173,8 @@ fi
 
 # ------------------------------------------------------------------------- 4. configuration and data
 install -d -m 0755 "$ROOT$PREFIX" "$ROOT$CONFIG_DIR"
-install -d -m 0750 "$ROOT$STATE_DIR" "$ROOT$STATE_DIR/games"
-"$CHOWN" "$SERVICE_USER:$SERVICE_USER" "$ROOT$STATE_DIR" "$ROOT$STATE_DIR/games"
+install -d -m 0750 "$ROOT$STATE_DIR" "$ROOT$STATE_DIR/data"
+"$CHOWN" "$SERVICE_USER:$SERVICE_USER" "$ROOT$STATE_DIR" "$ROOT$STATE_DIR/data"
 install -m 0644 "$SOURCE/deploy/config.example.toml" "$ROOT$CONFIG_DIR/config.example.toml"
 if [ -e "$ROOT$CONFIG_DIR/config.toml" ]; then
     say "configuration: keeping $CONFIG_DIR/config.toml (the current example is $CONFIG_DIR/config.example.toml)"

@@ -167,10 +167,12 @@ def _open_display(config, terminal, reader, headless: bool):
         if display.touch_device:
             from host_ui.evdev_touch import EvdevTouch
             touch = EvdevTouch(str(display.touch_device))
-    else:
+    else:  # "kmsdrm" (full screen on the console) or "window"
+        if display.output == "kmsdrm" and not headless:
+            os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
         pygame.display.init()
         check_driver(on_device=not headless)
         pygame.font.init()
-        output = WindowOutput(size, rotation, fullscreen=display.fullscreen)
+        output = WindowOutput(size, rotation, fullscreen=display.fullscreen or display.output == "kmsdrm")
     return TerminalApp(terminal, output, Renderer(size, rotation, game=terminal.game), InputMapper(size, rotation),
                        reader=reader, touch=touch, fps=display.max_fps)

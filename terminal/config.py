@@ -284,15 +284,22 @@ class HardwareSettings:
 @dataclass(frozen=True)
 class DisplaySettings:
     """``[display]``: ``width`` x ``height`` pixels (the panel's own size, before rotation), ``rotation``
-    0 | 90 | 180 | 270 degrees clockwise, ``output`` ``window`` (a desktop window, or pygame's choice) |
-    ``framebuffer`` (full screen on the device through SDL's kmsdrm driver), ``fb_device`` (DRM card,
-    e.g. ``/dev/dri/card1``; left out: SDL's choice), ``touch_device`` (e.g.
-    ``/dev/input/by-path/...-event``; left out: any touchscreen), ``fullscreen``, ``max_fps`` 5..120."""
+    0 | 90 | 180 | 270 degrees clockwise, ``output``:
+
+    - ``window``: a desktop window (a PC), or whatever SDL picks;
+    - ``kmsdrm``: full screen on the device's console through SDL's kmsdrm driver (HDMI, the official DSI
+      panel);
+    - ``framebuffer``: frames drawn offscreen and written to ``fb_device`` (``/dev/fbN``, default
+      ``/dev/fb1``) in its pixel format, for the cheap SPI panels whose driver only exposes a framebuffer;
+      touch read from ``touch_device`` through python-evdev.
+
+    ``touch_device`` (e.g. ``/dev/input/by-path/...-event``; left out: any touchscreen), ``fullscreen``,
+    ``max_fps`` 5..120."""
 
     width: int = _key(_Rule("int", lo=240, hi=7680, hint="pixels"), 800)
     height: int = _key(_Rule("int", lo=160, hi=4320, hint="pixels"), 480)
     rotation: int = _key(_Rule("int", choices=(0, 90, 180, 270)), 0)
-    output: str = _key(_Rule("str", choices=("window", "framebuffer")), "window")
+    output: str = _key(_Rule("str", choices=("window", "kmsdrm", "framebuffer")), "window")
     fb_device: Path | None = _key(_Rule("path", optional=True), None)
     touch_device: Path | None = _key(_Rule("path", optional=True), None)
     fullscreen: bool = _key(_Rule("bool"), False)

@@ -6,7 +6,7 @@ the configuration in use; SPI enabled and ``/dev/spidev*`` usable (MFRC522 reade
 answering its version register (through the configured ``hal`` backend; MFRC522 only); the serial
 reader's port (serial only); the GPIO library for this Pi model (RPi.GPIO, or rpi-lgpio on a Pi 5); the
 user's groups (spi, gpio, input, dialout, video as the configuration needs them); the display driver
-(kmsdrm on the device; a desktop under a window); the touch device; the data directory (writable, not
+(kmsdrm or an SPI panel's framebuffer on the device; a desktop under a window); the touch device; the data directory (writable, not
 on a volatile or read-only filesystem); the device key; and the integrity of every game under the data
 directory (``PRAGMA integrity_check`` and a full audit with :meth:`terminal.Game.open`, both on a
 snapshot, so a game in use by the running terminal is never written).
@@ -372,9 +372,9 @@ def _needed_groups(config: Config) -> dict[str, list[str]]:
         need("gpio", "the buttons")
     if config.reader.backend == "serial":
         need("dialout", "the serial reader")
-    if config.display.output == "framebuffer":
-        need("video", "the display (kmsdrm)")
-    if config.display.output == "framebuffer" or config.display.touch_device is not None:
+    if config.display.output in ("kmsdrm", "framebuffer"):
+        need("video", f"the display ({config.display.output})")
+    if config.display.output in ("kmsdrm", "framebuffer") or config.display.touch_device is not None:
         need("input", "the touchscreen")
     return needed
 
@@ -432,19 +432,27 @@ def _check_display(ctx: _Context) -> Check:
             return Check("display", "ok", f"window output on the desktop ({desktop})")
         if under_systemd:
             return Check("display", "fail", "output = \"window\" under systemd, where there is no DISPLAY",
-                         "set output = \"framebuffer\" in [display] (kmsdrm, full screen)")
+                         "set output = \"kmsdrm\" in [display] (full screen on the console)")
         return Check("display", "warn", "no desktop session (DISPLAY and WAYLAND_DISPLAY are unset): the window "
-                                        "cannot open", "run from the desktop, or set output = \"framebuffer\" "
+                                        "cannot open", "run from the desktop, or set output = \"kmsdrm\" "
                                                        "in [display] on the device")
+    if display.output == "framebuffer":
+        fb = display.fb_device or Path("/dev/fb1")
+        node = ctx.path(fb)
+        if not node.exists():
+            return Check("display", "fail", f"the framebuffer {fb} does not exist: the SPI panel's driver is not "
+                                            f"loaded", "add the panel's dtoverlay to /boot/firmware/config.txt "
+                                                       "and reboot, or set fb_device in [display]")
+        if not ctx.can(node, os.R_OK | os.W_OK):
+            group = ctx.group_of(node) or "video"
+            return Check("display", "fail", f"{ctx.user.name} may not write {fb} (group {group})",
+                         f"sudo usermod -aG {group} {ctx.user.name}, then log in again (or reboot)")
+        return Check("display", "ok", f"framebuffer output to {fb}")
     if driver and driver != "kmsdrm":
-        return Check("display", "fail", f"SDL_VIDEODRIVER={driver}, but output = \"framebuffer\" needs kmsdrm",
+        return Check("display", "fail", f"SDL_VIDEODRIVER={driver}, but output = \"kmsdrm\" needs kmsdrm",
                      "set SDL_VIDEODRIVER=kmsdrm (the service does) or unset it")
-    cards = [ctx.path(display.fb_device)] if display.fb_device else sorted(ctx.path("/dev/dri").glob("card*"))
-    cards = [c for c in cards if c.exists()]
+    cards = [c for c in sorted(ctx.path("/dev/dri").glob("card*")) if c.exists()]
     if not cards:
-        if display.fb_device:
-            return Check("display", "fail", f"the display device {display.fb_device} does not exist",
-                         "leave fb_device out of [display] to let SDL choose, or name a /dev/dri/card*")
         return Check("display", "fail", "no DRM display device (/dev/dri/card*): the KMS driver is not loaded",
                      "add dtoverlay=vc4-kms-v3d to /boot/firmware/config.txt, then sudo reboot")
     usable = [c for c in cards if ctx.can(c, os.R_OK | os.W_OK)]
@@ -554,7 +562,7 @@ def _check_data_dir(ctx: _Context) -> Check:
         point, kind, options = mount
         if kind in VOLATILE_FILESYSTEMS:
             return Check("data_dir", "fail", f"{data} is on a {kind} filesystem ({point}): games are lost at reboot",
-                         "set data_dir in [storage] to a directory on the SD card, e.g. /var/lib/banquier/games, "
+                         "set data_dir in [storage] to a directory on the SD card, e.g. /var/lib/banquier/data, "
                          "or turn the overlay file system off (sudo raspi-config nonint disable_overlayfs)")
         if "ro" in options:
             return Check("data_dir", "fail", f"{data} is on a read-only filesystem ({point})",

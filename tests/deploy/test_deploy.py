@@ -248,10 +248,10 @@ def test_install_never_overwrites_a_configuration(pi):
 
 def test_install_makes_the_data_directory(pi):
     pi(INSTALL)
-    for directory in ("/var/lib/banquier", "/var/lib/banquier/games"):
+    for directory in ("/var/lib/banquier", "/var/lib/banquier/data"):
         assert stat.S_IMODE(pi.file(directory).stat().st_mode) == 0o750
     assert ["chown", "banquier:banquier", str(pi.file("/var/lib/banquier")),
-            str(pi.file("/var/lib/banquier/games"))] in pi.calls("chown")
+            str(pi.file("/var/lib/banquier/data"))] in pi.calls("chown")
 
 
 def test_install_installs_the_system_packages(pi):
@@ -411,7 +411,7 @@ def test_install_without_root_asks_for_sudo(tmp_path):
 # ---------------------------------------------------------------------------------------- uninstall
 def installed_with_a_game(run: Run) -> Path:
     run(INSTALL)
-    game = run.file("/var/lib/banquier/games/family.db")
+    game = run.file("/var/lib/banquier/data/family.db")
     game.write_bytes(b"SQLite format 3\0 a game")
     run.file("/var/lib/banquier/device.key").write_bytes(bytes(32))
     return game

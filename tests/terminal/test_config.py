@@ -224,7 +224,7 @@ def test_non_utf8_file_is_refused(tmp_path, home):
 # -------------------------------------------------------------------------------------- overrides
 def test_environment_overrides_single_keys(tmp_path, home):
     path = write(tmp_path / "c.toml", '[hardware.reader]\nbackend = "mfrc522"\n[game]\nlanguage = "fr"\n'
-                                      '[storage]\ndata_dir = "/var/lib/banquier/games"\n')
+                                      '[storage]\ndata_dir = "/var/lib/banquier/data"\n')
     env = {**home, "BANQUIER_READER": "serial", "BANQUIER_SERIAL_PORT": "/dev/ttyUSB0",
            "BANQUIER_BEEPER": "none", "BANQUIER_BUTTONS": "sim", "BANQUIER_LANGUAGE": "uk",
            "BANQUIER_EDITION": "us", "BANQUIER_DATA_DIR": str(tmp_path / "data"),
@@ -325,8 +325,8 @@ def test_the_shipped_example_loads_without_error(home, tmp_path):
     config = load_config(EXAMPLE, home, root=tmp_path)
     assert config.source == EXAMPLE
     assert config.reader.backend == "mfrc522" and config.beeper.backend == "gpio"
-    assert config.display.output == "framebuffer"
-    assert config.storage.data_dir == Path("/var/lib/banquier/games")
+    assert config.display.output == "kmsdrm"
+    assert config.storage.data_dir == Path("/var/lib/banquier/data")
     assert config.storage.key_file == Path("/var/lib/banquier/device.key")
 
 

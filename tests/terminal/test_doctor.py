@@ -77,7 +77,7 @@ backend = "mfrc522"
 [hardware.beeper]
 backend = "gpio"
 [display]
-output = "framebuffer"
+output = "kmsdrm"
 """
 
 PACKAGES_PI4 = {"RPi.GPIO": "0.7.1"}
@@ -356,60 +356,67 @@ def _fake_reader(*args, **kwargs):
 
 # ------------------------------------------------------------------------------------------- display
 WINDOW = ""
+KMSDRM = '[display]\noutput = "kmsdrm"\n'
 FRAMEBUFFER = '[display]\noutput = "framebuffer"\n'
 
 
 @pytest.mark.parametrize("env, status, words", [
     ({"DISPLAY": ":0"}, "ok", ["window output", ":0"]),
     ({"WAYLAND_DISPLAY": "wayland-1"}, "ok", ["wayland-1"]),
-    ({"INVOCATION_ID": "abc"}, "fail", ["under systemd", "output = \"framebuffer\""]),
-    ({}, "warn", ["no desktop session", "framebuffer"]),
+    ({"INVOCATION_ID": "abc"}, "fail", ["under systemd", "output = \"kmsdrm\""]),
+    ({}, "warn", ["no desktop session", "kmsdrm"]),
     ({"DISPLAY": ":0", "SDL_VIDEODRIVER": "dummy"}, "warn", ["nothing will be shown", "unset SDL_VIDEODRIVER"]),
 ])
 def test_display_window(fake, data, env, status, words):
     assert_status(checks(config_for(data, WINDOW), fake, env=env)["display"], status, *words)
 
 
-def test_display_framebuffer_ok(fake, data):
+def test_display_kmsdrm_ok(fake, data):
     fake.write("dev/dri/card0")
     fake.write("dev/dri/card1")
-    found = checks(config_for(data, FRAMEBUFFER), fake, env={"SDL_VIDEODRIVER": "kmsdrm"})
+    found = checks(config_for(data, KMSDRM), fake, env={"SDL_VIDEODRIVER": "kmsdrm"})
     assert_status(found["display"], "ok", "kmsdrm on /dev/dri/card0, /dev/dri/card1")
 
 
-def test_display_framebuffer_with_another_sdl_driver(fake, data):
+def test_display_kmsdrm_with_another_sdl_driver(fake, data):
     fake.write("dev/dri/card1")
-    found = checks(config_for(data, FRAMEBUFFER), fake, env={"SDL_VIDEODRIVER": "x11"})
+    found = checks(config_for(data, KMSDRM), fake, env={"SDL_VIDEODRIVER": "x11"})
     assert_status(found["display"], "fail", "SDL_VIDEODRIVER=x11", "kmsdrm")
 
 
 def test_display_without_drm(fake, data):
-    assert_status(checks(config_for(data, FRAMEBUFFER), fake)["display"], "fail", "no DRM display device",
+    assert_status(checks(config_for(data, KMSDRM), fake)["display"], "fail", "no DRM display device",
                   "vc4-kms-v3d")
 
 
-def test_display_configured_device_missing(fake, data):
-    fake.write("dev/dri/card0")
-    config = config_for(data, FRAMEBUFFER + 'fb_device = "/dev/dri/card1"\n')
-    assert_status(checks(config, fake)["display"], "fail", "/dev/dri/card1 does not exist", "fb_device")
+def test_display_spi_panel_framebuffer(fake, data):
+    assert_status(checks(config_for(data, FRAMEBUFFER), fake)["display"], "fail", "/dev/fb1 does not exist",
+                  "dtoverlay")
+    fake.write("dev/fb1")
+    assert_status(checks(config_for(data, FRAMEBUFFER), fake)["display"], "ok", "framebuffer output to /dev/fb1")
+    config = config_for(data, FRAMEBUFFER + 'fb_device = "/dev/fb2"\n')
+    assert_status(checks(config, fake)["display"], "fail", "/dev/fb2 does not exist")
+    fake.group("video")
+    found = checks(config_for(data, FRAMEBUFFER), fake, access=lambda p, m: p.name != "fb1")
+    assert_status(found["display"], "fail", "may not write /dev/fb1", "usermod -aG video")
 
 
 def test_display_not_permitted(fake, data):
     fake.write("dev/dri/card1")
     fake.group("video")
-    found = checks(config_for(data, FRAMEBUFFER), fake, access=lambda p, m: "card" not in p.name)
+    found = checks(config_for(data, KMSDRM), fake, access=lambda p, m: "card" not in p.name)
     assert_status(found["display"], "fail", "may not use /dev/dri/card1", "usermod -aG video banquier")
 
 
 def test_display_sdl_unknown(fake, data):
     fake.write("dev/dri/card1")
-    found = checks(config_for(data, FRAMEBUFFER), fake, video_drivers=lambda: None)
+    found = checks(config_for(data, KMSDRM), fake, video_drivers=lambda: None)
     assert_status(found["display"], "warn", "cannot tell", "apt install python3-pygame")
 
 
 def test_display_pygame_without_kmsdrm(fake, data):
     fake.write("dev/dri/card1")
-    found = checks(config_for(data, FRAMEBUFFER), fake, video_drivers=lambda: ["x11", "wayland", "dummy"])
+    found = checks(config_for(data, KMSDRM), fake, video_drivers=lambda: ["x11", "wayland", "dummy"])
     assert_status(found["display"], "fail", "no kmsdrm driver", "x11, wayland", "python3-pygame",
                   "uninstall -y pygame", "--system-site-packages")
 
@@ -418,7 +425,7 @@ def test_display_held_by_a_desktop(fake, data):
     fake.write("dev/dri/card1")
     fake.write("proc/1/comm", "systemd\n")
     fake.write("proc/812/comm", "labwc\n")
-    found = checks(config_for(data, FRAMEBUFFER), fake)
+    found = checks(config_for(data, KMSDRM), fake)
     assert_status(found["display"], "warn", "labwc", "do_boot_behaviour B1")
 
 
@@ -441,20 +448,20 @@ H: Handlers=sysrq kbd leds event1
 def test_touch_found(fake, data):
     fake.write("proc/bus/input/devices", INPUT_DEVICES)
     fake.write("dev/input/event0")
-    assert_status(checks(config_for(data, FRAMEBUFFER), fake)["touch"], "ok", "generic ft5x06", "event0")
+    assert_status(checks(config_for(data, KMSDRM), fake)["touch"], "ok", "generic ft5x06", "event0")
 
 
 def test_touch_not_readable(fake, data):
     fake.write("proc/bus/input/devices", INPUT_DEVICES)
     fake.write("dev/input/event0")
     fake.group("input")
-    found = checks(config_for(data, FRAMEBUFFER), fake, access=lambda p, m: p.name != "event0")
+    found = checks(config_for(data, KMSDRM), fake, access=lambda p, m: p.name != "event0")
     assert_status(found["touch"], "fail", "may not read the touchscreen", "usermod -aG input banquier")
 
 
 def test_no_touchscreen_is_a_warning(fake, data):
     fake.write("proc/bus/input/devices", INPUT_DEVICES.split("\n\n")[1])
-    assert_status(checks(config_for(data, FRAMEBUFFER), fake)["touch"], "warn", "Logitech USB Receiver",
+    assert_status(checks(config_for(data, KMSDRM), fake)["touch"], "warn", "Logitech USB Receiver",
                   "buttons and a keyboard still work")
 
 
