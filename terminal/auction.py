@@ -55,7 +55,8 @@ class _Auction:
         tx.require_no_debt(player, "a bid")
         if self.best and amount <= self.best.amount:
             raise RuleViolation(f"A bid must be above the best bid, {self.best.amount} by {self.best.player}.",
-                                code="bid_too_low", params={"amount": amount, "best": self.best.amount})
+                                code="bid_too_low",
+                                params={"amount": amount, "best": self.best.amount, "leader": self.best.player})
         cash = self.game.cash(player)
         if amount > cash:
             raise InsufficientCash(f"{player} cannot bid {amount}: only {cash} in cash.",
@@ -72,7 +73,9 @@ class DeedAuction(_Auction):
         self.deed = tx.deed(square)
         if game.raw_state.owner.get(square):
             raise RuleViolation(f"{self.deed.name} belongs to {game.raw_state.owner[square]}: only the Bank's "
-                                f"deeds are auctioned.", code="deed_owned", params={"square": square})
+                                f"deeds are auctioned.", code="deed_owned",
+                                params={"square": square, "deed": self.deed.name,
+                                        "owner": game.raw_state.owner[square]})
         self.square = square
 
     def bid(self, player: str, amount: int) -> Bid:
@@ -97,7 +100,7 @@ class BuildingAuction(_Auction):
         super().__init__(game)
         if building not in ("house", "hotel"):
             raise RuleViolation(f"Only a house or a hotel can be auctioned, not {building!r}.",
-                                code="auction_bad_building")
+                                code="auction_bad_building", params={"building": building})
         self.building = building
 
     def bid(self, player: str, square: int, amount: int) -> Bid:
@@ -110,10 +113,16 @@ class BuildingAuction(_Auction):
         wanted = "hotel" if level == 5 else "house"
         if wanted != self.building:
             raise RuleViolation(f"This auction is for a {self.building}; {deed.name} needs a {wanted} next.",
-                                code="auction_wrong_building")
+                                code="auction_wrong_building",
+                                params={"building": self.building, "wanted": wanted, "square": deed.index,
+                                        "deed": deed.name,
+                                        "building_code": "part_hotel" if self.building == "hotel" else "part_house",
+                                        "wanted_code": "part_hotel" if wanted == "hotel" else "part_house"})
         if amount < deed.house_cost:
             raise RuleViolation(f"Bids start at the printed house price, {deed.house_cost}.",
-                                code="auction_below_house_price", params={"amount": amount})
+                                code="auction_below_house_price",
+                                params={"amount": amount, "price": amount, "house_cost": deed.house_cost,
+                                        "square": deed.index, "deed": deed.name})
         self._check_bid(player, amount)
         bid = Bid(player, amount, square)
         self.bids.append(bid)

@@ -51,7 +51,7 @@ def declare_bankruptcy(tx: "Tx", player: str, lift_now: list[int]) -> None:
         if not to_player or square not in mortgaged:
             raise RuleViolation(f"lift_now names square {square}, which is not a mortgaged deed passing to a "
                                 f"player in this bankruptcy.", code="lift_now_not_received",
-                                params={"square": square})
+                                params={"square": square, "deed": rules.square_name(tx.ed, square)})
 
     remaining = []
     for debt in state.debt_list:

@@ -169,7 +169,8 @@ class Tx:
             raise PlayerInDebt(
                 f"{player} owes {owed}: {what} must wait. Raise the money by selling buildings, mortgaging "
                 f"deeds or trading, or declare bankruptcy.",
-                params={"player": player, "what": what, "debts": [dict(d) for d in debts]})
+                params={"player": player, "what": what, "debts": [dict(d) for d in debts],
+                        "owed": sum(d["amount"] for d in debts), "creditor_list": [d["creditor"] for d in debts]})
 
     def deed(self, square: Any):
         if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square < 40:
@@ -178,7 +179,7 @@ class Tx:
         deed = self.ed.squares[square]
         if not deed.is_deed:
             raise RuleViolation(f"{deed.name} is not a title deed.", code="not_a_deed",
-                                params={"square": square, "name": deed.name})
+                                params={"square": square, "name": deed.name, "deed": deed.name})
         return deed
 
     def own_deed(self, player: str, square: int):
@@ -187,7 +188,8 @@ class Tx:
         if holder != player:
             raise RuleViolation(
                 f"{player} does not hold {deed.name}" + (f": {holder} does." if holder else ": the Bank does."),
-                code="not_owner", params={"player": player, "square": square, "owner": holder or BANK})
+                code="not_owner",
+                params={"player": player, "square": square, "deed": deed.name, "owner": holder or BANK})
         return deed
 
     def amount(self, value: Any, what: str = "amount", allow_zero: bool = False) -> int:
@@ -224,7 +226,7 @@ def _buy(tx: Tx, op: dict) -> None:
     holder = tx.s.owner.get(deed.index)
     if holder:
         raise RuleViolation(f"{deed.name} already belongs to {holder}; it can only change hands by a trade.",
-                            code="deed_owned", params={"square": deed.index, "owner": holder})
+                            code="deed_owned", params={"square": deed.index, "deed": deed.name, "owner": holder})
     tx.pay_voluntary(player, BANK, deed.price, f"buying {deed.name}")
     tx.set("owner", deed.index, player)
 
@@ -238,7 +240,7 @@ def _auction(tx: Tx, op: dict) -> None:
     holder = tx.s.owner.get(deed.index)
     if holder:
         raise RuleViolation(f"{deed.name} belongs to {holder}: only the Bank's deeds are auctioned.",
-                            code="deed_owned", params={"square": deed.index, "owner": holder})
+                            code="deed_owned", params={"square": deed.index, "deed": deed.name, "owner": holder})
     tx.pay_voluntary(winner, BANK, price, f"the auction of {deed.name}")
     tx.set("owner", deed.index, winner)
 
@@ -315,7 +317,9 @@ def _gain_jail_card(tx: Tx, op: dict) -> None:
     if holder:
         raise RuleViolation(f"The {deck.replace('_', ' ')} Get Out of Jail Free card is held by {holder}; "
                             f"each deck holds only one.", code="jail_card_taken",
-                            params={"deck": deck, "holder": holder})
+                            params={"deck": deck, "holder": holder,
+                                    "deck_code": {"chance": "part_deck_chance",
+                                                  "community_chest": "part_deck_community_chest"}[deck]})
     tx.set("jail_card", deck, player)
 
 
@@ -354,7 +358,7 @@ def _build(tx: Tx, op: dict) -> None:
             raise RuleViolation(
                 f"A housing-shortage auction starts at the printed house price {deed.house_cost}; "
                 f"{price} is below it.", code="auction_below_house_price",
-                params={"price": price, "house_cost": deed.house_cost})
+                params={"price": price, "house_cost": deed.house_cost, "square": deed.index, "deed": deed.name})
         cost = price
     what = "a hotel" if next_level == HOTEL else "a house"
     tx.pay_voluntary(player, BANK, cost, f"{what} on {deed.name}")
@@ -399,7 +403,7 @@ def _unmortgage(tx: Tx, op: dict) -> None:
     deed = tx.own_deed(player, op["square"])
     if not tx.s.mortgaged.get(deed.index):
         raise RuleViolation(f"{deed.name} is not mortgaged.", code="not_mortgaged",
-                            params={"square": deed.index})
+                            params={"square": deed.index, "deed": deed.name})
     cost = deed.mortgage + ten_percent(deed.mortgage, tx.cfg.rounding)
     tx.pay_voluntary(player, BANK, cost, f"lifting the mortgage on {deed.name}")
     tx.set("mortgaged", deed.index, False)
@@ -444,7 +448,8 @@ def _trade(tx: Tx, op: dict) -> None:
     for square in lift_now:
         if square not in received_mortgaged:
             raise RuleViolation(f"lift_now names square {square}, which is not a mortgaged deed received in this "
-                                f"trade.", code="lift_now_not_received", params={"square": square})
+                                f"trade.", code="lift_now_not_received",
+                                params={"square": square, "deed": rules.square_name(tx.ed, square)})
     # Deeds and cards change hands first, then the cash, then the interest on mortgaged deeds.
     for giver, taker, side in sides:
         for square in side["squares"]:
@@ -648,7 +653,8 @@ def setup_effects(state: State, config: GameConfig, dealt: dict[str, Iterable[in
         for square in squares:
             deed = tx.deed(square)
             if tx.s.owner.get(square):
-                raise RuleViolation(f"{deed.name} is dealt twice.", code="dealt_twice", params={"square": square})
+                raise RuleViolation(f"{deed.name} is dealt twice.", code="dealt_twice",
+                                    params={"square": square, "deed": deed.name})
             tx.move(player, BANK, deed.price)
             tx.set("owner", square, player)
     return tx.s, tx.effects

@@ -3,6 +3,11 @@
 :func:`translate` turns a :class:`~terminal.view.Msg` into text. A message code missing from a language falls
 back to the Msg's own English text (every refusal of the rules carries one), then to the English catalog.
 Parameters are formatted with :meth:`str.format`; amounts arrive already formatted by the caller.
+
+Params stay language-free. A word that must be translated travels as a catalog code in a param whose key
+ends in ``_code`` (``deck_code="part_deck_chance"``, ``wanted_code="part_hotel"``): :func:`translate` puts
+that code's text in the same language in its place (``{deck_code}`` -> "Chance" in French). The texts so
+inserted (the ``part_*`` entries of :mod:`terminal.i18n_messages`) take no params themselves.
 """
 from __future__ import annotations
 
@@ -289,8 +294,9 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
 
     In English, the message's own text (``english``, written where the rule was applied, with every name
     in it) comes first. Other languages use the catalog, and fall back to ``english`` when they have no entry,
-    then to the English catalog, then to the code itself. Never raises for a missing parameter: the
-    placeholder stays.
+    then to the English catalog, then to the code itself. A param whose key ends in ``_code`` holds a
+    catalog code and is shown as that code's text in ``language`` (see the module docstring). Never raises for
+    a missing parameter: the placeholder stays.
     """
     if language == "en" and english:
         return english
@@ -301,9 +307,22 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
             return english
         template = entry.get("en") if entry else code
     try:
-        return template.format(**(params or {}))
+        return template.format(**_resolve_codes(params or {}, language))
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any]:
+    """``params`` with the value of every ``*_code`` key that names a catalog entry replaced by that entry's
+    text in ``language`` (English if it has none). Other values, and codes the catalog lacks, are kept."""
+    if not any(key.endswith("_code") for key in params):
+        return params
+    resolved = dict(params)
+    for key, value in params.items():
+        if key.endswith("_code") and isinstance(value, str) and value in CATALOG:
+            entry = CATALOG[value]
+            resolved[key] = entry.get(language) or entry.get("en") or value
+    return resolved
 
 
 def text(msg, language: str = "fr") -> str:

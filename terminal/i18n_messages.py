@@ -6,10 +6,14 @@ and results of :mod:`cards.registry`. :mod:`terminal.i18n` merges :data:`MESSAGE
 entry already in the catalog wins).
 
 A template only uses the params that EVERY raise site of its code passes (``tests/terminal/test_i18n.py``
-checks it on the source), so no ``{placeholder}`` is ever left unfilled. Many rule refusals give a square
-number but no deed name: their texts say "this title deed" instead of naming it. Params that hold English
-words or identifiers (``what``, ``action``, ``deck``, ``card``, ``kind``, ``mode``, lists of names) are not
-used in the French and Ukrainian texts. Amounts are plain ints.
+checks it on the source), so no ``{placeholder}`` is ever left unfilled. Every refusal about a square
+gives ``deed``, the square's name in the game's edition, so the texts name it. A list of names (``missing``,
+``mortgaged``, ``behind``, ``ahead``, ``built``) also comes joined as one string (``missing_names``...), which
+the texts use. Params that hold English words or identifiers (``what``, ``action``, ``deck``, ``card``,
+``kind``, ``mode``, ``building``) are not used in the French and Ukrainian texts; where such a word matters,
+the raise site also gives a ``*_code`` param naming one of the ``part_*`` entries below (``deck_code``,
+``card_code``, ``building_code``, ``wanted_code``, ``lowest_code``), which :func:`terminal.i18n.translate`
+shows in the reader's language. Amounts are plain ints.
 
 Terms: French as printed on the French game (titre de propriété, groupe de couleur, loyer, hypothèque /
 lever l'hypothèque, la Banque, maison, hôtel, enchères, échange, carte « libéré de prison »); Ukrainian as
@@ -77,12 +81,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "{player} — банкрут і вибув з гри: він більше не може ні платити, ні отримувати гроші.",
     },
     "player_in_debt": {
-        "fr": "{player} a une dette à régler d'abord : réunissez l'argent en vendant des bâtiments, en "
-              "hypothéquant des titres de propriété ou par un échange, ou déclarez faillite.",
-        "en": "{player} has a debt to settle first: raise the money by selling buildings, mortgaging deeds "
-              "or trading, or declare bankruptcy.",
-        "uk": "{player} спершу має сплатити борг: зберіть гроші, продавши будівлі, заклавши нерухомість або "
-              "уклавши обмін, або оголосіть банкрутство.",
+        "fr": "{player} doit encore {owed} : réglez d'abord cette dette en vendant des bâtiments, en hypothéquant "
+              "des titres de propriété ou par un échange, ou déclarez faillite.",
+        "en": "{player} still owes {owed}: settle that debt first by selling buildings, mortgaging deeds or "
+              "trading, or declare bankruptcy.",
+        "uk": "{player} ще винен {owed}: спершу сплатіть борг — продайте будівлі, закладіть нерухомість або "
+              "укладіть обмін, або оголосіть банкрутство.",
     },
     "insufficient_cash": {
         "fr": "{player} ne peut pas payer {amount} : seulement {cash} en espèces. Vendez des bâtiments ou "
@@ -130,11 +134,11 @@ MESSAGES: dict[str, dict[str, str]] = {
               "нерухомість: зберіть гроші замість банкрутства.",
     },
     "lift_now_not_received": {
-        "fr": "La case {square} n'est pas un titre de propriété hypothéqué reçu ici : on ne peut lever tout de "
-              "suite que l'hypothèque d'un titre hypothéqué reçu dans cet échange ou cette faillite.",
-        "en": "Square {square} is not a mortgaged deed received here: only the mortgage of a mortgaged deed "
-              "received in this trade or bankruptcy can be lifted at once.",
-        "uk": "Поле {square} — не закладена нерухомість, отримана тут: одразу викупити заставу можна лише за "
+        "fr": "{deed} n'est pas un titre de propriété hypothéqué reçu ici : on ne peut lever tout de suite que "
+              "l'hypothèque d'un titre hypothéqué reçu dans cet échange ou cette faillite.",
+        "en": "{deed} is not a mortgaged deed received here: only the mortgage of a mortgaged deed received in "
+              "this trade or bankruptcy can be lifted at once.",
+        "uk": "{deed} — не закладена нерухомість, отримана тут: одразу викупити заставу можна лише за "
               "закладену нерухомість, отриману в цьому обміні чи банкрутстві.",
     },
     # -- title deeds, rent and taxes -------------------------------------------------------------------------------
@@ -156,41 +160,39 @@ MESSAGES: dict[str, dict[str, str]] = {
               "комунальне підприємство.",
     },
     "not_owner": {
-        "fr": "{player} ne possède pas ce titre de propriété : seul son propriétaire peut faire cela.",
-        "en": "{player} does not hold this title deed: only its owner can do that.",
-        "uk": "{player} не володіє цим документом на право власності: це може зробити лише власник.",
+        "fr": "{player} ne possède pas {deed} : seul son propriétaire peut faire cela.",
+        "en": "{player} does not hold {deed}: only its owner can do that.",
+        "uk": "{deed} не належить гравцю {player}: це може зробити лише власник.",
     },
     "deed_owned": {
-        "fr": "Ce titre de propriété appartient déjà à un joueur : il ne change de main que par un échange ; "
+        "fr": "{deed} appartient déjà à {owner} : un titre de propriété ne change de main que par un échange ; "
               "seuls les titres de la Banque s'achètent ou se vendent aux enchères.",
-        "en": "This title deed already belongs to a player: it changes hands only by a trade; only the Bank's "
-              "deeds are bought or auctioned.",
-        "uk": "Ця нерухомість уже належить гравцеві: вона переходить до іншого лише через обмін; купити чи "
+        "en": "{deed} already belongs to {owner}: it changes hands only by a trade; only the Bank's deeds are "
+              "bought or auctioned.",
+        "uk": "{deed} уже належить гравцю {owner}: нерухомість переходить до іншого лише через обмін; купити чи "
               "виставити на аукціон можна лише нерухомість Банку.",
     },
     "dealt_twice": {
-        "fr": "Le titre de propriété de la case {square} est distribué deux fois : chaque titre ne va qu'à un "
-              "seul joueur.",
-        "en": "The title deed of square {square} is dealt twice: each deed goes to one player only.",
-        "uk": "Документ на право власності поля {square} роздано двічі: кожен документ отримує лише один "
-              "гравець.",
+        "fr": "{deed} est distribué deux fois : chaque titre de propriété ne va qu'à un seul joueur.",
+        "en": "{deed} is dealt twice: each deed goes to one player only.",
+        "uk": "{deed} роздано двічі: кожен документ на право власності отримує лише один гравець.",
     },
     "rent_unowned": {
-        "fr": "Pas de loyer : ce titre de propriété n'appartient à personne. Le joueur peut l'acheter, sinon "
-              "il est mis aux enchères.",
-        "en": "No rent: nobody owns this title deed. The player may buy it, or it is auctioned.",
-        "uk": "Орендної плати немає: ця нерухомість нікому не належить. Гравець може її купити, інакше її "
-              "виставляють на аукціон.",
+        "fr": "Pas de loyer sur {deed} : ce titre de propriété n'appartient à personne. Le joueur peut "
+              "l'acheter, sinon il est mis aux enchères.",
+        "en": "No rent on {deed}: nobody owns it. The player may buy it, or it is auctioned.",
+        "uk": "Орендної плати за {deed} немає: ця нерухомість нікому не належить. Гравець може її купити, "
+              "інакше її виставляють на аукціон.",
     },
     "rent_own_deed": {
-        "fr": "Pas de loyer : {player} est le propriétaire de ce titre de propriété.",
-        "en": "No rent: {player} owns this title deed.",
-        "uk": "Орендної плати немає: {player} — власник цієї нерухомості.",
+        "fr": "Pas de loyer : {player} est le propriétaire de {deed}.",
+        "en": "No rent: {player} owns {deed}.",
+        "uk": "Орендної плати немає: {player} — власник нерухомості {deed}.",
     },
     "rent_mortgaged": {
-        "fr": "Pas de loyer : ce titre de propriété est hypothéqué.",
-        "en": "No rent: this title deed is mortgaged.",
-        "uk": "Орендної плати немає: цю нерухомість закладено.",
+        "fr": "Pas de loyer sur {deed} : ce titre de propriété est hypothéqué.",
+        "en": "No rent on {deed}: it is mortgaged.",
+        "uk": "Орендної плати за {deed} немає: цю нерухомість закладено.",
     },
     "unknown_rent_card": {
         "fr": "Carte de loyer inconnue « {card} » : choisissez la gare la plus proche ou la compagnie la "
@@ -200,22 +202,20 @@ MESSAGES: dict[str, dict[str, str]] = {
               "підприємство.",
     },
     "rent_card_wrong_deed": {
-        "fr": "Cette carte envoie le joueur vers une autre sorte de case (gare ou compagnie) : choisissez le "
-              "bon titre de propriété.",
-        "en": "This card sends the player to another kind of square (railroad or utility): choose the right "
-              "title deed.",
-        "uk": "Ця картка відправляє гравця на поле іншого типу (вокзал чи комунальне підприємство): виберіть "
-              "правильну нерухомість.",
+        "fr": "Cette carte envoie le joueur à {card_code}, pas sur {deed} : choisissez le bon titre de "
+              "propriété.",
+        "en": "This card sends the player to {card_code}, not to {deed}: choose the right title deed.",
+        "uk": "Ця картка відправляє гравця на {card_code}, а не на {deed}: виберіть правильну нерухомість.",
     },
     "rent_needs_dice": {
-        "fr": "Le loyer de cette compagnie dépend des dés : tapez le total des dés (2 à 12).",
-        "en": "The rent on this utility depends on the dice: type the dice total (2 to 12).",
-        "uk": "Орендна плата за це комунальне підприємство залежить від кубиків: введіть суму кубиків (2–12).",
+        "fr": "Le loyer de {deed} dépend des dés : tapez le total des dés (2 à 12).",
+        "en": "The rent on {deed} depends on the dice: type the dice total (2 to 12).",
+        "uk": "Орендна плата за {deed} залежить від кубиків: введіть суму кубиків (2–12).",
     },
     "rent_no_dice": {
-        "fr": "Le loyer de ce titre de propriété ne dépend pas des dés : ne tapez pas de total des dés.",
-        "en": "The rent on this title deed does not depend on the dice: leave the dice out.",
-        "uk": "Орендна плата за цю нерухомість не залежить від кубиків: не вводьте суму кубиків.",
+        "fr": "Le loyer de {deed} ne dépend pas des dés : ne tapez pas de total des dés.",
+        "en": "The rent on {deed} does not depend on the dice: leave the dice out.",
+        "uk": "Орендна плата за {deed} не залежить від кубиків: не вводьте суму кубиків.",
     },
     "dice_out_of_range": {
         "fr": "Un total des dés va de 2 à 12, pas {dice} : tapez le bon total.",
@@ -223,16 +223,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "Сума кубиків — від 2 до 12, а не {dice}: введіть правильну суму.",
     },
     "not_a_tax": {
-        "fr": "La case {square} n'est pas une case d'impôt : l'impôt sur le revenu est la case 4, la taxe de "
-              "luxe la case 38.",
-        "en": "Square {square} is not a tax square: income tax is square 4, luxury tax square 38.",
-        "uk": "Поле {square} — не податкове: податок на прибуток — поле 4, податок на розкіш — поле 38.",
+        "fr": "{deed} n'est pas une case d'impôt : l'impôt sur le revenu est la case 4, la taxe de luxe la "
+              "case 38.",
+        "en": "{deed} is not a tax square: income tax is square 4, luxury tax square 38.",
+        "uk": "{deed} — не податкове поле: податок на прибуток — поле 4, податок на розкіш — поле 38.",
     },
     "tax_no_choice": {
-        "fr": "Seul l'impôt sur le revenu, avec la règle des 10 % activée, offre un choix : payez le montant "
-              "imprimé.",
-        "en": "Only the income tax, with the 10 % rule on, offers a choice: pay the printed amount.",
-        "uk": "Вибір є лише для податку на прибуток з увімкненим правилом 10 %: сплатіть надруковану суму.",
+        "fr": "Pas de choix pour {deed} : seul l'impôt sur le revenu, avec la règle des 10 % activée, en offre "
+              "un. Payez le montant imprimé.",
+        "en": "No choice for {deed}: only the income tax, with the 10 % rule on, offers one. Pay the printed "
+              "amount.",
+        "uk": "Для поля {deed} вибору немає: його має лише податок на прибуток з увімкненим правилом 10 %. "
+              "Сплатіть надруковану суму.",
     },
     "tax_bad_choice": {
         "fr": "Pour l'impôt sur le revenu, choisissez le forfait ou 10 % de la fortune, pas « {choice} ».",
@@ -241,79 +243,83 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # -- buildings -------------------------------------------------------------------------------------------------
     "build_not_street": {
-        "fr": "On ne construit rien ici : seules les rues reçoivent des maisons, pas les gares ni les "
+        "fr": "Impossible de construire sur {deed} : seules les rues reçoivent des maisons, pas les gares ni les "
               "compagnies.",
-        "en": "Nothing can be built here: only streets take houses, not railroads or utilities.",
-        "uk": "Тут нічого не можна будувати: будинки ставлять лише на ділянки, не на вокзали чи комунальні "
-              "підприємства.",
+        "en": "Nothing can be built on {deed}: only streets take houses, not railroads or utilities.",
+        "uk": "На {deed} нічого не можна будувати: будинки ставлять лише на ділянки, не на вокзали чи "
+              "комунальні підприємства.",
     },
     "build_group_incomplete": {
-        "fr": "Construction refusée : il faut posséder tout le groupe de couleur. Obtenez d'abord les autres "
-              "titres de propriété du groupe (achat ou échange).",
-        "en": "Can't build: the owner must hold the whole colour group. Get the group's other deeds first "
-              "(buy or trade).",
-        "uk": "Будувати не можна: треба володіти всією групою кольорів. Спершу отримайте решту ділянок "
-              "групи (купівля або обмін).",
+        "fr": "Impossible de construire sur {deed} : {owner} doit posséder tout le groupe de couleur. Il manque "
+              ": {missing_names} (à obtenir par un achat ou un échange).",
+        "en": "Can't build on {deed}: {owner} must hold the whole colour group ({missing_names} missing). Get "
+              "them first (buy or trade).",
+        "uk": "Будувати на {deed} не можна: {owner} має володіти всією групою кольорів. Бракує: "
+              "{missing_names} (отримайте купівлею або обміном).",
     },
     "build_group_mortgaged": {
-        "fr": "Construction refusée : un titre de propriété du groupe de couleur est hypothéqué. Levez d'abord "
-              "l'hypothèque.",
-        "en": "Can't build: a deed of the colour group is mortgaged. Lift the mortgage first.",
-        "uk": "Будувати не можна: ділянку цієї групи кольорів закладено. Спершу викупіть заставу.",
+        "fr": "Impossible de construire sur {deed} tant qu'un titre du groupe de couleur est hypothéqué "
+              "({mortgaged_names}) : levez d'abord l'hypothèque.",
+        "en": "Can't build on {deed} while a deed of its colour group is mortgaged ({mortgaged_names}): lift "
+              "the mortgage first.",
+        "uk": "Будувати на {deed} не можна, доки ділянку групи кольорів закладено ({mortgaged_names}): спершу "
+              "викупіть заставу.",
     },
     "build_max": {
-        "fr": "Cette rue a déjà un hôtel : un seul hôtel par rue, on ne peut plus y construire.",
-        "en": "This street already has a hotel: one hotel per street, nothing more can be built there.",
-        "uk": "На цій ділянці вже є готель: лише один готель на ділянку, більше будувати не можна.",
+        "fr": "{deed} a déjà un hôtel : un seul hôtel par rue, on ne peut plus y construire.",
+        "en": "{deed} already has a hotel: one hotel per street, nothing more can be built there.",
+        "uk": "На {deed} вже є готель: лише один готель на ділянку, більше будувати не можна.",
     },
     "build_uneven": {
-        "fr": "Construction refusée : construisez de façon égale sur le groupe de couleur. Construisez d'abord "
-              "sur les rues qui ont le moins de maisons.",
-        "en": "Can't build: build evenly across the colour group. Build first on the streets with the fewest "
-              "houses.",
-        "uk": "Будувати не можна: будуйте рівномірно на всій групі кольорів. Спершу будуйте на ділянках, де "
-              "будинків найменше.",
+        "fr": "Impossible de construire sur {deed} : construisez de façon égale sur le groupe de couleur, "
+              "d'abord sur {behind_names} ({lowest_code}).",
+        "en": "Can't build on {deed}: build evenly across the colour group, first on {behind_names} "
+              "({lowest_code}).",
+        "uk": "Будувати на {deed} не можна: будуйте рівномірно на всій групі кольорів, спершу на "
+              "{behind_names} ({lowest_code}).",
     },
     "no_houses_left": {
-        "fr": "La Banque n'a plus de maison : attendez que des maisons lui soient revendues.",
-        "en": "The Bank has no house left: wait until some are sold back.",
-        "uk": "У Банку не залишилося будинків: зачекайте, доки їх продадуть назад.",
+        "fr": "Impossible de construire sur {deed} : la Banque n'a plus de maison. Attendez que des maisons lui "
+              "soient revendues.",
+        "en": "Can't build on {deed}: the Bank has no house left. Wait until some are sold back.",
+        "uk": "Будувати на {deed} не можна: у Банку не залишилося будинків. Зачекайте, доки їх продадуть "
+              "назад.",
     },
     "no_hotels_left": {
-        "fr": "La Banque n'a plus d'hôtel : attendez qu'un hôtel lui soit revendu.",
-        "en": "The Bank has no hotel left: wait until one is sold back.",
-        "uk": "У Банку не залишилося готелів: зачекайте, доки готель продадуть назад.",
+        "fr": "Impossible de construire sur {deed} : la Banque n'a plus d'hôtel. Attendez qu'un hôtel lui soit "
+              "revendu.",
+        "en": "Can't build on {deed}: the Bank has no hotel left. Wait until one is sold back.",
+        "uk": "Будувати на {deed} не можна: у Банку не залишилося готелів. Зачекайте, доки готель продадуть "
+              "назад.",
     },
     "sell_nothing": {
-        "fr": "Il n'y a aucun bâtiment à vendre sur ce titre de propriété.",
-        "en": "There is no building on this title deed to sell.",
-        "uk": "На цій ділянці немає будівель для продажу.",
+        "fr": "Il n'y a aucun bâtiment à vendre sur {deed}.",
+        "en": "There is no building on {deed} to sell.",
+        "uk": "На {deed} немає будівель для продажу.",
     },
     "sell_uneven": {
-        "fr": "Vente refusée : vendez de façon égale. Vendez d'abord sur les rues du groupe de couleur qui ont "
-              "le plus de bâtiments.",
-        "en": "Sell evenly: sell first from the streets of the colour group with the most buildings.",
-        "uk": "Продаж відхилено: продавайте рівномірно. Спершу продайте будівлі з ділянок групи кольорів, де "
-              "їх найбільше.",
+        "fr": "Vente refusée sur {deed} : vendez de façon égale, d'abord sur {ahead_names}.",
+        "en": "Sell evenly: sell from {ahead_names} first, not from {deed}.",
+        "uk": "Продаж на {deed} відхилено: продавайте рівномірно, спершу продайте будівлі на: {ahead_names}.",
     },
     # -- mortgages -------------------------------------------------------------------------------------------------
     "already_mortgaged": {
-        "fr": "Ce titre de propriété est déjà hypothéqué : il ne peut pas l'être deux fois.",
-        "en": "This title deed is already mortgaged: it cannot be mortgaged twice.",
-        "uk": "Цю нерухомість уже закладено: закласти її вдруге не можна.",
+        "fr": "{deed} est déjà sous hypothèque : un titre de propriété ne peut pas être hypothéqué deux fois.",
+        "en": "{deed} is already mortgaged: it cannot be mortgaged twice.",
+        "uk": "{deed} уже в заставі: закласти нерухомість вдруге не можна.",
     },
     "not_mortgaged": {
-        "fr": "Ce titre de propriété n'est pas hypothéqué : il n'y a pas d'hypothèque à lever.",
-        "en": "This title deed is not mortgaged: there is no mortgage to lift.",
-        "uk": "Цю нерухомість не закладено: викуповувати заставу не потрібно.",
+        "fr": "{deed} n'est pas sous hypothèque : il n'y a pas d'hypothèque à lever.",
+        "en": "{deed} is not mortgaged: there is no mortgage to lift.",
+        "uk": "{deed} не в заставі: викуповувати заставу не потрібно.",
     },
     "mortgage_group_built": {
-        "fr": "Hypothèque refusée : le groupe de couleur a des bâtiments. Vendez d'abord à la Banque les "
-              "maisons et hôtels du groupe.",
-        "en": "Can't mortgage: the colour group has buildings. Sell the group's houses and hotels to the Bank "
-              "first.",
-        "uk": "Закласти не можна: на групі кольорів є будівлі. Спершу продайте Банку будинки й готелі цієї "
-              "групи.",
+        "fr": "Impossible d'hypothéquer {deed} : le groupe de couleur a des bâtiments. Vendez d'abord à la "
+              "Banque les maisons et hôtels de {built_names}.",
+        "en": "Can't mortgage {deed}: the colour group has buildings. Sell the houses and hotels on "
+              "{built_names} to the Bank first.",
+        "uk": "Закласти {deed} не можна: на групі кольорів є будівлі. Спершу продайте Банку будинки й готелі "
+              "на: {built_names}.",
     },
     # -- Get Out of Jail Free cards --------------------------------------------------------------------------------
     "unknown_deck": {
@@ -322,9 +328,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "Невідома колода «{deck}»: виберіть «Шанс» або «Громадська скарбниця».",
     },
     "jail_card_taken": {
-        "fr": f"{{holder}} a déjà la carte {_JAIL_FR} de ce paquet : chaque paquet n'en a qu'une.",
-        "en": "{holder} already holds this deck's Get Out of Jail Free card: each deck has only one.",
-        "uk": f"{{holder}} вже має картку {_JAIL_UK} з цієї колоди: у кожній колоді лише одна.",
+        "fr": f"{{holder}} a déjà la carte {_JAIL_FR} du paquet {{deck_code}} : chaque paquet n'en a qu'une.",
+        "en": "{holder} already holds the {deck_code} Get Out of Jail Free card: each deck has only one.",
+        "uk": f"{{holder}} вже має картку {_JAIL_UK} з колоди {{deck_code}}: у кожній колоді лише одна.",
     },
     "no_jail_card": {
         "fr": f"{{player}} n'a pas cette carte {_JAIL_FR} : payez l'amende pour sortir de prison, ou retirez "
@@ -356,10 +362,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": f"Обмін не може передати від'ємну кількість карток {_JAIL_UK}: вкажіть 0 або більше.",
     },
     "trade_group_built": {
-        "fr": "Échange refusé : le groupe de couleur de ce titre de propriété a des bâtiments. Vendez-les "
-              "d'abord à la Banque.",
-        "en": "Can't trade this title deed: its colour group has buildings. Sell them to the Bank first.",
-        "uk": "Обмін відхилено: на групі кольорів цієї нерухомості є будівлі. Спершу продайте їх Банку.",
+        "fr": "Impossible d'échanger {deed} : son groupe de couleur a des bâtiments ({built_names}). "
+              "Vendez-les d'abord à la Banque.",
+        "en": "Can't trade {deed}: its colour group has buildings ({built_names}); sell them to the Bank first.",
+        "uk": "Обміняти {deed} не можна: на групі кольорів є будівлі ({built_names}). Спершу продайте їх "
+              "Банку.",
     },
     # -- auctions --------------------------------------------------------------------------------------------------
     "auction_closed": {
@@ -368,9 +375,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "Цей аукціон завершено: за потреби розпочніть новий.",
     },
     "bid_too_low": {
-        "fr": "L'offre de {amount} doit dépasser la meilleure offre, {best} : proposez davantage.",
-        "en": "A bid of {amount} must be above the best bid, {best}: bid more.",
-        "uk": "Ставка {amount} має бути вищою за найкращу, {best}: запропонуйте більше.",
+        "fr": "L'offre de {amount} doit dépasser la meilleure offre, {best} de {leader} : proposez davantage.",
+        "en": "A bid of {amount} must be above the best bid, {best} by {leader}: bid more.",
+        "uk": "Ставка {amount} має бути вищою за найкращу — {best} від {leader}: запропонуйте більше.",
     },
     "auction_bad_building": {
         "fr": "Seule une maison ou un hôtel peut être mis aux enchères.",
@@ -378,19 +385,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "На аукціон можна виставити лише будинок або готель.",
     },
     "auction_wrong_building": {
-        "fr": "Ces enchères portent sur un bâtiment que cette rue ne peut pas recevoir maintenant : "
+        "fr": "Ces enchères sont pour {building_code}, mais {deed} doit d'abord recevoir {wanted_code} : "
               "enchérissez pour une autre rue.",
-        "en": "This auction is for a building this street cannot take next: bid for another street.",
-        "uk": "Цей аукціон — на будівлю, яку ця ділянка зараз не може отримати: робіть ставку для іншої "
-              "ділянки.",
+        "en": "This auction is for {building_code}; {deed} needs {wanted_code} next: bid for another street.",
+        "uk": "Цей аукціон — на {building_code}, а на {deed} наступним має стати {wanted_code}: робіть ставку "
+              "для іншої ділянки.",
     },
     "auction_below_house_price": {
-        "fr": "Les enchères commencent au prix d'une maison imprimé sur le titre de propriété : proposez au "
-              "moins ce prix.",
-        "en": "Bids start at the house price printed on the title deed: bid at least that much.",
-        "uk": "Ставки починаються з ціни будинку, вказаної в документі на право власності: запропонуйте "
-              "щонайменше стільки.",
+        "fr": "Les enchères pour construire sur {deed} commencent au prix d'une maison imprimé sur le titre, "
+              "{house_cost} : {price} ne suffit pas.",
+        "en": "Bids to build on {deed} start at the printed house price, {house_cost}: {price} is below it.",
+        "uk": "Ставки за будівництво на {deed} починаються з ціни будинку з документа на право власності — "
+              "{house_cost}: {price} замало.",
     },
+    # -- words put into other texts through ``*_code`` params (terminal.i18n.translate); no params -----------------
+    "part_deck_chance": {"fr": "Chance", "en": "Chance", "uk": "«Шанс»"},
+    "part_deck_community_chest": {"fr": "Caisse de communauté", "en": "Community Chest",
+                                  "uk": "«Громадська скарбниця»"},
+    "part_house": {"fr": "une maison", "en": "a house", "uk": "будинок"},
+    "part_hotel": {"fr": "un hôtel", "en": "a hotel", "uk": "готель"},
+    "part_nearest_railroad": {"fr": "la gare la plus proche", "en": "the nearest railroad",
+                              "uk": "найближчий вокзал"},
+    "part_nearest_utility": {"fr": "la compagnie la plus proche", "en": "the nearest utility",
+                             "uk": "найближче комунальне підприємство"},
+    "part_level_0": {"fr": "aucune maison", "en": "no house", "uk": "жодного будинку"},
+    "part_level_1": {"fr": "1 maison", "en": "1 house", "uk": "1 будинок"},
+    "part_level_2": {"fr": "2 maisons", "en": "2 houses", "uk": "2 будинки"},
+    "part_level_3": {"fr": "3 maisons", "en": "3 houses", "uk": "3 будинки"},
+    "part_level_4": {"fr": "4 maisons", "en": "4 houses", "uk": "4 будинки"},
+    "part_level_5": {"fr": "un hôtel", "en": "a hotel", "uk": "готель"},
     # -- the game: setup, end, undo --------------------------------------------------------------------------------
     "game_over": {
         "fr": "La partie est terminée : seule l'annulation de la dernière opération est encore possible.",

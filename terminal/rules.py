@@ -19,6 +19,17 @@ if TYPE_CHECKING:
 RENT_CARDS = ("nearest_railroad", "nearest_utility")
 
 
+def square_name(edition, square: Any) -> str:
+    """The name of ``square`` in ``edition`` for a message (``deed`` param), or ``repr(square)`` when there is
+    no such square."""
+    return edition.squares[square].name if isinstance(square, int) and 0 <= square < 40 else repr(square)
+
+
+def _names(names: list[str]) -> str:
+    """A list of deed names as one language-free message param (``missing_names``, ``built_names``...)."""
+    return ", ".join(names)
+
+
 def holds_whole_group(state: State, config: "GameConfig", owner: str, deed: Square) -> bool:
     return all(state.owner.get(s) == owner for s in config.edition.group_of(deed.index))
 
@@ -39,28 +50,31 @@ def rent_due(state: State, config: "GameConfig", payer: str, deed: Square, dice:
     owner = state.owner.get(deed.index)
     if owner is None:
         raise RuleViolation(f"No rent on {deed.name}: nobody owns it. The player may buy it or it is auctioned.",
-                            code="rent_unowned", params={"square": deed.index})
+                            code="rent_unowned", params={"square": deed.index, "deed": deed.name})
     if owner == payer:
         raise RuleViolation(f"No rent: {payer} owns {deed.name}.", code="rent_own_deed",
-                            params={"square": deed.index, "player": payer})
+                            params={"square": deed.index, "deed": deed.name, "player": payer, "owner": owner})
     if state.mortgaged.get(deed.index):
         raise RuleViolation(f"No rent on {deed.name}: it is mortgaged.", code="rent_mortgaged",
-                            params={"square": deed.index})
+                            params={"square": deed.index, "deed": deed.name, "owner": owner})
     if card is not None and card not in RENT_CARDS:
         raise RuleViolation(f"Unknown rent card {card!r}: 'nearest_railroad' or 'nearest_utility'.",
-                            code="unknown_rent_card", params={"card": card})
+                            code="unknown_rent_card",
+                            params={"card": card, "square": deed.index, "deed": deed.name})
     expected_card_kind = {"nearest_railroad": "railroad", "nearest_utility": "utility"}.get(card)
     if expected_card_kind and deed.kind != expected_card_kind:
         raise RuleViolation(f"The {card.replace('_', ' ')} card sends the player to a {expected_card_kind}, "
                             f"not to {deed.name}.", code="rent_card_wrong_deed",
-                            params={"card": card, "square": deed.index})
+                            params={"card": card, "square": deed.index, "deed": deed.name,
+                                    "card_code": {"nearest_railroad": "part_nearest_railroad",
+                                                  "nearest_utility": "part_nearest_utility"}[card]})
     if deed.kind == "utility":
         if dice is None:
             raise RuleViolation(f"Rent on {deed.name} depends on the dice: give the dice total (2 to 12).",
-                                code="rent_needs_dice", params={"square": deed.index})
+                                code="rent_needs_dice", params={"square": deed.index, "deed": deed.name})
         if not isinstance(dice, int) or isinstance(dice, bool) or not 2 <= dice <= 12:
             raise RuleViolation(f"A dice total is 2 to 12, not {dice!r}.", code="dice_out_of_range",
-                                params={"dice": dice})
+                                params={"dice": dice, "square": deed.index, "deed": deed.name})
         if card == "nearest_utility":
             multiplier = deed.rents[-1]
         else:
@@ -70,7 +84,7 @@ def rent_due(state: State, config: "GameConfig", payer: str, deed: Square, dice:
         return multiplier * dice * config.edition.scale, owner
     if dice is not None:
         raise RuleViolation(f"Rent on {deed.name} does not depend on the dice; leave the dice out.",
-                            code="rent_no_dice", params={"square": deed.index})
+                            code="rent_no_dice", params={"square": deed.index, "deed": deed.name})
     if deed.kind == "railroad":
         held = sum(1 for s in config.edition.group_of(deed.index) if state.owner.get(s) == owner)
         rent = deed.rents[held - 1]
@@ -98,16 +112,18 @@ def tax_due(state: State, config: "GameConfig", player: str, square: Any, choice
     """
     edition = config.edition
     if square not in (4, 38):
-        name = edition.squares[square].name if isinstance(square, int) and 0 <= square < 40 else repr(square)
+        name = square_name(edition, square)
         raise RuleViolation(f"{name} is not a tax square (income tax is square 4, luxury tax 38).",
-                            code="not_a_tax", params={"square": square})
+                            code="not_a_tax", params={"square": square, "deed": name})
     if choice is not None:
         if square != 4 or not config.rules.get("income_tax_percent"):
             raise RuleViolation("Only the income tax, with the 10 % rule on, offers a choice.",
-                                code="tax_no_choice", params={"square": square})
+                                code="tax_no_choice",
+                                params={"square": square, "deed": edition.squares[square].name})
         if choice not in ("flat", "percent"):
             raise RuleViolation(f"The income tax choice is 'flat' or 'percent', not {choice!r}.",
-                                code="tax_bad_choice", params={"choice": choice})
+                                code="tax_bad_choice",
+                                params={"choice": choice, "square": square, "deed": edition.squares[square].name})
     if choice == "percent":
         total = state.cash[player]
         for s in state.deeds_of(player):
@@ -133,38 +149,45 @@ def check_build(state: State, config: "GameConfig", deed: Square) -> tuple[int, 
     name = deed.name
     if deed.kind != "street":
         raise RuleViolation(f"Nothing can be built on {name}: only streets take houses.",
-                            code="build_not_street", params={"square": deed.index})
+                            code="build_not_street", params={"square": deed.index, "deed": name})
     group = config.edition.group_of(deed.index)
     missing = [config.edition.squares[s].name for s in group if state.owner.get(s) != owner]
     if missing:
         raise RuleViolation(f"Can't build on {name}: {owner} must hold the whole colour group "
                             f"({', '.join(missing)} missing).", code="build_group_incomplete",
-                            params={"square": deed.index, "missing": missing})
+                            params={"square": deed.index, "deed": name, "owner": owner, "missing": missing,
+                                    "missing_names": _names(missing)})
     mortgaged = [config.edition.squares[s].name for s in group if state.mortgaged.get(s)]
     if mortgaged:
         raise RuleViolation(f"Can't build on {name}: {', '.join(mortgaged)} is mortgaged; lift the mortgage "
                             f"first.", code="build_group_mortgaged",
-                            params={"square": deed.index, "mortgaged": mortgaged})
+                            params={"square": deed.index, "deed": name, "mortgaged": mortgaged,
+                                    "mortgaged_names": _names(mortgaged)})
     levels = group_levels(state, config, deed)
     level = levels[deed.index]
     if level == HOTEL:
         raise RuleViolation(f"{name} already has a hotel: one hotel per street.", code="build_max",
-                            params={"square": deed.index})
+                            params={"square": deed.index, "deed": name})
     lowest = min(levels.values())
     if level > lowest:
         behind = [config.edition.squares[s].name for s, lv in levels.items() if lv == lowest]
         raise RuleViolation(
             f"Can't build on {name}: build evenly, {', '.join(behind)} "
             f"{'has' if len(behind) == 1 else 'have'} {_describe(lowest)} yet.",
-            code="build_uneven", params={"square": deed.index, "behind": behind})
+            code="build_uneven",
+            params={"square": deed.index, "deed": name, "behind": behind, "behind_names": _names(behind),
+                    "lowest": lowest,
+                    "lowest_code": ("part_level_0", "part_level_1", "part_level_2", "part_level_3", "part_level_4",
+                                    "part_level_5")[lowest]})
     hbh = config.houses_before_hotel
     if level < hbh:
         if state.bank["houses"] < 1:
             raise RuleViolation("The Bank has no house left: wait until some are sold back.",
-                                code="no_houses_left")
+                                code="no_houses_left", params={"square": deed.index, "deed": name})
         return deed.house_cost, level + 1
     if state.bank["hotels"] < 1:
-        raise RuleViolation("The Bank has no hotel left: wait until one is sold back.", code="no_hotels_left")
+        raise RuleViolation("The Bank has no hotel left: wait until one is sold back.", code="no_hotels_left",
+                            params={"square": deed.index, "deed": name})
     return deed.house_cost, HOTEL
 
 
@@ -195,7 +218,7 @@ def plan_sale(state: State, config: "GameConfig", deed: Square, whole: bool) -> 
     hbh = config.houses_before_hotel
     if level == 0:
         raise RuleViolation(f"There is no building on {deed.name} to sell.", code="sell_nothing",
-                            params={"square": deed.index})
+                            params={"square": deed.index, "deed": deed.name})
     cost = deed.house_cost
     if whole or (level == HOTEL and state.bank["houses"] < hbh):
         houses = sum(lv for lv in levels.values() if lv != HOTEL)
@@ -206,7 +229,8 @@ def plan_sale(state: State, config: "GameConfig", deed: Square, whole: bool) -> 
     if level < highest:
         ahead = [config.edition.squares[s].name for s, lv in levels.items() if lv == highest]
         raise RuleViolation(f"Sell evenly: sell from {', '.join(ahead)} first.", code="sell_uneven",
-                            params={"square": deed.index, "ahead": ahead})
+                            params={"square": deed.index, "deed": deed.name, "ahead": ahead,
+                                    "ahead_names": _names(ahead)})
     if level == HOTEL:
         return SalePlan({deed.index: hbh}, -hbh, 1, half(cost))
     return SalePlan({deed.index: level - 1}, 1, 0, half(cost))
@@ -217,11 +241,13 @@ def check_mortgage(state: State, config: "GameConfig", deed: Square) -> None:
     (RULES.md, Mortgages: the whole group, our decision after seed 003)."""
     if state.mortgaged.get(deed.index):
         raise RuleViolation(f"{deed.name} is already mortgaged.", code="already_mortgaged",
-                            params={"square": deed.index})
+                            params={"square": deed.index, "deed": deed.name})
     built = [config.edition.squares[s].name for s in config.edition.group_of(deed.index) if state.level.get(s)]
     if built:
         raise RuleViolation(f"Can't mortgage {deed.name}: sell the buildings on {', '.join(built)} first.",
-                            code="mortgage_group_built", params={"square": deed.index, "built": built})
+                            code="mortgage_group_built",
+                            params={"square": deed.index, "deed": deed.name, "built": built,
+                                    "built_names": _names(built)})
 
 
 def check_tradable(state: State, config: "GameConfig", deed: Square) -> None:
@@ -230,7 +256,8 @@ def check_tradable(state: State, config: "GameConfig", deed: Square) -> None:
     if built:
         raise RuleViolation(f"Can't trade {deed.name}: its colour group has buildings "
                             f"({', '.join(built)}); sell them to the Bank first.", code="trade_group_built",
-                            params={"square": deed.index, "built": built})
+                            params={"square": deed.index, "deed": deed.name, "built": built,
+                                    "built_names": _names(built)})
 
 
 def raisable(state: State, config: "GameConfig", player: str) -> int:

@@ -4,7 +4,9 @@ The raise sites are read from the source with :mod:`ast`: every construction of 
 ``terminal.errors.GameError`` or ``cards.errors.CardsError``) in ``terminal/*.py`` and ``cards/*.py``, with
 its ``code=`` (or the class's default ``code``) and the keys of its ``params=`` dict. A template may only use
 keys that EVERY raise site of its code passes. The enrolment prompts and results of ``cards/registry.py``
-are checked the same way against the params they are documented to carry.
+are checked the same way against the params they are documented to carry. A ``*_code`` param (a word the
+screen translates, see :func:`terminal.i18n.translate`) must be a literal code, or a choice between literal
+codes, each an entry of the catalog in the three languages without params.
 """
 from __future__ import annotations
 
@@ -73,6 +75,49 @@ def _params_keys(node: ast.AST | None, where: str, problems: list[str]) -> froze
     return frozenset(keys)
 
 
+def _literal_codes(node: ast.AST) -> set[str] | None:
+    """The codes a ``*_code`` param's value can be: a string literal, ``a if c else b`` of those, or a
+    subscript of a literal tuple, list or dict of those. None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, ast.IfExp):
+        body, orelse = _literal_codes(node.body), _literal_codes(node.orelse)
+        return None if body is None or orelse is None else body | orelse
+    if isinstance(node, ast.Subscript):
+        container = node.value
+        items = container.values if isinstance(container, ast.Dict) else \
+            container.elts if isinstance(container, (ast.Tuple, ast.List)) else None
+        if items is None:
+            return None
+        codes: set[str] = set()
+        for item in items:
+            found = _literal_codes(item)
+            if found is None:
+                return None
+            codes |= found
+        return codes
+    return None
+
+
+def _code_params(node: ast.AST | None, where: str, problems: list[str]) -> dict[str, set[str]]:
+    """{key: the codes it can hold} for the ``*_code`` keys of a ``params=`` dict literal."""
+    found: dict[str, set[str]] = {}
+    if not isinstance(node, ast.Dict):
+        return found
+    for key, value in zip(node.keys, node.values):
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.endswith("_code"):
+            codes = _literal_codes(value)
+            if codes is None:
+                problems.append(f"{where}: {key.value} is not a literal code: {ast.unparse(value)}")
+            else:
+                found[key.value] = codes
+    return found
+
+
+#: (file:line, key, codes) for every ``*_code`` param given at a raise site.
+CODE_PARAMS: list[tuple[str, str, set[str]]] = []
+
+
 def scan() -> tuple[dict[str, list[tuple[str, frozenset[str]]]], list[str]]:
     """({code: [(file:line, param keys), ...]}, problems). Default codes of error classes never raised with
     that code get one pseudo-site without params."""
@@ -119,6 +164,8 @@ def scan() -> tuple[dict[str, list[tuple[str, frozenset[str]]]], list[str]]:
                 problems.append(f"{where}: code is not a string literal: {ast.unparse(code_node)}")
                 continue
             sites[code].append((where, _params_keys(keywords.get("params"), where, problems)))
+            CODE_PARAMS.extend((where, key, codes)
+                               for key, codes in _code_params(keywords.get("params"), where, problems).items())
     for name in errors:
         sites.setdefault(default_code(name), [(f"default code of {name}", frozenset())])
     return dict(sites), problems
@@ -170,6 +217,31 @@ def test_the_scan_understands_every_raise_site():
     assert not PROBLEMS, "\n".join(PROBLEMS)
     assert len(SITES) > 100  # the scan found the refusals (sanity)
     assert {"insufficient_cash", "build_uneven", "rent_own_deed", "card_already_enrolled"} <= set(SITES)
+
+
+def test_code_params_name_catalog_words():
+    assert {key for _, key, _ in CODE_PARAMS} >= {"deck_code", "card_code", "building_code", "wanted_code",
+                                                  "lowest_code"}
+    for where, key, codes in CODE_PARAMS:
+        for code in codes:
+            entry = CATALOG.get(code)
+            assert entry is not None, f"{where}: {key}={code!r} is not in the catalog"
+            for language in LANGUAGES:
+                assert entry.get(language), f"{where}: {code} has no {language} text"
+                assert not placeholders(entry[language]), f"{code} ({language}) takes params: it cannot"
+
+
+def test_translate_shows_code_params_in_the_language():
+    params = {"holder": "Bob", "deck": "chance", "deck_code": "part_deck_community_chest"}
+    assert "Caisse de communauté" in translate("jail_card_taken", params, "fr")
+    assert "Community Chest" in translate("jail_card_taken", params, "en")
+    assert "«Громадська скарбниця»" in translate("jail_card_taken", params, "uk")
+    # English shows the error's own message; a code the catalog lacks, or a value that is not text, stays.
+    assert translate("jail_card_taken", params, "en", "own words") == "own words"
+    assert translate("deed_context", {"deed": "x", "other_code": "no_such_code"}, "fr") == "x"
+    assert translate("wrong_card", {"expected": "a", "n_code": 3}, "fr") == "Ce n'est pas la bonne carte ici : a."
+    plain = {"player": "Ann"}
+    assert translate("pay_self", plain, "fr") == translate("pay_self", dict(plain), "fr")
 
 
 def test_enrolment_codes_are_known():
@@ -332,3 +404,93 @@ def test_enrolment_messages_and_refusals_translate():
             text = translate(code, params, language)
             assert "{" not in text and text != code, (code, language, text)
         assert translate(code, params, "fr") != translate(code, params, "en")
+
+
+# -- French texts name the title deed ----------------------------------------------------------------------
+
+
+def fr(error: GameError) -> str:
+    check_translated(error)
+    return translate(error.code, error.params, "fr", str(error))
+
+
+def test_french_build_refusals_name_the_deeds(make_game):
+    game = make_game("fr", ("Ann", "Bob"))
+    game.buy("Ann", 3)
+    assert fr(refusal(lambda: game.build("Ann", 3))) == (
+        "Impossible de construire sur Rue Lecourbe : Ann doit posséder tout le groupe de couleur. Il manque : "
+        "Boulevard de Belleville (à obtenir par un achat ou un échange).")
+    game.buy("Ann", 1)
+    game.build("Ann", 3)
+    assert fr(refusal(lambda: game.build("Ann", 3))) == (
+        "Impossible de construire sur Rue Lecourbe : construisez de façon égale sur le groupe de couleur, "
+        "d'abord sur Boulevard de Belleville (aucune maison).")
+    game.buy("Ann", 5)
+    error = refusal(lambda: game.build("Ann", 5))
+    assert error.code == "build_not_street" and "Gare Montparnasse" in fr(error)
+    error = refusal(lambda: game.mortgage("Ann", 1))
+    assert fr(error) == ("Impossible d'hypothéquer Boulevard de Belleville : le groupe de couleur a des "
+                         "bâtiments. Vendez d'abord à la Banque les maisons et hôtels de Rue Lecourbe.")
+    error = refusal(lambda: game.sell_building("Ann", 1))
+    assert error.code == "sell_nothing" and fr(error) == "Il n'y a aucun bâtiment à vendre sur Boulevard de Belleville."
+    error = refusal(lambda: game.trade("Ann", "Bob", {"squares": [1]}, {"cash": 10}))
+    assert error.code == "trade_group_built" and "Impossible d'échanger Boulevard de Belleville" in fr(error)
+    assert "(Rue Lecourbe)" in fr(error)
+
+
+def test_french_deed_refusals_name_the_deed_and_owner(make_game):
+    game = make_game("fr", ("Ann", "Bob"))
+    game.buy("Ann", 39)
+    error = refusal(lambda: game.buy("Bob", 39))
+    assert error.code == "deed_owned" and fr(error).startswith("Rue de la Paix appartient déjà à Ann :")
+    error = refusal(lambda: game.start_auction(39))
+    assert error.code == "deed_owned" and fr(error).startswith("Rue de la Paix appartient déjà à Ann :")
+    error = refusal(lambda: game.mortgage("Bob", 39))
+    assert error.code == "not_owner"
+    assert fr(error) == "Bob ne possède pas Rue de la Paix : seul son propriétaire peut faire cela."
+    assert fr(refusal(lambda: game.pay_rent("Ann", 39))) == "Pas de loyer : Ann est le propriétaire de Rue de la Paix."
+    error = refusal(lambda: game.unmortgage("Ann", 39))
+    assert error.code == "not_mortgaged" and fr(error).startswith("Rue de la Paix n'est pas sous hypothèque")
+    game.mortgage("Ann", 39)
+    error = refusal(lambda: game.pay_rent("Bob", 39))
+    assert fr(error) == "Pas de loyer sur Rue de la Paix : ce titre de propriété est hypothéqué."
+    error = refusal(lambda: game.pay_rent("Bob", 12))
+    assert error.code == "rent_unowned" and "Compagnie de distribution d'électricité" in fr(error)
+    error = refusal(lambda: game.pay_rent("Bob", 5, card="nearest_utility"))
+    assert fr(error).startswith("Pas de loyer sur Gare Montparnasse")
+
+
+def test_french_cards_and_auctions_are_translated_words(make_game):
+    game = make_game("fr", ("Ann", "Bob"))
+    game.gain_jail_card("Ann", "community_chest")
+    error = refusal(lambda: game.gain_jail_card("Bob", "community_chest"))
+    assert error.code == "jail_card_taken"
+    assert fr(error) == "Ann a déjà la carte « libéré de prison » du paquet Caisse de communauté : chaque paquet " \
+                        "n'en a qu'une."
+    assert "«Громадська скарбниця»" in translate(error.code, error.params, "uk", str(error))
+    for square in (1, 3):
+        game.buy("Ann", square)
+    auction = game.start_building_auction("hotel")
+    error = refusal(lambda: auction.bid("Ann", 3, 100))
+    assert error.code == "auction_wrong_building"
+    assert fr(error) == ("Ces enchères sont pour un hôtel, mais Rue Lecourbe doit d'abord recevoir une maison : "
+                         "enchérissez pour une autre rue.")
+    auction = game.start_building_auction("house")
+    error = refusal(lambda: auction.bid("Ann", 3, 10))
+    assert error.code == "auction_below_house_price"
+    assert fr(error) == ("Les enchères pour construire sur Rue Lecourbe commencent au prix d'une maison imprimé "
+                         "sur le titre, 50 : 10 ne suffit pas.")
+    error = refusal(lambda: game.build("Ann", 3, price=10))
+    assert error.code == "auction_below_house_price" and fr(error).endswith("50 : 10 ne suffit pas.")
+    auction.bid("Ann", 3, 60)
+    error = refusal(lambda: auction.bid("Ann", 1, 60))
+    assert error.code == "bid_too_low" and "60 de Ann" in fr(error)
+
+
+def test_french_debt_says_how_much(make_game):
+    game = make_game("fr", ("Ann", "Bob"))
+    game.pay_bank("Ann", 1600)
+    error = refusal(lambda: game.buy("Ann", 1))
+    assert error.code == "player_in_debt" and error.params["owed"] == 100
+    assert error.params["creditor_list"] == ["bank"]
+    assert fr(error).startswith("Ann doit encore 100 : réglez d'abord cette dette")
