@@ -14,10 +14,15 @@ import logging
 import os
 import threading
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 log = logging.getLogger("banquier")
+
+
+def wall_clock() -> datetime:
+    """The local time, for the end of a time-limited game (the terminal itself never reads the clock)."""
+    return datetime.now().astimezone()
 
 
 class BackupKeeper:
@@ -96,15 +101,17 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     path = current_game(data)
     if path is not None:
         try:
-            game = Game.open(path, key=key)
+            game = Game.open(path, key=key, clock=wall_clock)
             log.info("resumed %s", path.name)
         except GameError as exc:
             log.error("cannot resume %s: %s (the file is left untouched; start a new game from the banker menu)",
                       path.name, exc)
 
-    def factory(edition, names, mode, rules, cards):
+    def factory(edition, names, mode, rules, cards, minutes=None):
         new = games_dir(data) / f"{datetime.now():%Y%m%d-%H%M%S}.db"
-        created = Game.create(new, edition, names, mode, rules or None, key=key, player_cards=cards)
+        end = (wall_clock() + timedelta(minutes=minutes)).isoformat(timespec="seconds") if minutes else None
+        created = Game.create(new, edition, names, mode, rules or None, end_time=end, key=key, player_cards=cards,
+                              clock=wall_clock)
         set_current(data, new)
         log.info("new game %s: %s, %s, %s", new.name, edition, mode, ", ".join(names))
         return created

@@ -32,8 +32,9 @@ class Scene:
 def _terminal(game, language: str, clock: FakeClock, players: int = 4, tmp: Path | None = None) -> Terminal:
     registry = make_registry(players)
 
-    def factory(edition, names, mode, rules, cards):
-        return Game.create(tmp / f"new-{clock.now}.db", edition, names, mode, rules or None, key=KEY,
+    def factory(edition, names, mode, rules, cards, minutes=None):
+        end = f"2026-12-24T{18 + (minutes or 0) // 60:02d}:{(minutes or 0) % 60:02d}:00+00:00" if minutes else None
+        return Game.create(tmp / f"new-{clock.now}.db", edition, names, mode, rules or None, end_time=end, key=KEY,
                            player_cards=cards)
 
     def enrolment():

@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Sequence
 
@@ -68,6 +68,7 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
     from hal.sim_beeper import SimBeeper
     from hal.sim_reader import SimReader
     from host_ui.app import TerminalApp
+    from host_ui.device import wall_clock
     from host_ui.demo import FakeClock, GaveUp, TableDriver, make_registry, player_uid
     from host_ui.display import WindowOutput
     from host_ui.input_map import InputMapper, panel_size
@@ -92,7 +93,7 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
     else:
         path = folder / "sim-game.db"
         if path.exists() and not new_game:
-            game = Game.open(path, key=key)
+            game = Game.open(path, key=key, clock=wall_clock)
         else:
             if path.exists():
                 path.rename(path.with_name(f"sim-game-{datetime.now():%Y%m%d-%H%M%S}.db"))
@@ -103,9 +104,11 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
     clock = FakeClock(time.monotonic())
     counter = iter(range(1, 10_000))
 
-    def factory(edition_name, names, mode, rules, cards):
+    def factory(edition_name, names, mode, rules, cards, minutes=None):
         new_path = folder / f"sim-game-{datetime.now():%Y%m%d-%H%M%S}-{next(counter)}.db"
-        return Game.create(new_path, edition_name, names, mode, rules or None, key=key, player_cards=cards)
+        end = (wall_clock() + timedelta(minutes=minutes)).isoformat(timespec="seconds") if minutes else None
+        return Game.create(new_path, edition_name, names, mode, rules or None, end_time=end, key=key, player_cards=cards,
+                           clock=wall_clock)
 
     registry = make_registry(8)
 

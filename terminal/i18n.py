@@ -128,6 +128,7 @@ CATALOG: dict[str, dict[str, str]] = {
     "opt_lift_now": {"fr": "Lever tout de suite : {deed}", "en": "Lift now: {deed}", "uk": "Викупити зараз: {deed}"},
     "opt_edition": {"fr": "Édition : {value}", "en": "Edition: {value}", "uk": "Видання: {value}"},
     "opt_mode": {"fr": "Mode : {value}", "en": "Mode: {value}", "uk": "Режим: {value}"},
+    "opt_minutes": {"fr": "Durée : {minutes} min", "en": "Length: {minutes} min", "uk": "Тривалість: {minutes} хв"},
     "opt_flag": {"fr": "{flag} : {value}", "en": "{flag}: {value}", "uk": "{flag}: {value}"},
     # -- purposes on the confirmation screen --------------------------------------------------------------
     "purpose_pass_go": {"fr": "Salaire de Départ", "en": "GO salary", "uk": "Зарплата"},

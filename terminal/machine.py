@@ -85,7 +85,9 @@ class Terminal(TableFlows, ViewBuilder):
     - ``registry``: maps a UID to a role (``lookup(uid)``; see ``cards.registry``).
     - ``beeper``: anything with ``play(pattern)`` (a ``hal.interfaces.Beeper``).
     - ``clock``: callable returning monotonic seconds.
-    - ``game_factory``: ``(edition, players, mode, rules, player_cards) -> Game`` for the new-game wizard.
+    - ``game_factory``: ``(edition, players, mode, rules, player_cards, minutes=None) -> Game`` for the
+      new-game wizard; ``minutes`` is the length of a time-limited game (the factory sets its end time from
+      the wall clock, which the terminal never reads).
     - ``enrolment_factory``: ``() -> cards.registry.Enrolment`` for the enrolment wizard.
     """
 

@@ -10,6 +10,9 @@ from terminal.errors import GameError
 from terminal.view import Msg, Option
 
 TOKENS = ("Voiture", "Chien", "Chapeau", "Bateau", "Fer", "Dé", "Brouette", "Botte")
+#: Lengths offered for a time-limited game, in minutes (the end time is set from the wall clock by the
+#: composition root's game factory).
+GAME_LENGTHS = (60, 90, 120, 180, 30, 45)
 
 
 class TableFlows:
@@ -230,7 +233,8 @@ class TableFlows:
             return self._refuse(Msg("not_allowed_now", {"what": "new game"}, "Not possible here: new game."))
         from cards.editions import available_editions
         default = self.game.edition.name if self.game else ("fr" if self.settings.language == "fr" else "us")
-        self._go("new_game", edition=default, mode="classic", rules={}, seats=[], editions=available_editions())
+        self._go("new_game", edition=default, mode="classic", rules={}, seats=[], editions=available_editions(),
+                 minutes=GAME_LENGTHS[0])
 
     def _new_game_card(self, uid: str) -> None:
         seats = self.ctx["seats"]
@@ -256,6 +260,8 @@ class TableFlows:
             self.ctx["edition"] = editions[(editions.index(self.ctx["edition"]) + 1) % len(editions)]
         elif option_id == "mode":
             self.ctx["mode"] = MODES[(MODES.index(self.ctx["mode"]) + 1) % len(MODES)]
+        elif option_id == "minutes":
+            self.ctx["minutes"] = GAME_LENGTHS[(GAME_LENGTHS.index(self.ctx["minutes"]) + 1) % len(GAME_LENGTHS)]
         elif option_id.startswith("flag:"):
             flag = option_id[5:]
             from cards.editions import load_edition
@@ -274,8 +280,9 @@ class TableFlows:
             if len(seats) < 2:
                 return self._refuse(Msg("need_two_players", {}, "At least 2 players are needed."))
             try:
+                minutes = self.ctx["minutes"] if self.ctx["mode"] == "time_limit" else None
                 game = self.game_factory(self.ctx["edition"], [n for n, _ in seats], self.ctx["mode"],
-                                         dict(self.ctx["rules"]), {n: uid for n, uid in seats})
+                                         dict(self.ctx["rules"]), {n: uid for n, uid in seats}, minutes=minutes)
             except GameError as exc:
                 return self._refuse_error(exc)
             if self.game is not None:

@@ -197,6 +197,9 @@ class ViewBuilder:
         edition = load_edition(ctx["edition"])
         options = [Option("edition", Msg("opt_edition", {"value": ctx["edition"]}, f"Edition: {ctx['edition']}")),
                    Option("mode", Msg("opt_mode", {"value": ctx["mode"]}, f"Mode: {ctx['mode']}"))]
+        if ctx["mode"] == "time_limit":
+            options.append(Option("minutes", Msg("opt_minutes", {"minutes": ctx["minutes"]},
+                                                 f"Length: {ctx['minutes']} min")))
         for flag in RULE_FLAGS:
             value = ctx["rules"].get(flag, edition.rules[flag])
             options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}")))

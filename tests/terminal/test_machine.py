@@ -348,3 +348,38 @@ def test_enrolment_wizard_from_the_banker_menu(make_game):
     d.tap("04AA55AA")  # a new card becomes the next missing player card
     assert table.beeps()[-1] == "accepted"
     assert registry.lookup("04AA55AA") == PlayerCard(5)
+
+
+def test_new_game_wizard_with_a_time_limit(make_game, tmp_path, key):
+    from datetime import datetime, timedelta, timezone
+    from terminal.game import Game
+    table = Table(make_game)
+    start = datetime(2026, 12, 24, 20, 0, tzinfo=timezone.utc)
+    made = {}
+
+    def factory(edition, names, mode, rules, cards, minutes=None):
+        made.update(edition=edition, names=names, mode=mode, minutes=minutes)
+        end = (start + timedelta(minutes=minutes)).isoformat() if minutes else None
+        return Game.create(tmp_path / "new.db", edition, names, mode, rules or None, end_time=end, key=key,
+                           player_cards=cards, clock=lambda: start)
+
+    table.terminal.game_factory = factory
+    d = table.driver
+    d.tap(BANKER_UID)
+    d.choose("new_game")
+    while table.view.extra is not None and "minutes" not in [o.id for o in table.view.options]:
+        d.choose("mode")
+    d.choose("minutes")  # 60 -> 90 minutes
+    d.tap(ANN)
+    d.tap(BOB)
+    d.tap(ANN)
+    assert table.view.message.code == "already_seated"
+    d.choose("start")
+    assert made == {"edition": "fr", "names": ["Voiture", "Chien"], "mode": "time_limit", "minutes": 90}
+    game = table.terminal.game
+    assert game.meta["end_time"] == "2026-12-24T21:30:00+00:00"
+    assert game.meta["player_cards"] == {"Voiture": ANN, "Chien": BOB}
+    assert len(game.current.deeds_of("Voiture")) == 2, "two deeds dealt and paid in a time-limited game"
+    d.tap(ANN)
+    assert table.view.screen == "player" and table.view.player == "Voiture"
+    game.close()
