@@ -450,36 +450,42 @@ def _trade(tx: Tx, op: dict) -> None:
             raise RuleViolation(f"lift_now names square {square}, which is not a mortgaged deed received in this "
                                 f"trade.", code="lift_now_not_received",
                                 params={"square": square, "deed": rules.square_name(tx.ed, square)})
-    # Deeds and cards change hands first, then the cash, then the interest on mortgaged deeds.
+    # A trade is one exchange: what each side gives is decided on the holdings before it (RULES.md, Title
+    # deeds, Trading), so naming the players the other way round changes nothing. Cash given must be in hand
+    # before the trade (it is a voluntary payment: nobody pays out of what the same trade brings them), and a
+    # player in debt gives no cash at all (RULES.md, Debts: what a debtor receives goes to the creditors).
+    # RULES.md, Debts: a creditor may take deeds from its debtor "at an agreed value ... which goes straight
+    # back against the debt": the part of the cash the receiver owes the giver is set off against that debt
+    # and needs no cash in hand.
+    cards = {giver: tx.s.jail_cards_of(giver)[:side["jail_cards"]] for giver, _, side in sides}
+    debts = [dict(d) for d in tx.s.debt_list]
+    offsets = {}
+    for giver, taker, side in sides:
+        offset = 0
+        for debt in debts:
+            if debt["debtor"] == taker and debt["creditor"] == giver and offset < side["cash"]:
+                part = min(debt["amount"], side["cash"] - offset)
+                debt["amount"] -= part
+                offset += part
+        offsets[giver] = offset
+        paid = side["cash"] - offset
+        if paid:
+            tx.require_no_debt(giver, "giving cash in a trade")
+            if tx.s.cash[giver] < paid:
+                raise InsufficientCash(f"{giver} cannot give {paid} in this trade: only {tx.s.cash[giver]} in cash.",
+                                       params={"player": giver, "amount": paid, "cash": tx.s.cash[giver]})
     for giver, taker, side in sides:
         for square in side["squares"]:
             tx.set("owner", square, taker)
-        for deck in tx.s.jail_cards_of(giver)[:side["jail_cards"]]:
+        for deck in cards[giver]:
             tx.set("jail_card", deck, taker)
+    if any(offsets.values()):
+        tx.set_debts(debts)
     for giver, taker, side in sides:
-        cash = side["cash"]
-        if not cash:
-            continue
-        # RULES.md, Debts: a creditor may take deeds from its debtor "at an agreed value ... which goes
-        # straight back against the debt": the part of the cash the receiver owes the giver is set off
-        # against that debt and needs no cash in hand.
-        debts = [dict(d) for d in tx.s.debt_list]
-        offset = 0
-        for debt in debts:
-            if debt["debtor"] == taker and debt["creditor"] == giver and offset < cash:
-                part = min(debt["amount"], cash - offset)
-                debt["amount"] -= part
-                offset += part
-        if offset:
-            tx.move(giver, taker, offset)
-            tx.move(taker, giver, offset)
-            tx.set_debts(debts)
-        if cash - offset:
-            if tx.s.cash[giver] < cash - offset:
-                raise InsufficientCash(f"{giver} cannot give {cash - offset} in this trade: only "
-                                       f"{tx.s.cash[giver]} in cash.",
-                                       params={"player": giver, "amount": cash - offset, "cash": tx.s.cash[giver]})
-            tx.move(giver, taker, cash - offset)
+        if offsets[giver]:
+            tx.move(giver, taker, offsets[giver])
+            tx.move(taker, giver, offsets[giver])
+        tx.move(giver, taker, side["cash"] - offsets[giver])
     tx.settle()
     for square in sorted(received_mortgaged):
         tx.receive_mortgaged(received_mortgaged[square], square, square in lift_now)
