@@ -108,7 +108,11 @@ def audit_ledger(ledger: "Ledger", config: GameConfig) -> AuditReport:
             break
         by_seq[seq] = effects
         state = state_after
-    projection = ledger.projection()
+    try:
+        projection = ledger.projection()
+    except GameError as exc:
+        report.fail(str(exc))
+        return report
     if projection is None:
         report.fail("The file holds no current state.")
         return report

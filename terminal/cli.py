@@ -58,7 +58,7 @@ def cmd_replay(args) -> int:
         print(f"MISMATCH {args.log}: {exc}", file=sys.stderr)
         return EXIT_MISMATCH
     except TableLogError as exc:
-        return _fail(str(exc), EXIT_USAGE)
+        return _fail(str(exc), EXIT_FILE if isinstance(exc.__cause__, OSError) else EXIT_USAGE)
     except LedgerError as exc:
         return _fail(str(exc), EXIT_FILE)
     print(f"{args.log}: {result.operations} operations ({result.refused} refused as the log says) and "
@@ -68,17 +68,29 @@ def cmd_replay(args) -> int:
 
 
 def _open(path: str):
+    """Open a game to read it: read-only, after a full audit (an export must not carry edited entries)."""
     from terminal.game import Game
-    return Game.open(path)
+    return Game.open(path, check="full", read_only=True)
 
 
 def cmd_export(args) -> int:
     from terminal.tablelog import export_lines
+    if args.output:
+        output = Path(args.output)
+        if output.exists() and (output.resolve() == Path(args.game).resolve() or _is_sqlite(output)):
+            return _fail(f"{output} is a game file: export writes to a new text file, never over a game.",
+                         EXIT_USAGE)
     try:
         game = _open(args.game)
+    except AuditFailed as exc:
+        return _fail(f"{args.game} fails its audit, so it is not exported: {exc}", EXIT_MISMATCH)
     except (LedgerError, GameError) as exc:
         return _fail(str(exc), EXIT_FILE)
-    out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+    try:
+        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+    except OSError as exc:
+        game.close()
+        return _fail(f"cannot write {args.output}: {exc.strerror or exc}.", EXIT_FILE)
     try:
         if args.format == "table-log":
             for line in export_lines(game):
@@ -103,10 +115,18 @@ def cmd_export(args) -> int:
     return EXIT_OK
 
 
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
 def cmd_audit(args) -> int:
     from terminal.game import Game
     try:
-        game = Game.open(args.game, check="none")
+        game = Game.open(args.game, check="none", read_only=True)
     except AuditFailed as exc:
         print(f"AUDIT FAILED {args.game}: {exc}", file=sys.stderr)
         return EXIT_MISMATCH
@@ -128,11 +148,14 @@ def cmd_demo(args) -> int:
     from terminal.tablelog import replay
     path = _new_game_path("replays", "demo")
     log = Path(args.log) if args.log else DEMO_LOG
+    from terminal.tablelog import ReplayMismatch
     try:
         result = replay(log, path)
-    except GameError as exc:
+    except ReplayMismatch as exc:
         return _fail(str(exc), EXIT_MISMATCH)
-    game = Game.open(path)
+    except GameError as exc:
+        return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+    game = Game.open(path, read_only=True)
     try:
         from terminal.money import format_amount
         print(f"Banquier replayed {log.name}: {result.operations} operations, {result.checks} checks, all agree.")

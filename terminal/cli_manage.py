@@ -29,7 +29,7 @@ def list_games(data: Path) -> list[dict]:
     for path in sorted(folder.glob("*.db"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []:
         row = {"path": path, "name": path.stem, "modified": path.stat().st_mtime}
         try:
-            game = Game.open(path, check="none")
+            game = Game.open(path, check="none", read_only=True)
         except (GameError, OSError) as exc:
             row["problem"] = str(exc)
         else:
@@ -69,11 +69,11 @@ def set_current(data: Path, path: Path | None) -> None:
 
 
 def _find(data: Path, name: str) -> Path | None:
-    candidate = Path(name)
-    if candidate.is_file():
-        return candidate
-    for path in (games_dir(data) / name, games_dir(data) / f"{name}.db"):
-        if path.is_file():
+    """A game of ``DATA_DIR/games`` by name (``sunday`` or ``sunday.db``) or by a path that leads there; never a
+    file elsewhere."""
+    folder = games_dir(data).resolve()
+    for path in (games_dir(data) / name, games_dir(data) / f"{name}.db", Path(name)):
+        if path.is_file() and path.resolve().parent == folder:
             return path
     return None
 
@@ -95,12 +95,13 @@ def cmd_games(args, data: Path) -> int:
         return EXIT_OK
     path = _find(data, args.game)
     if path is None:
-        print(f"banquier: no game {args.game!r} in {games_dir(data)} (see `banquier games list`).", file=sys.stderr)
+        print(f"banquier: no game {args.game!r} in {games_dir(data)} (see `banquier games list`; games elsewhere "
+              f"are not managed here).", file=sys.stderr)
         return EXIT_USAGE
     if args.action == "resume":
         from terminal.game import Game
         try:
-            Game.open(path).close()
+            Game.open(path, read_only=True).close()
         except (GameError, OSError) as exc:
             print(f"banquier: cannot resume {path.name}: {exc}", file=sys.stderr)
             return EXIT_FILE
@@ -108,17 +109,25 @@ def cmd_games(args, data: Path) -> int:
         print(f"{path.name} will be resumed at the next start.")
         return EXIT_OK
     if args.action == "archive":
+        from terminal.game import Game
+        try:
+            with Game.open(path, check="none", read_only=True) as game:
+                over = game.is_over()
+                in_use = game.ledger.was_unclean
+        except (GameError, OSError):
+            over = in_use = False
+        if in_use:
+            print(f"banquier: {path.name} is in use, or Banquier stopped without closing it: stop Banquier (or "
+                  f"resume the game once) before archiving it.", file=sys.stderr)
+            return EXIT_FILE
+        if not over and not args.force:
+            print(f"banquier: {path.name} is not finished: archive it anyway with --force.", file=sys.stderr)
+            return EXIT_USAGE
         target = data / "archive" / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.exists():
             print(f"banquier: {target} already exists; nothing moved.", file=sys.stderr)
             return EXIT_FILE
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                print(f"banquier: {path.name} is open (its {suffix[1:]} file exists): stop Banquier first.",
-                      file=sys.stderr)
-                return EXIT_FILE
         shutil.move(str(path), str(target))
         if current_game(data) is None or (data / "current").is_file() and \
                 (data / "current").read_text(encoding="utf-8").strip() == path.name:
@@ -150,12 +159,17 @@ def cmd_cards(args, data: Path) -> int:
                 sys.stdout.write(text)
             return EXIT_OK
         if args.action == "import":
-            text = Path(args.file).read_text(encoding="utf-8") if args.file != "-" else sys.stdin.read()
+            try:
+                text = Path(args.file).read_text(encoding="utf-8") if args.file != "-" else sys.stdin.read()
+            except UnicodeDecodeError as exc:
+                print(f"banquier: {args.file} is not a UTF-8 text file ({exc.reason}); nothing imported.",
+                      file=sys.stderr)
+                return EXIT_USAGE
             added = registry.import_text(text, replace_all=args.replace_all)
             print(f"imported {added} cards into {path}")
             return EXIT_OK
         if args.action == "enrol":
-            if args.uid:
+            if args.uid is not None:
                 if not args.role:
                     print("banquier: --uid needs --role (e.g. --role 'player 1', 'deed 39', 'banker').",
                           file=sys.stderr)
@@ -210,7 +224,8 @@ def add_parsers(sub) -> None:
                        description="The game files under DATA_DIR/games. 'resume' picks the game the terminal "
                                    "resumes at start-up; 'archive' moves a finished game to DATA_DIR/archive.")
     p.add_argument("action", choices=["list", "resume", "archive"])
-    p.add_argument("game", nargs="?", help="a game name (as listed) or a path")
+    p.add_argument("game", nargs="?", help="a game of DATA_DIR/games, by name (as listed)")
+    p.add_argument("--force", action="store_true", help="archive: also a game that is not finished")
     p.set_defaults(func="games")
     p = sub.add_parser("cards", help="enrol, list, export or import RFID cards",
                        description="The card set (DATA_DIR/cards.txt): which card is which player's bank card, "

@@ -24,6 +24,25 @@ def default_key_path() -> Path:
     return Path(base) / "banquier" / "device.key"
 
 
+def load_key(path: str | Path | None = None) -> bytes:
+    """Read the device key at ``path`` (default :func:`default_key_path`) without ever creating one (for
+    commands that only open existing games). Raises LedgerError if it is missing, unreadable or damaged."""
+    path = Path(path) if path else default_key_path()
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise LedgerError(f"There is no device key at {path}: the games of this device were signed with another "
+                          f"key file. Set BANQUIER_KEY_FILE (or storage.key_file) to it.", code="key_missing",
+                          params={"path": str(path)}) from exc
+    except OSError as exc:
+        raise LedgerError(f"Cannot read the device key {path}: {exc.strerror or exc}.", code="key_unavailable",
+                          params={"path": str(path)}) from exc
+    if len(key) != KEY_BYTES:
+        raise LedgerError(f"The device key {path} is damaged ({len(key)} bytes, expected {KEY_BYTES}).",
+                          code="key_damaged", params={"path": str(path)})
+    return key
+
+
 def load_or_create_key(path: str | Path | None = None) -> bytes:
     """Read the device key at ``path`` (default :func:`default_key_path`), creating it (32 random bytes,
     mode 0600) if it does not exist. A key file readable by others is made private again.

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Mapping
 from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal import engine
 from terminal.audit import AuditReport, audit_ledger
-from terminal.device_key import load_or_create_key
+from terminal.device_key import load_key, load_or_create_key
 from terminal.engine import Effects, GameConfig
 from terminal.errors import (AuditFailed, LedgerError, NothingToUndo,
                              RuleViolation, UnknownName)
@@ -146,19 +146,24 @@ class Game:
 
     @classmethod
     def open(cls, path: str | Path, *, key: bytes | None = None, key_path: str | Path | None = None,
-             check: str = "auto", clock: Callable[[], datetime] | None = None) -> "Game":
+             check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False) -> "Game":
         """Resume a game from its file.
 
         ``check``: ``auto`` (default) audits the whole journal only after an unclean stop or when the
-        projection's keyed hash does not match the journal; ``full`` always audits; ``none`` never does.
-        The cost of ``auto`` after a clean stop does not grow with the length of the game.
+        projection's keyed hash does not match the journal; ``full`` always audits; ``none`` checks nothing
+        (for :meth:`audit` to report everything itself). The cost of ``auto`` after a clean stop does not grow
+        with the length of the game. ``read_only``: open to look only (audit, export): nothing is ever written.
+        The key is read, never created (:func:`terminal.device_key.load_key`). The file is marked in use only
+        once it passed its checks: a refused file is left byte for byte as it was.
         Raises LedgerError (not a game, damaged, unreadable) or AuditFailed (what is wrong, the first entry
         edited). A damaged file is never replaced.
         """
         if check not in ("auto", "full", "none"):
             raise ValueError(f"check must be 'auto', 'full' or 'none', not {check!r}")
-        key = key if key is not None else load_or_create_key(key_path)
-        ledger = Ledger.open(path, key)
+        if key is None:
+            Ledger.check_file(path)  # a file that is no game is refused before any key is looked for
+            key = load_key(key_path)
+        ledger = Ledger.open(path, key, read_only=read_only)
         try:
             meta = ledger.meta()
             if meta.get("key_id") != key_id(key):
@@ -182,10 +187,18 @@ class Game:
                     raise AuditFailed(report.summary(), params={"problems": report.problems,
                                                                 "first_bad_seq": report.first_bad_seq})
                 consistent = True
-            if not consistent:
+            if not consistent and check != "none":
                 raise AuditFailed(f"{path}: the current state does not match the journal.",
                                   params={"problems": ["projection"], "first_bad_seq": None})
-            state = State.from_json(json.loads(raw[1]))
+            try:
+                state = (State.from_json(json.loads(raw[1])) if raw is not None
+                         else State.new(edition, tuple(meta["players"])))
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise AuditFailed(f"{path}: the stored state is damaged or was edited ({exc}). The file was left "
+                                  f"untouched; `banquier audit` tells more.", code="audit_state_damaged",
+                                  params={"problems": ["projection"], "first_bad_seq": None}) from exc
+            if not read_only:
+                ledger.mark_open()
         except BaseException:
             ledger.db.close()
             raise
@@ -238,8 +251,8 @@ class Game:
     def preview(self, op: Mapping[str, Any]) -> Effects:
         """Compute an operation without committing it: what it would pay to whom (for a confirmation
         screen). Raises the same errors as :meth:`apply` would."""
-        op = dict(op)
-        if op.get("op") == "undo":
+        op = engine.check_shape(op)
+        if op["op"] == "undo":
             seq = self._ledger.last_undoable()
             if seq is None:
                 raise NothingToUndo("There is nothing to undo.")
@@ -253,7 +266,7 @@ class Game:
         Raises MalformedOperation for a line of the wrong shape, a GameError subclass for a refusal (nothing
         changes), LedgerError if the file cannot be written (nothing is recorded).
         """
-        op = engine.check_shape(dict(op))
+        op = engine.check_shape(op)
         if op["op"] == "undo":
             return self.undo()
         new_state, effects = engine.apply(self._state, self.config, op)
@@ -268,6 +281,10 @@ class Game:
         seq = self._ledger.last_undoable()
         if seq is None:
             raise NothingToUndo("There is nothing to undo.")
+        if not self._ledger.entry_is_genuine(seq):
+            raise AuditFailed(f"Entry #{seq} was edited outside the terminal: it cannot be undone. Run "
+                              f"`banquier audit` on {self.path.name}.", code="audit_edited_entry",
+                              params={"problems": [f"entry {seq}"], "first_bad_seq": seq, "seq": seq})
         target = self._ledger.entry(seq)
         effects = engine.invert(_effects(target))
         new_state = engine.replay_effects(self._state, effects)

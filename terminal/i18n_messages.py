@@ -821,4 +821,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "зареєстровано: {enrolled}, замінено: {replaced}, без змін: {unchanged}, пропущено: {skipped}, "
               "залишилося: {pending}",
     },
+    "audit_edited_entry": {
+        "fr": "L'opération n° {seq} a été modifiée en dehors du terminal : elle ne peut pas être annulée. "
+              "Lancez banquier audit sur la partie.",
+        "en": "Entry #{seq} was edited outside the terminal: it cannot be undone. Run banquier audit on the game.",
+        "uk": "Запис № {seq} змінено поза терміналом: його не можна скасувати. Запустіть banquier audit для гри.",
+    },
+    "audit_state_damaged": {
+        "fr": "L'état enregistré de la partie est endommagé ou a été modifié. Le fichier n'a pas été touché ; "
+              "banquier audit en dit plus.",
+        "en": "The game's stored state is damaged or was edited. The file was left untouched; banquier audit "
+              "tells more.",
+        "uk": "Збережений стан гри пошкоджено або змінено. Файл не чіпали; banquier audit покаже більше.",
+    },
+    "key_missing": {
+        "fr": "Il n'y a pas de clé d'appareil {path} : les parties ont été signées avec une autre clé. Indiquez-la "
+              "avec BANQUIER_KEY_FILE (ou storage.key_file).",
+        "en": "There is no device key at {path}: the games were signed with another key file. Set "
+              "BANQUIER_KEY_FILE (or storage.key_file) to it.",
+        "uk": "Ключа пристрою {path} немає: ігри підписано іншим ключем. Вкажіть його в BANQUIER_KEY_FILE "
+              "(або storage.key_file).",
+    },
 }

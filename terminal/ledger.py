@@ -125,6 +125,8 @@ class Ledger:
         self.db = db
         self.key = key
         self.was_unclean = False
+        self.read_only = False
+        self.marked = False
 
     # -- opening -------------------------------------------------------------------------------------------
     @staticmethod
@@ -195,18 +197,20 @@ class Ledger:
             building.unlink(missing_ok=True)
             raise LedgerError(f"Cannot put the new game file in place at {path}: {exc.strerror}.",
                               code="ledger_unwritable", params={"path": str(path)}) from exc
-        return cls.open(path, key)
+        ledger = cls.open(path, key)
+        ledger.mark_open()
+        return ledger
 
     @classmethod
-    def open(cls, path: str | Path, key: bytes) -> "Ledger":
-        """Open an existing game file. Marks it open (to detect an unclean stop); ``was_unclean`` tells
-        whether the previous session ended without :meth:`close`."""
-        path = Path(path)
-        if not path.is_file():
-            raise LedgerError(f"There is no game file {path}.", code="ledger_missing", params={"path": str(path)})
-        cls._check_readonly(path)
-        db = cls._connect(path)
+    def open(cls, path: str | Path, key: bytes, *, read_only: bool = False) -> "Ledger":
+        """Open an existing game file; ``was_unclean`` tells whether the previous session ended without
+        :meth:`close`. Nothing is written here: the caller marks the file open with :meth:`mark_open` once it
+        trusts it (so a refused file is left byte for byte as it was). ``read_only``: for commands that only
+        look (audit, export, list): SQLite opens the file read-only and nothing can ever be written."""
+        path = cls.check_file(path)
+        db = cls._connect_read_only(path) if read_only else cls._connect(path)
         ledger = cls(path, db, key)
+        ledger.read_only = read_only
         try:
             tables = set(db.table_names())
             missing = {"meta", "journal", "postings", "projection", "session"} - tables
@@ -220,8 +224,6 @@ class Ledger:
                                   params={"path": str(path), "version": version})
             row = db.execute("SELECT open FROM session WHERE id = 1").fetchone()
             ledger.was_unclean = bool(row and row[0])
-            with db.atomic():
-                db.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
         except LedgerError:
             db.close()
             raise
@@ -231,12 +233,51 @@ class Ledger:
                               code="ledger_damaged", params={"path": str(path), "reason": str(exc)}) from exc
         return ledger
 
+    def mark_open(self) -> None:
+        """Record that the file is in use (cleared by :meth:`close`): an unclean stop is detected next time."""
+        try:
+            with self.db.atomic():
+                self.db.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
+        except sqlite3.Error as exc:
+            raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
+                              code="ledger_unwritable", params={"path": str(self.path)}) from exc
+        self.marked = True
+
     @staticmethod
-    def _check_readonly(path: Path) -> None:
+    def _read_only_uri(path: Path) -> str:
+        """A URI that reads ``path`` without writing anything beside it: a cleanly closed game (no WAL content)
+        is read as immutable, so SQLite creates no ``-wal``/``-shm`` file; after an unclean stop the WAL is
+        read too (``mode=ro``)."""
+        wal = path.with_name(path.name + "-wal")
+        has_wal = wal.exists() and wal.stat().st_size > 0
+        return f"{path.resolve().as_uri()}?{'mode=ro' if has_wal else 'immutable=1'}"
+
+    @classmethod
+    def _connect_read_only(cls, path: Path) -> sqlite_utils.Database:
+        try:
+            conn = sqlite3.connect(cls._read_only_uri(path), uri=True, isolation_level=None)
+            return sqlite_utils.Database(conn)
+        except sqlite3.DatabaseError as exc:
+            raise LedgerError(f"{path} is not a readable game file ({exc}). It was left untouched.",
+                              code="ledger_unreadable", params={"path": str(path), "reason": str(exc)}) from exc
+
+    @classmethod
+    def check_file(cls, path: str | Path) -> Path:
+        """Refuse, without writing anything, a path that is not a Banquier game file (missing, a folder,
+        another program's file, damaged). Returns the path."""
+        path = Path(path)
+        if not path.is_file():
+            what = f"{path} is a folder, not a game file" if path.is_dir() else f"There is no game file {path}"
+            raise LedgerError(f"{what}.", code="ledger_missing", params={"path": str(path)})
+        cls._check_readonly(path)
+        return path
+
+    @classmethod
+    def _check_readonly(cls, path: Path) -> None:
         """Look at a file read-only before anything writes to it: it must be an SQLite database with every
         table of a Banquier game. Another program's file, a truncated or a damaged one is refused untouched."""
         try:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            conn = sqlite3.connect(cls._read_only_uri(path), uri=True)
             try:
                 tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             finally:
@@ -251,11 +292,12 @@ class Ledger:
                               f"It was left untouched.", code="ledger_not_a_game", params={"path": str(path)})
 
     def close(self) -> None:
-        """Mark the file cleanly closed, checkpoint the WAL and close the connection."""
+        """Mark the file cleanly closed (if it was marked open), checkpoint the WAL and close the connection."""
         try:
-            with self.db.atomic():
-                self.db.execute("UPDATE session SET open = 0 WHERE id = 1")
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if self.marked:
+                with self.db.atomic():
+                    self.db.execute("UPDATE session SET open = 0 WHERE id = 1")
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error:
             pass
         finally:
@@ -282,14 +324,24 @@ class Ledger:
 
     # -- reading -------------------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta").fetchall()}
+        """The game's header. Raises LedgerError for a value that is not JSON (an edited or damaged file)."""
+        try:
+            return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta").fetchall()}
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise LedgerError(f"{self.path}: the game's header is damaged or was edited ({exc}). The file was "
+                              f"left untouched; restore a backup.", code="ledger_damaged",
+                              params={"path": str(self.path), "reason": str(exc)}) from exc
 
     def projection(self) -> tuple[int, dict, str] | None:
         """``(seq, state_json_dict, mac)`` of the stored projection, or None before the setup entry."""
         row = self.db.execute("SELECT seq, state, mac FROM projection WHERE id = 1").fetchone()
         if row is None:
             return None
-        return row[0], json.loads(row[1]), row[2]
+        try:
+            return row[0], json.loads(row[1]), row[2]
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise LedgerError(f"{self.path}: the stored state is damaged ({exc}).", code="ledger_damaged",
+                              params={"path": str(self.path), "reason": str(exc)}) from exc
 
     def projection_raw(self) -> tuple[int, str, str] | None:
         return self.db.execute("SELECT seq, state, mac FROM projection WHERE id = 1").fetchone()
@@ -312,6 +364,23 @@ class Ledger:
 
     def entry(self, seq: int) -> Entry | None:
         return next((e for e in self.entries(seq) if e.seq == seq), None)
+
+    def entry_is_genuine(self, seq: int) -> bool:
+        """Whether entry ``seq`` still matches its keyed hash (over itself and the previous entry's hash):
+        a cheap check of one entry before it is relied on (an undo pays its postings back)."""
+        entry = self.entry(seq)
+        if entry is None:
+            return False
+        if seq == 1:
+            prev = self.genesis_mac()
+        else:
+            row = self.db.execute("SELECT mac FROM journal WHERE seq = ?", [seq - 1]).fetchone()
+            if row is None:
+                return False
+            prev = row[0]
+        mac = self.entry_mac(prev, seq, entry.kind, entry.op, entry.undoes, self.posting_rows_of(seq),
+                             entry.changes, entry.recorded_at)
+        return hmac.compare_digest(mac, entry.mac)
 
     def posting_rows_of(self, seq: int) -> list[tuple[int, str, int]]:
         return [tuple(r) for r in self.db.execute(

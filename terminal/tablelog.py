@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from terminal.errors import GameError, MalformedOperation
+from terminal.errors import GameError, LedgerError, MalformedOperation
 from terminal.game import Game
 
 HEADER_FIELDS = {"format", "version", "edition", "players", "mode", "rules", "dealt", "end_time", "source"}
@@ -156,6 +156,8 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes | No
         game = Game.create(game_path, h["edition"], h["players"], mode=h.get("mode", "classic"),
                            rules=h.get("rules") or None, dealt=h.get("dealt") or None,
                            end_time=h.get("end_time"), key=key, key_path=key_path)
+    except LedgerError:
+        raise  # the game file, not the log: an existing or unwritable path
     except GameError as exc:
         if isinstance(exc, (MalformedOperation,)):
             raise

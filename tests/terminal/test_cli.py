@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from terminal.cli import main
+from terminal.game import Game
 from tests.conftest import RECORDED
 
 SMALL = RECORDED / "game-us-random-3p-100.jsonl"
@@ -102,7 +103,9 @@ def test_games_list_resume_archive(capsys, tmp_path, monkeypatch):
     assert code == 0 and (data / "current").read_text().strip() == "sunday.db"
     code, out, err = run(capsys, "games", "resume", "monday")
     assert code == 2 and "no game 'monday'" in err
-    code, out, _ = run(capsys, "games", "archive", "sunday")
+    code, out, err = run(capsys, "games", "archive", "sunday")
+    assert code == 2 and "not finished" in err and (data / "games" / "sunday.db").is_file()
+    code, out, _ = run(capsys, "games", "archive", "sunday", "--force")
     assert code == 0 and (data / "archive" / "sunday.db").is_file()
     code, out, _ = run(capsys, "games", "list")
     assert "No game" in out
@@ -131,3 +134,84 @@ def test_help_everywhere(argv):
 def test_demo_replays_and_prints_standings(capsys):
     code, out, _ = run(capsys, "demo")
     assert code == 0 and "Standings:" in out and "1. " in out
+
+
+def _sha(path):
+    import hashlib
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _tamper(path, sql):
+    import sqlite3
+    conn = sqlite3.connect(path)
+    for trigger in ("postings_append_only_update", "journal_append_only_update", "postings_of_new_entries_only"):
+        conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def test_export_never_overwrites_a_game(capsys, tmp_path):
+    run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
+    before = _sha(tmp_path / "g.db")
+    code, out, err = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "g.db"))
+    assert code == 2 and "never over a game" in err and _sha(tmp_path / "g.db") == before
+    code, out, err = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "no" / "dir" / "x"))
+    assert code == 3 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_looking_at_a_game_changes_nothing_and_creates_no_key(capsys, tmp_path, monkeypatch):
+    run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
+    _tamper(tmp_path / "g.db", "UPDATE projection SET state = replace(state, '\"pot\":0', '\"pot\":5')")
+    before = sorted(p.name for p in tmp_path.iterdir()), _sha(tmp_path / "g.db")
+    for argv in (["audit"], ["export"], ["export", "--format", "csv"]):
+        code, out, err = run(capsys, *argv[:1], str(tmp_path / "g.db"), *argv[1:])
+        assert code == 1, (argv, err)
+    monkeypatch.setenv("BANQUIER_KEY_FILE", str(tmp_path / "other.key"))
+    code, out, err = run(capsys, "audit", str(tmp_path / "g.db"))
+    assert code == 3 and "no device key" in err
+    assert (sorted(p.name for p in tmp_path.iterdir()), _sha(tmp_path / "g.db")) == before
+
+
+def test_an_edited_entry_is_never_undone(tmp_path, key):
+    from terminal.errors import AuditFailed
+    with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game:
+        game.buy("Ann", 39)
+    _tamper(tmp_path / "g.db", "UPDATE postings SET amount = amount * 10 WHERE seq = 2")
+    with Game.open(tmp_path / "g.db", key=key) as game:
+        with pytest.raises(AuditFailed, match="#2 was edited"):
+            game.undo()
+        assert game.cash("Ann") == 1100
+
+
+def test_games_outside_the_data_directory_are_not_managed(capsys, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(data))
+    run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "elsewhere.db"))
+    for action in ("resume", "archive"):
+        code, out, err = run(capsys, "games", action, str(tmp_path / "elsewhere.db"))
+        assert code == 2 and "no game" in err
+    assert (tmp_path / "elsewhere.db").is_file() and not (data / "current").exists()
+
+
+def test_bad_card_inputs_never_hang_or_trace(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "data"))
+    code, out, err = run(capsys, "cards", "enrol", "--role", "player 3", "--uid", "")
+    assert code == 2 and "not a card UID" in err
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe\x00x")
+    code, out, err = run(capsys, "cards", "import", str(tmp_path / "bad.txt"))
+    assert code == 2 and "not a UTF-8 text file" in err
+
+
+def test_malformed_api_input_and_damaged_header(tmp_path, key):
+    from terminal.errors import LedgerError, MalformedOperation
+    with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game:
+        with pytest.raises(MalformedOperation):
+            game.apply([1, 2])
+    import sqlite3
+    conn = sqlite3.connect(tmp_path / "g.db")
+    conn.execute("UPDATE meta SET value = 'Zed' WHERE key = 'players'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(LedgerError, match="header is damaged"):
+        Game.open(tmp_path / "g.db", key=key)
