@@ -81,7 +81,7 @@ class Context:
             params["state"] = self.t("ui_off" if params.get("state") == "off" else "ui_on")
         elif msg.code == "opt_language":
             params["language"] = self.t("ui_language_name")
-        return translate(msg.code, params, self.language, msg.english)
+        return translate(msg.code, params, self.language, msg.english, getattr(msg, "exact", False))
 
     def fmt(self, amount: int) -> str:
         return format_amount(amount, self.edition, self.language, self.display)

@@ -158,7 +158,8 @@ CATALOG: dict[str, dict[str, str]] = {
     "purpose_trade": {"fr": "Échange", "en": "Trade", "uk": "Обмін"},
     "purpose_declare_bankruptcy": {"fr": "Faillite de {player}", "en": "{player}'s bankruptcy",
                                    "uk": "Банкрутство {player}"},
-    "purpose_undo": {"fr": "Annuler : {what}", "en": "Undo: {what}", "uk": "Скасувати: {what}"},
+    "purpose_undo": {"fr": "Annuler : {what} ({who})", "en": "Undo: {what} ({who})", "uk": "Скасувати: {what} ({who})"},
+    "purpose_undo_plain": {"fr": "Annuler : {what}", "en": "Undo: {what}", "uk": "Скасувати: {what}"},
     "purpose_end_game": {"fr": "Fin de la partie", "en": "End of the game", "uk": "Кінець гри"},
     # -- feedback -------------------------------------------------------------------------------------------
     "done": {"fr": "C'est fait. {detail}", "en": "Done. {detail}", "uk": "Готово. {detail}"},
@@ -168,14 +169,28 @@ CATALOG: dict[str, dict[str, str]] = {
     "unknown_card": {"fr": "Carte inconnue : enregistrez-la depuis le menu du banquier.",
                      "en": "Unknown card: enrol it from the banker's menu.",
                      "uk": "Невідома картка: зареєструйте її в меню банкіра."},
-    "wrong_card": {"fr": "Ce n'est pas la bonne carte ici : {expected}.", "en": "Not the right card here: {expected}.",
-                   "uk": "Тут потрібна інша картка: {expected}."},
+    "wrong_card": {"fr": "Pas cette carte ici : il faut la carte de {expected}.",
+                   "en": "Not that card here: this step needs {expected}'s card.",
+                   "uk": "Не ця картка: тут потрібна картка гравця {expected}."},
+    "part_card_ok": {"fr": "le bouton OK", "en": "the OK button", "uk": "кнопка OK"},
+    "wrong_card_kind": {"fr": "Pas cette carte ici : il faut {expected_code}.",
+                        "en": "Not that card here: this step needs {expected_code}.",
+                        "uk": "Не ця картка: тут потрібна {expected_code}."},
+    "part_card_deed_or_banker": {"fr": "un titre de propriété ou la carte du banquier", "en": "a title deed or the banker card", "uk": "картка власності або картка банкіра"},
+    "part_card_player": {"fr": "la carte d'un joueur", "en": "a player's card", "uk": "картка гравця"},
+    "part_card_choice": {"fr": "un choix à l'écran", "en": "a choice on screen", "uk": "вибір на екрані"},
+    "part_card_payee": {"fr": "la carte du joueur payé", "en": "the card of the player who is paid", "uk": "картка гравця, якому платять"},
+    "part_card_deed": {"fr": "un titre de propriété", "en": "a title deed", "uk": "картка власності"},
+    "part_card_bidder": {"fr": "la carte d'un enchérisseur", "en": "a bidder's card", "uk": "картка учасника аукціону"},
+    "part_card_other_player": {"fr": "la carte de l'autre joueur", "en": "the other player's card", "uk": "картка іншого гравця"},
+    "part_card_trade_deed": {"fr": "un titre de l'un des deux joueurs, ou Terminé", "en": "a title deed of either player, or Done", "uk": "картка власності одного з гравців або «Готово»"},
     "card_not_in_game": {"fr": "Cette carte de joueur n'est pas dans la partie.",
                          "en": "This player card is not in the game.", "uk": "Ця картка гравця не в грі."},
     "bankrupt_card": {"fr": "{player} est en faillite : hors jeu.", "en": "{player} is bankrupt: out of the game.",
                       "uk": "{player} банкрут: поза грою."},
-    "pay_self": {"fr": "{player} ne peut pas se payer lui-même.", "en": "{player} cannot pay themselves.",
-                 "uk": "{player} не може платити собі."},
+    "pay_self": {"fr": "Impossible de se payer soi-même ({player}) : choisissez un autre bénéficiaire.",
+                 "en": "{player} cannot pay themselves: choose someone else.",
+                 "uk": "Не можна платити собі ({player}): виберіть іншого одержувача."},
     "second_go": {"fr": "{player} a déjà reçu le salaire il y a {seconds} s. Confirmer encore ?",
                   "en": "{player} already collected GO salary {seconds} s ago. Confirm again?",
                   "uk": "{player} вже отримав зарплату {seconds} с тому. Підтвердити ще раз?"},
@@ -290,16 +305,17 @@ CATALOG: dict[str, dict[str, str]] = {
 CATALOG.update({code: entry for code, entry in MESSAGES.items() if code not in CATALOG})
 
 
-def translate(code: str, params: Mapping[str, Any] | None = None, language: str = "fr", english: str = "") -> str:
+def translate(code: str, params: Mapping[str, Any] | None = None, language: str = "fr", english: str = "",
+              prefer_english: bool = False) -> str:
     """The text of message ``code`` in ``language`` with ``params`` filled in.
 
-    In English, the message's own text (``english``, written where the rule was applied, with every name
-    in it) comes first. Other languages use the catalog, and fall back to ``english`` when they have no entry,
+    With ``prefer_english`` (a refusal's exact message), English shows ``english`` as it is. Otherwise the
+    catalog is used, and fall back to ``english`` when they have no entry,
     then to the English catalog, then to the code itself. A param whose key ends in ``_code`` holds a
     catalog code and is shown as that code's text in ``language`` (see the module docstring). Never raises for
     a missing parameter: the placeholder stays.
     """
-    if language == "en" and english:
+    if language == "en" and english and prefer_english:
         return english
     entry = CATALOG.get(code)
     template = entry.get(language) if entry else None
@@ -316,11 +332,13 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
 def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any]:
     """``params`` with the value of every ``*_code`` key that names a catalog entry replaced by that entry's
     text in ``language`` (English if it has none). Other values, and codes the catalog lacks, are kept."""
-    if not any(key.endswith("_code") for key in params):
+    if not any(key.endswith("_code") or hasattr(value, "code") for key, value in params.items()):
         return params
     resolved = dict(params)
     for key, value in params.items():
-        if key.endswith("_code") and isinstance(value, str) and value in CATALOG:
+        if hasattr(value, "code") and hasattr(value, "params"):  # a nested Msg
+            resolved[key] = text(value, language)
+        elif key.endswith("_code") and isinstance(value, str) and value in CATALOG:
             entry = CATALOG[value]
             resolved[key] = entry.get(language) or entry.get("en") or value
     return resolved
@@ -330,4 +348,4 @@ def text(msg, language: str = "fr") -> str:
     """Translate a :class:`terminal.view.Msg`."""
     if msg is None:
         return ""
-    return translate(msg.code, msg.params, language, msg.english)
+    return translate(msg.code, msg.params, language, msg.english, getattr(msg, "exact", False))

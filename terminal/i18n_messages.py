@@ -96,7 +96,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "нерухомість.",
     },
     "pay_self": {
-        "fr": "{player} ne peut pas se payer lui-même : choisissez un autre bénéficiaire.",
+        "fr": "Impossible de se payer soi-même ({player}) : choisissez un autre bénéficiaire.",
         "en": "{player} cannot pay themselves: choose someone else to pay.",
         "uk": "{player} не може платити собі: виберіть іншого одержувача.",
     },

@@ -164,13 +164,13 @@ class Terminal(TableFlows, ViewBuilder):
                 return self._refuse(Msg("bankrupt_card", {"player": player},
                                         f"{player} is bankrupt: out of the game."))
             if handler is None:
-                return self._wrong_card("a deed or the banker card")
+                return self._wrong_card_code("part_card_deed_or_banker")
             return handler("player", player, uid)
         if kind == "deed":
             if not self.game.edition.squares[role.square].is_deed:
                 return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
             if handler is None:
-                return self._wrong_card("a player's card")
+                return self._wrong_card_code("part_card_player")
             return handler("deed", role.square, uid)
         return self._refuse(Msg("unknown_card", {}, "Unknown card."))
 
@@ -280,10 +280,17 @@ class Terminal(TableFlows, ViewBuilder):
         self._say(msg, "error")
 
     def _refuse_error(self, error: GameError) -> None:
-        self._refuse(Msg(error.code, error.params, str(error)))
+        self._refuse(Msg(error.code, error.params, str(error), exact=True))
 
     def _wrong_card(self, expected: str) -> None:
-        self._refuse(Msg("wrong_card", {"expected": expected}, f"Not the right card here: {expected}."))
+        """A card of the wrong kind; ``expected``: the names of the players whose card would do."""
+        self._refuse(Msg("wrong_card", {"expected": expected}, f"Not that card here: this step needs {expected}."))
+
+    def _wrong_card_code(self, code: str) -> None:
+        """A card of the wrong kind; ``code``: a ``part_card_*`` text saying which card the step needs."""
+        from terminal.i18n import translate
+        english = translate(code, {}, "en")
+        self._refuse(Msg("wrong_card_kind", {"expected_code": code}, f"Not that card here: this step needs {english}."))
 
     def _accept(self) -> None:
         self._beep("accepted")
@@ -291,8 +298,10 @@ class Terminal(TableFlows, ViewBuilder):
         self._changed()
 
     def _go(self, screen: str, **ctx) -> None:
+        """Show another screen; the last message belongs to the screen it was said on and goes with it."""
         self.screen = screen
         self.ctx = ctx
+        self.message = None
         self._changed()
 
     def _go_idle(self) -> None:
@@ -353,7 +362,9 @@ class Terminal(TableFlows, ViewBuilder):
     def _card_confirm(self, kind: str, who: Any, uid: str) -> None:
         pending: Pending = self.ctx["pending"]
         if kind != "player" or who not in pending.confirm_by:
-            return self._wrong_card(" or ".join(pending.confirm_by) or "OK")
+            if not pending.confirm_by:
+                return self._wrong_card_code("part_card_ok")
+            return self._wrong_card(" / ".join(pending.confirm_by))
         if self.clock() - self.ctx["shown_at"] < self.settings.confirm_min_delay_s:
             return  # the same hand tapping twice in a row: not a confirmation
         if self.ctx.get("card_only"):
@@ -395,7 +406,9 @@ class Terminal(TableFlows, ViewBuilder):
         self._say(Msg("done", {"detail": moved}, ("Done. " + moved).strip()), "success")
 
     def _label(self, account: str) -> str:
-        return {"bank": "Banque" if self.settings.language == "fr" else "Bank", "pot": "Parc"}.get(account, account)
+        from terminal.i18n import translate
+        names = {"bank": "ui_bank_name", "pot": "ui_pot_name"}
+        return translate(names[account], {}, self.settings.language) if account in names else account
 
     def _choose(self, title: Msg, options: list[Option], on_choose: Callable[[str], None], **extra) -> None:
         self._go("choose", title=title, options=options, on_choose=on_choose, **extra)
@@ -406,7 +419,7 @@ class Terminal(TableFlows, ViewBuilder):
     def _card_choose(self, kind: str, who: Any, uid: str) -> None:
         on_card = self.ctx.get("on_card")
         if on_card is None:
-            return self._wrong_card("a choice on screen")
+            return self._wrong_card_code("part_card_choice")
         on_card(kind, who, uid)
 
     # ------------------------------------------------------------------------------------------------------
@@ -600,7 +613,7 @@ class Terminal(TableFlows, ViewBuilder):
 
         def on_card(kind, who, uid):
             if kind != "player":
-                return self._wrong_card("the payee's card")
+                return self._wrong_card_code("part_card_payee")
             self._accept()
             to(who)
         self._choose(Msg("choose_payee", {}, "To whom?"), [Option("bank", Msg("opt_bank", {}, "The Bank"))],
@@ -611,7 +624,7 @@ class Terminal(TableFlows, ViewBuilder):
         squares = state.deeds_of(player) if player else [d.index for d in self.game.edition.deeds()]
         options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s))) for s in squares]
         self._choose(Msg("choose_deed", {}, "Choose a title deed"), options, lambda sid: then(int(sid)),
-                     on_card=lambda kind, who, uid: then(who) if kind == "deed" else self._wrong_card("a deed"))
+                     on_card=lambda kind, who, uid: then(who) if kind == "deed" else self._wrong_card_code("part_card_deed"))
 
     # -- Chance and Community Chest ---------------------------------------------------------------------------
     def _pick_deck_card(self, player: str, deck: str) -> None:

@@ -9,7 +9,10 @@ from typing import Any, Callable, Mapping
 from terminal.errors import GameError
 from terminal.view import Msg, Option
 
-TOKENS = ("Voiture", "Chien", "Chapeau", "Bateau", "Fer", "Dé", "Brouette", "Botte")
+#: The classic tokens, the default names of the players who tap their cards in the new-game wizard.
+TOKENS = {"fr": ("Voiture", "Chien", "Chapeau", "Bateau", "Fer", "Dé", "Brouette", "Botte"),
+          "en": ("Car", "Dog", "Hat", "Ship", "Iron", "Thimble", "Wheelbarrow", "Boot"),
+          "uk": ("Авто", "Пес", "Капелюх", "Корабель", "Праска", "Наперсток", "Тачка", "Чобіт")}
 #: Lengths offered for a time-limited game, in minutes (the end time is set from the wall clock by the
 #: composition root's game factory).
 GAME_LENGTHS = (60, 90, 120, 180, 30, 45)
@@ -30,7 +33,7 @@ class TableFlows:
 
     def _card_auction(self, kind: str, who: Any, uid: str) -> None:
         if kind != "player":
-            return self._wrong_card("a bidder's card")
+            return self._wrong_card_code("part_card_bidder")
         self._accept()
         auction = self.ctx["auction"]
         back = (self.screen, self.ctx)
@@ -64,7 +67,7 @@ class TableFlows:
     # ------------------------------------------------------------------------------------------------------
     def _start_trade(self, a: str, kind: str, b: Any) -> None:
         if kind != "player":
-            return self._wrong_card("the other player's card")
+            return self._wrong_card_code("part_card_other_player")
         if b == a:
             return self._refuse(Msg("pay_self", {"player": a}, f"{a} cannot trade with themselves."))
         self._accept()
@@ -114,7 +117,7 @@ class TableFlows:
             owner = self.game.current.owner.get(who)
             if owner in (self.ctx["a"], self.ctx["b"]):
                 return self._choose_trade(f"deed:{owner}:{who}")
-        self._wrong_card("a deed of either player, or Done")
+        self._wrong_card_code("part_card_trade_deed")
 
     # ------------------------------------------------------------------------------------------------------
     # Bankruptcy
@@ -181,8 +184,7 @@ class TableFlows:
             target = self.game.last_undoable() if self.game else None
             if target is None:
                 return self._refuse(Msg("nothing_to_undo", {}, "There is nothing to undo."))
-            what = _describe_op(target)
-            self._ask_confirm({"op": "undo"}, Msg("purpose_undo", {"what": what}, f"Undo: {what}"))
+            self._ask_confirm({"op": "undo"}, describe_undo(target, self.game.edition))
         elif option_id in ("adjust_give", "adjust_take"):
             self._pick_player(lambda player: self._ask_number(
                 Msg("keypad_amount", {}, "Amount"), lambda amount: self._ask_confirm(
@@ -211,7 +213,7 @@ class TableFlows:
     def _pick_player(self, then: Callable[[str], None]) -> None:
         players = self.game.current.active_players()
         self._choose(Msg("choose_partner", {}, "Which player?"), [Option(p, Msg("name", {}, p)) for p in players],
-                     then, on_card=lambda kind, who, uid: then(who) if kind == "player" else self._wrong_card("a player"))
+                     then, on_card=lambda kind, who, uid: then(who) if kind == "player" else self._wrong_card_code("part_card_player"))
 
     def _card_banker(self, kind: str, who: Any, uid: str) -> None:
         self._card_idle(kind, who, uid)
@@ -243,14 +245,14 @@ class TableFlows:
         if len(seats) >= 8:
             return self._refuse(Msg("too_many_players", {}, "8 players at most."))
         used = {name for name, _ in seats}
-        name = next(t for t in TOKENS if t not in used)
+        name = next(t for t in TOKENS.get(self.settings.language, TOKENS["fr"]) if t not in used)
         seats.append((name, uid))
         self._accept()
 
     def _card_new_game(self, kind: str, who: Any, uid: str) -> None:
         if kind == "player":
             return self._new_game_card(uid)
-        self._wrong_card("a player's bank card")
+        self._wrong_card_code("part_card_player")
 
     def _choose_new_game(self, option_id: str) -> None:
         from cards.editions import RULE_FLAGS
@@ -273,7 +275,7 @@ class TableFlows:
             seats = self.ctx["seats"]
             used = {n for n, _ in seats}
             name, uid = seats[index]
-            choices = [t for t in TOKENS if t not in used] + [name]
+            choices = [t for t in TOKENS.get(self.settings.language, TOKENS["fr"]) if t not in used] + [name]
             seats[index] = (choices[0], uid)
         elif option_id == "start":
             seats = self.ctx["seats"]
@@ -326,7 +328,18 @@ def _side(side: dict) -> dict:
     return {k: v for k, v in side.items() if v}
 
 
-def _describe_op(op: Mapping[str, Any]) -> str:
-    """A short English description of a recorded operation (for the undo confirmation)."""
-    fields = ", ".join(f"{k} {v}" for k, v in op.items() if k != "op")
-    return f"{op.get('op', '?').replace('_', ' ')} ({fields})" if fields else op.get("op", "?").replace("_", " ")
+def describe_undo(op: Mapping[str, Any], edition) -> Msg:
+    """What an undo will undo, for the confirmation screen: the recorded operation's purpose (translated,
+    with the deed's name) and who it concerns, e.g. "Annuler : Achat de Rue de la Paix (Anne)"."""
+    name = op.get("op", "?")
+    params = {k: v for k, v in op.items() if k != "op" and isinstance(k, str)}
+    square = op.get("square")
+    if isinstance(square, int) and 0 <= square < len(edition.squares):
+        params["deed"] = params["tax"] = edition.squares[square].name
+    who = op.get("player") or op.get("winner") or op.get("from") or \
+        (f"{op.get('a')} ↔ {op.get('b')}" if name == "trade" else "")
+    english = name.replace("_", " ") + (f" of {params['deed']}" if "deed" in params else "")
+    what = Msg(f"purpose_{name}", params, english)
+    if not who:
+        return Msg("purpose_undo_plain", {"what": what}, f"Undo: {english}")
+    return Msg("purpose_undo", {"what": what, "who": who}, f"Undo: {english} ({who})")

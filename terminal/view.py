@@ -12,11 +12,15 @@ from typing import Any, Mapping
 
 @dataclass(frozen=True)
 class Msg:
-    """A translatable text: ``code`` (a key of :mod:`terminal.i18n`), ``params`` and the English text."""
+    """A translatable text: ``code`` (a key of :mod:`terminal.i18n`), ``params`` and the English text.
+    ``exact``: the English text is the exact message of a refusal (with every name in it) and is shown as
+    it is in English; otherwise the catalog's English is used. A param may itself be a Msg (translated in
+    the same language)."""
 
     code: str
     params: Mapping[str, Any] = field(default_factory=dict)
     english: str = ""
+    exact: bool = False
 
     def __str__(self) -> str:
         return self.english or self.code

@@ -277,7 +277,9 @@ def test_undo_shows_what_it_undoes_before_doing_it(table):
     d.tap(BANKER_UID)
     d.choose("undo")
     assert table.view.screen == "confirm"
-    assert "buy" in table.view.pending.purpose.english and "39" in table.view.pending.purpose.english
+    from terminal.i18n import text
+    assert text(table.view.pending.purpose, "fr") == "Annuler : Achat de Rue de la Paix (Ann)"
+    assert text(table.view.pending.purpose, "en") == "Undo: Buying Rue de la Paix (Ann)"
     assert table.view.pending.postings == (("bank", "Ann", 400),)
     d.button("confirm")
     assert table.game.cash("Ann") == 1500
