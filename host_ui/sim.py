@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Sequence
 
 DEFAULT_PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
+SIZES = ((480, 320), (800, 480), (1024, 600), (1280, 720))
 TRAY_W = 430
 READER_H = 120
 
@@ -43,7 +44,8 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
             players: Sequence[str] = DEFAULT_PLAYERS, new_game: bool = False, max_seconds: float | None = None,
             screenshot: str | os.PathLike | None = None, key: bytes | None = None, audio: bool | str = "auto",
             stay: bool = False) -> int:
-    """Run the simulator; returns an exit code (0 done, 1 the demo failed, 2 bad arguments).
+    """Run the simulator; returns an exit code (0 done, 1 the demo failed, 2 bad arguments or log, 3 no screen
+    or a file problem).
 
     - ``demo_log``: a table log (``.jsonl``) to play; the game is created from its header in ``data_dir``
       (``demo-<log name>-<time>.db``). ``speed``: table seconds per real second (4 = four times faster;
@@ -77,6 +79,14 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
     from terminal.machine import Terminal, TerminalSettings
 
     started = time.monotonic()
+    if not headless:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+        if driver in ("dummy", "offscreen"):
+            pygame.display.quit()
+            print(f"banquier sim: there is no screen here (SDL picked its '{driver}' driver): run it from a desktop, "
+                  f"set DISPLAY (e.g. under Xvfb), or add --headless for a test run.", file=sys.stderr)
+            return 3
     folder = _data_dir(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     log = None
@@ -390,14 +400,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:
         print(f"banquier sim: --size takes WIDTHxHEIGHT, not {args.size!r}", file=sys.stderr)
         return 2
+    if (width, height) not in SIZES:
+        print(f"banquier sim: --size {args.size} is not a laid-out size: choose one of "
+              f"{', '.join(f'{w}x{h}' for w, h in SIZES)}", file=sys.stderr)
+        return 2
     try:
         return run_sim(args.demo, headless=args.headless, speed=args.speed, size=(width, height),
                        rotation=args.rotation, language=args.language, data_dir=args.data_dir,
                        edition=args.edition, players=[p.strip() for p in args.players.split(",") if p.strip()],
                        new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot, stay=args.stay)
-    except (OSError, ValueError, LookupError) as exc:
+    except OSError as exc:
         print(f"banquier sim: {exc}", file=sys.stderr)
-        return 1
+        return 3
+    except (ValueError, LookupError) as exc:
+        print(f"banquier sim: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

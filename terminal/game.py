@@ -95,6 +95,9 @@ class Game:
                 edition = load_edition(edition)
             except LookupError as exc:
                 raise UnknownName(str(exc), code="unknown_edition", params={"edition": edition}) from exc
+        if isinstance(players, str):
+            raise RuleViolation("players is a list of names, not one string.", code="player_count",
+                                params={"count": 1})
         players = tuple(players)
         _check_players(players)
         if mode not in MODES:
@@ -130,6 +133,11 @@ class Game:
                 if p not in players:
                     raise UnknownName(f"The deal names {p!r}, who is not a player.", code="unknown_player",
                                       params={"player": p})
+            short = [p for p in players if len(dealt.get(p, [])) != DEALT_PER_PLAYER]
+            if short:
+                raise RuleViolation(f"The deal gives each player {DEALT_PER_PLAYER} title deeds (RULES.md, End of "
+                                    f"the game); not so for {', '.join(short)}.", code="deal_count",
+                                    params={"players": ", ".join(short), "count": DEALT_PER_PLAYER})
         elif dealt:
             raise RuleViolation("Only the quick and time-limited games deal deeds at setup.",
                                 code="deal_not_allowed")
@@ -528,11 +536,12 @@ def _check_players(players: tuple[str, ...]) -> None:
         raise RuleViolation(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}.",
                             code="player_count", params={"count": len(players)})
     for name in players:
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH or name != name.strip():
-            raise RuleViolation(f"Player names are 1 to {MAX_NAME_LENGTH} characters without leading or "
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH or name != name.strip() \
+                or not name.isprintable():
+            raise RuleViolation(f"Player names are 1 to {MAX_NAME_LENGTH} printable characters without leading or "
                                 f"trailing spaces: {name!r}.", code="player_name", params={"name": name})
         if name.lower() in (BANK, POT):
             raise RuleViolation(f"{name!r} is reserved for the Bank; choose another name.",
                                 code="player_name_reserved", params={"name": name})
-    if len(set(players)) != len(players):
-        raise RuleViolation("Two players have the same name.", code="player_duplicate")
+    if len({name.casefold() for name in players}) != len(players):
+        raise RuleViolation("Two players have the same name (capitals do not count).", code="player_duplicate")

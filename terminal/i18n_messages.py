@@ -842,4 +842,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "Ключа пристрою {path} немає: ігри підписано іншим ключем. Вкажіть його в BANQUIER_KEY_FILE "
               "(або storage.key_file).",
     },
+    "deal_count": {
+        "fr": "La donne attribue {count} titres de propriété à chaque joueur ; ce n'est pas le cas pour {players}.",
+        "en": "The deal gives each player {count} title deeds; not so for {players}.",
+        "uk": "Роздача дає кожному гравцю {count} картки власності; не так для: {players}.",
+    },
 }

@@ -250,3 +250,19 @@ def test_worth_history_has_one_row_per_entry(make_game):
     game.pay_rent("Bob", 39)
     history = game.worth_history()
     assert history == [{"Ann": 1500, "Bob": 1500}, {"Ann": 1500, "Bob": 1500}, {"Ann": 1550, "Bob": 1450}]
+
+
+@pytest.mark.parametrize("players, code", [("AB", "player_count"), (("Ann", "ann"), "player_duplicate"),
+                                           (("Ann", "Bob\u0000x"), "player_name"), (("Ann", "Bo\nb"), "player_name"),
+                                           (("Ann",), "player_count"), (("Ann", "Bank"), "player_name_reserved")])
+def test_bad_player_lists_are_refused(make_game, players, code):
+    with pytest.raises(RuleViolation) as info:
+        make_game("fr", players)
+    assert info.value.code == code
+
+
+@pytest.mark.parametrize("dealt", [{"Ann": [1, 3, 5], "Bob": [6, 8]}, {"Ann": [1, 3]}])
+def test_a_quick_deal_gives_two_deeds_to_each_player(make_game, dealt):
+    with pytest.raises(RuleViolation) as info:
+        make_game("fr", ("Ann", "Bob"), mode="quick", dealt=dealt)
+    assert info.value.code == "deal_count"
