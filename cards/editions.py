@@ -7,7 +7,7 @@ describes a whole board (``fr.toml``, ``us.toml``) or derives from another editi
 :class:`EditionError` naming the file, the entry and the reason.
 
 Amounts are ``int`` in whole units of the edition's currency. Rule source: RULES.md, "Setup", "Title deeds",
-"Scales and editions"; the deck contents follow ``reference/decks.md``.
+"Scales and editions"; the deck contents follow ``docs/decks.md``.
 """
 from __future__ import annotations
 

@@ -242,13 +242,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-probe", action="store_true", help="do not talk to the reader chip")
     p.set_defaults(func=cmd_doctor)
     p = sub.add_parser("replay", help="replay a table log into a new game file and check it",
-                       description="Replay a table log (spec/table-log.md) into a new game file; print the count of "
+                       description="Replay a table log (docs/table-log.md) into a new game file; print the count of "
                                    "operations and checks, or the first mismatch (exit 1).")
     p.add_argument("log", help="the table log (.jsonl)")
     p.add_argument("--game", help="the game file to create (default: a new file under DATA_DIR/replays)")
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser("export", help="write a game's journal as a table log, CSV or JSON",
-                       description="Export a game file. table-log: replayable (spec/table-log.md); csv: one row per "
+                       description="Export a game file. table-log: replayable (docs/table-log.md); csv: one row per "
                                    "posting; json: header, history and state.")
     p.add_argument("game", help="the game file (.db)")
     p.add_argument("--format", choices=["table-log", "csv", "json"], default="table-log")

@@ -1,7 +1,7 @@
 """The rules engine: applies one operation to a :class:`State` and says exactly what it changed.
 
 :func:`apply` takes a state and an operation (a dict shaped like a table-log line, see
-``spec/table-log.md``) and returns :class:`Effects`: the postings (money moved between accounts; they sum to
+``docs/table-log.md``) and returns :class:`Effects`: the postings (money moved between accounts; they sum to
 zero by construction) and the changes (section, key, value before, value after) of everything else. The state
 passed in is never touched: a refused operation raises a :class:`~terminal.errors.GameError` and changes
 nothing. :func:`replay_effects` and :func:`invert` apply and undo recorded effects.
@@ -517,7 +517,7 @@ def _end_game(tx: Tx, op: dict) -> None:
     tx.set("game", "over", True)
 
 
-#: The operation shapes of spec/table-log.md: field -> (type, required).
+#: The operation shapes of docs/table-log.md: field -> (type, required).
 SHAPES: dict[str, dict[str, tuple[type | tuple, bool]]] = {
     "pass_go": {"player": (str, True)},
     "buy": {"player": (str, True), "square": (int, True)},
@@ -563,7 +563,7 @@ def _is(value: Any, kind: type) -> bool:
 
 
 def check_shape(op: Any) -> dict:
-    """Check that ``op`` is an operation of spec/table-log.md's shape (not whether the rules allow it).
+    """Check that ``op`` is an operation of docs/table-log.md's shape (not whether the rules allow it).
 
     Returns a clean copy without the ``refused`` marker. Raises :class:`MalformedOperation` for an unknown
     ``op``, an unknown field, a wrong JSON type or a missing field.

@@ -1,6 +1,6 @@
 """``terminal.Game``: the Bank of one game, the public API of the firmware.
 
-A game is one SQLite file (see :mod:`terminal.ledger`). Every operation of ``spec/table-log.md`` has a method
+A game is one SQLite file (see :mod:`terminal.ledger`). Every operation of ``docs/table-log.md`` has a method
 here; each checks the rules (RULES.md), commits one journal entry atomically and returns a :class:`Receipt`,
 or raises a :class:`~terminal.errors.GameError` subclass and changes nothing.
 
@@ -309,7 +309,7 @@ class Game:
     def _receipt(self, seq: int, op: dict, effects: Effects) -> Receipt:
         return Receipt(seq=seq, op=op, postings=tuple(effects.postings), debts=self.debts())
 
-    # -- one method per operation (spec/table-log.md) ------------------------------------------------------
+    # -- one method per operation (docs/table-log.md) ------------------------------------------------------
     def pass_go(self, player: str) -> Receipt:
         """GO salary from the Bank (RULES.md, Money in and out)."""
         return self.apply({"op": "pass_go", "player": player})
@@ -469,7 +469,7 @@ class Game:
         return raisable(self._state, self.config, player)
 
     def state(self) -> dict[str, Any]:
-        """Everything a table-log ``expect`` can check (spec/table-log.md, Checks):
+        """Everything a table-log ``expect`` can check (docs/table-log.md, Checks):
 
         ``cash`` {player: int}, ``owner`` {"square": player|"bank"} for the 28 deeds, ``buildings``
         {"square": 0-4 or 5 = hotel}, ``mortgaged`` [squares], ``debt`` {player: [{"to", "amount"}]},

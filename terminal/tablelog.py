@@ -1,4 +1,4 @@
-"""Table logs (``spec/table-log.md``, version 1): read, replay into a game file, and export a game back.
+"""Table logs (``docs/table-log.md``, version 1): read, replay into a game file, and export a game back.
 
 A table log is JSON Lines: a header, then operations (``"op"``) and checks (``"expect"``). :func:`replay`
 applies every operation through :class:`terminal.Game` (an operation marked ``"refused": true`` must be
