@@ -55,14 +55,14 @@ def cmd_replay(args) -> int:
     try:
         result = replay(log, game_path)
     except ReplayMismatch as exc:
-        print(f"MISMATCH {args.log}: {exc}", file=sys.stderr)
+        print(f"MISMATCH {args.log}: {exc} (game file so far: {game_path})", file=sys.stderr)
         return EXIT_MISMATCH
     except TableLogError as exc:
         return _fail(str(exc), EXIT_FILE if isinstance(exc.__cause__, OSError) else EXIT_USAGE)
     except LedgerError as exc:
         return _fail(str(exc), EXIT_FILE)
-    print(f"{args.log}: {result.operations} operations ({result.refused} refused as the log says) and "
-          f"{result.checks} checks replayed: all agree.")
+    print(f"{args.log}: {_count(result.operations, 'operation')} ({result.refused} refused as the log says) and "
+          f"{_count(result.checks, 'check')} replayed: all agree.")
     print(f"game file: {result.game_path}")
     return EXIT_OK
 
@@ -158,7 +158,8 @@ def cmd_demo(args) -> int:
     game = Game.open(path, read_only=True)
     try:
         from terminal.money import format_amount
-        print(f"Banquier replayed {log.name}: {result.operations} operations, {result.checks} checks, all agree.")
+        print(f"Banquier replayed {log.name}: {_count(result.operations, 'operation')}, "
+              f"{_count(result.checks, 'check')}, all agree.")
         print("Standings:")
         for rank, player in enumerate(game.standings(), 1):
             print(f"  {rank}. {player:<10} cash {format_amount(game.cash(player), game.edition):>10}   "
@@ -207,6 +208,10 @@ def cmd_doctor(args) -> int:
     checks = run_checks(config, probe_hardware=not args.no_probe)
     print(format_checks(checks))
     return {"ok": EXIT_OK, "warn": EXIT_OK, "fail": EXIT_MISMATCH}[worst(checks)]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _fail(message: str, code: int) -> int:

@@ -636,7 +636,7 @@ def _check_game(path: Path, data: Path, key: bytes | None) -> Check:
         except BackupError as exc:
             if exc.code == "backup_not_a_game":
                 return Check(name, "warn", f"{label} is not a Banquier game file", "move it out of the data directory")
-            return Check(name, "fail", f"{label} cannot be read or is damaged: {exc}", restore)
+            return Check(name, "fail", f"{label} cannot be read or is damaged: {exc.params.get('reason', exc)}", restore)
         db = sqlite3.connect(copy)
         try:
             problems = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]

@@ -143,7 +143,7 @@ class Game:
                                 code="deal_not_allowed")
         state = State.new(edition, players)
         state, effects = engine.setup_effects(state, config, dealt)
-        meta = {"format": "banquier-game", "edition": edition.name, "edition_source": edition.source,
+        meta = {"format": "banquier-game", "edition": edition.name,
                 "players": list(players), "mode": mode, "rules": flags,
                 "rules_changed": {k: v for k, v in flags.items() if edition.rules.get(k) != v},
                 "dealt": dealt or {}, "end_time": end_time, "player_cards": dict(player_cards or {}),
