@@ -147,6 +147,9 @@ class Tx:
         charge); lifting now also pays the mortgage value (voluntary, refused without the cash).
         RULES.md, Mortgages."""
         deed = self.ed.squares[square]
+        # Our reading: the interest is owed to the Bank even under the Free Parking jackpot house rule, whose
+        # pot takes "taxes, fines and street repairs" and card payments (RULES.md, Free Parking; seed 003):
+        # mortgage interest is none of these, it is the Bank's charge for its loan.
         self.charge(taker, BANK, ten_percent(deed.mortgage, self.cfg.rounding))
         if lift_now:
             self.pay_voluntary(taker, BANK, deed.mortgage, f"lifting the mortgage on {deed.name} at once")
