@@ -111,7 +111,11 @@ class Tx:
 
     def charge(self, debtor: str, creditor: str, amount: int) -> None:
         """A rules-driven charge: never refused for lack of cash. The creditor gets all the cash there is
-        (after the debtor's older debts); the rest becomes a debt (RULES.md, Debts and bankruptcy)."""
+        (after the debtor's older debts); the rest becomes a debt (RULES.md, Debts and bankruptcy).
+
+        Our reading: each charge left unpaid is a debt of its own, even to a creditor already owed (RULES.md
+        says charges "queue behind the first debt" and are "paid oldest first"): the table sees every charge.
+        """
         if amount <= 0:
             return
         self.set_debts(self.s.debt_list + [{"debtor": debtor, "creditor": creditor, "amount": amount}])
@@ -338,6 +342,8 @@ def _use_jail_card(tx: Tx, op: dict) -> None:
     elif not held:
         raise RuleViolation(f"{player} has no Get Out of Jail Free card: pay the fine instead.",
                             code="no_jail_card", params={"player": player})
+    # Our reading: with no deck named, the Chance card is used before the Community Chest one (the spec
+    # leaves it open; the screen always asks which).
     tx.set("jail_card", deck or held[0], None)
 
 
@@ -356,6 +362,8 @@ def _build(tx: Tx, op: dict) -> None:
     price = op.get("price")
     cost, next_level = rules.check_build(tx.s, tx.cfg, deed)
     if price is not None:
+        # A housing-shortage auction's result (RULES.md, Buildings). Our reading: the terminal cannot know how
+        # many players wanted the last houses, so it accepts any price from the printed house price up.
         price = tx.amount(price, "auction price")
         if price < deed.house_cost:
             raise RuleViolation(

@@ -108,7 +108,8 @@ def tax_due(state: State, config: "GameConfig", player: str, square: Any, choice
 
     With ``income_tax_percent`` on, square 4 takes ``choice``: ``flat`` (the printed amount) or ``percent``:
     10 % of the player's total worth = cash + printed price of every deed held, mortgaged or not + the cost
-    of their buildings (RULES.md, Money in and out), rounded per ``interest_rounding``.
+    of their buildings (RULES.md, Money in and out), rounded per ``interest_rounding``. Our reading: a
+    hotel's cost includes the houses given for it, as in the worth of RULES.md, End of the game.
     """
     edition = config.edition
     if square not in (4, 38):
