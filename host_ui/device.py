@@ -98,7 +98,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         return 3
 
     game = None
-    path = current_game(data)
+    path = current_game(data, config.storage.key_file)
     if path is not None:
         try:
             game = Game.open(path, key=key, clock=wall_clock)

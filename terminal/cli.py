@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -170,6 +171,20 @@ def cmd_demo(args) -> int:
     return EXIT_OK
 
 
+def _use_configured_key() -> None:
+    """Point the device-key lookups at ``storage.key_file`` of the configuration (on the device:
+    /var/lib/banquier/device.key), unless $BANQUIER_KEY_FILE says otherwise. A configuration that does not
+    load is left for the commands that need it to report."""
+    if os.environ.get("BANQUIER_KEY_FILE"):
+        return
+    try:
+        key_file = load_config().storage.key_file
+    except GameError:
+        return
+    if key_file is not None:
+        os.environ["BANQUIER_KEY_FILE"] = str(key_file)
+
+
 def cmd_run(args) -> int:
     """The terminal with the configured hardware; the simulator on a PC without configuration."""
     config = load_config()
@@ -282,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         args = parser.parse_args(argv)
     _CONFIG_PATH = args.config
+    _use_configured_key()
     if not args.command:
         args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
     try:
@@ -291,7 +307,9 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("games resume/archive need a GAME")
             if args.func == "cards" and args.action == "import" and not args.file:
                 parser.error("cards import needs a FILE ('-' for standard input)")
-            return getattr(cli_manage, f"cmd_{args.func}")(args, data_dir())
+            if args.func == "games":
+                return cli_manage.cmd_games(args, data_dir(), load_config().storage.key_file)
+            return cli_manage.cmd_cards(args, data_dir())
         return args.func(args)
     except KeyboardInterrupt:
         return 130

@@ -20,16 +20,16 @@ def games_dir(data: Path) -> Path:
     return data / "games"
 
 
-def list_games(data: Path) -> list[dict]:
+def list_games(data: Path, key_path: Path | None = None) -> list[dict]:
     """Every game file under ``DATA_DIR/games`` with its header and size, newest first. A file that cannot be
-    opened is listed with its problem, never removed."""
+    opened is listed with its problem, never removed. ``key_path``: the device key (default: the usual one)."""
     from terminal.game import Game
     rows = []
     folder = games_dir(data)
     for path in sorted(folder.glob("*.db"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []:
         row = {"path": path, "name": path.stem, "modified": path.stat().st_mtime}
         try:
-            game = Game.open(path, check="none", read_only=True)
+            game = Game.open(path, check="none", read_only=True, key_path=key_path)
         except (GameError, OSError) as exc:
             row["problem"] = str(exc)
         else:
@@ -43,7 +43,7 @@ def list_games(data: Path) -> list[dict]:
     return rows
 
 
-def current_game(data: Path) -> Path | None:
+def current_game(data: Path, key_path: Path | None = None) -> Path | None:
     """The game to resume: the one named in ``DATA_DIR/current`` if it still exists, else the newest game
     that is not over, else None."""
     marker = data / "current"
@@ -51,7 +51,7 @@ def current_game(data: Path) -> Path | None:
         path = games_dir(data) / marker.read_text(encoding="utf-8").strip()
         if path.is_file():
             return path
-    for row in list_games(data):
+    for row in list_games(data, key_path):
         if "problem" not in row and not row["over"]:
             return row["path"]
     return None
@@ -78,12 +78,12 @@ def _find(data: Path, name: str) -> Path | None:
     return None
 
 
-def cmd_games(args, data: Path) -> int:
+def cmd_games(args, data: Path, key_path: Path | None = None) -> int:
     if args.action == "list":
-        rows = list_games(data)
+        rows = list_games(data, key_path)
         if not rows:
             print(f"No game in {games_dir(data)}.")
-        current = current_game(data)
+        current = current_game(data, key_path)
         for row in rows:
             mark = "*" if current and row["path"] == current else " "
             if "problem" in row:
@@ -101,7 +101,7 @@ def cmd_games(args, data: Path) -> int:
     if args.action == "resume":
         from terminal.game import Game
         try:
-            Game.open(path, read_only=True).close()
+            Game.open(path, read_only=True, key_path=key_path).close()
         except (GameError, OSError) as exc:
             print(f"banquier: cannot resume {path.name}: {exc}", file=sys.stderr)
             return EXIT_FILE
@@ -111,7 +111,7 @@ def cmd_games(args, data: Path) -> int:
     if args.action == "archive":
         from terminal.game import Game
         try:
-            with Game.open(path, check="none", read_only=True) as game:
+            with Game.open(path, check="none", read_only=True, key_path=key_path) as game:
                 over = game.is_over()
                 in_use = game.ledger.was_unclean
         except (GameError, OSError):
@@ -129,7 +129,7 @@ def cmd_games(args, data: Path) -> int:
             print(f"banquier: {target} already exists; nothing moved.", file=sys.stderr)
             return EXIT_FILE
         shutil.move(str(path), str(target))
-        if current_game(data) is None or (data / "current").is_file() and \
+        if current_game(data, key_path) is None or (data / "current").is_file() and \
                 (data / "current").read_text(encoding="utf-8").strip() == path.name:
             set_current(data, None)
         print(f"archived {path.name} -> {target}")

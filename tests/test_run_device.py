@@ -1,0 +1,70 @@
+"""``banquier run``: the device's composition root with the configured backends (the simulated ones here),
+resuming the current game of the data directory, stopping cleanly and backing the game up."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from terminal.game import Game
+from tests.conftest import ROOT
+
+
+def _setup(tmp_path, key, seconds_config=""):
+    data = tmp_path / "data"
+    (data / "games").mkdir(parents=True)
+    key_file = tmp_path / "device.key"
+    key_file.write_bytes(key)
+    os.chmod(key_file, 0o600)
+    with Game.create(data / "games" / "sunday.db", "fr", ["Ann", "Bob"], key=key) as game:
+        game.buy("Ann", 39)
+    (tmp_path / "config.toml").write_text(
+        '[hardware.reader]\nbackend = "sim"\n[hardware.beeper]\nbackend = "sim"\n[hardware.buttons]\n'
+        f'backend = "sim"\n[storage]\ndata_dir = "{data}"\nkey_file = "{key_file}"\nbackup_every = 1\n'
+        '[logging]\nlevel = "info"\n' + seconds_config)
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    for name in ("BANQUIER_DATA_DIR", "BANQUIER_KEY_FILE"):
+        env.pop(name, None)
+    return data, env
+
+
+def test_run_resumes_the_current_game_and_backs_it_up(tmp_path, key):
+    data, env = _setup(tmp_path, key)
+    result = subprocess.run([sys.executable, "-m", "terminal", "--config", str(tmp_path / "config.toml"), "run",
+                             "--headless", "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "resumed sunday.db" in result.stderr and "stopped cleanly" in result.stderr
+    backups = list((data / "backups").glob("sunday.seq*.db"))
+    assert len(backups) == 1
+    with Game.open(backups[0], key=key) as backup, Game.open(data / "games" / "sunday.db", key=key) as live:
+        assert backup.state() == live.state() and live.cash("Ann") == 1100
+        assert not live.ledger.was_unclean, "the game was closed cleanly"
+
+
+def test_run_stops_cleanly_on_sigterm(tmp_path, key):
+    data, env = _setup(tmp_path, key)
+    process = subprocess.Popen([sys.executable, "-m", "terminal", "--config", str(tmp_path / "config.toml"), "run",
+                                "--headless"], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        deadline = time.monotonic() + 60
+        while "terminal running" not in line and time.monotonic() < deadline:
+            line = process.stderr.readline()
+        assert "terminal running" in line
+        process.send_signal(signal.SIGTERM)
+        rest = process.communicate(timeout=30)[1]
+    finally:
+        process.kill()
+    assert process.returncode == 0 and "stopped cleanly" in rest
+    with Game.open(data / "games" / "sunday.db", key=key) as game:
+        assert not game.ledger.was_unclean
+
+
+def test_run_refuses_a_blind_screen_on_a_device(tmp_path, key):
+    data, env = _setup(tmp_path, key)
+    result = subprocess.run([sys.executable, "-m", "terminal", "--config", str(tmp_path / "config.toml"), "run",
+                             "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3 and "refuses to take payments" in result.stderr
