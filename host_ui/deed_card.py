@@ -69,7 +69,14 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t, fmt, seat_of=None
     table = pygame.Rect(inner.x, table_top, inner.w, inner.bottom - table_top)
     sep = c.px(5)
     row_h = (table.h - sep) / max(len(rows) + len(money), 1)
-    label_w = int(table.w * 0.64) - c.px(4)
+    # labels and values share the width in proportion to their widest texts: both fit at one size
+    px = max(8, min(c.px(12), int(row_h * 0.85)))
+    regular, bold = theme.font(px, False), theme.font(px, True)
+    widest_label = max([(bold if r[2] else regular).size(r[0])[0] for r in rows] +
+                       [regular.size(m[0])[0] for m in money])
+    widest_value = max(bold.size(v)[0] for v in [r[1] for r in rows] + [m[1] for m in money])
+    share = min(0.75, max(0.45, widest_label / max(1, widest_label + widest_value)))
+    label_w = int((table.w - c.px(8)) * share)
     value_w = table.w - label_w - c.px(8)
     size = min(c.common_size([r[0] for r in rows] + [m[0] for m in money], label_w, int(row_h), 12, bold=True),
                c.common_size([r[1] for r in rows] + [m[1] for m in money], value_w, int(row_h), 12, bold=True))

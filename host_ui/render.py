@@ -25,6 +25,16 @@ from terminal.view import Msg, View
 
 #: The screen sizes the layouts are made for (landscape; 90/270 rotations give the portrait ones).
 SIZES = ((480, 320), (800, 480), (1024, 600), (1280, 720))
+#: Design pixels reserved at the bottom of every screen for the last message: three short lines in
+#: landscape, four in portrait (narrower lines).
+MESSAGE_H = 38
+MESSAGE_H_PORTRAIT = 52
+
+
+def message_height(size: tuple[int, int]) -> int:
+    """The height in pixels of the message band at logical ``size``."""
+    design = MESSAGE_H if size[0] >= size[1] else MESSAGE_H_PORTRAIT
+    return max(1, int(round(design * min(size) / 320)))
 
 
 @lru_cache(maxsize=8)
@@ -168,9 +178,13 @@ class Renderer:
         return Frame(surface, c.hits, c.texts)
 
     def _frame(self, c: Canvas, view: View, ctx: Context):
+        """The header, the body and the message area. The message area is always reserved (empty when there
+        is no message), so a message never moves the buttons under a finger; a long message wraps over up
+        to three lines."""
         w, h = self.size
         header_h = c.px(32)
-        message_h = c.px(26) if view.message is not None or not view.reader_ok else 0
+        message_h = message_height(self.size)
+        lines = 3 if w >= h else 4
         header = pygame.Rect(0, 0, w, header_h)
         colour = theme.PANEL if view.reader_ok else theme.WARN
         pygame.draw.rect(c.surface, colour, header)
@@ -182,17 +196,18 @@ class Renderer:
         if ctx.clock_text:
             c.text((w - pad - clock_w, 0, clock_w, header_h), ctx.clock_text, 14, fg, align="right", role="clock")
         body = pygame.Rect(pad, header_h + pad, w - 2 * pad, h - header_h - 2 * pad - message_h)
-        message = None
-        if message_h:
-            message = pygame.Rect(0, h - message_h, w, message_h)
+        message = pygame.Rect(0, h - message_h, w, message_h)
+        if view.message is not None or not view.reader_ok:
             if not view.reader_ok:
                 kind_colour, text = theme.WARN, ctx.t("reader_lost")
             else:
                 kind_colour = {"error": theme.ERROR, "success": theme.ACCENT_DARK}.get(view.message_kind, theme.PANEL_HI)
                 text = ctx.msg(view.message)
             pygame.draw.rect(c.surface, kind_colour, message)
-            c.text(message.inflate(-2 * pad, 0), text, 13, theme.text_on(kind_colour), align="center",
-                   role="message", min_size=8)
+            c.paragraph(message.inflate(-2 * pad, -c.px(2)), text, 13, theme.text_on(kind_colour), align="center",
+                        role="message", min_size=10, max_lines=lines)
+        else:
+            c.line((0, message.y), (w, message.y), theme.PANEL, max(1, c.px(1)))
         return header, body, message
 
 

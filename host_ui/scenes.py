@@ -19,6 +19,8 @@ from terminal.machine import Terminal, TerminalSettings
 from terminal.view import View
 
 PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
+#: Names of the longest length allowed (20 characters), for the layouts that must not shrink the amounts.
+LONG_PLAYERS = ("Alexandrine-Victoria", "Bartholomew-Augustus", "Anne")
 KEY = bytes(range(32))
 
 
@@ -74,16 +76,17 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         pass
     term = _terminal(game, language, clock, tmp=tmp)
 
-    def snap(name: str, expect: str) -> None:
-        view = term.view
+    def snap(name: str, expect: str, on: Terminal | None = None) -> None:
+        view = (on or term).view
         assert view.screen == expect, f"scene {name}: screen is {view.screen}, expected {expect} ({view.message})"
-        scenes.append(Scene(name, view, term.game))
+        scenes.append(Scene(name, view, (on or term).game))
 
-    def reset() -> None:
+    def reset(on: Terminal | None = None) -> None:
+        on = on or term
         clock.advance(2.0)
-        term.cancel()
-        term.message = None
-        term._changed()
+        on.cancel()
+        on.message = None
+        on._changed()
 
     snap("idle", "idle")
     _tap(term, clock, deed_uid(11))
@@ -97,10 +100,14 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     snap("deed_owned", "deed")
     _tap(term, clock, player_uid(3))
     snap("confirm_rent", "confirm")
+    _tap(term, clock, player_uid(1))  # not the payer's card: an error under the same buttons
+    snap("confirm_rent_wrong_card", "confirm")
     reset()
     _tap(term, clock, deed_uid(9))
     _tap(term, clock, player_uid(2))
     snap("own_deed", "own_deed")
+    term.choose("mortgage")  # houses on the group: refused, with the rule's (long) message
+    snap("own_deed_refused", "own_deed")
     reset()
     _tap(term, clock, deed_uid(15))
     snap("deed_mortgaged", "deed")
@@ -115,6 +122,9 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     for char in "1500":
         term.digit(char)
     snap("keypad", "keypad")
+    for char in "99999999":
+        term.digit(char)  # one digit too many: refused, the keypad stays where it was
+    snap("keypad_error", "keypad")
     reset()
     _tap(term, clock, player_uid(4))
     snap("player_in_debt", "player")
@@ -125,6 +135,8 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     _tap(term, clock, player_uid(2))
     term.choose("pass_go")
     snap("confirm_second_go", "confirm")
+    _tap(term, clock, player_uid(2))  # the first tap only acknowledges the warning: it says so
+    snap("confirm_second_go_tapped", "confirm")
     reset()
     _tap(term, clock, player_uid(1))
     term.choose("chance")
@@ -142,6 +154,12 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         _tap(term, clock, player_uid(seat))
         term.type_amount(price)
     snap("auction_bids", "auction")
+    _tap(term, clock, player_uid(3))
+    for char in "100":
+        term.digit(char)
+    snap("keypad_bid", "keypad")
+    term.confirm()  # below the best bid: refused
+    snap("auction_bid_too_low", "auction")
     reset()
     _tap(term, clock, player_uid(1))
     term.choose("trade")
@@ -197,6 +215,26 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     snap("idle_reader_lost", "idle")
     term.reader_ok = True
     term._changed()
+
+    # The longest names: the amounts keep their size.
+    al, ba, an = LONG_PLAYERS
+    long_game = Game.create(tmp / f"long-{language}.db", "fr", LONG_PLAYERS, key=KEY)
+    long_game.buy(al, 39)
+    long_term = _terminal(long_game, language, clock, players=3, tmp=tmp)
+    _tap(long_term, clock, deed_uid(37))
+    _tap(long_term, clock, player_uid(1))
+    long_term.choose("buy")
+    snap("confirm_long_buy", "confirm", long_term)
+    reset(long_term)
+    _tap(long_term, clock, deed_uid(39))
+    _tap(long_term, clock, player_uid(2))
+    snap("confirm_long_rent", "confirm", long_term)
+    reset(long_term)
+    _tap(long_term, clock, player_uid(1))
+    long_term.choose("pay_each_player")
+    long_term.type_amount(35)
+    snap("confirm_long_each", "confirm", long_term)
+    reset(long_term)
 
     # No game yet.
     empty = _terminal(None, language, clock, tmp=tmp)

@@ -120,9 +120,13 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx) -> None:
     else:
         c.text(info_rect, info, 13, theme.MUTED, role="bank_info", min_size=8)
     options = [o for o in view.options]
-    cells = split_h(buttons, *[1] * len(options), gap=c.px(6))
-    for cell, option in zip(cells, options):
-        c.button(cell, ctx.msg(option.label), ("choose", option.id), enabled=option.enabled, size=13, role="option")
+    labels = [ctx.msg(o.label) for o in options]
+    # a longer label gets a wider button (a word per line at most: it is never cut)
+    longest = [max((len(word) for word in label.split()), default=1) for label in labels]
+    weights = [max(1.0, min(2.2, max(len(label) / 10, word / 6))) for label, word in zip(labels, longest)]
+    cells = split_h(buttons, *weights, gap=c.px(6))
+    for cell, option, label in zip(cells, options, labels):
+        c.button(cell, label, ("choose", option.id), enabled=option.enabled, size=13, role="option")
 
 
 def _player_tile(c: Canvas, cell: pygame.Rect, ctx, line) -> None:
@@ -148,8 +152,9 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx, line) -> None:
 
 
 # -- deeds -----------------------------------------------------------------------------------------------
-def _deed_and_side(c: Canvas, body: pygame.Rect, ctx):
+def _deed_and_side(c: Canvas, body: pygame.Rect, ctx, need=None):
     """Split the body: the deed card on one side, its owner and rent now at the top of the other side.
+    ``need(side)``: the height the rest of the side needs; the status is left out if it would not leave it.
     Returns (side, footer)."""
     from host_ui.deed_card import draw_status
     foot_h = c.px(FOOTER)
@@ -160,15 +165,26 @@ def _deed_and_side(c: Canvas, body: pygame.Rect, ctx):
     else:
         card, side = split_v(main, 1.3, 1, gap=c.px(6))
     draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
-    status, side = split_v(side, -c.px(40), 1, gap=c.px(4))
-    draw_status(c, status, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    if need is None or side.h - c.px(44) >= need(side):
+        status_rect, side = split_v(side, -c.px(40), 1, gap=c.px(4))
+        draw_status(c, status_rect, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
     return side, foot
 
 
 def draw_deed(c: Canvas, body: pygame.Rect, ctx) -> None:
+    from host_ui.deed_card import draw_status
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
-    draw_deed_card(c, main, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    if _landscape(main):  # the card as tall as the screen allows, its owner and rent beside it
+        card_w = min(int(main.h * 0.74), main.w // 2)
+        side_w = (main.w - card_w) // 2 - c.px(10)
+        card = pygame.Rect(0, main.y, card_w, main.h)
+        card.centerx = main.centerx
+        draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+        status = pygame.Rect(card.right + c.px(10), main.centery - c.px(30), side_w, c.px(60))
+        draw_status(c, status, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    else:
+        draw_deed_card(c, main, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
     footer(c, foot, ctx)
 
 
@@ -181,10 +197,39 @@ def draw_offer(c: Canvas, body: pygame.Rect, ctx) -> None:
 
 
 def draw_own_deed(c: Canvas, body: pygame.Rect, ctx) -> None:
-    side, foot = _deed_and_side(c, body, ctx)
+    if not _landscape(body):
+        return _own_deed_portrait(c, body, ctx)
+    # the player strip already names the owner: the status (owner, rent now) is shown only if the options
+    # keep room for all their rows (a button never moves to a second page for it)
+    def cols_of(side):
+        return 1 if side.w < c.px(240) else 2
+
+    def need(side):
+        rows = -(-len(ctx.view.options) // cols_of(side))
+        return c.px(34 + 8) + rows * (c.px(MIN_BUTTON) + c.px(6))
+    side, foot = _deed_and_side(c, body, ctx, need=need)
     top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
     player_strip(c, top, ctx, ctx.view.player)
-    pager = option_grid(c, buttons, ctx.view.options, ctx, min_w=120, cols=1 if side.w < c.px(240) else 2)
+    pager = option_grid(c, buttons, ctx.view.options, ctx, min_w=120, cols=cols_of(side))
+    footer(c, foot, ctx, pager=pager)
+
+
+def _own_deed_portrait(c: Canvas, body: pygame.Rect, ctx) -> None:
+    """Upright: the card with the player and the deed's status beside it, every option below on one page."""
+    from host_ui.deed_card import draw_status
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    cols = 1 if main.w < c.px(240) else 2
+    rows = max(1, -(-len(ctx.view.options) // cols))
+    options_h = min(main.h // 2, rows * c.px(MIN_BUTTON) + (rows - 1) * c.px(6))
+    top, buttons = split_v(main, 1, -options_h, gap=c.px(8))
+    card_w = min(int(top.h * 0.72), top.w // 2)
+    card, right = split_h(top, -card_w, 1, gap=c.px(8))
+    draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+    strip = pygame.Rect(right.x, right.y, right.w, c.px(34))
+    player_strip(c, strip, ctx, ctx.view.player)
+    status = pygame.Rect(right.x, strip.bottom + c.px(10), right.w, c.px(48))
+    draw_status(c, status, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    pager = option_grid(c, buttons, ctx.view.options, ctx, min_w=120, cols=cols)
     footer(c, foot, ctx, pager=pager)
 
 
@@ -222,34 +267,63 @@ KEYPAD = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "<")
 
 def draw_keypad(c: Canvas, body: pygame.Rect, ctx) -> None:
     view = ctx.view
+    extra = view.extra or {}
+    has_context = bool(view.player or extra.get("purpose") or extra.get("deed"))
     if _landscape(body):
         left, pad = split_h(body, 1, 1.1, gap=c.px(10))
-        display, info, foot = split_v(left, 1.2, 1, -c.px(FOOTER), gap=c.px(6))
+        if has_context:
+            info, display, foot = split_v(left, 1, 1, -c.px(FOOTER), gap=c.px(6))
+        else:
+            display, foot = split_v(left, 1, -c.px(FOOTER), gap=c.px(6))
+            info = None
     else:
-        display, pad, foot = split_v(body, -c.px(70), 1, -c.px(FOOTER), gap=c.px(6))
-        info = None
+        context_h = c.px(74) if has_context else 0
+        info, display, pad, foot = split_v(body, -context_h, -c.px(70), 1, -c.px(FOOTER), gap=c.px(6))
+        info = info if has_context else None
     buffer = view.keypad or ""
-    kind = (view.extra or {}).get("kind")
+    kind = extra.get("kind")
     if view.screen == "pin":
         shown = buffer or "—"
     elif buffer and kind in ("amount", "bid", None) and view.edition and buffer.isdigit():
         shown = ctx.fmt(int(buffer))
     else:
         shown = buffer or "—"
+    if info is not None:
+        _keypad_context(c, info, ctx)
     c.box(display, theme.PANEL, radius=8)
     label_h = max(c.px(18), display.h // 4)
     label_rect, value_rect = split_v(display.inflate(-c.px(12), -c.px(6)), -label_h, 1)
     c.text(label_rect, ctx.msg(view.keypad_label), 14, theme.MUTED, role="keypad_label")
-    c.text(value_rect, shown, value_rect.h / c.scale * 0.85, theme.TEXT if buffer else theme.MUTED, bold=True,
-           align="right", role="keypad_value", min_size=14)
-    if info is not None and view.player:
-        player_strip(c, pygame.Rect(info.x, info.y, info.w, min(info.h, c.px(32))), ctx, view.player)
+    c.text(value_rect, shown, value_rect.h / c.scale * 0.85, theme.TEXT if buffer else theme.MUTED,
+           bold=True, align="right", role="keypad_value", min_size=14)
     gap = c.px(6)
     for cell, key in zip(grid(pad, 12, 3, 4, gap), KEYPAD):
         label = "⌫" if key == "<" else key
         colour = theme.PANEL_HI if key in "C<" else theme.BUTTON
         c.button(cell, label, ("digit", key), colour=colour, size=22, role="key")
     footer(c, foot, ctx, ok=True)
+
+
+def _keypad_context(c: Canvas, rect: pygame.Rect, ctx) -> None:
+    """What the number is for: the player (strip with their cash), the operation and, for a bid, the best
+    offer so far."""
+    view = ctx.view
+    extra = view.extra or {}
+    strip_h = min(c.px(32), rect.h // 2)
+    if view.player:
+        strip, rect = split_v(rect, -strip_h, 1, gap=c.px(4))
+        player_strip(c, strip, ctx, view.player)
+    purpose = ctx.msg(extra.get("purpose")) if extra.get("purpose") else extra.get("deed") or ""
+    best_line = None
+    if extra.get("kind") == "bid":
+        best = extra.get("best")
+        best_line = (f"{ctx.t('ui_best_bid')} : " if ctx.language == "fr" else f"{ctx.t('ui_best_bid')}: ") + (
+            f"{best[0]} {ctx.fmt(best[1])}" if best else ctx.t("ui_no_bid_yet"))
+    if best_line:
+        rect, best_rect = split_v(rect, 1, 1, gap=c.px(2))
+        c.paragraph(best_rect, best_line, 14, theme.WARN, bold=True, role="best_bid_line", max_lines=2, min_size=10)
+    if purpose:
+        c.paragraph(rect, purpose, 15, theme.TEXT, bold=True, role="purpose", max_lines=2, min_size=10)
 
 
 draw_pin = draw_keypad
@@ -272,7 +346,11 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
         main, card = split_h(main, 1, -card_w, gap=c.px(10))
         draw_deed_compact(c, card, ctx)
     elif view.deed is not None and not _landscape(main) and main.h > c.px(300):
-        main, card = split_v(main, 1, 1.1, gap=c.px(8))
+        # the movements take what they need; the card gets the rest (at least half)
+        count = min(len(_movements(pending.postings)) if pending else 1, 6)
+        wanted = c.px(30 + 22 + 16) + count * c.px(58) + (c.px(MIN_BUTTON) if view.options else 0) + (
+            c.px(34) if pending and pending.warning else 0)
+        main, card = split_v(main, 1, -max(main.h // 2, main.h - wanted - c.px(8)), gap=c.px(8))
         draw_deed_compact(c, card, ctx)
     option_h = c.px(MIN_BUTTON) if view.options else 0
     warn_h = c.px(34) if pending and pending.warning else 0
@@ -286,19 +364,12 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
     if rows:
         row_h = min(c.px(58), moves.h // max(1, min(len(rows), 6)))
         fits = max(1, moves.h // max(row_h, 1))
+        template = pygame.Rect(moves.x, moves.y, moves.w, row_h - c.px(3)).inflate(-c.px(12), -c.px(2))
+        sizes = _movement_sizes(c, template, ctx, rows[:fits])
         for i, (payer, payee, amount) in enumerate(rows[:fits]):
             row = pygame.Rect(moves.x, moves.y + i * row_h, moves.w, row_h - c.px(3))
             c.box(row, theme.PANEL, radius=6)
-            names, money = split_h(row.inflate(-c.px(12), 0), 1.5, 1, gap=c.px(6))
-            a, arrow, b = split_h(names, 1, -c.px(30), 1, gap=c.px(4))
-            big = min(22, row_h / c.scale * 0.45)
-            big = min(c.common_size([ctx.account(payer)], a.w, a.h, big, bold=True),
-                      c.common_size([ctx.account(payee)], b.w, b.h, big, bold=True))
-            c.text(a, ctx.account(payer), big, ctx.colour_of(payer), bold=True, role="payer", min_size=9)
-            c.text(arrow, "→", big, theme.MUTED, bold=True, align="center", role="arrow")
-            c.text(b, ctx.account(payee), big, ctx.colour_of(payee), bold=True, role="payee", min_size=9)
-            c.text(money, ctx.fmt(amount), big * 1.2, theme.TEXT, bold=True, align="right", role="amount",
-                   min_size=10)
+            _movement(c, row.inflate(-c.px(12), -c.px(2)), ctx, payer, payee, amount, sizes)
     else:
         c.text(moves, "—", 18, theme.MUTED, align="center", role="amount")
     if warn_h:
@@ -319,6 +390,65 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
             c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=13,
                      role="option")
     footer(c, foot, ctx, ok=True)
+
+
+def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx, rows) -> tuple[bool, float, float]:
+    """How the movements are drawn in rows shaped like ``rect``: ``(two_lines, name_size, amount_size)``,
+    the same for every row. The amount keeps its size whatever the names: on one line when every row's
+    names fit beside it at a readable size, else the names on a line of their own above the amount (shrunk
+    to 11 design pixels at the least, then shortened with an ellipsis)."""
+    big = min(22, rect.h / c.scale * 0.5)
+    amount_size = big * 1.2
+    readable = max(13.0, big * 0.75)
+    arrow_w = c.px(30)
+    one_line = two_lines = big
+    for payer, payee, amount in rows:
+        who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
+        f, _ = c.fit(money, rect.w // 2, rect.h, amount_size, bold=True, min_size=amount_size)
+        share = _name_shares(c, (who, whom), rect.w - f.size(money)[0] - arrow_w - c.px(14), big)
+        one_line = min(one_line, c.common_size([who], share[0], rect.h, big, bold=True, min_size=6),
+                       c.common_size([whom], share[1], rect.h, big, bold=True, min_size=6))
+        line_h = int(rect.h * 0.42)
+        share = _name_shares(c, (who, whom), rect.w - arrow_w - c.px(8), big)
+        two_lines = min(two_lines, c.common_size([who], share[0], line_h, big, bold=True, min_size=11),
+                        c.common_size([whom], share[1], line_h, big, bold=True, min_size=11))
+    if one_line >= readable or rect.h < c.px(38):
+        return False, max(one_line, min(readable, 11)), amount_size
+    return True, two_lines, min(amount_size * 1.1, rect.h * 0.58 / c.scale * 0.9)
+
+
+def _movement(c: Canvas, rect: pygame.Rect, ctx, payer: str, payee: str, amount: int, sizes) -> None:
+    """One money movement, payer → payee and the amount, at the sizes of :func:`_movement_sizes`."""
+    two_lines, size, amount_size = sizes
+    who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
+    arrow_w = c.px(30)
+    if two_lines:
+        line, money_rect = split_v(rect, 0.42, 0.58)
+        names_w = rect.w - arrow_w - c.px(8)
+    else:
+        line, money_rect = rect, rect
+        f, _ = c.fit(money, rect.w // 2, rect.h, amount_size, bold=True, min_size=amount_size)
+        names_w = rect.w - f.size(money)[0] - arrow_w - c.px(14)
+    share = _name_shares(c, (who, whom), names_w, size)
+    shown_w = theme.font(c.px(size), True).size(who)[0]
+    if shown_w < share[0]:  # the arrow right after a short name; the room left goes to the payee
+        share = (shown_w, share[1] + share[0] - shown_w)
+    a = pygame.Rect(line.x, line.y, share[0], line.h)
+    arrow = pygame.Rect(a.right + c.px(4), line.y, arrow_w, line.h)
+    b = pygame.Rect(arrow.right + c.px(4), line.y, share[1], line.h)
+    c.text(a, who, size, ctx.colour_of(payer), bold=True, role="payer", min_size=min(size, 11))
+    c.text(arrow, "→", size, theme.MUTED, bold=True, align="center", role="arrow")
+    c.text(b, whom, size, ctx.colour_of(payee), bold=True, role="payee", min_size=min(size, 11))
+    c.text(money_rect, money, amount_size, theme.TEXT, bold=True, align="right", role="amount",
+           min_size=amount_size * 0.8)
+
+
+def _name_shares(c: Canvas, names, width: int, size: float) -> tuple[int, int]:
+    """Split ``width`` between two names in proportion to their lengths (each at least a third)."""
+    font = theme.font(c.px(size), True)
+    wa, wb = (max(1, font.size(n)[0]) for n in names)
+    first = int(width * min(2 / 3, max(1 / 3, wa / (wa + wb))))
+    return first, max(1, width - first)
 
 
 def _trade_sides(c: Canvas, rect: pygame.Rect, ctx, op) -> pygame.Rect:

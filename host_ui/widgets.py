@@ -161,17 +161,42 @@ class Canvas:
             mark = self.px(size * 0.9)
             self.text((inner.x, inner.y, mark, inner.h), "✓", size, fg, bold=True, role="mark")
             inner = pygame.Rect(inner.x + mark + self.px(3), inner.y, inner.w - mark - self.px(3), inner.h)
-        lines_ok = self._fits_one_line(label, inner, size, bold)
-        if lines_ok:
-            self.text(inner, label, size, fg, bold=bold, align="center", role=role, min_size=size * 0.75)
-        else:
-            self.paragraph(inner, label, size, fg, bold=bold, align="center", role=role, min_size=9, max_lines=2)
+        px, lines = self.label_layout(label, inner, size, bold)
+        line_h = theme.font(px, bold).get_linesize()
+        y = inner.y + max(0, (inner.h - len(lines) * line_h) // 2)
+        for line in lines:
+            box = (inner.x, y, inner.w, line_h) if len(lines) > 1 else inner
+            self.text(box, line, px / self.scale, fg, bold=bold, align="center", role=role,
+                      min_size=min(9, px / self.scale))
+            y += line_h
         if action is not None and enabled:
             self.hits.append((rect, action))
 
-    def _fits_one_line(self, label: str, rect, size: float, bold: bool) -> bool:
-        f = theme.font(max(8, self.px(size * 0.75)), bold)
-        return f.size(label)[0] <= rect.w
+    def label_layout(self, label: str, rect, size: float, bold: bool = True,
+                     max_lines: int = 3) -> tuple[int, list[str]]:
+        """The font size (pixels) and lines of a button label in ``rect``: the largest size from ``size``
+        down to 9 design pixels at which the label fits on one, two or three lines (fewer lines unless more
+        lines give a font at least 10 % larger). Below that, the smallest size (the last line ellipsized)."""
+        rect = pygame.Rect(rect)
+        top, low = self.px(size), max(8, self.px(9))
+        best: tuple[int, list[str]] | None = None
+        for count in range(1, max_lines + 1):
+            for px in range(top, low - 1, -1):
+                f = theme.font(px, bold)
+                lines = [label] if count == 1 else self.wrap(label, rect.w, f)
+                if len(lines) <= count and len(lines) * f.get_linesize() <= rect.h + 1 and \
+                        all(f.size(line)[0] <= rect.w for line in lines):
+                    if best is None or px >= best[0] * 1.1:
+                        best = (px, lines)
+                    break
+        if best is not None:
+            return best
+        f = theme.font(low, bold)
+        lines = self.wrap(label, rect.w, f)
+        fitting = max(1, min(len(lines), max_lines, rect.h // max(1, f.get_linesize())))
+        if fitting < len(lines):
+            lines = lines[:fitting - 1] + [" ".join(lines[fitting - 1:])]
+        return low, lines
 
     def hit(self, rect, action: tuple) -> None:
         self.hits.append((pygame.Rect(rect), action))

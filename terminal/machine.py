@@ -279,8 +279,17 @@ class Terminal(TableFlows, ViewBuilder):
         self._beep("refused")
         self._say(msg, "error")
 
-    def _refuse_error(self, error: GameError) -> None:
-        self._refuse(Msg(error.code, error.params, str(error), exact=True))
+    def _refuse_error(self, error: GameError, money: tuple[str, ...] = ()) -> None:
+        """Show a refusal of the rules. ``money``: the params that are amounts, shown with the currency
+        (:func:`format_amount`), in the English text too."""
+        params = dict(error.params or {})
+        english = str(error)
+        formatted = {k: self._fmt(params[k]) for k in money if isinstance(params.get(k), int)}
+        if formatted:
+            from terminal.i18n import translate
+            params.update(formatted)
+            english = translate(error.code, params, "en", english)
+        self._refuse(Msg(error.code, params, english, exact=True))
 
     def _wrong_card(self, expected: str) -> None:
         """A card of the wrong kind; ``expected``: the names of the players whose card would do."""
@@ -328,9 +337,12 @@ class Terminal(TableFlows, ViewBuilder):
         return bool(self.game.current.debts_of(player))
 
     # -- keypad, choice and confirmation sub-flows ----------------------------------------------------------
-    def _ask_number(self, label: Msg, on_enter: Callable[[int], None], kind: str = "amount") -> None:
-        """Open the keypad; ``on_enter(value)`` runs on OK with a positive whole value."""
-        self._go("keypad", buffer="", label=label, on_enter=on_enter, kind=kind, back=(self.screen, self.ctx))
+    def _ask_number(self, label: Msg, on_enter: Callable[[int], None], kind: str = "amount",
+                    player: str | None = None, purpose: Msg | None = None, square: int | None = None) -> None:
+        """Open the keypad; ``on_enter(value)`` runs on OK with a positive whole value. ``player``,
+        ``purpose`` and ``square`` say what the number is for (shown above the keypad)."""
+        self._go("keypad", buffer="", label=label, on_enter=on_enter, kind=kind, back=(self.screen, self.ctx),
+                 player=player, purpose=purpose, square=square)
 
     def _confirm_keypad(self) -> None:
         buffer = self.ctx.get("buffer", "")
@@ -355,7 +367,8 @@ class Terminal(TableFlows, ViewBuilder):
             return self._refuse(Msg("trade_hint", {}, "Both players tap their cards to agree"))
         if self.ctx.get("double"):
             self.ctx["double"] = False
-            self._say(Msg("confirm_hint", {}, "Confirm again"))
+            self._beep("accepted")
+            self._say(Msg("confirm_again", {}, "Tap again to confirm"))
             return
         self._commit(self.ctx["pending"].op)
 
@@ -376,7 +389,8 @@ class Terminal(TableFlows, ViewBuilder):
             return self._accept()
         if self.ctx.get("double"):
             self.ctx["double"] = False
-            self._accept()
+            self._beep("accepted")
+            self._say(Msg("confirm_again", {}, "Tap again to confirm"))
             return
         self._commit(pending.op, uid)
 
@@ -458,7 +472,9 @@ class Terminal(TableFlows, ViewBuilder):
             return self._go("own_deed", square=square, player=player)
         if deed.kind == "utility":
             return self._ask_number(Msg("keypad_dice", {}, "Dice total (2 to 12)"),
-                                    lambda dice: self._rent(player, square, dice=dice), kind="dice")
+                                    lambda dice: self._rent(player, square, dice=dice), kind="dice", player=player,
+                                    purpose=Msg("purpose_pay_rent", {"deed": deed.name}, f"Rent on {deed.name}"),
+                                    square=square)
         self._rent(player, square)
 
     def _rent(self, player: str, square: int, dice: int | None = None, card: str | None = None) -> None:
@@ -513,7 +529,8 @@ class Terminal(TableFlows, ViewBuilder):
         if option_id == "build_price":
             return self._ask_number(Msg("keypad_price", {}, "Auction price"), lambda price: self._ask_confirm(
                 {"op": "build", "player": player, "square": square, "price": price},
-                Msg("purpose_build", {"deed": name}, f"Building on {name}"), confirm_by=(player,)))
+                Msg("purpose_build", {"deed": name}, f"Building on {name}"), confirm_by=(player,)),
+                player=player, purpose=Msg("purpose_build", {"deed": name}, f"Building on {name}"), square=square)
         op, code, english = ops[option_id]
         self._ask_confirm(op, Msg(code, {"deed": name}, english), confirm_by=(player,))
 
@@ -561,16 +578,19 @@ class Terminal(TableFlows, ViewBuilder):
                       "pay_each_player": "purpose_pay_each_player",
                       "collect_from_each_player": "purpose_collect_from_each_player"}
         if option_id in amount_ops:
+            purpose = Msg(amount_ops[option_id], {}, option_id.replace("_", " "))
             return self._ask_number(Msg("keypad_amount", {}, "Amount"), lambda amount: self._ask_confirm(
-                {"op": option_id, "player": player, "amount": amount},
-                Msg(amount_ops[option_id], {}, option_id.replace("_", " ")), confirm_by=(player,)))
+                {"op": option_id, "player": player, "amount": amount}, purpose, confirm_by=(player,)),
+                player=player, purpose=purpose)
         if option_id == "transfer":
-            return self._ask_number(Msg("keypad_amount", {}, "Amount"), lambda amount: self._choose_payee(player, amount))
+            return self._ask_number(Msg("keypad_amount", {}, "Amount"), lambda amount: self._choose_payee(player, amount),
+                                    player=player, purpose=Msg("purpose_transfer", {}, "Payment"))
         if option_id == "repairs":
+            repairs = Msg("purpose_repairs", {}, "Repairs")
             return self._ask_number(Msg("keypad_per_house", {}, "Price per house"), lambda per_house: self._ask_number(
                 Msg("keypad_per_hotel", {}, "Price per hotel"), lambda per_hotel: self._ask_confirm(
                     {"op": "repairs", "player": player, "per_house": per_house, "per_hotel": per_hotel},
-                    Msg("purpose_repairs", {}, "Repairs"), confirm_by=(player,))))
+                    repairs, confirm_by=(player,)), player=player, purpose=repairs), player=player, purpose=repairs)
         if option_id == "trade":
             return self._choose(Msg("choose_partner", {}, "With whom? Tap their card"), [],
                                 lambda _: None, on_card=lambda kind, who, uid: self._start_trade(player, kind, who))
@@ -687,6 +707,9 @@ class Terminal(TableFlows, ViewBuilder):
             return self._deed_with_player(square, player)
         card = action
         if action == "nearest_utility":
+            name = self._deed_name(square)
             return self._ask_number(Msg("keypad_dice", {}, "Dice total"),
-                                    lambda dice: self._rent(player, square, dice=dice, card=card), kind="dice")
+                                    lambda dice: self._rent(player, square, dice=dice, card=card), kind="dice",
+                                    player=player, purpose=Msg("purpose_pay_rent", {"deed": name}, f"Rent on {name}"),
+                                    square=square)
         self._rent(player, square, card=card)

@@ -43,9 +43,11 @@ class TableFlows:
             try:
                 auction.bid(who, amount)
             except GameError as exc:
-                return self._refuse_error(exc)
+                return self._refuse_error(exc, money=("amount", "best", "cash"))
             self._say(Msg("bid_recorded", {"player": who, "amount": self._fmt(amount)}, f"{who} bids {amount}"))
-        self._ask_number(Msg("keypad_bid", {"player": who}, f"{who}'s bid"), bid, kind="bid")
+        name = self._deed_name(self.ctx["square"])
+        self._ask_number(Msg("keypad_bid", {"player": who}, f"{who}'s bid"), bid, kind="bid", player=who,
+                         purpose=Msg("auction_title", {"deed": name}, f"Auction: {name}"), square=self.ctx["square"])
 
     def _confirm_auction(self) -> None:
         auction = self.ctx["auction"]
@@ -101,7 +103,9 @@ class TableFlows:
                 self.screen, self.ctx = back
                 gives[rest]["cash"] = amount
                 self._changed()
-            self._ask_number(Msg("keypad_amount", {}, "Amount"), set_cash)
+            a, b = self.ctx["a"], self.ctx["b"]
+            self._ask_number(Msg("keypad_amount", {}, "Amount"), set_cash, player=rest,
+                             purpose=Msg("trade_title", {"a": a, "b": b}, f"Trade {a} ↔ {b}"))
         elif option_id == "done":
             self._confirm_trade()
 
@@ -186,11 +190,13 @@ class TableFlows:
                 return self._refuse(Msg("nothing_to_undo", {}, "There is nothing to undo."))
             self._ask_confirm({"op": "undo"}, describe_undo(target, self.game.edition))
         elif option_id in ("adjust_give", "adjust_take"):
+            english = "Adjustment: the Bank gives" if option_id == "adjust_give" else "Adjustment: the Bank takes"
             self._pick_player(lambda player: self._ask_number(
                 Msg("keypad_amount", {}, "Amount"), lambda amount: self._ask_confirm(
                     {"op": "transfer", "from": "bank", "to": player, "amount": amount} if option_id == "adjust_give"
                     else {"op": "transfer", "from": player, "to": "bank", "amount": amount},
-                    Msg("purpose_transfer", {}, "Payment"))))
+                    Msg("purpose_transfer", {}, "Payment")),
+                player=player, purpose=Msg(f"opt_{option_id}", {}, english)))
         elif option_id == "end_game":
             self._ask_confirm({"op": "end_game"}, Msg("purpose_end_game", {}, "End of the game"))
         elif option_id == "history":

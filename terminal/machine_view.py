@@ -96,8 +96,20 @@ class ViewBuilder:
             return View("player", Msg("player_context", {"player": ctx["player"]}, f"{ctx['player']}: what now?"),
                         player=ctx["player"], options=tuple(self._player_options(ctx["player"])), **base)
         if screen == "keypad":
-            return View("keypad", ctx["label"], keypad=ctx.get("buffer", ""), keypad_label=ctx["label"],
-                        extra={"kind": ctx.get("kind")}, **base)
+            player, purpose, square = ctx.get("player"), ctx.get("purpose"), ctx.get("square")
+            extra = {"kind": ctx.get("kind"), "player": player, "purpose": purpose}
+            if square is not None:
+                extra["deed"] = self._deed_name(square)
+            back = (ctx.get("back") or (None, {}))[1] or {}
+            if ctx.get("kind") == "bid" and back.get("auction") is not None:
+                best = back["auction"].best
+                extra["best"] = (best.player, best.amount) if best else None
+            title = ctx["label"]
+            if purpose is not None:
+                title = Msg("keypad_title", {"player": player, "purpose": purpose},
+                            f"{player} · {purpose}") if player else purpose
+            return View("keypad", title, player=player, keypad=ctx.get("buffer", ""), keypad_label=ctx["label"],
+                        extra=extra, **base)
         if screen == "pin":
             return View("pin", Msg("keypad_pin", {}, "Banker PIN"), keypad="•" * len(ctx.get("buffer", "")),
                         keypad_label=Msg("keypad_pin", {}, "Banker PIN"), **base)

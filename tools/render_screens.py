@@ -19,7 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-MAIN = ("idle", "confirm_rent", "own_deed", "keypad", "game_over", "history", "player")
+MAIN = ("idle", "confirm_rent", "own_deed", "keypad", "game_over", "history", "player", "banker", "confirm_long_buy",
+        "confirm_long_each", "own_deed_refused", "keypad_bid", "confirm_second_go_tapped")
 
 
 def main(argv=None) -> int:
