@@ -33,7 +33,41 @@ def check_volume(value: float) -> float:
     return check_range("volume", value, 0.0, 1.0, unit="(1.0 = loudest)")
 
 
-class ThreadedBeeper(Beeper):
+class BeeperSettings:
+    """``volume``, ``muted`` and ``closed`` for beepers that keep them in ``_volume``, ``_muted`` and
+    ``_closed``: a volume of 0 or muting cuts the current pattern short (``stop()``). Put it before
+    :class:`~hal.interfaces.Beeper` among the bases."""
+
+    _volume: float
+    _muted: bool
+    _closed: bool
+
+    @property
+    def volume(self) -> float:
+        return self._volume
+
+    @volume.setter
+    def volume(self, value: float) -> None:
+        self._volume = check_volume(value)
+        if self._volume == 0.0:
+            self.stop()
+
+    @property
+    def muted(self) -> bool:
+        return self._muted
+
+    @muted.setter
+    def muted(self, value: bool) -> None:
+        self._muted = bool(value)
+        if self._muted:
+            self.stop()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+
+class ThreadedBeeper(BeeperSettings, Beeper):
     """A beeper whose patterns are timed by one worker thread.
 
     Subclasses implement ``_sound(frequency_hz, volume)`` (start or change a tone; frequency > 0),
@@ -91,30 +125,6 @@ class ThreadedBeeper(Beeper):
                 self._thread.start()
             self._cond.notify_all()
         return True
-
-    @property
-    def volume(self) -> float:
-        return self._volume
-
-    @volume.setter
-    def volume(self, value: float) -> None:
-        self._volume = check_volume(value)
-        if self._volume == 0.0:
-            self.stop()
-
-    @property
-    def muted(self) -> bool:
-        return self._muted
-
-    @muted.setter
-    def muted(self, value: bool) -> None:
-        self._muted = bool(value)
-        if self._muted:
-            self.stop()
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     def stop(self) -> None:
         with self._cond:
@@ -191,7 +201,7 @@ class ThreadedBeeper(Beeper):
                 return
 
 
-class NullBeeper(Beeper):
+class NullBeeper(BeeperSettings, Beeper):
     """No buzzer fitted (registry name ``"none"``): checks its arguments, plays nothing."""
 
     backend = "none"
@@ -206,28 +216,8 @@ class NullBeeper(Beeper):
         return False
 
     @property
-    def volume(self) -> float:
-        return self._volume
-
-    @volume.setter
-    def volume(self, value: float) -> None:
-        self._volume = check_volume(value)
-
-    @property
-    def muted(self) -> bool:
-        return self._muted
-
-    @muted.setter
-    def muted(self, value: bool) -> None:
-        self._muted = bool(value)
-
-    @property
     def supports_volume(self) -> bool:
         return False
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     def stop(self) -> None:
         pass

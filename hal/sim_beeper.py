@@ -18,7 +18,7 @@ import math
 import os
 import time
 
-from hal.beeper_base import check_volume
+from hal.beeper_base import BeeperSettings, check_volume
 from hal.errors import BackendUnavailableError, HalConfigError
 from hal.interfaces import Beeper, Clock
 from hal.patterns import steps_of
@@ -51,7 +51,7 @@ def render_pattern(pattern: str, *, rate_hz: int = 22050, channels: int = 1,
     return samples.tobytes()
 
 
-class SimBeeper(Beeper):
+class SimBeeper(BeeperSettings, Beeper):
     """A beeper for the PC (registry name ``"sim"``).
 
     Args:
@@ -148,30 +148,6 @@ class SimBeeper(Beeper):
     def patterns_played(self) -> list[str]:
         """Names of the patterns played, oldest first (convenient in tests)."""
         return [pattern for _, pattern in self.played]
-
-    @property
-    def volume(self) -> float:
-        return self._volume
-
-    @volume.setter
-    def volume(self, value: float) -> None:
-        self._volume = check_volume(value)
-        if self._volume == 0.0:
-            self.stop()
-
-    @property
-    def muted(self) -> bool:
-        return self._muted
-
-    @muted.setter
-    def muted(self, value: bool) -> None:
-        self._muted = bool(value)
-        if self._muted:
-            self.stop()
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     def stop(self) -> None:
         if self._channel is not None:
