@@ -202,32 +202,30 @@ class Canvas:
         self.hits.append((pygame.Rect(rect), action))
 
 
+def _cuts(start: int, length: int, weights: tuple[float, ...], gap: int) -> list[tuple[int, int]]:
+    """``(offset, size)`` of each part of a span: a negative weight is fixed pixels, the rest share what is
+    left in proportion to their weights."""
+    fixed = sum(-w for w in weights if w < 0)
+    flexible = sum(w for w in weights if w > 0) or 1
+    free = length - fixed - gap * (len(weights) - 1)
+    out, at = [], start
+    for w in weights:
+        size = int(-w) if w < 0 else int(free * w / flexible)
+        out.append((at, size))
+        at += size + gap
+    return out
+
+
 def split_h(rect, *weights: float, gap: int = 0) -> list[pygame.Rect]:
     """Cut ``rect`` into columns with the given width weights (a negative weight: fixed pixels)."""
     rect = pygame.Rect(rect)
-    fixed = sum(-w for w in weights if w < 0)
-    flexible = sum(w for w in weights if w > 0) or 1
-    free = rect.w - fixed - gap * (len(weights) - 1)
-    out, x = [], rect.x
-    for w in weights:
-        width = int(-w) if w < 0 else int(free * w / flexible)
-        out.append(pygame.Rect(x, rect.y, width, rect.h))
-        x += width + gap
-    return out
+    return [pygame.Rect(x, rect.y, w, rect.h) for x, w in _cuts(rect.x, rect.w, weights, gap)]
 
 
 def split_v(rect, *weights: float, gap: int = 0) -> list[pygame.Rect]:
     """Cut ``rect`` into rows with the given height weights (a negative weight: fixed pixels)."""
     rect = pygame.Rect(rect)
-    fixed = sum(-w for w in weights if w < 0)
-    flexible = sum(w for w in weights if w > 0) or 1
-    free = rect.h - fixed - gap * (len(weights) - 1)
-    out, y = [], rect.y
-    for w in weights:
-        height = int(-w) if w < 0 else int(free * w / flexible)
-        out.append(pygame.Rect(rect.x, y, rect.w, height))
-        y += height + gap
-    return out
+    return [pygame.Rect(rect.x, y, rect.w, h) for y, h in _cuts(rect.y, rect.h, weights, gap)]
 
 
 def grid(rect, count: int, cols: int, rows: int, gap: int) -> list[pygame.Rect]:

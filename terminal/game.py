@@ -261,10 +261,7 @@ class Game:
         screen). Raises the same errors as :meth:`apply` would."""
         op = engine.check_shape(op)
         if op["op"] == "undo":
-            seq = self._ledger.last_undoable()
-            if seq is None:
-                raise NothingToUndo("There is nothing to undo.")
-            return engine.invert(_effects(self._ledger.entry(seq)))
+            return engine.invert(_effects(self._undo_target()))
         _, effects = engine.apply(self._state, self.config, op)
         return effects
 
@@ -286,20 +283,27 @@ class Game:
         """Undo the last operation not yet undone, by appending a compensating entry (nothing is deleted).
         May be repeated; survives a restart; undoing the operation that ended the game reopens it. An undo is
         not itself undoable. Raises NothingToUndo."""
-        seq = self._ledger.last_undoable()
-        if seq is None:
-            raise NothingToUndo("There is nothing to undo.")
-        if not self._ledger.entry_is_genuine(seq):
-            raise AuditFailed(f"Entry #{seq} was edited outside the terminal: it cannot be undone. Run "
-                              f"`banquier audit` on {self.path.name}.", code="audit_edited_entry",
-                              params={"problems": [f"entry {seq}"], "first_bad_seq": seq, "seq": seq})
-        target = self._ledger.entry(seq)
+        target = self._undo_target()
+        seq = target.seq
         effects = engine.invert(_effects(target))
         new_state = engine.replay_effects(self._state, effects)
         op = {"op": "undo"}
         new_seq = self._ledger.append("undo", op, seq, effects.postings, effects.changes, new_state.to_json())
         self._state = new_state
         return self._receipt(new_seq, {"op": "undo", "undoes": target.op}, effects)
+
+    def _undo_target(self):
+        """The journal entry an undo would undo, checked against its keyed hash. Raises NothingToUndo, or
+        AuditFailed for an entry edited outside the terminal (its postings are never paid back)."""
+        seq = self._ledger.last_undoable()
+        if seq is None:
+            raise NothingToUndo("There is nothing to undo.")
+        target = self._ledger.entry(seq)
+        if target is None or not self._ledger.entry_is_genuine(target):
+            raise AuditFailed(f"Entry #{seq} was edited outside the terminal: it cannot be undone. Run "
+                              f"`banquier audit` on {self.path.name}.", code="audit_edited_entry",
+                              params={"problems": [f"entry {seq}"], "first_bad_seq": seq, "seq": seq})
+        return target
 
     def last_undoable(self) -> dict | None:
         """The operation :meth:`undo` would undo (as recorded), or None."""

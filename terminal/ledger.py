@@ -365,12 +365,10 @@ class Ledger:
     def entry(self, seq: int) -> Entry | None:
         return next((e for e in self.entries(seq) if e.seq == seq), None)
 
-    def entry_is_genuine(self, seq: int) -> bool:
-        """Whether entry ``seq`` still matches its keyed hash (over itself and the previous entry's hash):
-        a cheap check of one entry before it is relied on (an undo pays its postings back)."""
-        entry = self.entry(seq)
-        if entry is None:
-            return False
+    def entry_is_genuine(self, entry: Entry) -> bool:
+        """Whether ``entry`` still matches its keyed hash (over itself and the previous entry's hash): a cheap
+        check of one entry before it is relied on (an undo pays its postings back)."""
+        seq = entry.seq
         if seq == 1:
             prev = self.genesis_mac()
         else:
