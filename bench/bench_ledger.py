@@ -7,7 +7,7 @@
     directory. Target: ours within 3x of the bare loop.
 (b) Time to ``Game.open`` a game of 100 operations and one of ~10 000 (the long recorded game) after a clean
     shutdown, median of several opens. Target: ratio <= 1.5.
-(c) Replay of the long recorded game (``terminal.tablelog.replay``, checks included): operations per second
+(c) Replay of the long recorded game (``terminal.bank.tablelog.replay``, checks included): operations per second
     and peak resident memory (ru_maxrss of a process doing only that replay).
 
 Files go to a temporary directory under ``--dir`` (default: this script's folder, i.e. the project's disk;
@@ -29,15 +29,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from terminal.game import Game  # noqa: E402
-from terminal.tablelog import read_table_log  # noqa: E402
+from terminal.bank.game import Game  # noqa: E402
+from terminal.bank.tablelog import read_table_log  # noqa: E402
 
 LONG_LOG = ROOT / "terminal" / "examples" / "recorded" / "long-us-greedy-4p-200.jsonl"
 
 REPLAY_CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-from terminal.tablelog import read_table_log, replay
+from terminal.bank.tablelog import read_table_log, replay
 log = read_table_log(sys.argv[2])
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t = time.perf_counter()
@@ -182,7 +182,7 @@ def main() -> int:
 
         # (c)
         rate = replay["operations"] / replay["seconds"]
-        print(f"\n(c) replay of {LONG_LOG.name} (terminal.tablelog.replay, checks included)")
+        print(f"\n(c) replay of {LONG_LOG.name} (terminal.bank.tablelog.replay, checks included)")
         print(f"    {replay['operations']} operations ({replay['refused']} refused), {replay['checks']} checks "
               f"in {replay['seconds']:.2f} s: {rate:.0f} op/s")
         print(f"    peak resident memory of the replaying process: {replay['rss_peak_kib'] / 1024:.1f} MiB "

@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cards.registry import CardRegistry, DeedCard, PlayerCard  # noqa: E402
 from hal.interfaces import CardPresented  # noqa: E402
-from terminal.game import Game  # noqa: E402
-from terminal.machine import Terminal, TerminalSettings  # noqa: E402
+from terminal.bank.game import Game  # noqa: E402
+from terminal.table.machine import Terminal, TerminalSettings  # noqa: E402
 
 
 class TimingBeeper:

@@ -50,7 +50,7 @@ def main(argv=None) -> int:
     os.environ["BANQUIER_KEY_FILE"] = str(tmp / "device.key")
     start = time.monotonic()
 
-    import host_ui.app as app_module
+    import host_ui.screen.app as app_module
     first = {}
     original = app_module.TerminalApp.draw_if_needed
 

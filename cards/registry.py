@@ -223,7 +223,7 @@ def describe(role: Role, edition: Edition | None = None) -> str:
 
 def default_card_set_path() -> Path:
     """``$BANQUIER_DATA_DIR/cards.txt``, else ``$XDG_DATA_HOME/banquier/cards.txt``
-    (``~/.local/share/banquier/cards.txt``): the same data directory as ``terminal.cli.data_dir``."""
+    (``~/.local/share/banquier/cards.txt``): the same data directory as ``host_ui.cli.data_dir``."""
     if os.environ.get("BANQUIER_DATA_DIR"):
         return Path(os.environ["BANQUIER_DATA_DIR"]) / CARD_SET_FILE
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")

@@ -17,7 +17,7 @@ from typing import Callable
 
 from hal.interfaces import ButtonPressed
 from hal.sim_reader import SimReader
-from terminal.machine import Terminal
+from terminal.table.machine import Terminal
 
 BANKER_UID = "BA0000B1"
 

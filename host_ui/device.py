@@ -1,12 +1,12 @@
 """The composition root of the terminal on a device: ``banquier run``.
 
-It reads the configuration (:mod:`terminal.config`), picks the ``hal`` backends by name, opens the display
+It reads the configuration (:mod:`host_ui.shell.config`), picks the ``hal`` backends by name, opens the display
 (an SDL window, kmsdrm on a console, or the framebuffer of an SPI panel with evdev touch), resumes the current
 game of the data directory, and runs the state machine until SIGTERM (systemd) or Ctrl-C. On the way out it
 stops the beeper, releases only its own pins, backs the game up and closes it cleanly.
 
 Backups: after every ``storage.backup_every`` operations and at shutdown, through the SQLite backup API
-(:mod:`terminal.backup`), keeping ``storage.backups_kept`` per game.
+(:mod:`host_ui.shell.backup`), keeping ``storage.backups_kept`` per game.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class BackupKeeper:
         self._last: dict[Path, int] = {}
 
     def maybe(self, game, force: bool = False) -> Path | None:
-        from terminal.backup import backup_due, rotate_backup
+        from host_ui.shell.backup import backup_due, rotate_backup
         if game is None:
             return None
         last = game.ledger.last_entry()
@@ -71,11 +71,11 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     import hal
     from cards.editions import load_edition
     from cards.registry import CardRegistry, Enrolment
-    from terminal.cli_manage import current_game, games_dir, set_current
-    from terminal.device_key import load_or_create_key
+    from host_ui.shell.manage import current_game, games_dir, set_current
+    from host_ui.shell.device_key import load_or_create_key
     from terminal.errors import GameError
-    from terminal.game import Game
-    from terminal.machine import Terminal
+    from terminal.bank.game import Game
+    from terminal.table.machine import Terminal
 
     setup_logging(config.logging.level)
     data = Path(config.storage.data_dir)
@@ -158,10 +158,10 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
 def _open_display(config, terminal, reader, headless: bool):
     import pygame
 
-    from host_ui.app import TerminalApp
-    from host_ui.display import FramebufferOutput, WindowOutput, check_driver
-    from host_ui.input_map import InputMapper
-    from host_ui.render import Renderer
+    from host_ui.screen.app import TerminalApp
+    from host_ui.screen.display import FramebufferOutput, WindowOutput, check_driver
+    from host_ui.screen.input_map import InputMapper
+    from host_ui.screen.render import Renderer
 
     display = config.display
     size, rotation = (display.width, display.height), display.rotation
@@ -172,7 +172,7 @@ def _open_display(config, terminal, reader, headless: bool):
         pygame.font.init()
         output = FramebufferOutput(display.fb_device or "/dev/fb1", size, rotation)
         if display.touch_device:
-            from host_ui.evdev_touch import EvdevTouch
+            from host_ui.screen.evdev_touch import EvdevTouch
             touch = EvdevTouch(str(display.touch_device))
     else:  # "kmsdrm" (full screen on the console) or "window"
         if display.output == "kmsdrm" and not headless:

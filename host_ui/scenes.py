@@ -2,7 +2,7 @@
 screenshots (``tools/render_screens.py``).
 
 :func:`build_scenes` plays a short game (French edition, four players, Free Parking jackpot on) through a
-:class:`terminal.machine.Terminal` and snapshots ``terminal.view`` on each screen; a second, time-limited
+:class:`terminal.table.machine.Terminal` and snapshots ``terminal.table.view`` on each screen; a second, time-limited
 game is ended for the end-of-game screen and its chart. Views are immutable, so each snapshot stays as it
 was taken.
 """
@@ -14,9 +14,9 @@ from typing import Any
 
 from hal.sim_beeper import SimBeeper
 from host_ui.demo import BANKER_UID, FakeClock, deed_uid, make_registry, player_uid
-from terminal.game import Game
-from terminal.machine import Terminal, TerminalSettings
-from terminal.view import View
+from terminal.bank.game import Game
+from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.view import View
 
 PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
 #: Names of the longest length allowed (20 characters), for the layouts that must not shrink the amounts.

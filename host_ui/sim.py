@@ -34,8 +34,8 @@ class DemoStopped(Exception):
 def _data_dir(data_dir) -> Path:
     if data_dir is not None:
         return Path(data_dir)
-    from terminal.cli import data_dir as default
-    return default()
+    from host_ui.shell.config import load_config
+    return Path(load_config().storage.data_dir)
 
 
 def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False, speed: float = 4.0,
@@ -56,7 +56,7 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
     - ``headless``: SDL's dummy video driver, no sound; without a log, stops after ``max_seconds`` (default 1).
     - ``size``: the terminal's logical screen (480x320, 800x480, 1024x600, 1280x720); ``rotation``: 0/90/180/270.
     - ``language``: ``fr``, ``en`` or ``uk``; ``screenshot``: save the last window picture there (PNG).
-    - ``key``: the device key (default: ``terminal.device_key``'s file).
+    - ``key``: the device key's bytes (default: read from ``host_ui.shell.device_key``'s file, made for a new game).
     """
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -69,14 +69,14 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
 
     from hal.sim_beeper import SimBeeper
     from hal.sim_reader import SimReader
-    from host_ui.app import TerminalApp
+    from host_ui.screen.app import TerminalApp
     from host_ui.device import wall_clock
     from host_ui.demo import FakeClock, GaveUp, TableDriver, make_registry, player_uid
-    from host_ui.display import WindowOutput
-    from host_ui.input_map import InputMapper, panel_size
-    from host_ui.render import Renderer
-    from terminal.game import Game
-    from terminal.machine import Terminal, TerminalSettings
+    from host_ui.screen.display import WindowOutput
+    from host_ui.screen.input_map import InputMapper, panel_size
+    from host_ui.screen.render import Renderer
+    from terminal.bank.game import Game
+    from terminal.table.machine import Terminal, TerminalSettings
 
     started = time.monotonic()
     if not headless:
@@ -89,9 +89,13 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
             return 3
     folder = _data_dir(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
+    from host_ui.shell.device_key import load_key, load_or_create_key
+    resuming = demo_log is None and (folder / "sim-game.db").exists() and not new_game
+    if key is None:  # the key file is read to resume a game, and made only for a new one
+        key = load_key() if resuming else load_or_create_key()
     log = None
     if demo_log is not None:
-        from terminal.tablelog import read_table_log
+        from terminal.bank.tablelog import read_table_log
         log = read_table_log(demo_log)
         header = log.header
         names = list(header["players"])
@@ -239,7 +243,7 @@ class Tray:
 
     def _layout(self):
         from cards.editions import load_edition
-        from host_ui import theme
+        from host_ui.screen import theme
         from host_ui.demo import BANKER_UID, DEED_SQUARES, deed_uid, player_uid
         pg = self.pygame
         game = self.terminal.game
@@ -301,8 +305,8 @@ class Tray:
         return False
 
     def draw(self) -> None:
-        from host_ui import theme
-        from terminal.i18n import translate
+        from host_ui.screen import theme
+        from terminal.table.i18n import translate
         pg = self.pygame
         language = self.terminal.settings.language
         self._layout()
@@ -347,8 +351,8 @@ class Tray:
         pg.display.flip()
 
     def _card(self, win, rect, uid, name, colour, kind, faded: bool = False) -> None:
-        from host_ui import theme
-        from terminal.i18n import translate
+        from host_ui.screen import theme
+        from terminal.table.i18n import translate
         pg = self.pygame
         language = self.terminal.settings.language
         if kind == "deed":

@@ -1,9 +1,9 @@
 """Banquier's firmware: the Bank's ledger, the money rules and the tap-driven state machine.
 
-Public API: :class:`terminal.Game` (see :mod:`terminal.game`). No pygame and no hardware library is imported
+Public API: :class:`terminal.Game` (see :mod:`terminal.bank.game`). No pygame and no hardware library is imported
 from this package.
 """
 from terminal.errors import GameError
-from terminal.game import Game, Receipt
+from terminal.bank.game import Game, Receipt
 
 __all__ = ["Game", "Receipt", "GameError"]

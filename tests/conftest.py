@@ -39,7 +39,7 @@ def key() -> bytes:
 @pytest.fixture
 def make_game(tmp_path, key):
     """``make_game(edition="fr", players=("Ann", "Bob"), **kwargs)`` -> an open :class:`terminal.Game`."""
-    from terminal.game import Game
+    from terminal.bank.game import Game
     games = []
     counter = iter(range(10_000))
 

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from terminal.game import Game
-from terminal.tablelog import replay
+from terminal.bank.game import Game
+from terminal.bank.tablelog import replay
 from tests.conftest import OWN_LOGS, RECORDED, ROOT
 
 LOGS = sorted(OWN_LOGS.glob("*.jsonl")) + sorted(RECORDED.glob("*.jsonl"))
@@ -27,7 +27,7 @@ def test_sim_demo_subprocess_leaves_the_replayed_state(log, tmp_path, key):
     env["BANQUIER_KEY_FILE"] = str(tmp_path / "device.key")
     (tmp_path / "device.key").write_bytes(key)
     os.chmod(tmp_path / "device.key", 0o600)
-    result = subprocess.run([sys.executable, "-m", "terminal", "sim", "--headless", "--demo", str(log),
+    result = subprocess.run([sys.executable, "-m", "host_ui", "sim", "--headless", "--demo", str(log),
                              "--speed", "1000000", "--data-dir", str(data)],
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     assert result.returncode == 0, result.stdout + result.stderr

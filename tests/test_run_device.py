@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from terminal.game import Game
+from terminal.bank.game import Game
 from tests.conftest import ROOT
 
 
@@ -32,7 +32,7 @@ def _setup(tmp_path, key, seconds_config=""):
 
 def test_run_resumes_the_current_game_and_backs_it_up(tmp_path, key):
     data, env = _setup(tmp_path, key)
-    result = subprocess.run([sys.executable, "-m", "terminal", "--config", str(tmp_path / "config.toml"), "run",
+    result = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(tmp_path / "config.toml"), "run",
                              "--headless", "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0, result.stderr
@@ -46,7 +46,7 @@ def test_run_resumes_the_current_game_and_backs_it_up(tmp_path, key):
 
 def test_run_stops_cleanly_on_sigterm(tmp_path, key):
     data, env = _setup(tmp_path, key)
-    process = subprocess.Popen([sys.executable, "-m", "terminal", "--config", str(tmp_path / "config.toml"), "run",
+    process = subprocess.Popen([sys.executable, "-m", "host_ui", "--config", str(tmp_path / "config.toml"), "run",
                                 "--headless"], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     try:
         line = ""
@@ -65,6 +65,6 @@ def test_run_stops_cleanly_on_sigterm(tmp_path, key):
 
 def test_run_refuses_a_blind_screen_on_a_device(tmp_path, key):
     data, env = _setup(tmp_path, key)
-    result = subprocess.run([sys.executable, "-m", "terminal", "--config", str(tmp_path / "config.toml"), "run",
+    result = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(tmp_path / "config.toml"), "run",
                              "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3 and "refuses to take payments" in result.stderr

@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("BANQUIER_KEY_FILE", str(Path(tempfile.mkdtemp()) / "device.key"))
     import pygame
 
-    from host_ui.render import SIZES, Renderer, to_panel
+    from host_ui.screen.render import SIZES, Renderer, to_panel
     from host_ui.scenes import build_scenes
     pygame.display.init()
     pygame.font.init()

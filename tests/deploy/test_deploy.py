@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from terminal.config import load_config
+from host_ui.shell.config import load_config
 from tests.deploy.stubs import (
     CONFIG_TXT,
     GROUP,

@@ -13,13 +13,13 @@ KEY = bytes(range(32))
 def app(pg, tmp_path):
     from hal.sim_beeper import SimBeeper
     from hal.sim_reader import SimReader
-    from host_ui.app import TerminalApp
+    from host_ui.screen.app import TerminalApp
     from host_ui.demo import FakeClock, make_registry, player_uid
-    from host_ui.display import WindowOutput
-    from host_ui.input_map import InputMapper
-    from host_ui.render import Renderer
-    from terminal.game import Game
-    from terminal.machine import Terminal
+    from host_ui.screen.display import WindowOutput
+    from host_ui.screen.input_map import InputMapper
+    from host_ui.screen.render import Renderer
+    from terminal.bank.game import Game
+    from terminal.table.machine import Terminal
     game = Game.create(tmp_path / "g.db", "fr", ["Anne", "Bob"], key=KEY,
                        player_cards={"Anne": player_uid(1), "Bob": player_uid(2)})
     clock = FakeClock()
@@ -112,8 +112,8 @@ def test_tray_click_taps_the_card_through_the_hal_reader(pg, app):
 
 def test_headless_demo_plays_a_log_to_the_end_and_leaves_the_game(pg, tmp_path):
     from host_ui.sim import run_sim
-    from terminal.game import Game
-    from terminal.tablelog import replay
+    from terminal.bank.game import Game
+    from terminal.bank.tablelog import replay
     log = OWN_LOGS / "us-end-classic.jsonl"
     code = run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY)
     assert code == 0

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from host_ui.input_map import (Action, Calibration, InputMapError, InputMapper, Key, Pointer, Tap, panel_size,
+from host_ui.screen.input_map import (Action, Calibration, InputMapError, InputMapper, Key, Pointer, Tap, panel_size,
                                rotate_normalised)
 
 
@@ -52,7 +52,7 @@ def test_rotations_round_trip_and_bad_values():
 def test_touch_lands_where_the_rotated_picture_drew_the_button(pg):
     """Draw a dot at a logical pixel, turn the picture for the panel, touch the dot on the panel: the
     mapper must give back the dot's logical pixel, for every rotation."""
-    from host_ui.render import to_panel
+    from host_ui.screen.render import to_panel
     size = (480, 320)
     for rotation in (0, 90, 180, 270):
         logical = pg.Surface(size)
@@ -140,7 +140,7 @@ def test_keys():
 
 
 def test_pygame_adapter_marks_touch_mouse_events_and_normalises_to_the_screen_rect(pg):
-    from host_ui.pg_events import to_records
+    from host_ui.screen.pg_events import to_records
     event = pg.event.Event(pg.MOUSEBUTTONDOWN, pos=(500, 100), button=1, touch=True)
     (record,) = to_records(event, (1200, 600), (0, 0, 800, 480), 3.0)
     assert record.synthetic and record.source == "mouse"

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from host_ui import theme
-from host_ui.render import SIZES, Renderer, message_height
-from terminal.i18n import translate
-from terminal.money import format_amount
+from host_ui.screen import theme
+from host_ui.screen.render import SIZES, Renderer, message_height
+from terminal.table.i18n import translate
+from terminal.bank.money import format_amount
 
 LANGUAGES = ("fr", "en", "uk")
 LOGICAL = [s for size in SIZES for s in (size, (size[1], size[0]))]
@@ -173,7 +173,7 @@ def test_a_message_moves_no_button(pg, scenes_by_language, language, size):
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", LOGICAL, ids=LOGICAL_IDS)
 def test_long_messages_wrap_instead_of_being_cut(pg, scenes_by_language, language, size):
-    from host_ui.render import Context
+    from host_ui.screen.render import Context
     problems = []
     for name in ("own_deed_refused", "auction_bid_too_low", "confirm_rent_wrong_card", "keypad_error",
                  "confirm_second_go_tapped"):

@@ -6,10 +6,10 @@ import struct
 
 import pytest
 
-from host_ui.display import DisplayError, FramebufferOutput, frame_bytes, refuse_blind
-from host_ui.evdev_touch import (ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_SLOT, ABS_MT_TRACKING_ID, ABS_X,
+from host_ui.screen.display import DisplayError, FramebufferOutput, frame_bytes, refuse_blind
+from host_ui.screen.evdev_touch import (ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_SLOT, ABS_MT_TRACKING_ID, ABS_X,
                                  ABS_Y, BTN_TOUCH, EV_ABS, EV_KEY, EV_SYN, SYN_REPORT, TouchParser)
-from host_ui.input_map import Calibration, InputMapper, Tap
+from host_ui.screen.input_map import Calibration, InputMapper, Tap
 
 
 def _logical(pg, size):
@@ -66,7 +66,7 @@ def test_a_device_refuses_the_blind_drivers_and_names_kmsdrm(pg):
             refuse_blind(driver, on_device=True)
         refuse_blind(driver, on_device=False)  # --headless and the simulator may
     refuse_blind("kmsdrm", on_device=True)
-    from host_ui.display import check_driver
+    from host_ui.screen.display import check_driver
     with pytest.raises(OSError, match="kmsdrm"):
         check_driver(on_device=True)  # the tests run on SDL's dummy driver
     assert check_driver(on_device=False) == "dummy"

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from host_ui.render import SIZES, Renderer, to_panel
-from terminal.money import format_amount
+from host_ui.screen.render import SIZES, Renderer, to_panel
+from terminal.bank.money import format_amount
 
 LANGUAGES = ("fr", "en", "uk")
 MONEY_ROLES = {"balance", "amount", "keypad_value", "best_bid", "worth", "property"}
@@ -142,7 +142,7 @@ def test_buttons_lead_to_the_options_of_the_view(pg, scenes_by_language):
 
 
 def test_font_has_euro_dollar_and_cyrillic(pg):
-    from host_ui import theme
+    from host_ui.screen import theme
     assert theme.check_glyphs() == []
     assert theme.font_dir().joinpath("LICENSE-DejaVu.txt").is_file()
 
@@ -152,7 +152,7 @@ def test_game_over_draws_a_line_per_player(pg, scenes_by_language):
     renderer = Renderer((1024, 600), game=scene.game)
     frame = renderer.render(scene.view, "")
     assert len(renderer.worth_history()) == len(scene.game.history())
-    from host_ui import theme
+    from host_ui.screen import theme
     for line in scene.view.players:
         colour = theme.player_colour(line.seat)
         count = pg.mask.from_threshold(frame.surface, colour, (2, 2, 2, 255)).count()

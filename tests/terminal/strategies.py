@@ -15,7 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from terminal.state import DECKS, HOTEL, MODES, State
+from terminal.bank.state import DECKS, HOTEL, MODES, State
 
 EDITIONS = ("fr", "us")
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")

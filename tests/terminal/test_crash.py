@@ -29,13 +29,13 @@ from pathlib import Path
 
 import pytest
 
-import terminal.game as game_module
-from terminal import engine
+import terminal.bank.game as game_module
+from terminal.bank import engine
 from terminal.errors import GameError
-from terminal.game import Game
-from terminal.ledger import canonical
-from terminal.state import State
-from terminal.tablelog import read_table_log
+from terminal.bank.game import Game
+from terminal.bank.ledger import canonical
+from terminal.bank.state import State
+from terminal.bank.tablelog import read_table_log
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED = ROOT / "terminal" / "examples" / "recorded"
@@ -48,7 +48,7 @@ CHILD = r"""
 import json, sys
 from pathlib import Path
 from terminal.errors import GameError
-from terminal.game import Game
+from terminal.bank.game import Game
 
 plan_path, db_path, key_hex = sys.argv[1:]
 key = bytes.fromhex(key_hex)
@@ -325,8 +325,8 @@ def _assert_durable(game: Game) -> None:
 
 CREATE_THEN_DIE = r"""
 import os, sys
-from terminal.ledger import Ledger
-from terminal.game import Game
+from terminal.bank.ledger import Ledger
+from terminal.bank.game import Game
 
 original = Ledger.append
 def die_before_setup(self, kind, *args, **kwargs):

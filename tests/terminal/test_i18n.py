@@ -5,7 +5,7 @@ The raise sites are read from the source with :mod:`ast`: every construction of 
 its ``code=`` (or the class's default ``code``) and the keys of its ``params=`` dict. A template may only use
 keys that EVERY raise site of its code passes. The enrolment prompts and results of ``cards/registry.py``
 are checked the same way against the params they are documented to carry. A ``*_code`` param (a word the
-screen translates, see :func:`terminal.i18n.translate`) must be a literal code, or a choice between literal
+screen translates, see :func:`terminal.table.i18n.translate`) must be a literal code, or a choice between literal
 codes, each an entry of the catalog in the three languages without params.
 """
 from __future__ import annotations
@@ -19,11 +19,11 @@ import pytest
 
 from cards.registry import BankerCard, CardRegistry, DeedCard, Enrolment, PlayerCard, role_params
 from terminal.errors import GameError
-from terminal.i18n import CATALOG, LANGUAGES, translate
-from terminal.i18n_messages import MESSAGES
+from terminal.table.i18n import CATALOG, LANGUAGES, translate
+from terminal.table.messages import MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted([*ROOT.glob("terminal/*.py"), *ROOT.glob("cards/*.py")])
+SOURCES = sorted([*ROOT.glob("terminal/**/*.py"), *ROOT.glob("cards/*.py")])
 ROOTS = {"GameError", "CardsError"}
 
 # The keys every role's role_params() holds (``number`` or ``square``/``name`` depend on the role's kind).
@@ -251,7 +251,7 @@ def test_enrolment_codes_are_known():
 @pytest.mark.parametrize("code", sorted(set(SITES) | set(ENROLMENT)))
 def test_every_code_has_the_three_languages(code):
     entry = CATALOG.get(code)
-    assert entry is not None, f"{code} has no catalog entry (add it to terminal/i18n_messages.py)"
+    assert entry is not None, f"{code} has no catalog entry (add it to terminal/table/messages.py)"
     for language in LANGUAGES:
         assert entry.get(language), f"{code} has no {language} text"
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-import terminal.game as game_module
-import terminal.ledger as ledger_module
+import terminal.bank.game as game_module
+import terminal.bank.ledger as ledger_module
 from terminal.errors import AuditFailed, GameError, LedgerError
-from terminal.game import Game
-from terminal.ledger import Ledger, canonical
+from terminal.bank.game import Game
+from terminal.bank.ledger import Ledger, canonical
 
 TABLES = {
     "meta": "SELECT key, value FROM meta ORDER BY key",

@@ -8,7 +8,7 @@ from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
 from hal.interfaces import ButtonPressed, ReaderBack, ReaderLost
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
-from terminal.machine import Terminal, TerminalSettings
+from terminal.table.machine import Terminal, TerminalSettings
 from tests.terminal.ui_driver import BANKER_UID, UNKNOWN_UID, FakeClock, TableDriver, deed_uid, player_uid
 
 ANN, BOB, CID = player_uid(1), player_uid(2), player_uid(3)
@@ -277,7 +277,7 @@ def test_undo_shows_what_it_undoes_before_doing_it(table):
     d.tap(BANKER_UID)
     d.choose("undo")
     assert table.view.screen == "confirm"
-    from terminal.i18n import text
+    from terminal.table.i18n import text
     assert text(table.view.pending.purpose, "fr") == "Annuler : Achat de Rue de la Paix (Ann)"
     assert text(table.view.pending.purpose, "en") == "Undo: Buying Rue de la Paix (Ann)"
     assert table.view.pending.postings == (("bank", "Ann", 400),)
@@ -354,7 +354,7 @@ def test_enrolment_wizard_from_the_banker_menu(make_game):
 
 def test_new_game_wizard_with_a_time_limit(make_game, tmp_path, key):
     from datetime import datetime, timedelta, timezone
-    from terminal.game import Game
+    from terminal.bank.game import Game
     table = Table(make_game)
     start = datetime(2026, 12, 24, 20, 0, tzinfo=timezone.utc)
     made = {}

@@ -309,7 +309,7 @@ def test_undo_again_and_again(game):
 
 
 def test_undo_survives_a_restart(make_game, key):
-    from terminal.game import Game
+    from terminal.bank.game import Game
     game = make_game("fr", ("Ann", "Bob"))
     game.buy("Ann", 39)
     game.pay_rent("Bob", 39)

@@ -59,7 +59,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from terminal import engine
+from terminal.bank import engine
 from terminal.errors import (
     GameError,
     GameOver,
@@ -70,8 +70,8 @@ from terminal.errors import (
     PlayerInDebt,
     UnknownName,
 )
-from terminal.game import Game
-from terminal.state import BANK, DECKS, HOTEL, POT
+from terminal.bank.game import Game
+from terminal.bank.state import BANK, DECKS, HOTEL, POT
 
 from .strategies import MALFORMED, STREET_GROUPS, draw_operation, game_setups, openings
 

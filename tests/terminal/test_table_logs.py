@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from terminal.game import Game
-from terminal.tablelog import ReplayMismatch, TableLogError, export_table_log, read_table_log, replay
+from terminal.bank.game import Game
+from terminal.bank.tablelog import ReplayMismatch, TableLogError, export_table_log, read_table_log, replay
 from tests.conftest import OWN_LOGS, RECORDED
 
 RECORDED_LOGS = sorted(p for p in RECORDED.glob("*.jsonl") if not p.name.startswith("long-"))

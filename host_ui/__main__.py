@@ -1,0 +1,5 @@
+import sys
+
+from host_ui.cli import main
+
+sys.exit(main())

@@ -1,0 +1,323 @@
+"""The ``banquier`` command (also ``python -m host_ui``).
+
+Exit codes: 0 success; 1 a replay or audit disagreed (the mismatch is printed); 2 bad usage or malformed
+input (the line is named); 3 a file could not be read or written (game file damaged, unwritable directory).
+Errors are one clear line on stderr, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import terminal
+from terminal.errors import AuditFailed, GameError, LedgerError
+
+EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
+EXAMPLES = Path(terminal.__file__).with_name("examples")
+DEMO_LOG = EXAMPLES / "recorded" / "game-fr-random-4p-101.jsonl"
+
+
+_CONFIG_PATH: str | None = None
+
+
+def load_config():
+    """The configuration (``--config``, ``$BANQUIER_CONFIG``, the user's or the system file, else defaults)."""
+    from host_ui.shell.config import load_config as load
+    return load(_CONFIG_PATH)
+
+
+def data_dir() -> Path:
+    """The configured data directory (``storage.data_dir``; ``$BANQUIER_DATA_DIR`` overrides it; default
+    ``$XDG_DATA_HOME/banquier``, i.e. ``~/.local/share/banquier``)."""
+    return Path(load_config().storage.data_dir)
+
+
+def _new_game_path(folder: str, stem: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = data_dir() / folder / f"{stem}-{stamp}.db"
+    n = 1
+    while path.exists():
+        n += 1
+        path = data_dir() / folder / f"{stem}-{stamp}-{n}.db"
+    return path
+
+
+def cmd_replay(args) -> int:
+    from terminal.bank.tablelog import ReplayMismatch, TableLogError, read_table_log, replay
+    try:
+        log = read_table_log(args.log)
+    except TableLogError as exc:
+        return _fail(str(exc), EXIT_FILE if "cannot read" in str(exc) else EXIT_USAGE)
+    game_path = Path(args.game) if args.game else _new_game_path("replays", Path(args.log).stem)
+    try:
+        from host_ui.shell.games import key_for_new_game
+        result = replay(log, game_path, key=key_for_new_game())
+    except ReplayMismatch as exc:
+        print(f"MISMATCH {args.log}: {exc} (game file so far: {game_path})", file=sys.stderr)
+        return EXIT_MISMATCH
+    except TableLogError as exc:
+        return _fail(str(exc), EXIT_FILE if isinstance(exc.__cause__, OSError) else EXIT_USAGE)
+    except LedgerError as exc:
+        return _fail(str(exc), EXIT_FILE)
+    print(f"{args.log}: {_count(result.operations, 'operation')} ({result.refused} refused as the log says) and "
+          f"{_count(result.checks, 'check')} replayed: all agree.")
+    print(f"game file: {result.game_path}")
+    return EXIT_OK
+
+
+def _open(path: str):
+    """Open a game to read it: read-only, after a full audit (an export must not carry edited entries)."""
+    from host_ui.shell.games import open_game
+    return open_game(path, check="full", read_only=True)
+
+
+def cmd_export(args) -> int:
+    from terminal.bank.tablelog import export_lines
+    if args.output:
+        output = Path(args.output)
+        if output.exists() and (output.resolve() == Path(args.game).resolve() or _is_sqlite(output)):
+            return _fail(f"{output} is a game file: export writes to a new text file, never over a game.",
+                         EXIT_USAGE)
+    try:
+        game = _open(args.game)
+    except AuditFailed as exc:
+        return _fail(f"{args.game} fails its audit, so it is not exported: {exc}", EXIT_MISMATCH)
+    except (LedgerError, GameError) as exc:
+        return _fail(str(exc), EXIT_FILE)
+    try:
+        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+    except OSError as exc:
+        game.close()
+        return _fail(f"cannot write {args.output}: {exc.strerror or exc}.", EXIT_FILE)
+    try:
+        if args.format == "table-log":
+            for line in export_lines(game):
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        elif args.format == "json":
+            json.dump({"meta": game.meta, "history": game.history(), "state": game.state()}, out,
+                      ensure_ascii=False, indent=1, default=list)
+            out.write("\n")
+        else:
+            writer = csv.writer(out)
+            writer.writerow(["seq", "kind", "operation", "undone", "payer", "payee", "amount"])
+            for item in game.history():
+                op = json.dumps(item["op"], ensure_ascii=False)
+                if not item["postings"]:
+                    writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", ""])
+                for payer, payee, amount in item["postings"]:
+                    writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
+    finally:
+        game.close()
+        if args.output:
+            out.close()
+    return EXIT_OK
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def cmd_audit(args) -> int:
+    from host_ui.shell.games import open_game
+    try:
+        game = open_game(args.game, check="none", read_only=True)
+    except AuditFailed as exc:
+        print(f"AUDIT FAILED {args.game}: {exc}", file=sys.stderr)
+        return EXIT_MISMATCH
+    except (LedgerError, GameError) as exc:
+        return _fail(str(exc), EXIT_FILE)
+    try:
+        report = game.audit()
+    finally:
+        game.close()
+    print(f"{args.game}: {report.summary()}")
+    for problem in report.problems:
+        print(f"  - {problem}")
+    return EXIT_OK if report.ok else EXIT_MISMATCH
+
+
+def cmd_demo(args) -> int:
+    """Replay the shipped demo game and print the final standings."""
+    from host_ui.shell.games import key_for_new_game, open_game
+    from terminal.bank.tablelog import replay
+    path = _new_game_path("replays", "demo")
+    log = Path(args.log) if args.log else DEMO_LOG
+    from terminal.bank.tablelog import ReplayMismatch
+    try:
+        result = replay(log, path, key=key_for_new_game())
+    except ReplayMismatch as exc:
+        return _fail(str(exc), EXIT_MISMATCH)
+    except GameError as exc:
+        return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+    game = open_game(path, read_only=True)
+    try:
+        from terminal.bank.money import format_amount
+        print(f"Banquier replayed {log.name}: {_count(result.operations, 'operation')}, "
+              f"{_count(result.checks, 'check')}, all agree.")
+        print("Standings:")
+        for rank, player in enumerate(game.standings(), 1):
+            print(f"  {rank}. {player:<10} cash {format_amount(game.cash(player), game.edition):>10}   "
+                  f"worth {format_amount(game.worth(player), game.edition):>10}")
+        print(f"Game file: {path}")
+    finally:
+        game.close()
+    return EXIT_OK
+
+
+def _use_configured_key() -> None:
+    """Point the device-key lookups at ``storage.key_file`` of the configuration (on the device:
+    /var/lib/banquier/device.key), unless $BANQUIER_KEY_FILE says otherwise. A configuration that does not
+    load is left for the commands that need it to report."""
+    if os.environ.get("BANQUIER_KEY_FILE"):
+        return
+    try:
+        key_file = load_config().storage.key_file
+    except GameError:
+        return
+    if key_file is not None:
+        os.environ["BANQUIER_KEY_FILE"] = str(key_file)
+
+
+def cmd_run(args) -> int:
+    """The terminal with the configured hardware; the simulator on a PC without configuration."""
+    config = load_config()
+    from host_ui.shell.config import find_config
+    on_pi = _on_raspberry_pi()
+    if find_config(_CONFIG_PATH) is None and not on_pi:
+        print("banquier: no configuration and no Raspberry Pi here: starting the simulator "
+              "(`banquier sim --help`).", file=sys.stderr)
+        return cmd_sim(build_parser().parse_args(["sim"]))
+    from host_ui.device import run_device
+    return run_device(config, headless=args.headless, max_seconds=args.seconds)
+
+
+def _on_raspberry_pi() -> bool:
+    from host_ui.shell.doctor import read_model
+    return "raspberry pi" in (read_model() or "").lower()
+
+
+def cmd_sim(args) -> int:
+    from host_ui.sim import main as sim_main
+    argv = list(args.sim_args)
+    if not any(a == "--data-dir" or a.startswith("--data-dir=") for a in argv):
+        argv += ["--data-dir", str(data_dir())]
+    if not any(a == "--language" or a.startswith("--language=") for a in argv):
+        argv += ["--language", load_config().game.language]
+    return sim_main(argv)
+
+
+def cmd_doctor(args) -> int:
+    from host_ui.shell.doctor import format_checks, run_checks, worst
+    try:
+        config = load_config()
+    except GameError as exc:
+        print(f"FAIL  config     {exc}", file=sys.stderr)
+        return EXIT_FILE
+    checks = run_checks(config, probe_hardware=not args.no_probe)
+    print(format_checks(checks))
+    return {"ok": EXIT_OK, "warn": EXIT_OK, "fail": EXIT_MISMATCH}[worst(checks)]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"banquier: {message}", file=sys.stderr)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="banquier", description="Banquier, an electronic bank for Monopoly.",
+        epilog="Without a command: `banquier run`. Exit codes: 0 success, 1 replay/audit mismatch or a failed "
+               "doctor check, 2 bad usage or malformed input, 3 file, hardware or display problem. Data directory: "
+               "storage.data_dir in the configuration, $BANQUIER_DATA_DIR (default ~/.local/share/banquier).")
+    parser.add_argument("--config", help="the configuration file (default: $BANQUIER_CONFIG, "
+                                          "~/.config/banquier/config.toml, /etc/banquier/config.toml)")
+    sub = parser.add_subparsers(dest="command")
+    p = sub.add_parser("run", help="start the terminal with the configured hardware (the default command)",
+                       description="Start the terminal: card reader, beeper, buttons and screen as configured. "
+                                   "On a PC with no configuration file, starts the simulator instead.")
+    p.add_argument("--headless", action="store_true", help="tests only: allow SDL's dummy video driver")
+    p.add_argument("--seconds", type=float, help="stop after this many seconds (tests)")
+    p.set_defaults(func=cmd_run)
+    p = sub.add_parser("sim", help="the simulator: the terminal's screen with virtual cards to tap",
+                       description="The PC simulator. Options are those of the simulator: --demo LOG, --speed, "
+                                   "--headless, --size WxH, --rotation, --language, --new, ... "
+                                   "(`banquier sim -- --help` lists them).", add_help=False)
+    p.add_argument("sim_args", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_sim)
+    p = sub.add_parser("doctor", help="check the installation and say how to fix what is wrong",
+                       description="Check SPI, the reader chip, the GPIO library, groups, display, touch, the data "
+                                   "directory and every game's integrity; one line each with the fix. Exit 1 if "
+                                   "anything fails.")
+    p.add_argument("--no-probe", action="store_true", help="do not talk to the reader chip")
+    p.set_defaults(func=cmd_doctor)
+    p = sub.add_parser("replay", help="replay a table log into a new game file and check it",
+                       description="Replay a table log (docs/table-log.md) into a new game file; print the count of "
+                                   "operations and checks, or the first mismatch (exit 1).")
+    p.add_argument("log", help="the table log (.jsonl)")
+    p.add_argument("--game", help="the game file to create (default: a new file under DATA_DIR/replays)")
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("export", help="write a game's journal as a table log, CSV or JSON",
+                       description="Export a game file. table-log: replayable (docs/table-log.md); csv: one row per "
+                                   "posting; json: header, history and state.")
+    p.add_argument("game", help="the game file (.db)")
+    p.add_argument("--format", choices=["table-log", "csv", "json"], default="table-log")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.set_defaults(func=cmd_export)
+    p = sub.add_parser("audit", help="check a game file's journal, hashes and sums",
+                       description="Full audit of a game file: keyed hash chain, balanced entries, replay through "
+                                   "the rules, stored state. Exit 1 when anything disagrees.")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_audit)
+    from host_ui.shell.manage import add_parsers
+    add_parsers(sub)
+    p = sub.add_parser("demo", help="replay a recorded game and print the standings",
+                       description="Replay a recorded game shipped with Banquier and print the standings.")
+    p.add_argument("--log", help="another table log to replay")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    global _CONFIG_PATH
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["sim"]:  # the simulator parses its own options (and its own --help)
+        args = argparse.Namespace(command="sim", sim_args=argv[1:], func=cmd_sim, config=None)
+    else:
+        args = parser.parse_args(argv)
+    _CONFIG_PATH = args.config
+    _use_configured_key()
+    if not args.command:
+        args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
+    try:
+        if args.func in ("games", "cards"):
+            from host_ui.shell import manage as cli_manage
+            if args.func == "games" and args.action != "list" and not args.game:
+                parser.error("games resume/archive need a GAME")
+            if args.func == "cards" and args.action == "import" and not args.file:
+                parser.error("cards import needs a FILE ('-' for standard input)")
+            if args.func == "games":
+                return cli_manage.cmd_games(args, data_dir(), load_config().storage.key_file)
+            return cli_manage.cmd_cards(args, data_dir())
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except GameError as exc:
+        return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

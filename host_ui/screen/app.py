@@ -1,0 +1,154 @@
+"""The screen's loop: inputs in, the terminal's view out, redrawn only when something changed.
+
+:class:`TerminalApp` polls the card reader (at its own bounded rate), feeds pygame / evdev input through
+the :class:`~host_ui.screen.input_map.InputMapper`, ticks the terminal (timeouts), and draws a frame only when
+``terminal.version`` or the clock's minute changed, at most ``fps`` times a second (field notes 16). Between
+frames it sleeps in ``pygame.event.wait`` until the next reader poll or tick is due, so an idle terminal
+uses almost no CPU.
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import pygame
+
+from host_ui.screen.input_map import Action, InputMapper, Tap
+from host_ui.screen.pg_events import to_records
+from host_ui.screen.render import Frame, Renderer, default_clock
+
+
+class TerminalApp:
+    """Wires a :class:`terminal.table.machine.Terminal` to a display.
+
+    - ``output``: a :class:`host_ui.screen.display.WindowOutput` or :class:`~host_ui.screen.display.FramebufferOutput`.
+    - ``reader``: a ``hal`` card reader (``poll()`` -> events) or None; ``touch``: an
+      :class:`host_ui.screen.evdev_touch.EvdevTouch` or None.
+    - ``monotonic``: the loop's clock (seconds); ``fps``: frame cap; ``tick_s``: how often the terminal's
+      timeouts are checked.
+    - ``on_frame``: called after each frame with the window surface (the simulator draws its tray there).
+    """
+
+    def __init__(self, terminal, output, renderer: Renderer, mapper: InputMapper, *, reader=None, touch=None,
+                 monotonic: Callable[[], float] = time.monotonic, fps: int = 30, tick_s: float = 0.5,
+                 wall_clock: Callable[[], str] | None = default_clock,
+                 on_frame: Callable[[], None] | None = None):
+        self.terminal, self.output, self.renderer, self.mapper = terminal, output, renderer, mapper
+        self.reader, self.touch = reader, touch
+        self.monotonic, self.fps, self.tick_s = monotonic, fps, tick_s
+        self.wall_clock = wall_clock
+        self.on_frame = on_frame
+        self.frame: Frame | None = None
+        self.frames = 0
+        self.first_frame_at: float | None = None
+        self._drawn: tuple | None = None
+        self._dirty = True
+        self._last_frame = -1e9
+        self._next_tick = 0.0
+        self.running = True
+        self.extra_events: Callable[[object], bool] | None = None
+
+    # -- inputs --------------------------------------------------------------------------------------
+    def dispatch(self, action: tuple) -> None:
+        """Do a button's action (see :mod:`host_ui.screen.screens`)."""
+        kind = action[0]
+        term = self.terminal
+        if kind == "choose":
+            term.choose(action[1])
+        elif kind == "digit":
+            term.digit(action[1])
+        elif kind == "confirm":
+            term.confirm()
+        elif kind == "cancel":
+            term.cancel()
+        elif kind == "press":
+            term.press(action[1])
+        elif self.renderer.ui_event(action):
+            self._dirty = True
+
+    def handle_mapped(self, items) -> None:
+        for item in items:
+            if isinstance(item, Tap):
+                action = self.frame.action_at(item.x, item.y) if self.frame else None
+                if action is not None:
+                    self.dispatch(action)
+            elif isinstance(item, Action):
+                if item.kind == "digit" and self.terminal.view.screen not in ("keypad", "pin"):
+                    continue  # digits mean nothing elsewhere: no refusal beep for a stray key
+                if item.kind == "scroll":
+                    self.dispatch(("scroll", int(item.arg) * 3))
+                else:
+                    self.dispatch((item.kind, item.arg) if item.arg else (item.kind,))
+
+    def handle_pygame(self, event, now: float) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if self.extra_events is not None and self.extra_events(event):
+            return
+        if event.type == pygame.MOUSEWHEEL:
+            self.dispatch(("scroll", -event.y * 3))
+            return
+        records = to_records(event, self.output.window_size, self.output.screen_rect, now)
+        for record in records:
+            self.handle_mapped(self.mapper.feed(record))
+
+    def poll_devices(self, now: float) -> None:
+        if self.reader is not None:
+            for event in self.reader.poll():
+                self.terminal.handle(event)
+        if self.touch is not None:
+            for record in self.touch.poll():
+                self.handle_mapped(self.mapper.feed(record))
+        if now >= self._next_tick:
+            self._next_tick = now + self.tick_s
+            self.terminal.tick()
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def draw_if_needed(self, now: float, force: bool = False) -> bool:
+        clock_text = self.wall_clock() if self.wall_clock else ""
+        key = (self.terminal.version, clock_text)
+        if not force and not self._dirty and key == self._drawn:
+            return False
+        if not force and now - self._last_frame < 1.0 / self.fps:
+            return False
+        self.frame = self.renderer.render(self.terminal.view, clock_text)
+        self.output.show(self.frame.surface, update=self.on_frame is None)
+        if self.on_frame is not None:
+            self.on_frame()
+        self._drawn, self._dirty, self._last_frame = key, False, now
+        self.frames += 1
+        if self.first_frame_at is None:
+            self.first_frame_at = now
+        return True
+
+    def step(self, timeout_s: float = 0.0) -> None:
+        """One turn of the loop: wait up to ``timeout_s`` for input, handle it, poll, maybe draw."""
+        if timeout_s > 0:
+            first = pygame.event.wait(max(1, int(timeout_s * 1000)))
+            events = [first] if first.type != pygame.NOEVENT else []
+            events += pygame.event.get()
+        else:
+            events = pygame.event.get()
+        now = self.monotonic()
+        for event in events:
+            self.handle_pygame(event, now)
+        self.poll_devices(now)
+        self.draw_if_needed(now)
+
+    def wait_time(self) -> float:
+        """How long the loop may sleep: until the next reader poll, tick or frame slot."""
+        now = self.monotonic()
+        waits = [self._next_tick - now]
+        if self.reader is not None:
+            waits.append(getattr(self.reader, "next_poll_in", lambda: 0.05)())
+        if self.touch is not None:
+            waits.append(1.0 / self.fps)
+        if self._dirty or (self.terminal.version, self.wall_clock() if self.wall_clock else "") != self._drawn:
+            waits.append(1.0 / self.fps - (now - self._last_frame))
+        return max(0.001, min(min(waits), 0.5))
+
+    def run(self, until: Callable[[], bool] = lambda: False) -> None:
+        """Loop until the window is closed or ``until()`` is true."""
+        while self.running and not until():
+            self.step(self.wait_time())

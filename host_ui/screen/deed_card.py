@@ -1,0 +1,148 @@
+"""A title deed drawn like the printed card: colour band with the name, the rent table with the current
+level marked, price / mortgage / house cost, buildings, a MORTGAGED stamp, and under it the owner and the
+rent due now."""
+from __future__ import annotations
+
+import pygame
+
+from host_ui.screen import theme
+from host_ui.screen.widgets import Canvas, DrawnText, split_v
+from terminal.table.view import DeedView
+
+
+def card_rect(area: pygame.Rect, aspect: float = 0.72) -> pygame.Rect:
+    """The largest card of width/height ``aspect`` centred in ``area``."""
+    h = min(area.h, int(area.w / aspect))
+    w = int(h * aspect)
+    rect = pygame.Rect(0, 0, w, h)
+    rect.center = area.center
+    return rect
+
+
+def _rows(deed: DeedView, t, fmt) -> list[tuple[str, str, bool]]:
+    rows = []
+    if deed.kind == "street" and len(deed.rents) == 6:
+        labels = [t("ui_rent_bare")] + [t("ui_rent_houses", n=n) for n in range(1, 5)] + [t("ui_rent_hotel")]
+        for level, (label, rent) in enumerate(zip(labels, deed.rents)):
+            rows.append((label, fmt(rent), deed.owner is not None and level == deed.level and level > 0))
+    elif deed.kind == "railroad":
+        for n, rent in enumerate(deed.rents, start=1):
+            rows.append((t("ui_railroads", n=n), fmt(rent), deed.rent is not None and rent == deed.rent))
+    else:
+        for n, mult in enumerate(deed.rents, start=1):
+            rows.append((t("ui_utilities", n=n), t("ui_times_dice", n=mult), False))
+    return rows
+
+
+def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t, fmt, seat_of=None, compact: bool = False) -> None:
+    """Draw ``deed`` in ``area``: the card, then (unless ``compact``) the owner and current rent below it.
+
+    ``t(code, **params)`` translates, ``fmt(amount)`` formats money, ``seat_of(name)`` gives a player's seat
+    (for their colour)."""
+    status_h = 0 if compact else c.px(44)
+    card_area, status = split_v(area, 1, -status_h, gap=c.px(4)) if status_h else (area, None)
+    rect = card_rect(card_area)
+    pygame.draw.rect(c.surface, (0, 0, 0), rect.move(c.px(2), c.px(3)), border_radius=c.px(6))
+    c.box(rect, theme.CARD, radius=6)
+    pad = c.px(5)
+    inner = rect.inflate(-2 * pad, -2 * pad)
+    band_colour = theme.GROUP_COLOURS.get(deed.group, theme.GROUP_COLOURS.get(deed.kind, (90, 90, 90)))
+    band_h = max(c.px(30), inner.h // 5)
+    band = pygame.Rect(inner.x, inner.y, inner.w, band_h)
+    pygame.draw.rect(c.surface, band_colour, band)
+    pygame.draw.rect(c.surface, theme.CARD_TEXT, band, 1)
+    fg = theme.text_on(band_colour)
+    name_rect = band.inflate(-c.px(6), -c.px(4))
+    if deed.level:
+        name_rect.h = int(band.h * 0.62)
+    c.paragraph(name_rect, deed.name.upper(), 14, fg, bold=True, align="center", role="deed_name", min_size=8,
+                max_lines=2)
+    if deed.level:
+        _buildings(c, pygame.Rect(band.x, band.y + int(band.h * 0.62), band.w, band.h - int(band.h * 0.62)),
+                   deed.level)
+    rows = _rows(deed, t, fmt)
+    money = [(t("ui_price", amount="").strip(), fmt(deed.price)),
+             (t("ui_mortgage_value", amount="").strip(), fmt(deed.mortgage_value))]
+    if deed.kind == "street":
+        money.append((t("ui_house_cost", amount="").strip(), fmt(deed.house_cost)))
+    table_top = band.bottom + c.px(4)
+    table = pygame.Rect(inner.x, table_top, inner.w, inner.bottom - table_top)
+    sep = c.px(5)
+    row_h = (table.h - sep) / max(len(rows) + len(money), 1)
+    # labels and values share the width in proportion to their widest texts: both fit at one size
+    px = max(8, min(c.px(12), int(row_h * 0.85)))
+    regular, bold = theme.font(px, False), theme.font(px, True)
+    widest_label = max([(bold if r[2] else regular).size(r[0])[0] for r in rows] +
+                       [regular.size(m[0])[0] for m in money])
+    widest_value = max(bold.size(v)[0] for v in [r[1] for r in rows] + [m[1] for m in money])
+    share = min(0.75, max(0.45, widest_label / max(1, widest_label + widest_value)))
+    label_w = int((table.w - c.px(8)) * share)
+    value_w = table.w - label_w - c.px(8)
+    size = min(c.common_size([r[0] for r in rows] + [m[0] for m in money], label_w, int(row_h), 12, bold=True),
+               c.common_size([r[1] for r in rows] + [m[1] for m in money], value_w, int(row_h), 12, bold=True))
+    y = float(table.y)
+    for i, (label, value, current) in enumerate(rows + [(m[0], m[1], None) for m in money]):
+        if i == len(rows):
+            c.line((table.x, int(y + sep / 2)), (table.right, int(y + sep / 2)), theme.LINE)
+            y += sep
+        row = pygame.Rect(table.x, int(y), table.w, int(row_h))
+        y += row_h
+        if current:
+            pygame.draw.rect(c.surface, (255, 226, 120), row)
+        left = pygame.Rect(row.x + c.px(2), row.y, label_w, row.h)
+        right = pygame.Rect(left.right + c.px(2), row.y, value_w, row.h)
+        small = current is None
+        c.text(left, label, size * (0.92 if small else 1), theme.CARD_TEXT, role="deed_row", min_size=6,
+               bold=bool(current))
+        c.text(right, value, size * (0.92 if small else 1), theme.CARD_TEXT, bold=True, align="right",
+               role="deed_row", min_size=6)
+    if deed.mortgaged:
+        _stamp(c, rect, t("ui_mortgaged"))
+    if status is not None:
+        draw_status(c, status, deed, t, fmt, seat_of)
+
+
+def _buildings(c: Canvas, rect: pygame.Rect, level: int) -> None:
+    size = min(rect.h - c.px(4), c.px(14))
+    if size < 4:
+        return
+    count, colour = (1, (200, 30, 30)) if level == 5 else (level, (30, 150, 60))
+    width = size * (2 if level == 5 else 1)
+    total = count * width + (count - 1) * c.px(3)
+    x = rect.centerx - total // 2
+    y = rect.centery - size // 2
+    for _ in range(count):
+        body = pygame.Rect(x, y + size // 3, width, size - size // 3)
+        roof = [(x - 1, y + size // 3), (x + width // 2, y), (x + width, y + size // 3)]
+        pygame.draw.rect(c.surface, colour, body)
+        pygame.draw.polygon(c.surface, colour, roof)
+        pygame.draw.rect(c.surface, (255, 255, 255), body, 1)
+        x += width + c.px(3)
+
+
+def _stamp(c: Canvas, card: pygame.Rect, label: str) -> None:
+    f, shown = c.fit(label, int(card.w * 0.9), card.h // 6, 22, bold=True, min_size=8)
+    image = f.render(shown, True, theme.ERROR)
+    frame = pygame.Surface((image.get_width() + c.px(10), image.get_height() + c.px(6)), pygame.SRCALPHA)
+    pygame.draw.rect(frame, theme.ERROR, frame.get_rect(), max(2, c.px(2)), border_radius=c.px(4))
+    frame.blit(image, (c.px(5), c.px(3)))
+    turned = pygame.transform.rotate(frame, 20)
+    box = turned.get_rect(center=card.center)
+    c.surface.blit(turned, box)
+    c.texts.append(DrawnText(image.get_rect(center=card.center), shown, "stamp", f.get_height()))
+
+
+def draw_status(c: Canvas, rect: pygame.Rect, deed: DeedView, t, fmt, seat_of) -> None:
+    top, bottom = split_v(rect, 1, 1)
+    if deed.owner is None:
+        c.text(top, t("ui_for_sale"), 14, theme.MUTED, align="center", role="deed_owner")
+    else:
+        colour = theme.player_colour(seat_of(deed.owner)) if seat_of else theme.TEXT
+        c.text(top, t("ui_owner", owner=deed.owner), 14, colour, bold=True, align="center", role="deed_owner")
+    if deed.mortgaged:
+        c.text(bottom, t("ui_mortgaged"), 14, theme.ERROR, bold=True, align="center", role="deed_rent")
+    elif deed.kind == "utility" and deed.owner is not None:
+        c.text(bottom, t("ui_rent_dice"), 14, theme.TEXT, align="center", role="deed_rent")
+    elif deed.rent is not None:
+        c.text(bottom, t("ui_rent_now", amount=fmt(deed.rent)), 14, theme.WARN, bold=True, align="center",
+               role="deed_rent")

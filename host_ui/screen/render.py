@@ -1,0 +1,222 @@
+"""The renderer: a :class:`~terminal.table.view.View` -> a Surface at the screen's logical size, then turned for
+the panel.
+
+:class:`Renderer` keeps only what is the screen's own business (the page of a long list, the history's
+scroll position); everything else comes from the view. Each :meth:`Renderer.render` returns a
+:class:`Frame`: the logical picture, the buttons' targets (``hits``) and the texts drawn (for the tests).
+:func:`to_panel` turns the picture by the configured rotation, the same rotation
+:class:`host_ui.screen.input_map.InputMapper` undoes for touches.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any, Callable
+
+import pygame
+
+from host_ui.screen import screens, theme
+from host_ui.screen.input_map import check_rotation
+from host_ui.screen.widgets import Canvas, DrawnText
+from terminal.table.i18n import translate
+from terminal.bank.money import format_amount
+from terminal.table.view import Msg, View
+
+#: The screen sizes the layouts are made for (landscape; 90/270 rotations give the portrait ones).
+SIZES = ((480, 320), (800, 480), (1024, 600), (1280, 720))
+#: Design pixels reserved at the bottom of every screen for the last message: three short lines in
+#: landscape, four in portrait (narrower lines).
+MESSAGE_H = 38
+MESSAGE_H_PORTRAIT = 52
+
+
+def message_height(size: tuple[int, int]) -> int:
+    """The height in pixels of the message band at logical ``size``."""
+    design = MESSAGE_H if size[0] >= size[1] else MESSAGE_H_PORTRAIT
+    return max(1, int(round(design * min(size) / 320)))
+
+
+@lru_cache(maxsize=8)
+def _edition(name: str):
+    from cards.editions import load_edition
+    return load_edition(name or "fr")
+
+
+@dataclass
+class Frame:
+    surface: pygame.Surface
+    hits: list[tuple[pygame.Rect, tuple]]
+    texts: list[DrawnText]
+
+    def action_at(self, x: int, y: int) -> tuple | None:
+        """The action of the button under logical pixel (x, y): the last drawn wins."""
+        for rect, action in reversed(self.hits):
+            if rect.collidepoint(x, y):
+                return action
+        return None
+
+    def texts_with(self, role: str) -> list[DrawnText]:
+        return [t for t in self.texts if t.role == role]
+
+
+@dataclass
+class Context:
+    """What a screen layout needs besides the view: translation, money, seats and the game for the chart."""
+
+    view: View
+    language: str
+    edition: Any
+    display: str
+    game: Any = None
+    ui: dict = field(default_factory=dict)
+    clock_text: str = ""
+
+    def t(self, code: str, **params) -> str:
+        return translate(code, params, self.language)
+
+    def msg(self, msg: Msg | None) -> str:
+        """Translate a Msg; the settings' values (rule flags, modes, on/off) are translated too."""
+        if msg is None:
+            return ""
+        params = dict(msg.params or {})
+        if msg.code == "opt_flag":
+            value = params.get("value")
+            params["flag"] = self.t(f"flag_{params.get('flag')}")
+            params["value"] = (self.t("ui_yes") if value is True else self.t("ui_no") if value is False
+                               else self.t(f"ui_rounding_{value}"))
+        elif msg.code == "opt_mode":
+            params["value"] = self.t(f"mode_{params.get('value')}")
+        elif msg.code == "opt_mute":
+            params["state"] = self.t("ui_off" if params.get("state") == "off" else "ui_on")
+        elif msg.code == "opt_language":
+            params["language"] = self.t("ui_language_name")
+        return translate(msg.code, params, self.language, msg.english, getattr(msg, "exact", False))
+
+    def fmt(self, amount: int) -> str:
+        return format_amount(amount, self.edition, self.language, self.display)
+
+    def account(self, name: str) -> str:
+        return {"bank": self.t("ui_bank_name"), "pot": self.t("ui_pot_name")}.get(name, name)
+
+    def seat_of(self, name: str) -> int:
+        for line in self.view.players:
+            if line.name == name:
+                return line.seat
+        return 0
+
+    def colour_of(self, name: str):
+        seat = self.seat_of(name)
+        return theme.player_colour(seat) if seat else theme.TEXT
+
+
+class Renderer:
+    """Draws views at ``size`` (logical width, height) for a panel turned by ``rotation``.
+
+    ``display``: ``plain`` or ``km`` (see :func:`terminal.bank.money.format_amount`); ``game``: the
+    :class:`terminal.Game` (optional: the end-of-game chart and the history's balances use it);
+    ``clock``: returns the wall-clock text shown in the header (None: no clock).
+    """
+
+    def __init__(self, size: tuple[int, int], rotation: int = 0, *, display: str = "plain", game=None,
+                 clock: Callable[[], str] | None = None):
+        self.size = (int(size[0]), int(size[1]))
+        self.rotation = check_rotation(rotation)
+        self.display = display
+        self.game = game
+        self.clock = clock
+        self.ui: dict[str, Any] = {"page": 0, "scroll": None}
+        self._ui_key: tuple | None = None
+        self._worth_cache: tuple[int, list] | None = None
+        if not pygame.font.get_init():
+            pygame.font.init()
+
+    @property
+    def scale(self) -> float:
+        return min(self.size) / 320
+
+    def ui_event(self, action: tuple) -> bool:
+        """Apply a screen-local action (``("page", +1)``, ``("scroll", -1)``); True if it was one."""
+        if action[0] == "page":
+            self.ui["page"] = max(0, self.ui["page"] + int(action[1]))
+            return True
+        if action[0] == "scroll":
+            current = self.ui.get("scroll")
+            self.ui["scroll"] = max(0, (current if current is not None else 10 ** 6) + int(action[1]))
+            return True
+        return False
+
+    def worth_history(self) -> list[dict[str, int]]:
+        game = self.game
+        if game is None:
+            return []
+        try:
+            key = game.ledger.last_entry()[0]
+        except Exception:  # noqa: BLE001 - a closed game: no chart rather than no screen
+            return self._worth_cache[1] if self._worth_cache else []
+        if self._worth_cache is None or self._worth_cache[0] != key:
+            self._worth_cache = (key, game.worth_history())
+        return self._worth_cache[1]
+
+    def render(self, view: View, clock_text: str | None = None) -> Frame:
+        """Draw ``view``; returns the logical :class:`Frame`."""
+        key = (view.screen, view.title.code, tuple(sorted((view.title.params or {}).items(), key=str)))
+        if key != self._ui_key:
+            self._ui_key = key
+            self.ui = {"page": 0, "scroll": None}
+        surface = pygame.Surface(self.size)
+        surface.fill(theme.BG)
+        c = Canvas(surface, self.scale)
+        edition = _edition(view.edition) if view.edition else None
+        ctx = Context(view, view.language or "fr", edition, self.display, self.game, self.ui,
+                      clock_text if clock_text is not None else (self.clock() if self.clock else ""))
+        if view.screen == "game_over":
+            ctx.ui["worth_history"] = self.worth_history()
+        header, body, message = self._frame(c, view, ctx)
+        drawer = getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
+        drawer(c, body, ctx)
+        return Frame(surface, c.hits, c.texts)
+
+    def _frame(self, c: Canvas, view: View, ctx: Context):
+        """The header, the body and the message area. The message area is always reserved (empty when there
+        is no message), so a message never moves the buttons under a finger; a long message wraps over up
+        to three lines."""
+        w, h = self.size
+        header_h = c.px(32)
+        message_h = message_height(self.size)
+        lines = 3 if w >= h else 4
+        header = pygame.Rect(0, 0, w, header_h)
+        colour = theme.PANEL if view.reader_ok else theme.WARN
+        pygame.draw.rect(c.surface, colour, header)
+        pad = c.px(8)
+        clock_w = c.px(52) if ctx.clock_text else 0
+        fg = theme.TEXT if view.reader_ok else theme.CARD_TEXT
+        c.text((pad, 0, w - 2 * pad - clock_w - pad, header_h), ctx.msg(view.title), 16, fg, bold=True,
+               role="title", min_size=10)
+        if ctx.clock_text:
+            c.text((w - pad - clock_w, 0, clock_w, header_h), ctx.clock_text, 14, fg, align="right", role="clock")
+        body = pygame.Rect(pad, header_h + pad, w - 2 * pad, h - header_h - 2 * pad - message_h)
+        message = pygame.Rect(0, h - message_h, w, message_h)
+        if view.message is not None or not view.reader_ok:
+            if not view.reader_ok:
+                kind_colour, text = theme.WARN, ctx.t("reader_lost")
+            else:
+                kind_colour = {"error": theme.ERROR, "success": theme.ACCENT_DARK}.get(view.message_kind, theme.PANEL_HI)
+                text = ctx.msg(view.message)
+            pygame.draw.rect(c.surface, kind_colour, message)
+            c.paragraph(message.inflate(-2 * pad, -c.px(2)), text, 13, theme.text_on(kind_colour), align="center",
+                        role="message", min_size=10, max_lines=lines)
+        else:
+            c.line((0, message.y), (w, message.y), theme.PANEL, max(1, c.px(1)))
+        return header, body, message
+
+
+def to_panel(surface: pygame.Surface, rotation: int) -> pygame.Surface:
+    """Turn the logical picture ``rotation`` degrees clockwise for the panel (pygame turns anticlockwise)."""
+    if check_rotation(rotation) == 0:
+        return surface
+    return pygame.transform.rotate(surface, -rotation)
+
+
+def default_clock() -> str:
+    return datetime.now().strftime("%H:%M")

@@ -1,0 +1,759 @@
+"""One layout per screen of the state machine (``View.screen``). Each ``draw_<screen>(c, body, ctx)`` draws
+into ``body`` (the area under the header) and registers its buttons on the canvas.
+
+Button actions: ``("choose", option_id)``, ``("digit", "0"-"9"/"C"/"<")``, ``("confirm",)``, ``("cancel",)``
+(terminal inputs) and ``("page", +-1)``, ``("scroll", +-n)`` (screen-local).
+"""
+from __future__ import annotations
+
+import pygame
+
+from host_ui.screen import theme
+from host_ui.screen.chart import draw_worth_chart
+from host_ui.screen.deed_card import draw_deed as draw_deed_card
+from host_ui.screen.widgets import Canvas, best_grid, grid, split_h, split_v
+
+FOOTER = 40      # design pixels: the height of the bottom button row
+MIN_BUTTON = 38  # design pixels: the smallest touch target
+
+
+def _landscape(body: pygame.Rect) -> bool:
+    return body.w >= body.h
+
+
+# -- shared pieces ---------------------------------------------------------------------------------------
+def footer(c: Canvas, rect: pygame.Rect, ctx, *, cancel: bool = True, ok: bool = False, extra=(),
+           pager: tuple[int, int] | None = None) -> None:
+    """Bottom row: [cancel] [extra buttons...] [< page/pages >] [OK]."""
+    items: list[tuple] = []
+    if cancel:
+        items.append((ctx.t("ui_cancel"), ("cancel",), theme.CANCEL, 1.0))
+    items.extend(extra)
+    if pager and pager[1] > 1:
+        page, pages = pager
+        items.append(("◀", ("page", -1) if page > 0 else None, None, 0.5))
+        items.append((f"{page + 1}/{pages}", None, theme.PANEL, 0.6))
+        items.append(("▶", ("page", +1) if page < pages - 1 else None, None, 0.5))
+    if ok:
+        items.append((ctx.t("ui_ok"), ("confirm",), theme.OK, 1.0))
+    if not items:
+        return
+    cells = split_h(rect, *[weight for *_, weight in items], gap=c.px(6))
+    for cell, (label, action, colour, _) in zip(cells, items):
+        c.button(cell, label, action, enabled=action is not None or colour == theme.PANEL, colour=colour, size=15,
+                 role="footer")
+
+
+def option_grid(c: Canvas, rect: pygame.Rect, options, ctx, *, min_w: float = 140, cols: int | None = None,
+                min_h: float = MIN_BUTTON, max_h: float = 64) -> tuple[int, int]:
+    """Options as buttons, paginated; returns ``(page, pages)`` for the footer's pager."""
+    options = list(options)
+    if not options:
+        return 0, 1
+    gap = c.px(6)
+    if cols is None:
+        cols = max(1, min(3, (rect.w + gap) // (c.px(min_w) + gap)))
+    rows_fit = max(1, (rect.h + gap) // (c.px(min_h) + gap))
+    per_page = cols * rows_fit
+    pages = max(1, -(-len(options) // per_page))
+    page = min(ctx.ui.get("page", 0), pages - 1)
+    ctx.ui["page"] = page
+    shown = options[page * per_page:(page + 1) * per_page]
+    rows = -(-len(shown) // cols) if pages == 1 else rows_fit
+    row_h = min(c.px(max_h), (rect.h - gap * (rows - 1)) // rows)
+    area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
+    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown):
+        c.button(cell, ctx.msg(option.label), ("choose", option.id), enabled=option.enabled,
+                 selected=option.selected, size=14, role="option")
+    return page, pages
+
+
+def player_strip(c: Canvas, rect: pygame.Rect, ctx, name: str) -> None:
+    """A player's name (in their colour), cash and debts on one line."""
+    line = next((p for p in ctx.view.players if p.name == name), None)
+    c.box(rect, theme.PANEL, radius=6)
+    pygame.draw.rect(c.surface, ctx.colour_of(name), (rect.x, rect.y, c.px(6), rect.h),
+                     border_top_left_radius=c.px(6), border_bottom_left_radius=c.px(6))
+    inner = rect.inflate(-c.px(16), 0)
+    if line is None:
+        c.text(inner, name, 16, ctx.colour_of(name), bold=True, role="player_name")
+        return
+    cash = ctx.fmt(line.cash)
+    f, _ = c.fit(cash, inner.w // 2, inner.h, 16, bold=True)
+    cash_w = f.size(cash)[0]
+    debts = "; ".join(ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts)
+    left, middle, right = split_h(inner, 1, 1.3 if debts else 0.01, -cash_w, gap=c.px(6))
+    c.text(left, name, 16, ctx.colour_of(name), bold=True, role="player_name")
+    if debts:
+        c.text(middle, debts, 12, theme.ERROR, align="right", role="debt", min_size=8)
+    c.text(right, cash, 16, theme.ERROR if line.debts else theme.TEXT, bold=True, align="right", role="balance")
+
+
+def draw_unknown(c: Canvas, body: pygame.Rect, ctx) -> None:
+    c.paragraph(body, ctx.view.screen, 18, theme.MUTED, align="center")
+    footer(c, pygame.Rect(body.x, body.bottom - c.px(FOOTER), body.w, c.px(FOOTER)), ctx)
+
+
+# -- idle: everyone's cash -------------------------------------------------------------------------------
+def draw_idle(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    landscape = _landscape(body)
+    strip_h = c.px(FOOTER) if landscape else c.px(FOOTER) + c.px(22)
+    tiles, strip = split_v(body, 1, -strip_h, gap=c.px(6))
+    players = view.players
+    if not players:
+        c.paragraph(tiles, ctx.msg(view.title), 22, theme.MUTED, align="center", role="no_game")
+    else:
+        cols, rows = best_grid(len(players), tiles, aspect=2.0)
+        for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players):
+            _player_tile(c, cell, ctx, line)
+    info = ctx.t("ui_bank_stock", houses=view.bank_houses, hotels=view.bank_hotels) if view.edition else ""
+    if view.pot is not None:
+        info += "   ·   " + ctx.t("ui_pot", amount=ctx.fmt(view.pot))
+    if landscape:
+        info_rect, buttons = split_h(strip, 1.1, 1.4, gap=c.px(6))
+    else:
+        info_rect, buttons = split_v(strip, -c.px(22), 1, gap=c.px(2))
+    if landscape:
+        c.paragraph(info_rect, info.replace("   ·   ", "\n"), 13, theme.MUTED, role="bank_info", min_size=8,
+                    max_lines=2)
+    else:
+        c.text(info_rect, info, 13, theme.MUTED, role="bank_info", min_size=8)
+    options = [o for o in view.options]
+    labels = [ctx.msg(o.label) for o in options]
+    # a longer label gets a wider button (a word per line at most: it is never cut)
+    longest = [max((len(word) for word in label.split()), default=1) for label in labels]
+    weights = [max(1.0, min(2.2, max(len(label) / 10, word / 6))) for label, word in zip(labels, longest)]
+    cells = split_h(buttons, *weights, gap=c.px(6))
+    for cell, option, label in zip(cells, options, labels):
+        c.button(cell, label, ("choose", option.id), enabled=option.enabled, size=13, role="option")
+
+
+def _player_tile(c: Canvas, cell: pygame.Rect, ctx, line) -> None:
+    colour = theme.player_colour(line.seat)
+    c.box(cell, theme.PANEL, radius=8)
+    stripe = pygame.Rect(cell.x, cell.y, c.px(8), cell.h)
+    pygame.draw.rect(c.surface, colour, stripe, border_top_left_radius=c.px(8), border_bottom_left_radius=c.px(8))
+    inner = pygame.Rect(cell.x + c.px(14), cell.y + c.px(4), cell.w - c.px(20), cell.h - c.px(8))
+    name_h = max(c.px(16), inner.h // 4)
+    debt_h = max(c.px(14), inner.h // 5) if (line.debts or line.bankrupt) else 0
+    name_rect, cash_rect, debt_rect = split_v(inner, -name_h, 1, -debt_h)
+    c.text(name_rect, line.name, 16 * max(1.0, cell.h / c.px(90)), colour, bold=True, role="player_name",
+           min_size=10)
+    if line.bankrupt:
+        c.text(cash_rect, ctx.t("ui_bankrupt"), 20, theme.MUTED, bold=True, role="balance", align="center")
+        return
+    cash_colour = theme.ERROR if line.debts else theme.TEXT
+    c.text(cash_rect, ctx.fmt(line.cash), cash_rect.h / c.scale * 0.9, cash_colour, bold=True, role="balance",
+           align="center", min_size=14)
+    if line.debts:
+        debts = "; ".join(ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts)
+        c.text(debt_rect, debts, 13, theme.ERROR, role="debt", align="center", min_size=8)
+
+
+# -- deeds -----------------------------------------------------------------------------------------------
+def _deed_and_side(c: Canvas, body: pygame.Rect, ctx, need=None):
+    """Split the body: the deed card on one side, its owner and rent now at the top of the other side.
+    ``need(side)``: the height the rest of the side needs; the status is left out if it would not leave it.
+    Returns (side, footer)."""
+    from host_ui.screen.deed_card import draw_status
+    foot_h = c.px(FOOTER)
+    main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
+    if _landscape(main):
+        card_w = min(int(main.h * 0.74), main.w // 2)
+        card, side = split_h(main, -card_w, 1, gap=c.px(10))
+    else:
+        card, side = split_v(main, 1.3, 1, gap=c.px(6))
+    draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+    if need is None or side.h - c.px(44) >= need(side):
+        status_rect, side = split_v(side, -c.px(40), 1, gap=c.px(4))
+        draw_status(c, status_rect, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    return side, foot
+
+
+def draw_deed(c: Canvas, body: pygame.Rect, ctx) -> None:
+    from host_ui.screen.deed_card import draw_status
+    foot_h = c.px(FOOTER)
+    main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
+    if _landscape(main):  # the card as tall as the screen allows, its owner and rent beside it
+        card_w = min(int(main.h * 0.74), main.w // 2)
+        side_w = (main.w - card_w) // 2 - c.px(10)
+        card = pygame.Rect(0, main.y, card_w, main.h)
+        card.centerx = main.centerx
+        draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+        status = pygame.Rect(card.right + c.px(10), main.centery - c.px(30), side_w, c.px(60))
+        draw_status(c, status, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    else:
+        draw_deed_card(c, main, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    footer(c, foot, ctx)
+
+
+def draw_offer(c: Canvas, body: pygame.Rect, ctx) -> None:
+    side, foot = _deed_and_side(c, body, ctx)
+    top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
+    player_strip(c, top, ctx, ctx.view.player)
+    option_grid(c, buttons, ctx.view.options, ctx, cols=1, max_h=70)
+    footer(c, foot, ctx)
+
+
+def draw_own_deed(c: Canvas, body: pygame.Rect, ctx) -> None:
+    if not _landscape(body):
+        return _own_deed_portrait(c, body, ctx)
+    # the player strip already names the owner: the status (owner, rent now) is shown only if the options
+    # keep room for all their rows (a button never moves to a second page for it)
+    def cols_of(side):
+        return 1 if side.w < c.px(240) else 2
+
+    def need(side):
+        rows = -(-len(ctx.view.options) // cols_of(side))
+        return c.px(34 + 8) + rows * (c.px(MIN_BUTTON) + c.px(6))
+    side, foot = _deed_and_side(c, body, ctx, need=need)
+    top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
+    player_strip(c, top, ctx, ctx.view.player)
+    pager = option_grid(c, buttons, ctx.view.options, ctx, min_w=120, cols=cols_of(side))
+    footer(c, foot, ctx, pager=pager)
+
+
+def _own_deed_portrait(c: Canvas, body: pygame.Rect, ctx) -> None:
+    """Upright: the card with the player and the deed's status beside it, every option below on one page."""
+    from host_ui.screen.deed_card import draw_status
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    cols = 1 if main.w < c.px(240) else 2
+    rows = max(1, -(-len(ctx.view.options) // cols))
+    options_h = min(main.h // 2, rows * c.px(MIN_BUTTON) + (rows - 1) * c.px(6))
+    top, buttons = split_v(main, 1, -options_h, gap=c.px(8))
+    card_w = min(int(top.h * 0.72), top.w // 2)
+    card, right = split_h(top, -card_w, 1, gap=c.px(8))
+    draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+    strip = pygame.Rect(right.x, right.y, right.w, c.px(34))
+    player_strip(c, strip, ctx, ctx.view.player)
+    status = pygame.Rect(right.x, strip.bottom + c.px(10), right.w, c.px(48))
+    draw_status(c, status, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    pager = option_grid(c, buttons, ctx.view.options, ctx, min_w=120, cols=cols)
+    footer(c, foot, ctx, pager=pager)
+
+
+# -- player context, choices, banker menu ----------------------------------------------------------------
+def draw_player(c: Canvas, body: pygame.Rect, ctx) -> None:
+    top, options, foot = split_v(body, -c.px(32), 1, -c.px(FOOTER), gap=c.px(6))
+    player_strip(c, top, ctx, ctx.view.player)
+    pager = option_grid(c, options, ctx.view.options, ctx)
+    footer(c, foot, ctx, pager=pager)
+
+
+def draw_choose(c: Canvas, body: pygame.Rect, ctx) -> None:
+    options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    labels = [ctx.msg(o.label) for o in ctx.view.options]
+    longest = max((len(label) for label in labels), default=0)
+    cols = 1 if longest > 34 else None
+    if not ctx.view.options:
+        c.paragraph(options, ctx.msg(ctx.view.title), 20, theme.MUTED, align="center", role="hint")
+        pager = (0, 1)
+    else:
+        pager = option_grid(c, options, ctx.view.options, ctx, cols=cols, min_w=150,
+                            min_h=MIN_BUTTON if cols is None else 44)
+    footer(c, foot, ctx, pager=pager)
+
+
+def draw_banker(c: Canvas, body: pygame.Rect, ctx) -> None:
+    options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    pager = option_grid(c, options, ctx.view.options, ctx, min_w=150)
+    footer(c, foot, ctx, pager=pager)
+
+
+# -- keypad ----------------------------------------------------------------------------------------------
+KEYPAD = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "<")
+
+
+def draw_keypad(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    extra = view.extra or {}
+    has_context = bool(view.player or extra.get("purpose") or extra.get("deed"))
+    if _landscape(body):
+        left, pad = split_h(body, 1, 1.1, gap=c.px(10))
+        if has_context:
+            info, display, foot = split_v(left, 1, 1, -c.px(FOOTER), gap=c.px(6))
+        else:
+            display, foot = split_v(left, 1, -c.px(FOOTER), gap=c.px(6))
+            info = None
+    else:
+        context_h = c.px(74) if has_context else 0
+        info, display, pad, foot = split_v(body, -context_h, -c.px(70), 1, -c.px(FOOTER), gap=c.px(6))
+        info = info if has_context else None
+    buffer = view.keypad or ""
+    kind = extra.get("kind")
+    if view.screen == "pin":
+        shown = buffer or "—"
+    elif buffer and kind in ("amount", "bid", None) and view.edition and buffer.isdigit():
+        shown = ctx.fmt(int(buffer))
+    else:
+        shown = buffer or "—"
+    if info is not None:
+        _keypad_context(c, info, ctx)
+    c.box(display, theme.PANEL, radius=8)
+    label_h = max(c.px(18), display.h // 4)
+    label_rect, value_rect = split_v(display.inflate(-c.px(12), -c.px(6)), -label_h, 1)
+    c.text(label_rect, ctx.msg(view.keypad_label), 14, theme.MUTED, role="keypad_label")
+    c.text(value_rect, shown, value_rect.h / c.scale * 0.85, theme.TEXT if buffer else theme.MUTED,
+           bold=True, align="right", role="keypad_value", min_size=14)
+    gap = c.px(6)
+    for cell, key in zip(grid(pad, 12, 3, 4, gap), KEYPAD):
+        label = "⌫" if key == "<" else key
+        colour = theme.PANEL_HI if key in "C<" else theme.BUTTON
+        c.button(cell, label, ("digit", key), colour=colour, size=22, role="key")
+    footer(c, foot, ctx, ok=True)
+
+
+def _keypad_context(c: Canvas, rect: pygame.Rect, ctx) -> None:
+    """What the number is for: the player (strip with their cash), the operation and, for a bid, the best
+    offer so far."""
+    view = ctx.view
+    extra = view.extra or {}
+    strip_h = min(c.px(32), rect.h // 2)
+    if view.player:
+        strip, rect = split_v(rect, -strip_h, 1, gap=c.px(4))
+        player_strip(c, strip, ctx, view.player)
+    purpose = ctx.msg(extra.get("purpose")) if extra.get("purpose") else extra.get("deed") or ""
+    best_line = None
+    if extra.get("kind") == "bid":
+        best = extra.get("best")
+        best_line = (f"{ctx.t('ui_best_bid')} : " if ctx.language == "fr" else f"{ctx.t('ui_best_bid')}: ") + (
+            f"{best[0]} {ctx.fmt(best[1])}" if best else ctx.t("ui_no_bid_yet"))
+    if best_line:
+        rect, best_rect = split_v(rect, 1, 1, gap=c.px(2))
+        c.paragraph(best_rect, best_line, 14, theme.WARN, bold=True, role="best_bid_line", max_lines=2, min_size=10)
+    if purpose:
+        c.paragraph(rect, purpose, 15, theme.TEXT, bold=True, role="purpose", max_lines=2, min_size=10)
+
+
+draw_pin = draw_keypad
+
+
+# -- confirmation ----------------------------------------------------------------------------------------
+def _movements(postings) -> list[tuple[str, str, int]]:
+    merged: dict[tuple[str, str], int] = {}
+    for payer, payee, amount in postings:
+        merged[(payer, payee)] = merged.get((payer, payee), 0) + amount
+    return [(p, q, a) for (p, q), a in merged.items()]
+
+
+def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    pending = view.pending
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    if view.deed is not None and _landscape(main) and main.w > c.px(330):
+        card_w = min(int(main.h * 0.72), main.w // 3)
+        main, card = split_h(main, 1, -card_w, gap=c.px(10))
+        draw_deed_compact(c, card, ctx)
+    elif view.deed is not None and not _landscape(main) and main.h > c.px(300):
+        # the movements take what they need; the card gets the rest (at least half)
+        count = min(len(_movements(pending.postings)) if pending else 1, 6)
+        wanted = c.px(30 + 22 + 16) + count * c.px(58) + (c.px(MIN_BUTTON) if view.options else 0) + (
+            c.px(34) if pending and pending.warning else 0)
+        main, card = split_v(main, 1, -max(main.h // 2, main.h - wanted - c.px(8)), gap=c.px(8))
+        draw_deed_compact(c, card, ctx)
+    option_h = c.px(MIN_BUTTON) if view.options else 0
+    warn_h = c.px(34) if pending and pending.warning else 0
+    purpose, moves, warn, hint, opts = split_v(main, -c.px(30), 1, -warn_h, -c.px(22), -option_h, gap=c.px(4))
+    if pending is None:
+        return footer(c, foot, ctx, ok=True)
+    c.text(purpose, ctx.msg(pending.purpose), 18, theme.TEXT, bold=True, role="purpose", min_size=10)
+    rows = _movements(pending.postings)
+    if pending.op.get("op") == "trade":
+        moves, rows = _trade_sides(c, moves, ctx, pending.op), rows
+    if rows:
+        row_h = min(c.px(58), moves.h // max(1, min(len(rows), 6)))
+        fits = max(1, moves.h // max(row_h, 1))
+        template = pygame.Rect(moves.x, moves.y, moves.w, row_h - c.px(3)).inflate(-c.px(12), -c.px(2))
+        sizes = _movement_sizes(c, template, ctx, rows[:fits])
+        for i, (payer, payee, amount) in enumerate(rows[:fits]):
+            row = pygame.Rect(moves.x, moves.y + i * row_h, moves.w, row_h - c.px(3))
+            c.box(row, theme.PANEL, radius=6)
+            _movement(c, row.inflate(-c.px(12), -c.px(2)), ctx, payer, payee, amount, sizes)
+    else:
+        c.text(moves, "—", 18, theme.MUTED, align="center", role="amount")
+    if warn_h:
+        c.box(warn, theme.ERROR, radius=6)
+        c.paragraph(warn.inflate(-c.px(10), -c.px(2)), ctx.msg(pending.warning), 13, (255, 255, 255), bold=True,
+                    role="warning", max_lines=2, min_size=8)
+    if len(pending.confirm_by) > 1:
+        hint_text = ctx.t("trade_hint")
+        if pending.confirmed_by:
+            hint_text += "  ·  " + ctx.t("ui_agreed", players=", ".join(pending.confirmed_by))
+    elif pending.confirm_by:
+        hint_text = ctx.t("ui_tap_or_ok", player=pending.confirm_by[0])
+    else:
+        hint_text = ""
+    c.text(hint, hint_text, 13, theme.WARN, role="hint", min_size=8)
+    if view.options:
+        for cell, option in zip(split_h(opts, *[1] * len(view.options), gap=c.px(6)), view.options):
+            c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=13,
+                     role="option")
+    footer(c, foot, ctx, ok=True)
+
+
+def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx, rows) -> tuple[bool, float, float]:
+    """How the movements are drawn in rows shaped like ``rect``: ``(two_lines, name_size, amount_size)``,
+    the same for every row. The amount keeps its size whatever the names: on one line when every row's
+    names fit beside it at a readable size, else the names on a line of their own above the amount (shrunk
+    to 11 design pixels at the least, then shortened with an ellipsis)."""
+    big = min(22, rect.h / c.scale * 0.5)
+    amount_size = big * 1.2
+    readable = max(13.0, big * 0.75)
+    arrow_w = c.px(30)
+    one_line = two_lines = big
+    for payer, payee, amount in rows:
+        who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
+        f, _ = c.fit(money, rect.w // 2, rect.h, amount_size, bold=True, min_size=amount_size)
+        share = _name_shares(c, (who, whom), rect.w - f.size(money)[0] - arrow_w - c.px(14), big)
+        one_line = min(one_line, c.common_size([who], share[0], rect.h, big, bold=True, min_size=6),
+                       c.common_size([whom], share[1], rect.h, big, bold=True, min_size=6))
+        line_h = int(rect.h * 0.42)
+        share = _name_shares(c, (who, whom), rect.w - arrow_w - c.px(8), big)
+        two_lines = min(two_lines, c.common_size([who], share[0], line_h, big, bold=True, min_size=11),
+                        c.common_size([whom], share[1], line_h, big, bold=True, min_size=11))
+    if one_line >= readable or rect.h < c.px(38):
+        return False, max(one_line, min(readable, 11)), amount_size
+    return True, two_lines, min(amount_size * 1.1, rect.h * 0.58 / c.scale * 0.9)
+
+
+def _movement(c: Canvas, rect: pygame.Rect, ctx, payer: str, payee: str, amount: int, sizes) -> None:
+    """One money movement, payer → payee and the amount, at the sizes of :func:`_movement_sizes`."""
+    two_lines, size, amount_size = sizes
+    who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
+    arrow_w = c.px(30)
+    if two_lines:
+        line, money_rect = split_v(rect, 0.42, 0.58)
+        names_w = rect.w - arrow_w - c.px(8)
+    else:
+        line, money_rect = rect, rect
+        f, _ = c.fit(money, rect.w // 2, rect.h, amount_size, bold=True, min_size=amount_size)
+        names_w = rect.w - f.size(money)[0] - arrow_w - c.px(14)
+    share = _name_shares(c, (who, whom), names_w, size)
+    shown_w = theme.font(c.px(size), True).size(who)[0]
+    if shown_w < share[0]:  # the arrow right after a short name; the room left goes to the payee
+        share = (shown_w, share[1] + share[0] - shown_w)
+    a = pygame.Rect(line.x, line.y, share[0], line.h)
+    arrow = pygame.Rect(a.right + c.px(4), line.y, arrow_w, line.h)
+    b = pygame.Rect(arrow.right + c.px(4), line.y, share[1], line.h)
+    c.text(a, who, size, ctx.colour_of(payer), bold=True, role="payer", min_size=min(size, 11))
+    c.text(arrow, "→", size, theme.MUTED, bold=True, align="center", role="arrow")
+    c.text(b, whom, size, ctx.colour_of(payee), bold=True, role="payee", min_size=min(size, 11))
+    c.text(money_rect, money, amount_size, theme.TEXT, bold=True, align="right", role="amount",
+           min_size=amount_size * 0.8)
+
+
+def _name_shares(c: Canvas, names, width: int, size: float) -> tuple[int, int]:
+    """Split ``width`` between two names in proportion to their lengths (each at least a third)."""
+    font = theme.font(c.px(size), True)
+    wa, wb = (max(1, font.size(n)[0]) for n in names)
+    first = int(width * min(2 / 3, max(1 / 3, wa / (wa + wb))))
+    return first, max(1, width - first)
+
+
+def _trade_sides(c: Canvas, rect: pygame.Rect, ctx, op) -> pygame.Rect:
+    """What each side of a trade gives (deeds and Jail cards; the cash is in the postings below).
+    Returns the space left."""
+    edition = ctx.edition
+    lines = []
+    for side, giver in (("a_gives", op.get("a")), ("b_gives", op.get("b"))):
+        gives = op.get(side) or {}
+        items = [edition.squares[s].name if edition else str(s) for s in gives.get("squares", [])]
+        if gives.get("jail_cards"):
+            items.append(f"{ctx.t('purpose_gain_jail_card')} ×{gives['jail_cards']}")
+        if items:
+            lines.append((giver, ", ".join(items)))
+    if not lines:
+        return rect
+    line_h = c.px(24)
+    for i, (giver, items) in enumerate(lines):
+        row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
+        who, what = split_h(row, -c.px(110), 1, gap=c.px(6))
+        c.text(who, ctx.t("ui_gives", player=giver), 13, ctx.colour_of(giver), bold=True, role="payer", min_size=8)
+        c.text(what, items, 13, theme.TEXT, role="trade_items", min_size=7)
+    used = len(lines) * line_h + c.px(4)
+    return pygame.Rect(rect.x, rect.y + used, rect.w, max(0, rect.h - used))
+
+
+def draw_deed_compact(c: Canvas, rect: pygame.Rect, ctx) -> None:
+    draw_deed_card(c, rect, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+
+
+# -- auction, trade, bankruptcy --------------------------------------------------------------------------
+def draw_auction(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    side, foot = _deed_and_side(c, body, ctx)
+    best = (view.extra or {}).get("best")
+    bids = list((view.extra or {}).get("bids") or [])
+    label, value, history, hint = split_v(side, -c.px(22), -c.px(52), 1, -c.px(36), gap=c.px(4))
+    c.text(label, ctx.t("ui_best_bid"), 14, theme.MUTED, role="label")
+    if best:
+        c.box(value, theme.PANEL, radius=8)
+        name, money = split_h(value.inflate(-c.px(12), 0), 1, 1.2, gap=c.px(6))
+        c.text(name, best[0], 20, ctx.colour_of(best[0]), bold=True, role="bidder")
+        c.text(money, ctx.fmt(best[1]), 26, theme.TEXT, bold=True, align="right", role="best_bid")
+    else:
+        c.text(value, ctx.t("ui_no_bid_yet"), 18, theme.MUTED, align="center", role="best_bid")
+    row_h = c.px(20)
+    fits = max(0, history.h // row_h)
+    for i, (player, amount) in enumerate(reversed(bids[-fits:] if fits else [])):
+        row = pygame.Rect(history.x, history.y + i * row_h, history.w, row_h)
+        a, b = split_h(row, 1, 1)
+        c.text(a, player, 13, ctx.colour_of(player), role="bid")
+        c.text(b, ctx.fmt(amount), 13, theme.TEXT, align="right", role="bid")
+    c.paragraph(hint, ctx.t("auction_hint"), 12, theme.WARN, role="hint", max_lines=2, min_size=8)
+    close = [o for o in view.options if o.id == "close"]
+    extra = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in close]
+    footer(c, foot, ctx, extra=extra)
+
+
+def draw_trade(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    extra = view.extra or {}
+    a, b = extra.get("a"), extra.get("b")
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    by_giver = {a: [], b: []}
+    lifts, done = [], None
+    for option in view.options:
+        kind, _, rest = option.id.partition(":")
+        if kind in ("deed", "cash", "jail"):
+            giver = rest.split(":")[0]
+            by_giver.setdefault(giver, []).append(option)
+        elif kind == "lift":
+            lifts.append(option)
+        elif option.id == "done":
+            done = option
+    if lifts:
+        main, lift_rect = split_v(main, 1, -c.px(MIN_BUTTON), gap=c.px(6))
+        for cell, option in zip(split_h(lift_rect, *[1] * len(lifts), gap=c.px(6)), lifts):
+            c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=12,
+                     role="option")
+    if _landscape(main):
+        columns = split_h(main, 1, 1, gap=c.px(10))
+    else:
+        columns = split_v(main, 1, 1, gap=c.px(8))
+    page = ctx.ui.get("page", 0)
+    pages = 1
+    for column, giver in zip(columns, (a, b)):
+        head, rest = split_v(column, -c.px(26), 1, gap=c.px(4))
+        c.box(head, theme.PANEL, radius=6)
+        c.text(head.inflate(-c.px(10), 0), ctx.t("ui_gives", player=giver), 15, ctx.colour_of(giver), bold=True,
+               role="player_name")
+        sub = dict(ctx.ui)
+        sub["page"] = page
+        sub_ctx = _SubCtx(ctx, sub)
+        _, column_pages = option_grid(c, rest, by_giver.get(giver, []), sub_ctx, cols=1, min_h=32, max_h=44)
+        pages = max(pages, column_pages)
+    extra_buttons = [(ctx.msg(done.label), ("choose", done.id), theme.OK, 1.2)] if done else []
+    footer(c, foot, ctx, extra=extra_buttons, pager=(min(page, pages - 1), pages))
+
+
+class _SubCtx:
+    """A context whose screen-local state (the page) is a copy: two lists paged together."""
+
+    def __init__(self, ctx, ui):
+        self._ctx, self.ui = ctx, ui
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
+
+def draw_bankruptcy(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    top, lifts, foot = split_v(body, -c.px(32), 1, -c.px(FOOTER), gap=c.px(6))
+    player_strip(c, top, ctx, view.player)
+    toggles = [o for o in view.options if o.id != "done"]
+    done = [o for o in view.options if o.id == "done"]
+    pager = option_grid(c, lifts, toggles, ctx, cols=1 if lifts.w < c.px(300) else 2)
+    footer(c, foot, ctx, extra=[(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.2) for o in done], pager=pager)
+
+
+# -- history ---------------------------------------------------------------------------------------------
+def describe_entry(entry: dict, ctx) -> str:
+    op = entry.get("op") or {}
+    name = op.get("op") or entry.get("kind") or "?"
+    edition = ctx.edition
+    params = dict(op)
+    if "square" in op and edition is not None:
+        square = edition.squares[op["square"]]
+        params["deed"] = params["tax"] = square.name
+    if name == "setup" or entry.get("kind") == "setup":
+        return ctx.t("ui_setup")
+    if entry.get("undoes") is not None or name == "undo":
+        return ctx.t("ui_undo_of", seq=entry.get("undoes", "?"))
+    if name == "auction" and edition is not None:
+        params["deed"] = edition.squares[op["square"]].name
+    text = ctx.t(f"purpose_{name}", **{k: v for k, v in params.items() if isinstance(k, str)})
+    who = op.get("player") or op.get("winner") or op.get("from")
+    if who and who not in text and who != "bank":
+        text = f"{who} · {text}"
+    if name == "trade":
+        text = f"{op.get('a')} ↔ {op.get('b')} · {text}"
+    return text
+
+
+def balances_after(history: list[dict], players) -> list[dict[str, int]]:
+    """Each player's cash after every entry, from the postings (setup included)."""
+    cash = {p: 0 for p in players}
+    out = []
+    for entry in history:
+        for payer, payee, amount in entry.get("postings") or ():
+            if payer in cash:
+                cash[payer] -= amount
+            if payee in cash:
+                cash[payee] += amount
+        out.append(dict(cash))
+    return out
+
+
+def draw_history(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    history = list((view.extra or {}).get("history") or [])
+    names = [p.name for p in view.players]
+    balances = balances_after(history, names)
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    row_h = c.px(40)
+    fits = max(1, (main.h + c.px(3)) // (row_h + c.px(3)))
+    last_top = max(0, len(history) - fits)
+    scroll = ctx.ui.get("scroll")
+    top = last_top if scroll is None else min(scroll, last_top)
+    ctx.ui["scroll"] = top
+    for i, index in enumerate(range(top, min(len(history), top + fits))):
+        entry = history[index]
+        row = pygame.Rect(main.x, main.y + i * (row_h + c.px(3)), main.w, row_h)
+        c.box(row, theme.PANEL if not entry.get("undone") else theme.BUTTON_OFF, radius=5)
+        inner = row.inflate(-c.px(10), -c.px(4))
+        first, second = split_v(inner, 1, 1)
+        seq_w = c.px(34)
+        seq, what = split_h(first, -seq_w, 1)
+        c.text(seq, f"#{entry.get('seq')}", 11, theme.MUTED, role="history_seq")
+        label = describe_entry(entry, ctx)
+        if entry.get("undone"):
+            label += f"  ({ctx.t('ui_undone')})"
+        c.text(what, label, 13, theme.MUTED if entry.get("undone") else theme.TEXT, bold=True, role="history_what",
+               min_size=8)
+        moves = _movements(entry.get("postings") or ())
+        parts = [f"{ctx.account(p)} → {ctx.account(q)} {ctx.fmt(a)}" for p, q, a in moves[:3]]
+        if len(moves) > 3:
+            parts.append("…")
+        involved = [n for n in names if any(n in (p, q) for p, q, _ in moves)]
+        after = ", ".join(f"{n} {ctx.fmt(balances[index][n])}" for n in involved[:3])
+        moves_rect, after_rect = split_h(second.move(seq_w, 0).clip(second), 1.3, 1, gap=c.px(6))
+        c.text(moves_rect, "; ".join(parts), 11, theme.TEXT, role="history_moves", min_size=7)
+        if after:
+            c.text(after_rect, f"{ctx.t('ui_balance_after')}: {after}", 11, theme.MUTED, align="right",
+                   role="history_balance", min_size=7)
+    back = [o for o in view.options if o.id == "back"]
+    undo = [o for o in view.options if o.id == "undo"]
+    extra = [("▲", ("scroll", -fits) if top > 0 else None, None, 0.5),
+             ("▼", ("scroll", +fits) if top < last_top else None, None, 0.5)]
+    extra += [(ctx.t("ui_undo_banker"), ("choose", o.id) if o.enabled else None, theme.WARN, 1.4) for o in undo]
+    extra += [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.0) for o in back]
+    footer(c, foot, ctx, cancel=False, extra=extra)
+
+
+# -- wizards ---------------------------------------------------------------------------------------------
+def draw_new_game(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    seats = list((view.extra or {}).get("seats") or [])
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    if _landscape(main):
+        seats_rect, options_rect = split_h(main, 1, 2, gap=c.px(10))
+    else:
+        seats_rect, options_rect = split_v(main, 1, 1.6, gap=c.px(6))
+    renames = {o.id: o for o in view.options if o.id.startswith("rename:")}
+    others = [o for o in view.options if not o.id.startswith("rename:") and o.id != "start"]
+    start = [o for o in view.options if o.id == "start"]
+    c.box(seats_rect, theme.PANEL, radius=6)
+    head, rest = split_v(seats_rect.inflate(-c.px(8), -c.px(6)), -c.px(22), 1, gap=c.px(4))
+    c.text(head, f"{ctx.t('ui_players')} ({len(seats)}/8)", 14, theme.MUTED, bold=True, role="label")
+    if seats:
+        row_h = min(c.px(34), rest.h // max(len(seats), 1))
+        for i, (name, _uid) in enumerate(seats):
+            cell = pygame.Rect(rest.x, rest.y + i * row_h, rest.w, row_h - c.px(3))
+            option = renames.get(f"rename:{i}")
+            c.button(cell, f"{i + 1}. {name}", ("choose", option.id) if option else None,
+                     colour=theme.player_colour(i + 1), size=13, role="seat")
+    else:
+        c.paragraph(rest, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
+    pager = option_grid(c, options_rect, others, ctx, min_w=150, min_h=34, max_h=48)
+    extra = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in start]
+    if not extra or not start[0].enabled:
+        extra = [(ctx.msg(o.label), None, None, 1.3) for o in start]
+    footer(c, foot, ctx, extra=extra, pager=pager)
+
+
+def draw_enrol(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    c.box(main, theme.PANEL, radius=10)
+    icon, prompt = split_v(main.inflate(-c.px(20), -c.px(20)), 1, 1.4, gap=c.px(6))
+    _card_icon(c, icon)
+    c.paragraph(prompt, ctx.msg(view.title), 22, theme.TEXT, bold=True, align="center", role="prompt", max_lines=3)
+    extra = [(ctx.msg(o.label), ("choose", o.id), theme.OK if o.id == "done" else None, 1.0) for o in view.options]
+    footer(c, foot, ctx, extra=extra)
+
+
+def _card_icon(c: Canvas, rect: pygame.Rect) -> None:
+    h = min(rect.h, c.px(70))
+    w = int(h * 1.58)
+    card = pygame.Rect(0, 0, w, h)
+    card.center = rect.center
+    c.box(card, theme.ACCENT, radius=8)
+    chip = pygame.Rect(card.x + w // 8, card.y + h // 3, w // 6, h // 4)
+    c.box(chip, theme.WARN, radius=3)
+    for i in range(3):
+        r = h // 6 + i * h // 8
+        pygame.draw.arc(c.surface, theme.TEXT, (card.right - w // 3 - r, card.centery - r, 2 * r, 2 * r),
+                        -0.7, 0.7, max(1, c.px(2)))
+
+
+# -- game over -------------------------------------------------------------------------------------------
+def draw_game_over(c: Canvas, body: pygame.Rect, ctx) -> None:
+    view = ctx.view
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    if _landscape(main):
+        table, chart = split_h(main, 1, 1, gap=c.px(8))
+    else:
+        table, chart = split_v(main, 1, 1, gap=c.px(6))
+    standings = list((view.extra or {}).get("standings") or [p.name for p in view.players])
+    lines = {p.name: p for p in view.players}
+    c.box(table, theme.PANEL, radius=6)
+    inner = table.inflate(-c.px(8), -c.px(6))
+    rows = len(standings) + 2
+    row_h = min(c.px(34), inner.h // rows)
+    weights = (-c.px(22), 1.3, 1, 1, 1)
+
+    def cells(y):
+        return split_h(pygame.Rect(inner.x, y, inner.w, row_h), *weights, gap=c.px(3))
+    head = cells(inner.y)
+    c.text(head[1], ctx.t("ui_standings"), 12, theme.MUTED, bold=True, role="label")
+    for cell, code in zip(head[2:], ("ui_cash", "ui_property", "ui_worth")):
+        c.text(cell, ctx.t(code), 11, theme.MUTED, bold=True, align="right", role="label", min_size=7)
+    for rank, name in enumerate(standings, start=1):
+        line = lines.get(name)
+        y = inner.y + rank * row_h
+        row = cells(y)
+        if rank == 1:
+            pygame.draw.rect(c.surface, theme.PANEL_HI, (inner.x, y, inner.w, row_h), border_radius=c.px(4))
+        c.text(row[0], str(rank), 13, theme.MUTED, bold=True, role="rank")
+        c.text(row[1], name, 14, ctx.colour_of(name), bold=True, role="player_name", min_size=8)
+        if line is None:
+            continue
+        if line.bankrupt:
+            c.text(pygame.Rect(row[2].x, y, row[4].right - row[2].x, row_h), ctx.t("ui_bankrupt"), 12, theme.MUTED,
+                   align="right", role="balance")
+            continue
+        debts = sum(a for _, a in line.debts)
+        property_value = line.worth - line.cash + debts
+        c.text(row[2], ctx.fmt(line.cash), 12, theme.TEXT, align="right", role="balance", min_size=7)
+        c.text(row[3], ctx.fmt(property_value), 12, theme.TEXT, align="right", role="property", min_size=7)
+        c.text(row[4], ctx.fmt(line.worth), 13, theme.WARN, bold=True, align="right", role="worth", min_size=7)
+        if debts:
+            c.text(pygame.Rect(row[2].x, y + row_h - c.px(11), row[4].right - row[2].x, c.px(11)),
+                   f"{ctx.t('ui_debts')} −{ctx.fmt(debts)}", 8, theme.ERROR, align="right", role="debt", min_size=6)
+    seats = {p.name: p.seat for p in view.players}
+    history = ctx.ui.get("worth_history") or []
+    draw_worth_chart(c, chart, history, seats, ctx.fmt, ctx.t("ui_worth_chart"))
+    extra = [(ctx.msg(o.label), ("choose", o.id), None, 1.0) for o in view.options]
+    footer(c, foot, ctx, cancel=False, extra=extra)

@@ -1,0 +1,257 @@
+"""Drawing primitives that remember what they drew: every text's box and every button's target.
+
+:class:`Canvas` wraps a logical-size Surface. ``texts`` lists ``(rect, text, role)`` of every text drawn
+(the render tests check that each lies inside the screen and is not background); ``hits`` lists
+``(rect, action)`` of every button, in drawing order (the last drawn wins a touch).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from host_ui.screen import theme
+
+Rect = pygame.Rect
+
+
+@dataclass
+class DrawnText:
+    rect: pygame.Rect
+    text: str
+    role: str
+    size: int
+
+
+@dataclass
+class Canvas:
+    surface: pygame.Surface
+    scale: float
+    texts: list[DrawnText] = field(default_factory=list)
+    hits: list[tuple[pygame.Rect, tuple]] = field(default_factory=list)
+
+    @property
+    def rect(self) -> pygame.Rect:
+        return self.surface.get_rect()
+
+    def px(self, value: float) -> int:
+        """``value`` design pixels (designed for a 320-pixel short side) at this screen's scale."""
+        return max(1, int(round(value * self.scale)))
+
+    # -- shapes --------------------------------------------------------------------------------------
+    def box(self, rect, colour, radius: float = 6, width: int = 0) -> None:
+        pygame.draw.rect(self.surface, colour, rect, width, border_radius=self.px(radius))
+
+    def line(self, a, b, colour, width: int = 1) -> None:
+        pygame.draw.line(self.surface, colour, a, b, width)
+
+    # -- text ----------------------------------------------------------------------------------------
+    def fit(self, text: str, max_w: int, max_h: int, size: float, bold: bool = False,
+            min_size: float = 9) -> tuple[pygame.font.Font, str]:
+        """The largest font from ``size`` down to ``min_size`` (design pixels) in which ``text`` fits in
+        ``max_w`` x ``max_h``; at the smallest size, the text is shortened with an ellipsis."""
+        px = self.px(size)
+        low = max(8, self.px(min_size))
+        while True:
+            f = theme.font(px, bold)
+            w, h = f.size(text)
+            if (w <= max_w and f.get_height() <= max_h) or px <= low:
+                break
+            px = max(low, min(px - 1, int(px * min(max_w / max(w, 1), max_h / max(f.get_height(), 1)))))
+        if f.size(text)[0] > max_w:
+            while text and f.size(text + "…")[0] > max_w:
+                text = text[:-1]
+            text = text.rstrip() + "…"
+        return f, text
+
+    def common_size(self, texts, max_w: int, max_h: int, size: float, bold: bool = False,
+                    min_size: float = 7) -> float:
+        """The largest design size from ``size`` down to ``min_size`` at which every one of ``texts`` fits
+        in ``max_w`` x ``max_h`` (rows of a table then share one size)."""
+        px, low = self.px(size), max(8, self.px(min_size))
+        while px > low:
+            f = theme.font(px, bold)
+            if f.get_height() <= max_h and all(f.size(t)[0] <= max_w for t in texts):
+                break
+            px -= 1
+        return px / self.scale
+
+    def text(self, rect, text: str, size: float, colour=theme.TEXT, *, bold: bool = False, align: str = "left",
+             valign: str = "center", role: str = "text", min_size: float = 9) -> pygame.Rect:
+        """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers."""
+        rect = pygame.Rect(rect)
+        if not text:
+            return pygame.Rect(rect.x, rect.y, 0, 0)
+        f, shown = self.fit(text, rect.w, rect.h, size, bold, min_size)
+        image = f.render(shown, True, colour)
+        box = image.get_rect()
+        if align == "left":
+            box.left = rect.left
+        elif align == "right":
+            box.right = rect.right
+        else:
+            box.centerx = rect.centerx
+        if valign == "top":
+            box.top = rect.top
+        elif valign == "bottom":
+            box.bottom = rect.bottom
+        else:
+            box.centery = rect.centery
+        self.surface.blit(image, box)
+        ink = image.get_bounding_rect().move(box.topleft)
+        self.texts.append(DrawnText(ink if ink.w and ink.h else box, shown, role, f.get_height()))
+        return box
+
+    def wrap(self, text: str, width: int, f: pygame.font.Font) -> list[str]:
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            current = ""
+            for word in paragraph.split(" "):
+                trial = f"{current} {word}".strip()
+                if f.size(trial)[0] <= width or not current:
+                    current = trial
+                else:
+                    lines.append(current)
+                    current = word
+            lines.append(current)
+        return lines
+
+    def paragraph(self, rect, text: str, size: float, colour=theme.TEXT, *, bold: bool = False,
+                  align: str = "left", role: str = "text", min_size: float = 9, max_lines: int = 4) -> int:
+        """Draw ``text`` wrapped to ``rect``'s width, shrinking until it fits; returns the height used."""
+        rect = pygame.Rect(rect)
+        if not text:
+            return 0
+        px, low = self.px(size), max(8, self.px(min_size))
+        while True:
+            f = theme.font(px, bold)
+            lines = self.wrap(text, rect.w, f)
+            height = len(lines) * f.get_linesize()
+            if (height <= rect.h and len(lines) <= max_lines) or px <= low:
+                break
+            px -= max(1, px // 10)
+        line_h = f.get_linesize()
+        fitting = max(1, min(len(lines), rect.h // max(line_h, 1), max_lines))
+        if fitting < len(lines):
+            lines = lines[:fitting]
+            lines[-1] = lines[-1] + "…"
+        total = len(lines) * line_h
+        y = rect.y + max(0, (rect.h - total) // 2)
+        for line in lines:
+            self.text((rect.x, y, rect.w, line_h), line, px / self.scale, colour, bold=bold, align=align,
+                      role=role, min_size=min(min_size, px / self.scale))
+            y += line_h
+        return total
+
+    # -- buttons -------------------------------------------------------------------------------------
+    def button(self, rect, label: str, action: tuple | None, *, enabled: bool = True, selected: bool = False,
+               colour=None, size: float = 15, role: str = "button", bold: bool = True) -> None:
+        rect = pygame.Rect(rect)
+        if colour is None:
+            colour = theme.SELECTED if selected else theme.BUTTON
+        fill = colour if enabled else theme.BUTTON_OFF
+        fg = theme.text_on(fill) if enabled else theme.BUTTON_OFF_TEXT
+        self.box(rect, fill, radius=7)
+        if selected:
+            self.box(rect, theme.TEXT, radius=7, width=max(2, self.px(2)))
+        pad = self.px(6)
+        inner = rect.inflate(-2 * pad, -pad)
+        if selected:
+            mark = self.px(size * 0.9)
+            self.text((inner.x, inner.y, mark, inner.h), "✓", size, fg, bold=True, role="mark")
+            inner = pygame.Rect(inner.x + mark + self.px(3), inner.y, inner.w - mark - self.px(3), inner.h)
+        px, lines = self.label_layout(label, inner, size, bold)
+        line_h = theme.font(px, bold).get_linesize()
+        y = inner.y + max(0, (inner.h - len(lines) * line_h) // 2)
+        for line in lines:
+            box = (inner.x, y, inner.w, line_h) if len(lines) > 1 else inner
+            self.text(box, line, px / self.scale, fg, bold=bold, align="center", role=role,
+                      min_size=min(9, px / self.scale))
+            y += line_h
+        if action is not None and enabled:
+            self.hits.append((rect, action))
+
+    def label_layout(self, label: str, rect, size: float, bold: bool = True,
+                     max_lines: int = 3) -> tuple[int, list[str]]:
+        """The font size (pixels) and lines of a button label in ``rect``: the largest size from ``size``
+        down to 9 design pixels at which the label fits on one, two or three lines (fewer lines unless more
+        lines give a font at least 10 % larger). Below that, the smallest size (the last line ellipsized)."""
+        rect = pygame.Rect(rect)
+        top, low = self.px(size), max(8, self.px(9))
+        best: tuple[int, list[str]] | None = None
+        for count in range(1, max_lines + 1):
+            for px in range(top, low - 1, -1):
+                f = theme.font(px, bold)
+                lines = [label] if count == 1 else self.wrap(label, rect.w, f)
+                if len(lines) <= count and len(lines) * f.get_linesize() <= rect.h + 1 and \
+                        all(f.size(line)[0] <= rect.w for line in lines):
+                    if best is None or px >= best[0] * 1.1:
+                        best = (px, lines)
+                    break
+        if best is not None:
+            return best
+        f = theme.font(low, bold)
+        lines = self.wrap(label, rect.w, f)
+        fitting = max(1, min(len(lines), max_lines, rect.h // max(1, f.get_linesize())))
+        if fitting < len(lines):
+            lines = lines[:fitting - 1] + [" ".join(lines[fitting - 1:])]
+        return low, lines
+
+    def hit(self, rect, action: tuple) -> None:
+        self.hits.append((pygame.Rect(rect), action))
+
+
+def _cuts(start: int, length: int, weights: tuple[float, ...], gap: int) -> list[tuple[int, int]]:
+    """``(offset, size)`` of each part of a span: a negative weight is fixed pixels, the rest share what is
+    left in proportion to their weights."""
+    fixed = sum(-w for w in weights if w < 0)
+    flexible = sum(w for w in weights if w > 0) or 1
+    free = length - fixed - gap * (len(weights) - 1)
+    out, at = [], start
+    for w in weights:
+        size = int(-w) if w < 0 else int(free * w / flexible)
+        out.append((at, size))
+        at += size + gap
+    return out
+
+
+def split_h(rect, *weights: float, gap: int = 0) -> list[pygame.Rect]:
+    """Cut ``rect`` into columns with the given width weights (a negative weight: fixed pixels)."""
+    rect = pygame.Rect(rect)
+    return [pygame.Rect(x, rect.y, w, rect.h) for x, w in _cuts(rect.x, rect.w, weights, gap)]
+
+
+def split_v(rect, *weights: float, gap: int = 0) -> list[pygame.Rect]:
+    """Cut ``rect`` into rows with the given height weights (a negative weight: fixed pixels)."""
+    rect = pygame.Rect(rect)
+    return [pygame.Rect(rect.x, y, rect.w, h) for y, h in _cuts(rect.y, rect.h, weights, gap)]
+
+
+def grid(rect, count: int, cols: int, rows: int, gap: int) -> list[pygame.Rect]:
+    """``count`` cells of a ``cols`` x ``rows`` grid, row by row."""
+    rect = pygame.Rect(rect)
+    cw = (rect.w - gap * (cols - 1)) / cols
+    ch = (rect.h - gap * (rows - 1)) / rows
+    cells = []
+    for i in range(count):
+        r, c = divmod(i, cols)
+        cells.append(pygame.Rect(int(rect.x + c * (cw + gap)), int(rect.y + r * (ch + gap)), int(cw), int(ch)))
+    return cells
+
+
+def best_grid(count: int, rect, aspect: float = 2.2) -> tuple[int, int]:
+    """Columns and rows for ``count`` tiles in ``rect`` whose shape comes closest to ``aspect`` (w/h)."""
+    rect = pygame.Rect(rect)
+    best, best_score = (1, max(1, count)), None
+    for cols in range(1, max(1, count) + 1):
+        rows = -(-count // cols)
+        w, h = rect.w / cols, rect.h / rows
+        score = min(w / aspect, h)  # the tile's usable height at that shape
+        if best_score is None or score > best_score:
+            best, best_score = (cols, rows), score
+    return best
+
+
+def describe(value: Any) -> str:
+    return str(value)

@@ -1,0 +1,694 @@
+"""Banquier's configuration: one TOML file, checked key by key, read into a frozen :class:`Config`.
+
+Where it comes from (:func:`find_config`), first match wins:
+
+1. the ``path`` argument (``banquier --config FILE``), which must exist;
+2. ``$BANQUIER_CONFIG``, which must exist;
+3. the per-user file ``$XDG_CONFIG_HOME/banquier/config.toml`` (``~/.config/banquier/config.toml``);
+4. the system file ``/etc/banquier/config.toml`` (what ``deploy/install.sh`` writes on the device).
+
+No file at all is fine: the defaults run the simulator on a PC, and the MFRC522 reader and GPIO beeper
+on a Raspberry Pi (``backend = "auto"``, the default in a file too). Environment variables then override
+single keys for development (:data:`ENV_OVERRIDES`: ``BANQUIER_DATA_DIR``, ``BANQUIER_READER``,
+``BANQUIER_BEEPER``, ``BANQUIER_BUTTONS``, ``BANQUIER_LANGUAGE``...); an empty variable counts as unset.
+
+The sections and every key, with units and ranges, are documented in ``deploy/config.example.toml``.
+An unknown key, a value of the wrong type or out of range, and two devices on one header pin are refused
+with :class:`ConfigError`, whose message names the file (or variable), the key and the reason. A file
+that cannot be read raises :class:`ConfigFileError`. Pins are physical header pin numbers (BOARD
+numbering, see :mod:`hal.rpi_gpio`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from cards.editions import RULE_FLAGS, available_editions
+from hal import registry as hal_registry
+from hal.rpi_gpio import BOARD_TO_BCM, SPI0_PINS
+from hal.serial_reader import PROTOCOLS
+from terminal.errors import GameError
+from terminal.table.i18n import LANGUAGES
+from terminal.bank.state import MODES
+
+__all__ = [
+    "ConfigError", "ConfigFileError", "Config", "ReaderSettings", "BeeperSettings", "ButtonsSettings",
+    "HardwareSettings", "DisplaySettings", "TimeoutSettings", "GameSettings", "StorageSettings",
+    "LoggingSettings", "load_config", "parse_config", "find_config", "user_config_path",
+    "SYSTEM_CONFIG", "ENV_OVERRIDES", "default_data_dir",
+]
+
+#: The system-wide file on the device (relative to ``root`` in :func:`load_config`).
+SYSTEM_CONFIG = Path("/etc/banquier/config.toml")
+
+#: Environment variable -> the key it overrides (``BANQUIER_CONFIG`` names the file itself).
+ENV_OVERRIDES: Mapping[str, str] = MappingProxyType({
+    "BANQUIER_DATA_DIR": "storage.data_dir",
+    "BANQUIER_KEY_FILE": "storage.key_file",
+    "BANQUIER_READER": "hardware.reader.backend",
+    "BANQUIER_SERIAL_PORT": "hardware.reader.port",
+    "BANQUIER_BEEPER": "hardware.beeper.backend",
+    "BANQUIER_BUTTONS": "hardware.buttons.backend",
+    "BANQUIER_DISPLAY_OUTPUT": "display.output",
+    "BANQUIER_FULLSCREEN": "display.fullscreen",
+    "BANQUIER_LANGUAGE": "game.language",
+    "BANQUIER_EDITION": "game.edition",
+    "BANQUIER_LOG_LEVEL": "logging.level",
+})
+
+BUTTON_KEYS = ("confirm", "cancel", "f1", "f2", "f3", "f4")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+class ConfigError(GameError, ValueError):
+    """A configuration value that is refused. ``params``: ``file`` (or the variable), ``key``, ``reason``."""
+
+    code = "config_invalid"
+
+
+class ConfigFileError(GameError, OSError):
+    """A configuration file that is missing (when named explicitly) or cannot be read."""
+
+    code = "config_unreadable"
+
+
+# ------------------------------------------------------------------------------------------ value rules
+class _Rule:
+    """How one key is checked: its kind, range or choices, and whether it may be left out (None)."""
+
+    def __init__(self, kind: str, *, lo: float | None = None, hi: float | None = None,
+                 choices: tuple | None = None, optional: bool = False, hint: str = ""):
+        self.kind, self.lo, self.hi, self.choices = kind, lo, hi, choices
+        self.optional, self.hint = optional, hint
+
+    def describe(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(json.dumps(c) for c in self.choices)
+        if self.kind in ("int", "float", "pin"):
+            what = "a whole number" if self.kind != "float" else "a number"
+            if self.kind == "pin":
+                return "a GPIO header pin number (BOARD numbering): " + ", ".join(map(str, sorted(BOARD_TO_BCM)))
+            return f"{what} {self.lo:g}..{self.hi:g}{' ' + self.hint if self.hint else ''}"
+        return {"bool": "true or false", "path": "an absolute path in quotes",
+                "str": "a text in quotes", "pin_code": "4 to 8 digits in quotes, e.g. \"2468\"",
+                "rules": "a table of rule flags"}[self.kind]
+
+    def check(self, value: Any) -> Any:
+        """Return the checked value, or raise ``ValueError(reason)``."""
+        kind = self.kind
+        if self.optional and value == "" and kind in ("path", "str", "pin_code"):
+            return None
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"expected true or false, found {_show(value)}")
+            return value
+        if kind in ("int", "pin"):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"expected {self.describe()}, found {_show(value)}")
+            if kind == "pin":
+                if value not in BOARD_TO_BCM:
+                    raise ValueError(f"{value} is not a GPIO header pin; use {self.describe()}")
+                return value
+        elif kind == "float":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"expected {self.describe()}, found {_show(value)}")
+            value = float(value)
+        elif kind in ("str", "path", "pin_code"):
+            if not isinstance(value, str):
+                extra = " (write it in quotes so a leading 0 is kept)" if kind == "pin_code" else ""
+                raise ValueError(f"expected {self.describe()}, found {_show(value)}{extra}")
+        if self.choices is not None:
+            if value not in self.choices:
+                raise ValueError(f"{_show(value)} is not {self.describe()}")
+            return value
+        if kind in ("int", "float") and not self.lo <= value <= self.hi:
+            raise ValueError(f"{_show(value)} is out of range: use {self.lo:g}..{self.hi:g}"
+                             f"{' ' + self.hint if self.hint else ''}")
+        if kind == "path":
+            if not value.strip():
+                raise ValueError("expected a path, found an empty text")
+            path = Path(value).expanduser()
+            if not path.is_absolute():
+                raise ValueError(f"{_show(value)} is a relative path; use an absolute one (or ~/...)")
+            return path
+        if kind == "pin_code" and not (value.isascii() and value.isdigit() and 4 <= len(value) <= 8):
+            raise ValueError(f"{_show(value)} is not 4 to 8 digits")
+        if kind == "str" and not value.strip():
+            raise ValueError("expected a text, found an empty one")
+        return value
+
+    def from_text(self, text: str) -> Any:
+        """Turn an environment variable's text into the value a TOML file would hold."""
+        text = text.strip()
+        if self.kind == "bool":
+            lowered = text.lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"expected 1/true/yes/on or 0/false/no/off, found {text!r}")
+        if self.kind in ("int", "pin"):
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"expected a whole number, found {text!r}") from None
+        if self.kind == "float":
+            try:
+                return float(text)
+            except ValueError:
+                raise ValueError(f"expected a number, found {text!r}") from None
+        return text
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (bool, str, int, float)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _key(rule: _Rule, default: Any = None, **kwargs) -> Any:
+    """A dataclass field carrying its rule."""
+    if "default_factory" in kwargs:
+        return field(metadata={"rule": rule}, **kwargs)
+    return field(default=default, metadata={"rule": rule}, **kwargs)
+
+
+# ------------------------------------------------------------------------------------------- sections
+@dataclass(frozen=True)
+class ReaderSettings:
+    """``[hardware.reader]``: which card reader, and its options.
+
+    - ``backend``: ``sim``, ``mfrc522`` (RC522 on SPI) or ``serial`` (RDM6300 or a line-per-UID reader).
+    - MFRC522: ``spi_bus`` 0..6, ``spi_device`` 0..2 (chip select; 0 = CE0, header pin 24),
+      ``spi_speed_hz`` 100 kHz..10 MHz, ``reset_pin`` (header pin wired to RST).
+    - serial: ``port`` (prefer ``/dev/serial/by-id/...``), ``format`` ``rdm6300`` | ``lines``,
+      ``baudrate`` 1200..921600.
+    """
+
+    backend: str = _key(_Rule("str"), "sim")
+    spi_bus: int = _key(_Rule("int", lo=0, hi=6), 0)
+    spi_device: int = _key(_Rule("int", lo=0, hi=2), 0)
+    spi_speed_hz: int = _key(_Rule("int", lo=100_000, hi=10_000_000, hint="Hz"), 1_000_000)
+    reset_pin: int = _key(_Rule("pin"), 22)
+    port: Path | None = _key(_Rule("path", optional=True), None)
+    format: str = _key(_Rule("str", choices=tuple(PROTOCOLS)), "rdm6300")
+    baudrate: int = _key(_Rule("int", lo=1200, hi=921_600, hint="baud"), 9600)
+
+    def hal_options(self) -> dict[str, Any]:
+        """Keyword options for ``hal.load_reader(self.backend, **options)``."""
+        if self.backend == "mfrc522":
+            return {"bus": self.spi_bus, "device": self.spi_device, "spi_speed_hz": self.spi_speed_hz,
+                    "reset_pin": self.reset_pin}
+        if self.backend == "serial":
+            return {"port": str(self.port) if self.port else None, "protocol": self.format, "baudrate": self.baudrate}
+        return {}
+
+    @property
+    def spi_path(self) -> str:
+        """The SPI device node the MFRC522 uses, e.g. ``/dev/spidev0.0``."""
+        return f"/dev/spidev{self.spi_bus}.{self.spi_device}"
+
+
+@dataclass(frozen=True)
+class BeeperSettings:
+    """``[hardware.beeper]``: ``backend`` ``sim`` | ``gpio`` | ``none``; ``pin`` (header pin), ``type``
+    ``active`` (sounds on a high level) | ``passive`` (needs PWM), ``frequency_hz`` 100..10000 for a passive
+    buzzer (left out: each pattern's own tones), ``volume`` 0.0..1.0, ``active_low`` (driven through a
+    PNP transistor)."""
+
+    backend: str = _key(_Rule("str"), "sim")
+    pin: int = _key(_Rule("pin"), 12)
+    type: str = _key(_Rule("str", choices=("active", "passive")), "passive")
+    frequency_hz: float | None = _key(_Rule("float", lo=100, hi=10_000, optional=True, hint="Hz"), None)
+    volume: float = _key(_Rule("float", lo=0.0, hi=1.0, hint="(1.0 = loudest)"), 1.0)
+    active_low: bool = _key(_Rule("bool"), False)
+
+    def hal_options(self) -> dict[str, Any]:
+        """Keyword options for ``hal.load_beeper(self.backend, **options)``."""
+        if self.backend == "gpio":
+            return {"pin": self.pin, "kind": self.type, "frequency_hz": self.frequency_hz,
+                    "active_low": self.active_low, "volume": self.volume}
+        if self.backend in ("sim", "none"):
+            return {"volume": self.volume}
+        return {}
+
+
+@dataclass(frozen=True)
+class ButtonsSettings:
+    """``[hardware.buttons]``: ``backend`` ``sim`` | ``gpio`` | ``none``; one header pin per button
+    (``confirm``, ``cancel``, ``f1``..``f4``; leave a button out if it is not fitted), ``pull`` ``up``
+    (button to ground) | ``down`` (button to 3.3 V), ``debounce_s`` 0..0.5 s."""
+
+    backend: str = _key(_Rule("str"), "sim")
+    pull: str = _key(_Rule("str", choices=("up", "down")), "up")
+    debounce_s: float = _key(_Rule("float", lo=0.0, hi=0.5, hint="s"), 0.03)
+    confirm: int | None = _key(_Rule("pin", optional=True), None)
+    cancel: int | None = _key(_Rule("pin", optional=True), None)
+    f1: int | None = _key(_Rule("pin", optional=True), None)
+    f2: int | None = _key(_Rule("pin", optional=True), None)
+    f3: int | None = _key(_Rule("pin", optional=True), None)
+    f4: int | None = _key(_Rule("pin", optional=True), None)
+
+    def pins(self) -> dict[str, int]:
+        """``{button name: header pin}`` of the buttons fitted."""
+        return {name: getattr(self, name) for name in BUTTON_KEYS if getattr(self, name) is not None}
+
+    def hal_options(self) -> dict[str, Any]:
+        """Keyword options for ``hal.load_buttons(self.backend, **options)``."""
+        if self.backend == "gpio":
+            return {"pins": self.pins(), "pull": self.pull, "debounce_s": self.debounce_s}
+        if self.backend in ("sim", "none"):
+            return {"debounce_s": self.debounce_s}
+        return {}
+
+
+@dataclass(frozen=True)
+class HardwareSettings:
+    """``[hardware]``: the reader, beeper and buttons sub-tables."""
+
+    reader: ReaderSettings = field(default_factory=ReaderSettings)
+    beeper: BeeperSettings = field(default_factory=BeeperSettings)
+    buttons: ButtonsSettings = field(default_factory=ButtonsSettings)
+
+
+@dataclass(frozen=True)
+class DisplaySettings:
+    """``[display]``: ``width`` x ``height`` pixels (the panel's own size, before rotation), ``rotation``
+    0 | 90 | 180 | 270 degrees clockwise, ``output``:
+
+    - ``window``: a desktop window (a PC), or whatever SDL picks;
+    - ``kmsdrm``: full screen on the device's console through SDL's kmsdrm driver (HDMI, the official DSI
+      panel);
+    - ``framebuffer``: frames drawn offscreen and written to ``fb_device`` (``/dev/fbN``, default
+      ``/dev/fb1``) in its pixel format, for the cheap SPI panels whose driver only exposes a framebuffer;
+      touch read from ``touch_device`` through python-evdev.
+
+    ``touch_device`` (e.g. ``/dev/input/by-path/...-event``; left out: any touchscreen), ``fullscreen``,
+    ``max_fps`` 5..120."""
+
+    width: int = _key(_Rule("int", lo=240, hi=7680, hint="pixels"), 800)
+    height: int = _key(_Rule("int", lo=160, hi=4320, hint="pixels"), 480)
+    rotation: int = _key(_Rule("int", choices=(0, 90, 180, 270)), 0)
+    output: str = _key(_Rule("str", choices=("window", "kmsdrm", "framebuffer")), "window")
+    fb_device: Path | None = _key(_Rule("path", optional=True), None)
+    touch_device: Path | None = _key(_Rule("path", optional=True), None)
+    fullscreen: bool = _key(_Rule("bool"), False)
+    max_fps: int = _key(_Rule("int", lo=5, hi=120, hint="frames per second"), 30)
+
+
+@dataclass(frozen=True)
+class TimeoutSettings:
+    """``[game.timeouts]``, seconds (see ``terminal.table.machine.TerminalSettings``)."""
+
+    timeout_s: float = _key(_Rule("float", lo=3, hi=600, hint="s"), 10.0)
+    long_timeout_s: float = _key(_Rule("float", lo=10, hi=3600, hint="s"), 60.0)
+    go_repeat_window_s: float = _key(_Rule("float", lo=0, hi=3600, hint="s"), 120.0)
+    confirm_min_delay_s: float = _key(_Rule("float", lo=0, hi=5, hint="s"), 0.5)
+    retap_guard_s: float = _key(_Rule("float", lo=0, hi=10, hint="s"), 1.5)
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """``[game]``: ``language`` fr | en | uk, ``edition`` (a shipped edition), ``mode`` (classic,
+    sans_frontieres, quick, time_limit), ``amount_display`` plain | km, ``banker_protection``, ``banker_pin``
+    (4..8 digits, in quotes), ``[game.rules]`` flags that differ from the edition (``RULE_FLAGS``),
+    ``[game.timeouts]``."""
+
+    language: str = _key(_Rule("str", choices=LANGUAGES), "fr")
+    edition: str = _key(_Rule("str"), "fr")
+    mode: str = _key(_Rule("str", choices=MODES), "classic")
+    amount_display: str = _key(_Rule("str", choices=("plain", "km")), "plain")
+    banker_protection: bool = _key(_Rule("bool"), True)
+    banker_pin: str | None = _key(_Rule("pin_code", optional=True), None)
+    rules: Mapping[str, bool | str] = _key(_Rule("rules"), default_factory=lambda: MappingProxyType({}),
+                                           hash=False)
+    timeouts: TimeoutSettings = field(default_factory=TimeoutSettings)
+
+
+@dataclass(frozen=True)
+class StorageSettings:
+    """``[storage]``: ``data_dir`` (games and card sets), ``backup_dir`` (left out: ``data_dir/backups``),
+    ``backup_every`` operations 0..10000 (0: only when the terminal stops), ``backups_kept`` 1..1000 per
+    game, ``key_file`` (the device key that signs the journals; left out: ``$BANQUIER_KEY_FILE`` or
+    ``~/.config/banquier/device.key``)."""
+
+    data_dir: Path = _key(_Rule("path"), default_factory=lambda: default_data_dir(os.environ))
+    backup_dir: Path | None = _key(_Rule("path", optional=True), None)
+    backup_every: int = _key(_Rule("int", lo=0, hi=10_000, hint="operations"), 20)
+    backups_kept: int = _key(_Rule("int", lo=1, hi=1000), 5)
+    key_file: Path | None = _key(_Rule("path", optional=True), None)
+
+    @property
+    def backups(self) -> Path:
+        """Where backups go: ``backup_dir`` or ``data_dir/backups``."""
+        return self.backup_dir if self.backup_dir is not None else self.data_dir / "backups"
+
+
+@dataclass(frozen=True)
+class LoggingSettings:
+    """``[logging]``: ``level`` debug | info | warning | error (to stderr, one line each)."""
+
+    level: str = _key(_Rule("str", choices=LOG_LEVELS), "info")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration. ``Config()`` is a PC with no file: the simulator everywhere.
+
+    ``source`` is the file it was read from (None: defaults only); it takes no part in comparisons.
+    """
+
+    hardware: HardwareSettings = field(default_factory=HardwareSettings)
+    display: DisplaySettings = field(default_factory=DisplaySettings)
+    game: GameSettings = field(default_factory=GameSettings)
+    storage: StorageSettings = field(default_factory=StorageSettings)
+    logging: LoggingSettings = field(default_factory=LoggingSettings)
+    source: Path | None = field(default=None, compare=False)
+
+    # shortcuts
+    @property
+    def reader(self) -> ReaderSettings:
+        return self.hardware.reader
+
+    @property
+    def beeper(self) -> BeeperSettings:
+        return self.hardware.beeper
+
+    @property
+    def buttons(self) -> ButtonsSettings:
+        return self.hardware.buttons
+
+    def terminal_settings(self):
+        """The state machine's :class:`terminal.table.machine.TerminalSettings` from ``[game]``."""
+        from terminal.table.machine import TerminalSettings
+        game, t = self.game, self.game.timeouts
+        return TerminalSettings(timeout_s=t.timeout_s, long_timeout_s=t.long_timeout_s,
+                                go_repeat_window_s=t.go_repeat_window_s,
+                                confirm_min_delay_s=t.confirm_min_delay_s, retap_guard_s=t.retap_guard_s,
+                                banker_protection=game.banker_protection, banker_pin=game.banker_pin,
+                                language=game.language, display=game.amount_display)
+
+    def to_toml(self) -> str:
+        """The configuration as a TOML text that :func:`parse_config` reads back to an equal Config.
+
+        Keys left out (None) are written as comments.
+        """
+        lines: list[str] = ["# Banquier configuration (see deploy/config.example.toml for every key)."]
+        _emit(lines, "hardware.reader", self.hardware.reader)
+        _emit(lines, "hardware.beeper", self.hardware.beeper)
+        _emit(lines, "hardware.buttons", self.hardware.buttons)
+        _emit(lines, "display", self.display)
+        _emit(lines, "game", self.game)
+        lines += ["", "[game.rules]"]
+        lines += [f"{name} = {_toml_value(value)}" for name, value in sorted(self.game.rules.items())]
+        _emit(lines, "game.timeouts", self.game.timeouts)
+        _emit(lines, "storage", self.storage)
+        _emit(lines, "logging", self.logging)
+        return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def _emit(lines: list[str], table: str, section: Any) -> None:
+    lines += ["", f"[{table}]"]
+    for f in fields(section):
+        if "rule" not in f.metadata or f.metadata["rule"].kind == "rules":
+            continue
+        value = getattr(section, f.name)
+        lines.append(f"# {f.name}: not set" if value is None else f"{f.name} = {_toml_value(value)}")
+
+
+# ------------------------------------------------------------------------------------------- locations
+def default_data_dir(env: Mapping[str, str]) -> Path:
+    """Where games go when neither the file nor ``$BANQUIER_DATA_DIR`` says: systemd's
+    ``$STATE_DIRECTORY`` (the service on the device), else ``$XDG_DATA_HOME/banquier``
+    (``~/.local/share/banquier``)."""
+    state = env.get("STATE_DIRECTORY", "").split(":")[0].strip()
+    if state:
+        return Path(state)
+    base = env.get("XDG_DATA_HOME", "").strip()
+    return (Path(base) if base else _home(env) / ".local" / "share") / "banquier"
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    home = env.get("HOME", "").strip()
+    return Path(home) if home else Path.home()
+
+
+def user_config_path(env: Mapping[str, str]) -> Path:
+    """``$XDG_CONFIG_HOME/banquier/config.toml``, else ``~/.config/banquier/config.toml``."""
+    base = env.get("XDG_CONFIG_HOME", "").strip()
+    return (Path(base) if base else _home(env) / ".config") / "banquier" / "config.toml"
+
+
+def find_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = os.environ, *,
+                root: str | os.PathLike = "/") -> Path | None:
+    """The configuration file to read (see the module docstring), or None for defaults only.
+
+    Raises:
+        ConfigFileError: ``path`` or ``$BANQUIER_CONFIG`` names a file that does not exist.
+    """
+    for explicit, origin in ((path, "--config"), (env.get("BANQUIER_CONFIG", "").strip() or None,
+                                                   "BANQUIER_CONFIG")):
+        if explicit is not None:
+            chosen = Path(explicit).expanduser()
+            if not chosen.is_file():
+                raise ConfigFileError(f"{origin} names {chosen}, which is not a file: create it (copy "
+                                      f"deploy/config.example.toml) or fix the path.",
+                                      code="config_missing", params={"file": str(chosen)})
+            return chosen
+    for candidate in (user_config_path(env), Path(root) / SYSTEM_CONFIG.relative_to("/")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+# -------------------------------------------------------------------------------------------- loading
+def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = os.environ, *,
+                root: str | os.PathLike = "/", on_device: bool | None = None) -> Config:
+    """Find, read and check the configuration, then apply the environment overrides.
+
+    - ``path``: an explicit file (``--config``); else see :func:`find_config`.
+    - ``env``: the environment (overrides, locations); tests pass a dict.
+    - ``root``: prefix for the system file and ``/proc/device-tree/model`` (tests use a temporary tree).
+    - ``on_device``: whether this is a Raspberry Pi, for ``backend = "auto"`` (default: the device tree).
+
+    Raises:
+        ConfigError (ValueError): unknown key or bad value; the message names the file, key and reason.
+        ConfigFileError (OSError): an explicit file that is missing, or a file that cannot be read.
+    """
+    source = find_config(path, env, root=root)
+    raw: dict[str, Any] = {}
+    if source is not None:
+        try:
+            text = source.read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise ConfigFileError(f"{source}: cannot read the configuration ({exc.strerror or exc}).",
+                                  params={"file": str(source)}) from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start}).",
+                              params={"file": str(source), "key": "", "reason": "not UTF-8"}) from exc
+        raw = _parse_toml(text, str(source))
+    if on_device is None:
+        on_device = hal_registry.is_raspberry_pi(str(Path(root) / "proc/device-tree/model")) or \
+            hal_registry.is_raspberry_pi(str(Path(root) / "sys/firmware/devicetree/base/model"))
+    return parse_config(raw, env, source=source, on_device=on_device)
+
+
+def _parse_toml(text: str, origin: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{origin}: not valid TOML ({exc}).",
+                          params={"file": origin, "key": "", "reason": str(exc)}) from exc
+
+
+def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = None, *,
+                 source: Path | None = None, on_device: bool = False) -> Config:
+    """Check an already-read TOML table (or a TOML text) and build the :class:`Config`.
+
+    ``env`` overrides as in :func:`load_config` (None: no overrides). Raises :class:`ConfigError`.
+    """
+    origin = str(source) if source is not None else "configuration"
+    if isinstance(raw, str):
+        raw = _parse_toml(raw, origin)
+    env = {} if env is None else env
+    overrides: dict[str, tuple[str, str]] = {}  # dotted key -> (variable, text)
+    for variable, dotted in ENV_OVERRIDES.items():
+        text = env.get(variable, "").strip()
+        if text:
+            overrides[dotted] = (variable, text)
+
+    def fail(where: str, key: str, reason: str) -> ConfigError:
+        return ConfigError(f"{where}: {key}: {reason}" if key else f"{where}: {reason}",
+                           params={"file": where, "key": key, "reason": reason})
+
+    def table(value: Any, key: str) -> dict:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise fail(origin, key, f"expected a table [{key}], found {_show(value)}")
+        return value
+
+    def section(cls, data: Any, prefix: str, children: Mapping[str, Any] = MappingProxyType({}),
+                **resolved: Any):
+        data = table(data, prefix)
+        known = {f.name: f for f in fields(cls) if "rule" in f.metadata}
+        allowed = set(known) | set(children)
+        for name in data:
+            if name not in allowed:
+                raise fail(origin, f"{prefix}.{name}", f"unknown key (known keys: {', '.join(sorted(allowed))})")
+        values: dict[str, Any] = dict(children)
+        for name, f in known.items():
+            rule: _Rule = f.metadata["rule"]
+            dotted = f"{prefix}.{name}"
+            if rule.kind == "rules":
+                continue
+            where, present, value = origin, name in data, data.get(name)
+            if dotted in overrides:
+                where, text = overrides[dotted]
+                try:
+                    value, present = rule.from_text(text), True
+                except ValueError as exc:
+                    raise fail(where, dotted, str(exc)) from None
+            if not present:
+                continue
+            if name in resolved:
+                values[name] = resolved[name](where, dotted, value)
+                continue
+            try:
+                values[name] = rule.check(value)
+            except ValueError as exc:
+                raise fail(where, dotted, str(exc)) from None
+        for name, resolve in resolved.items():
+            if name not in values:
+                values[name] = resolve(origin, f"{prefix}.{name}", None)
+        return cls(**values)
+
+    def backend(kind: str):
+        def resolve(where: str, key: str, value: Any) -> str:
+            if value is None or value == "auto":
+                return hal_registry.resolve_name(kind, None, env={}, on_device=on_device)
+            names = hal_registry.backends(kind)
+            if not isinstance(value, str) or value not in names:
+                raise fail(where, key, f"{_show(value)} is not a {kind} backend; use \"auto\" or one of "
+                                       f"{', '.join(json.dumps(n) for n in names)}")
+            return value
+        return resolve
+
+    top = table(dict(raw), "")
+    sections = ("hardware", "display", "game", "storage", "logging")
+    for name in top:
+        if name not in sections:
+            raise fail(origin, name, f"unknown section or key (known sections: {', '.join(sections)})")
+    hw = table(top.get("hardware"), "hardware")
+    for name in hw:
+        if name not in ("reader", "beeper", "buttons"):
+            raise fail(origin, f"hardware.{name}", "unknown key (known tables: reader, beeper, buttons)")
+    reader = section(ReaderSettings, hw.get("reader"), "hardware.reader", backend=backend("reader"))
+    beeper = section(BeeperSettings, hw.get("beeper"), "hardware.beeper", backend=backend("beeper"))
+    buttons = section(ButtonsSettings, hw.get("buttons"), "hardware.buttons", backend=backend("buttons"))
+    hardware = HardwareSettings(reader, beeper, buttons)
+    _check_hardware(hardware, origin, fail)
+
+    display = section(DisplaySettings, top.get("display"), "display")
+
+    game_raw = table(top.get("game"), "game")
+    timeouts = section(TimeoutSettings, game_raw.get("timeouts"), "game.timeouts")
+    rules = _check_rules(table(game_raw.get("rules"), "game.rules"), origin, fail)
+
+    def edition(where: str, key: str, value: Any) -> str:
+        if value is None:
+            value = "fr"
+        shipped = available_editions()
+        if not isinstance(value, str) or value not in shipped:
+            raise fail(where, key, f"{_show(value)} is not a shipped edition; use one of "
+                                   f"{', '.join(json.dumps(n) for n in shipped)}")
+        return value
+
+    game = section(GameSettings, game_raw, "game", {"timeouts": timeouts, "rules": rules}, edition=edition)
+    if game.timeouts.long_timeout_s < game.timeouts.timeout_s:
+        raise fail(origin, "game.timeouts.long_timeout_s",
+                   f"{game.timeouts.long_timeout_s:g} is shorter than timeout_s ({game.timeouts.timeout_s:g})")
+
+    def data_dir(where: str, key: str, value: Any) -> Path:
+        if value is None:
+            return default_data_dir(env)
+        try:
+            return _Rule("path").check(value)
+        except ValueError as exc:
+            raise fail(where, key, str(exc)) from None
+
+    storage = section(StorageSettings, top.get("storage"), "storage", data_dir=data_dir)
+    logging = section(LoggingSettings, _lower_level(top.get("logging"), overrides), "logging")
+    return Config(hardware, display, game, storage, logging, source=source)
+
+
+def _lower_level(data: Any, overrides: dict[str, tuple[str, str]]) -> Any:
+    """Log levels are case-insensitive ("INFO" is "info")."""
+    if "logging.level" in overrides:
+        variable, text = overrides["logging.level"]
+        overrides["logging.level"] = (variable, text.lower())
+    if isinstance(data, dict) and isinstance(data.get("level"), str):
+        return {**data, "level": data["level"].lower()}
+    return data
+
+
+def _check_rules(data: dict, origin: str, fail) -> Mapping[str, bool | str]:
+    rules: dict[str, bool | str] = {}
+    for name, value in data.items():
+        if name not in RULE_FLAGS:
+            raise fail(origin, f"game.rules.{name}", f"unknown rule flag (known: {', '.join(RULE_FLAGS)})")
+        allowed = RULE_FLAGS[name]
+        if value not in allowed or type(value) is not type(allowed[0]):
+            raise fail(origin, f"game.rules.{name}",
+                       f"{_show(value)} is not one of {', '.join(_show(v) for v in allowed)}")
+        rules[name] = value
+    return MappingProxyType(rules)
+
+
+def _check_hardware(hw: HardwareSettings, origin: str, fail) -> None:
+    """Cross-key checks: a serial reader needs its port; no header pin is used twice."""
+    reader, beeper, buttons = hw.reader, hw.beeper, hw.buttons
+    if reader.backend == "serial" and not reader.port:
+        raise fail(origin, "hardware.reader.port",
+                   "the serial reader needs its device, e.g. port = \"/dev/serial/by-id/usb-...\" "
+                   "(or BANQUIER_SERIAL_PORT)")
+    used: dict[int, str] = {}
+
+    def take(pin: int, key: str) -> None:
+        if pin in used:
+            raise fail(origin, key, f"header pin {pin} is already used by {used[pin]}; choose another pin")
+        used[pin] = key
+
+    if reader.backend == "mfrc522":
+        if reader.spi_bus == 0:
+            for name in ("MOSI", "MISO", "SCLK"):
+                used[SPI0_PINS[name]] = f"the reader's SPI {name}"
+            used[SPI0_PINS["CE1" if reader.spi_device == 1 else "CE0"]] = "the reader's SPI chip select"
+        take(reader.reset_pin, "hardware.reader.reset_pin")
+    if beeper.backend == "gpio":
+        take(beeper.pin, "hardware.beeper.pin")
+    if buttons.backend == "gpio":
+        if not buttons.pins():
+            raise fail(origin, "hardware.buttons", "the gpio backend needs at least one button pin "
+                                                  "(e.g. confirm = 16), or use backend = \"none\"")
+        for name, pin in buttons.pins().items():
+            take(pin, f"hardware.buttons.{name}")
+

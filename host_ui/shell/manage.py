@@ -1,0 +1,244 @@
+"""``banquier cards ...`` and ``banquier games ...``: the card set and the game files in the data directory.
+
+Game files live in ``DATA_DIR/games/*.db`` (archived ones in ``DATA_DIR/archive/``); the game the terminal
+resumes at start-up is named in ``DATA_DIR/current`` (else the most recently changed game that is not over).
+The card set is ``DATA_DIR/cards.txt`` (see :mod:`cards.registry`).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from terminal.errors import GameError
+
+EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
+
+
+def games_dir(data: Path) -> Path:
+    return data / "games"
+
+
+def list_games(data: Path, key_path: Path | None = None) -> list[dict]:
+    """Every game file under ``DATA_DIR/games`` with its header and size, newest first. A file that cannot be
+    opened is listed with its problem, never removed. ``key_path``: the device key (default: the usual one)."""
+    from host_ui.shell.games import open_game
+    rows = []
+    folder = games_dir(data)
+    for path in sorted(folder.glob("*.db"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []:
+        row = {"path": path, "name": path.stem, "modified": path.stat().st_mtime}
+        try:
+            game = open_game(path, check="none", read_only=True, key_path=key_path)
+        except (GameError, OSError) as exc:
+            row["problem"] = str(exc)
+        else:
+            try:
+                last = game.ledger.last_entry()
+                row.update(edition=game.edition.name, mode=game.mode, players=list(game.players),
+                           entries=last[0] if last else 0, over=game.is_over())
+            finally:
+                game.close()
+        rows.append(row)
+    return rows
+
+
+def current_game(data: Path, key_path: Path | None = None) -> Path | None:
+    """The game to resume: the one named in ``DATA_DIR/current`` if it still exists, else the newest game
+    that is not over, else None."""
+    marker = data / "current"
+    if marker.is_file():
+        path = games_dir(data) / marker.read_text(encoding="utf-8").strip()
+        if path.is_file():
+            return path
+    for row in list_games(data, key_path):
+        if "problem" not in row and not row["over"]:
+            return row["path"]
+    return None
+
+
+def set_current(data: Path, path: Path | None) -> None:
+    marker = data / "current"
+    if path is None:
+        marker.unlink(missing_ok=True)
+        return
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    tmp = marker.with_suffix(".tmp")
+    tmp.write_text(path.name + "\n", encoding="utf-8")
+    os.replace(tmp, marker)
+
+
+def _find(data: Path, name: str) -> Path | None:
+    """A game of ``DATA_DIR/games`` by name (``sunday`` or ``sunday.db``) or by a path that leads there; never a
+    file elsewhere."""
+    folder = games_dir(data).resolve()
+    for path in (games_dir(data) / name, games_dir(data) / f"{name}.db", Path(name)):
+        if path.is_file() and path.resolve().parent == folder:
+            return path
+    return None
+
+
+def cmd_games(args, data: Path, key_path: Path | None = None) -> int:
+    if args.action == "list":
+        rows = list_games(data, key_path)
+        if not rows:
+            print(f"No game in {games_dir(data)}.")
+        current = current_game(data, key_path)
+        for row in rows:
+            mark = "*" if current and row["path"] == current else " "
+            if "problem" in row:
+                print(f"{mark} {row['name']:<32} DAMAGED: {row['problem']}")
+                continue
+            state = "over" if row["over"] else "in play"
+            print(f"{mark} {row['name']:<32} {row['edition']:<10} {row['mode']:<16} {len(row['players'])} players  "
+                  f"{row['entries']:>6} entries  {state}  ({', '.join(row['players'])})")
+        return EXIT_OK
+    path = _find(data, args.game)
+    if path is None:
+        print(f"banquier: no game {args.game!r} in {games_dir(data)} (see `banquier games list`; games elsewhere "
+              f"are not managed here).", file=sys.stderr)
+        return EXIT_USAGE
+    if args.action == "resume":
+        from host_ui.shell.games import open_game
+        try:
+            open_game(path, read_only=True, key_path=key_path).close()
+        except (GameError, OSError) as exc:
+            print(f"banquier: cannot resume {path.name}: {exc}", file=sys.stderr)
+            return EXIT_FILE
+        set_current(data, path)
+        print(f"{path.name} will be resumed at the next start.")
+        return EXIT_OK
+    if args.action == "archive":
+        from host_ui.shell.games import open_game
+        try:
+            with open_game(path, check="none", read_only=True, key_path=key_path) as game:
+                over = game.is_over()
+                in_use = game.ledger.was_unclean
+        except (GameError, OSError):
+            over = in_use = False
+        if in_use:
+            print(f"banquier: {path.name} is in use, or Banquier stopped without closing it: stop Banquier (or "
+                  f"resume the game once) before archiving it.", file=sys.stderr)
+            return EXIT_FILE
+        if not over and not args.force:
+            print(f"banquier: {path.name} is not finished: archive it anyway with --force.", file=sys.stderr)
+            return EXIT_USAGE
+        target = data / "archive" / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            print(f"banquier: {target} already exists; nothing moved.", file=sys.stderr)
+            return EXIT_FILE
+        shutil.move(str(path), str(target))
+        if current_game(data, key_path) is None or (data / "current").is_file() and \
+                (data / "current").read_text(encoding="utf-8").strip() == path.name:
+            set_current(data, None)
+        print(f"archived {path.name} -> {target}")
+        return EXIT_OK
+    return EXIT_USAGE
+
+
+def cmd_cards(args, data: Path) -> int:
+    from cards.errors import CardsError
+    from cards.registry import CardRegistry, Enrolment, describe, parse_role
+    path = Path(args.card_set) if args.card_set else data / "cards.txt"
+    try:
+        registry = CardRegistry.load(path)
+        if args.action == "list":
+            roles = registry.roles()
+            if not roles:
+                print(f"No card enrolled yet ({path}).")
+            for role, uid in roles.items():
+                print(f"{uid:<22} {describe(role)}")
+            return EXIT_OK
+        if args.action == "export":
+            text = registry.export_text()
+            if args.file:
+                Path(args.file).write_text(text, encoding="utf-8")
+                print(f"wrote {len(registry)} cards to {args.file}")
+            else:
+                sys.stdout.write(text)
+            return EXIT_OK
+        if args.action == "import":
+            try:
+                text = Path(args.file).read_text(encoding="utf-8") if args.file != "-" else sys.stdin.read()
+            except UnicodeDecodeError as exc:
+                print(f"banquier: {args.file} is not a UTF-8 text file ({exc.reason}); nothing imported.",
+                      file=sys.stderr)
+                return EXIT_USAGE
+            added = registry.import_text(text, replace_all=args.replace_all)
+            print(f"imported {added} cards into {path}")
+            return EXIT_OK
+        if args.action == "enrol":
+            if args.uid is not None:
+                if not args.role:
+                    print("banquier: --uid needs --role (e.g. --role 'player 1', 'deed 39', 'banker').",
+                          file=sys.stderr)
+                    return EXIT_USAGE
+                role = parse_role(args.role)
+                old = registry.enrol(args.uid, role, replace=args.replace)
+                print(f"{registry.uid_of(role)} is now {describe(role)}" + (f" (replaces {old})" if old else ""))
+                return EXIT_OK
+            return _enrol_with_reader(registry, args, Enrolment, parse_role)
+    except CardsError as exc:
+        print(f"banquier: {exc}", file=sys.stderr)
+        return EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE
+    except OSError as exc:
+        print(f"banquier: {exc}", file=sys.stderr)
+        return EXIT_FILE
+    return EXIT_USAGE
+
+
+def _enrol_with_reader(registry, args, Enrolment, parse_role) -> int:
+    """The guided enrolment on the configured reader: one prompt per card, Ctrl-C or SIGTERM to stop."""
+    import threading
+
+    import hal
+    if args.role:
+        enrolment = Enrolment.single(registry, parse_role(args.role), replace=args.replace)
+    else:
+        enrolment = Enrolment(registry, players=args.players, deeds=args.deeds, missing_only=not args.all)
+    stop = threading.Event()
+    hal.install_sigterm_handler(stop)
+    try:
+        reader = hal.load_reader(args.reader)
+    except hal.HalError as exc:
+        print(f"banquier: {exc}", file=sys.stderr)
+        return EXIT_FILE
+    try:
+        while not enrolment.done and not stop.is_set():
+            print(f"{enrolment.prompt.text} (Ctrl-C to stop)", flush=True)
+            event = hal.wait_for_card(reader, stop=stop)
+            if event is None:
+                break
+            result = enrolment.present(event.uid)
+            print(("  ok: " if result.accepted else "  refused: ") + result.text, flush=True)
+    finally:
+        reader.close()
+    summary = enrolment.summary()
+    print(summary.text)
+    return EXIT_OK
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("games", help="list, resume or archive the games in the data directory",
+                       description="The game files under DATA_DIR/games. 'resume' picks the game the terminal "
+                                   "resumes at start-up; 'archive' moves a finished game to DATA_DIR/archive.")
+    p.add_argument("action", choices=["list", "resume", "archive"])
+    p.add_argument("game", nargs="?", help="a game of DATA_DIR/games, by name (as listed)")
+    p.add_argument("--force", action="store_true", help="archive: also a game that is not finished")
+    p.set_defaults(func="games")
+    p = sub.add_parser("cards", help="enrol, list, export or import RFID cards",
+                       description="The card set (DATA_DIR/cards.txt): which card is which player's bank card, "
+                                   "which sticker is on which title deed, and the banker card.")
+    p.add_argument("action", choices=["enrol", "list", "export", "import"])
+    p.add_argument("file", nargs="?", help="export: file to write (default stdout); import: file to read ('-' = stdin)")
+    p.add_argument("--card-set", help="the card-set file (default DATA_DIR/cards.txt)")
+    p.add_argument("--role", help="enrol one card: 'banker', 'player N' (1-8) or 'deed N' (square)")
+    p.add_argument("--uid", help="enrol without a reader: the card's UID in hex (with --role)")
+    p.add_argument("--replace", action="store_true", help="re-enrol a lost card: the role's old card is forgotten")
+    p.add_argument("--players", type=int, default=8, help="guided enrolment: how many bank cards (default 8)")
+    p.add_argument("--deeds", action="store_true", help="guided enrolment: also the title deed stickers")
+    p.add_argument("--all", action="store_true", help="guided enrolment: also roles that already have a card")
+    p.add_argument("--replace-all", action="store_true", help="import: replace the whole card set")
+    p.add_argument("--reader", help="reader backend for the guided enrolment (default: configured)")
+    p.set_defaults(func="cards")

@@ -1,5 +1,0 @@
-import sys
-
-from terminal.cli import main
-
-sys.exit(main())

@@ -1,0 +1,536 @@
+"""``terminal.Game``: the Bank of one game, the public API of the firmware.
+
+A game is one SQLite file (see :mod:`terminal.bank.ledger`). Every operation of ``docs/table-log.md`` has a method
+here; each checks the rules (RULES.md), commits one journal entry atomically and returns a :class:`Receipt`,
+or raises a :class:`~terminal.errors.GameError` subclass and changes nothing.
+
+Typical use::
+
+    game = Game.create("games/sunday.db", edition="fr", players=["Ann", "Bob"])
+    game.pass_go("Ann")               # Ann: 1 700
+    game.buy("Ann", 39)               # Ann: 1 300, holds Rue de la Paix
+    game.pay_rent("Bob", 39)          # Bob pays Ann 50 (a bare street; 100 with the whole colour group)
+    game.undo()                       # the rent is paid back
+    game.state()["cash"]              # {"Ann": 1300, "Bob": 1500}
+    game.close()
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from cards.editions import RULE_FLAGS, Edition, load_edition
+from terminal.bank import engine
+from terminal.bank.audit import AuditReport, audit_ledger
+from terminal.bank.auction import BuildingAuction, DeedAuction
+from terminal.bank.types import Effects, GameConfig, Receipt
+from terminal.errors import (AuditFailed, LedgerError, NothingToUndo,
+                             RuleViolation, UnknownName)
+from terminal.bank.ledger import Ledger, key_id
+from terminal.bank.state import BANK, MODES, POT, State, standings, worth
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+MAX_NAME_LENGTH = 20
+DEALT_PER_PLAYER = 2
+
+
+class Game:
+    """One game of Monopoly as the Bank sees it. Create with :meth:`create`, resume with :meth:`open`.
+
+    Not thread-safe: one caller (the terminal's state machine) drives it.
+    """
+
+    def __init__(self, ledger: Ledger, config: GameConfig, meta: dict, state: State,
+                 clock: Callable[[], datetime] | None):
+        self._ledger = ledger
+        self.config = config
+        self.meta = meta
+        self._state = state
+        self._clock = clock
+
+    # -- creating and opening ------------------------------------------------------------------------------
+    @classmethod
+    def create(cls, path: str | Path, edition: str | Edition, players: Iterable[str], mode: str = "classic",
+               rules: Mapping[str, Any] | None = None, dealt: Mapping[str, Iterable[int]] | None = None,
+               end_time: str | None = None, *, key: bytes,
+               rng: random.Random | None = None, clock: Callable[[], datetime] | None = None,
+               player_cards: Mapping[str, str] | None = None) -> "Game":
+        """Start a new game in a new file ``path``.
+
+        - ``edition``: a shipped edition name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``) or an
+          :class:`~cards.editions.Edition`.
+        - ``players``: 2 to 8 distinct names (1-20 characters, not ``bank`` or ``pot``), in play order.
+        - ``mode``: ``classic``, ``sans_frontieres``, ``quick`` or ``time_limit`` (RULES.md, End of the game).
+        - ``rules``: rule flags that differ from the edition's defaults (see ``cards.editions.RULE_FLAGS``).
+        - ``dealt``: quick and time-limited games deal 2 deeds per player, paid at setup; given here (a
+          replayed log) or drawn with ``rng`` (default: the system's randomness).
+        - ``end_time``: ISO 8601 end of a time-limited game (checked by :meth:`tick`).
+        - ``key``: the device key's bytes (32; the host application reads or creates the key file and passes it).
+        - ``player_cards``: ``{player: card UID}``, the bank card each player tapped when the game was set up
+          (the terminal maps taps to players with it; without it, player card N is the N-th player).
+        Raises UnknownName (unknown edition), RuleViolation (players, mode, flags, deal) or LedgerError.
+        """
+        if isinstance(edition, str):
+            try:
+                edition = load_edition(edition)
+            except LookupError as exc:
+                raise UnknownName(str(exc), code="unknown_edition", params={"edition": edition}) from exc
+        if isinstance(players, str):
+            raise RuleViolation("players is a list of names, not one string.", code="player_count",
+                                params={"count": 1})
+        players = tuple(players)
+        _check_players(players)
+        if mode not in MODES:
+            raise RuleViolation(f"Unknown game mode {mode!r}: choose one of {', '.join(MODES)}.",
+                                code="unknown_mode", params={"mode": mode})
+        flags = dict(edition.rules)
+        for name, value in (rules or {}).items():
+            if name not in RULE_FLAGS:
+                raise RuleViolation(f"Unknown rule flag {name!r} (known: {', '.join(RULE_FLAGS)}).",
+                                    code="unknown_rule_flag", params={"flag": name})
+            if value not in RULE_FLAGS[name] or type(value) is not type(RULE_FLAGS[name][0]):
+                raise RuleViolation(f"Rule flag {name} takes {' or '.join(map(repr, RULE_FLAGS[name]))}, "
+                                    f"not {value!r}.", code="bad_rule_flag", params={"flag": name})
+            flags[name] = value
+        if end_time is not None:
+            if mode != "time_limit":
+                raise RuleViolation("Only a time-limited game has an end time.", code="end_time_not_time_limit")
+            _parse_time(end_time)
+        if player_cards and set(player_cards) != set(players):
+            raise RuleViolation("Every player needs a bank card, and only players have one.",
+                                code="player_cards_mismatch")
+        if player_cards and len(set(player_cards.values())) != len(player_cards):
+            raise RuleViolation("Two players cannot share one bank card.", code="player_cards_shared")
+        config = GameConfig(edition, mode, flags)
+        if mode in ("quick", "time_limit"):
+            if dealt is None:
+                deeds = [s.index for s in edition.deeds()]
+                (rng or random.SystemRandom()).shuffle(deeds)
+                dealt = {p: sorted(deeds[i * DEALT_PER_PLAYER:(i + 1) * DEALT_PER_PLAYER])
+                         for i, p in enumerate(players)}
+            dealt = {p: list(v) for p, v in dealt.items()}
+            for p, squares in dealt.items():
+                if p not in players:
+                    raise UnknownName(f"The deal names {p!r}, who is not a player.", code="unknown_player",
+                                      params={"player": p})
+            short = [p for p in players if len(dealt.get(p, [])) != DEALT_PER_PLAYER]
+            if short:
+                raise RuleViolation(f"The deal gives each player {DEALT_PER_PLAYER} title deeds (RULES.md, End of "
+                                    f"the game); not so for {', '.join(short)}.", code="deal_count",
+                                    params={"players": ", ".join(short), "count": DEALT_PER_PLAYER})
+        elif dealt:
+            raise RuleViolation("Only the quick and time-limited games deal deeds at setup.",
+                                code="deal_not_allowed")
+        state = State.new(edition, players)
+        state, effects = engine.setup_effects(state, config, dealt)
+        meta = {"format": "banquier-game", "edition": edition.name,
+                "players": list(players), "mode": mode, "rules": flags,
+                "rules_changed": {k: v for k, v in flags.items() if edition.rules.get(k) != v},
+                "dealt": dealt or {}, "end_time": end_time, "player_cards": dict(player_cards or {}),
+                "created_at": datetime.now().astimezone().isoformat(timespec="seconds")}
+        ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()))
+        return cls(ledger, config, ledger.meta(), state, clock)
+
+    @staticmethod
+    def check_file(path: str | Path) -> Path:
+        """Refuse, without writing anything, a path that is not a Banquier game file (missing, a folder, another
+        program's file, damaged). Returns the path. Raises LedgerError."""
+        return Ledger.check_file(path)
+
+    @classmethod
+    def open(cls, path: str | Path, *, key: bytes,
+             check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False) -> "Game":
+        """Resume a game from its file.
+
+        ``check``: ``auto`` (default) audits the whole journal only after an unclean stop or when the
+        projection's keyed hash does not match the journal; ``full`` always audits; ``none`` checks nothing
+        (for :meth:`audit` to report everything itself). The cost of ``auto`` after a clean stop does not grow
+        with the length of the game. ``read_only``: open to look only (audit, export): nothing is ever written.
+        ``key``: the device key's bytes (the host reads the key file, never creating one to open a game; call
+        :meth:`check_file` first to refuse a file that is no game before looking for a key). The file is marked in use only
+        once it passed its checks: a refused file is left byte for byte as it was.
+        Raises LedgerError (not a game, damaged, unreadable) or AuditFailed (what is wrong, the first entry
+        edited). A damaged file is never replaced.
+        """
+        if check not in ("auto", "full", "none"):
+            raise ValueError(f"check must be 'auto', 'full' or 'none', not {check!r}")
+        ledger = Ledger.open(path, key, read_only=read_only)
+        try:
+            meta = ledger.meta()
+            if meta.get("key_id") != key_id(key):
+                raise AuditFailed(f"{path} was signed by another device's key: its journal cannot be verified "
+                                  f"here. Open it on the device that created it, or with that device's key.",
+                                  code="audit_foreign_key", params={"path": str(path), "problems": ["key"]})
+            try:
+                edition = load_edition(meta["edition"])
+            except LookupError as exc:
+                raise LedgerError(f"{path} is a game of edition {meta['edition']!r}, which this Banquier does "
+                                  f"not have.", code="ledger_unknown_edition") from exc
+            config = GameConfig(edition, meta["mode"], dict(meta["rules"]))
+            raw = ledger.projection_raw()
+            last = ledger.last_entry()
+            consistent = (raw is not None and last is not None and raw[0] == last[0]
+                          and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1])
+                          and meta.get("meta_mac") == ledger._meta_mac(meta))  # the header sets the rules
+            if check == "full" or (check == "auto" and (ledger.was_unclean or not consistent)):
+                report = audit_ledger(ledger, config)
+                if not report.ok:
+                    raise AuditFailed(report.summary(), params={"problems": report.problems,
+                                                                "first_bad_seq": report.first_bad_seq})
+                consistent = True
+            if not consistent and check != "none":
+                raise AuditFailed(f"{path}: the current state does not match the journal.",
+                                  params={"problems": ["projection"], "first_bad_seq": None})
+            try:
+                state = (State.from_json(json.loads(raw[1])) if raw is not None
+                         else State.new(edition, tuple(meta["players"])))
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise AuditFailed(f"{path}: the stored state is damaged or was edited ({exc}). The file was left "
+                                  f"untouched; `banquier audit` tells more.", code="audit_state_damaged",
+                                  params={"problems": ["projection"], "first_bad_seq": None}) from exc
+            if not read_only:
+                ledger.mark_open()
+        except BaseException:
+            ledger.db.close()
+            raise
+        return cls(ledger, config, meta, state, clock)
+
+    def close(self) -> None:
+        """Close the file cleanly (the next :meth:`open` then needs no audit)."""
+        self._ledger.close()
+
+    def __enter__(self) -> "Game":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- properties ----------------------------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        return self._ledger.path
+
+    @property
+    def edition(self) -> Edition:
+        return self.config.edition
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._state.players
+
+    @property
+    def mode(self) -> str:
+        return self.config.mode
+
+    @property
+    def ledger(self) -> Ledger:
+        """The underlying ledger (for audits, exports and tests)."""
+        return self._ledger
+
+    @property
+    def raw_state(self) -> State:
+        """A copy of the current :class:`~terminal.bank.state.State` (safe to change)."""
+        return self._state.copy()
+
+    @property
+    def current(self) -> State:
+        """The current :class:`~terminal.bank.state.State` itself, without a copy: read it, never change it (the
+        screen reads it on every redraw; :attr:`raw_state` is the copy to experiment on)."""
+        return self._state
+
+    # -- the generic entry point ---------------------------------------------------------------------------
+    def preview(self, op: Mapping[str, Any]) -> Effects:
+        """Compute an operation without committing it: what it would pay to whom (for a confirmation
+        screen). Raises the same errors as :meth:`apply` would."""
+        op = engine.check_shape(op)
+        if op["op"] == "undo":
+            return engine.invert(_effects(self._undo_target()))
+        _, effects = engine.apply(self._state, self.config, op)
+        return effects
+
+    def apply(self, op: Mapping[str, Any]) -> Receipt:
+        """Commit one operation given as a table-log line (``{"op": "buy", "player": "Ann", "square": 39}``).
+
+        Raises MalformedOperation for a line of the wrong shape, a GameError subclass for a refusal (nothing
+        changes), LedgerError if the file cannot be written (nothing is recorded).
+        """
+        op = engine.check_shape(op)
+        if op["op"] == "undo":
+            return self.undo()
+        new_state, effects = engine.apply(self._state, self.config, op)
+        seq = self._ledger.append("op", op, None, effects.postings, effects.changes, new_state.to_json())
+        self._state = new_state
+        return self._receipt(seq, op, effects)
+
+    def undo(self) -> Receipt:
+        """Undo the last operation not yet undone, by appending a compensating entry (nothing is deleted).
+        May be repeated; survives a restart; undoing the operation that ended the game reopens it. An undo is
+        not itself undoable. Raises NothingToUndo."""
+        target = self._undo_target()
+        seq = target.seq
+        effects = engine.invert(_effects(target))
+        new_state = engine.replay_effects(self._state, effects)
+        op = {"op": "undo"}
+        new_seq = self._ledger.append("undo", op, seq, effects.postings, effects.changes, new_state.to_json())
+        self._state = new_state
+        return self._receipt(new_seq, {"op": "undo", "undoes": target.op}, effects)
+
+    def _undo_target(self):
+        """The journal entry an undo would undo, checked against its keyed hash. Raises NothingToUndo, or
+        AuditFailed for an entry edited outside the terminal (its postings are never paid back)."""
+        seq = self._ledger.last_undoable()
+        if seq is None:
+            raise NothingToUndo("There is nothing to undo.")
+        target = self._ledger.entry(seq)
+        if target is None or not self._ledger.entry_is_genuine(target):
+            raise AuditFailed(f"Entry #{seq} was edited outside the terminal: it cannot be undone. Run "
+                              f"`banquier audit` on {self.path.name}.", code="audit_edited_entry",
+                              params={"problems": [f"entry {seq}"], "first_bad_seq": seq, "seq": seq})
+        return target
+
+    def last_undoable(self) -> dict | None:
+        """The operation :meth:`undo` would undo (as recorded), or None."""
+        seq = self._ledger.last_undoable()
+        return self._ledger.entry(seq).op if seq is not None else None
+
+    def _receipt(self, seq: int, op: dict, effects: Effects) -> Receipt:
+        return Receipt(seq=seq, op=op, postings=tuple(effects.postings), debts=self.debts())
+
+    # -- one method per operation (docs/table-log.md) ------------------------------------------------------
+    def pass_go(self, player: str) -> Receipt:
+        """GO salary from the Bank (RULES.md, Money in and out)."""
+        return self.apply({"op": "pass_go", "player": player})
+
+    def buy(self, player: str, square: int) -> Receipt:
+        """Buy an unowned deed at its printed price. Voluntary: refused without the cash or while in debt."""
+        return self.apply({"op": "buy", "player": player, "square": square})
+
+    def auction(self, square: int, winner: str, price: int) -> Receipt:
+        """Record an auction's result: ``winner`` pays ``price`` (>= 1) to the Bank for an unowned deed. To run
+        the bidding, see :meth:`start_auction`."""
+        return self.apply({"op": "auction", "square": square, "winner": winner, "price": price})
+
+    def pay_rent(self, player: str, square: int, dice: int | None = None, card: str | None = None) -> Receipt:
+        """Pay the owner's rent for ``square``; ``dice`` (2-12) for utilities; ``card``: ``nearest_railroad``
+        (twice the rent) or ``nearest_utility`` (10 x dice). A charge: never refused for lack of cash."""
+        return self.apply(_drop_none({"op": "pay_rent", "player": player, "square": square, "dice": dice,
+                                      "card": card}))
+
+    def pay_tax(self, player: str, square: int, choice: str | None = None) -> Receipt:
+        """Income tax (square 4) or luxury tax (38); ``choice`` ``flat``/``percent`` under ``income_tax_percent``."""
+        return self.apply(_drop_none({"op": "pay_tax", "player": player, "square": square, "choice": choice}))
+
+    def bank_pays(self, player: str, amount: int) -> Receipt:
+        """A card or the Bank pays the player ``amount``."""
+        return self.apply({"op": "bank_pays", "player": player, "amount": amount})
+
+    def pay_bank(self, player: str, amount: int) -> Receipt:
+        """A card or fee the player pays to the Bank (to the pot under the jackpot rule). A charge."""
+        return self.apply({"op": "pay_bank", "player": player, "amount": amount})
+
+    def pay_each_player(self, player: str, amount: int) -> Receipt:
+        """The player pays ``amount`` to every other player still in the game, in play order. A charge."""
+        return self.apply({"op": "pay_each_player", "player": player, "amount": amount})
+
+    def collect_from_each_player(self, player: str, amount: int) -> Receipt:
+        """Every other player still in the game pays the player ``amount``. Charges."""
+        return self.apply({"op": "collect_from_each_player", "player": player, "amount": amount})
+
+    def repairs(self, player: str, per_house: int, per_hotel: int) -> Receipt:
+        """Pay the Bank ``per_house`` for each house and ``per_hotel`` for each hotel the player owns."""
+        return self.apply({"op": "repairs", "player": player, "per_house": per_house, "per_hotel": per_hotel})
+
+    def jail_fine(self, player: str) -> Receipt:
+        """Pay the jail fine (50 in the classic unit). A charge."""
+        return self.apply({"op": "jail_fine", "player": player})
+
+    def gain_jail_card(self, player: str, deck: str) -> Receipt:
+        """The player draws the Get Out of Jail Free card of ``deck`` (``chance``/``community_chest``)."""
+        return self.apply({"op": "gain_jail_card", "player": player, "deck": deck})
+
+    def use_jail_card(self, player: str, deck: str | None = None) -> Receipt:
+        """The player uses a Get Out of Jail Free card; it goes back under its deck."""
+        return self.apply(_drop_none({"op": "use_jail_card", "player": player, "deck": deck}))
+
+    def free_parking(self, player: str) -> Receipt:
+        """Landing on Free Parking: nothing, or the whole pot under the jackpot rule."""
+        return self.apply({"op": "free_parking", "player": player})
+
+    def build(self, player: str, square: int, price: int | None = None) -> Receipt:
+        """Build the next house (or the hotel) on a street; ``price`` when won at a housing-shortage auction."""
+        return self.apply(_drop_none({"op": "build", "player": player, "square": square, "price": price}))
+
+    def sell_building(self, player: str, square: int, whole: bool = False) -> Receipt:
+        """Sell one building back to the Bank at half price, or (``whole``) every building of the group."""
+        op = {"op": "sell_building", "player": player, "square": square}
+        if whole:
+            op["whole"] = True
+        return self.apply(op)
+
+    def mortgage(self, player: str, square: int) -> Receipt:
+        """Mortgage a deed (no buildings in its group); the Bank pays the mortgage value."""
+        return self.apply({"op": "mortgage", "player": player, "square": square})
+
+    def unmortgage(self, player: str, square: int) -> Receipt:
+        """Lift a mortgage: mortgage value + 10 % (rounded per ``interest_rounding``). Voluntary."""
+        return self.apply({"op": "unmortgage", "player": player, "square": square})
+
+    def transfer(self, payer: str, payee: str, amount: int) -> Receipt:
+        """A voluntary payment between players, or with the Bank (``"bank"``)."""
+        return self.apply({"op": "transfer", "from": payer, "to": payee, "amount": amount})
+
+    def trade(self, a: str, b: str, a_gives: Mapping[str, Any], b_gives: Mapping[str, Any],
+              lift_now: Iterable[int] = ()) -> Receipt:
+        """A trade: each side gives ``{"cash": n, "squares": [...], "jail_cards": n}``. Received mortgaged
+        deeds cost 10 % at once; those in ``lift_now`` are lifted at once for their mortgage value."""
+        op = {"op": "trade", "a": a, "b": b, "a_gives": dict(a_gives), "b_gives": dict(b_gives)}
+        if lift_now:
+            op["lift_now"] = list(lift_now)
+        return self.apply(op)
+
+    def declare_bankruptcy(self, player: str, lift_now: Iterable[int] = ()) -> Receipt:
+        """Bankruptcy to the creditor of the oldest debt (see :mod:`terminal.bank.bankruptcy`)."""
+        op = {"op": "declare_bankruptcy", "player": player}
+        if lift_now:
+            op["lift_now"] = list(lift_now)
+        return self.apply(op)
+
+    def end_game(self) -> Receipt:
+        """End a time-limited game now."""
+        return self.apply({"op": "end_game"})
+
+    def tick(self, now: datetime | None = None) -> Receipt | None:
+        """End a time-limited game whose end time has passed (``now`` defaults to the injected clock).
+        Returns the end_game receipt, or None when nothing happened."""
+        end = self.meta.get("end_time")
+        if self.mode != "time_limit" or not end or self._state.game.get("over"):
+            return None
+        now = now or (self._clock() if self._clock else None)
+        if now is None or now < _parse_time(end):
+            return None
+        return self.end_game()
+
+    # -- auctions ------------------------------------------------------------------------------------------
+    def start_auction(self, square: int):
+        """Open the auction of an unowned deed (declined at its price, or taken from a bankrupt player).
+        Returns a :class:`terminal.bank.auction.DeedAuction`; nothing is recorded until it closes."""
+        return DeedAuction(self, square)
+
+    def start_building_auction(self, building: str = "house"):
+        """Open a housing-shortage auction of one house or hotel (RULES.md, Buildings)."""
+        return BuildingAuction(self, building)
+
+    # -- questions -----------------------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return bool(self._state.game.get("over"))
+
+    def debts(self) -> dict[str, list[dict]]:
+        """Each player's outstanding debts, oldest first: ``{player: [{"to": name|"bank", "amount": n}]}``."""
+        out: dict[str, list[dict]] = {}
+        for d in self._state.debt_list:
+            out.setdefault(d["debtor"], []).append(
+                {"to": BANK if d["creditor"] in (BANK, POT) else d["creditor"], "amount": d["amount"]})
+        return out
+
+    def cash(self, player: str) -> int:
+        return self._state.cash[player]
+
+    def worth(self, player: str) -> int:
+        """A player's worth (RULES.md, End of the game)."""
+        return worth(self._state, self.edition, player, self.config.houses_before_hotel)
+
+    def standings(self) -> list[str]:
+        return standings(self._state, self.edition, self.config.houses_before_hotel)
+
+    def rent(self, payer: str, square: int, dice: int | None = None, card: str | None = None) -> tuple[int, str]:
+        """``(amount, owner)`` that :meth:`pay_rent` would charge; raises as it would."""
+        from terminal.bank.rules import rent_due
+        tx = engine.Tx(self._state, self.config)
+        return rent_due(self._state, self.config, tx.player(payer), tx.deed(square), dice, card)
+
+    def raisable(self, player: str) -> int:
+        """What a player could still raise from the Bank (half their buildings + unmortgaged deeds)."""
+        from terminal.bank.rules import raisable
+        return raisable(self._state, self.config, player)
+
+    def state(self) -> dict[str, Any]:
+        """Everything a table-log ``expect`` can check (docs/table-log.md, Checks):
+
+        ``cash`` {player: int}, ``owner`` {"square": player|"bank"} for the 28 deeds, ``buildings``
+        {"square": 0-4 or 5 = hotel}, ``mortgaged`` [squares], ``debt`` {player: [{"to", "amount"}]},
+        ``jail_cards`` {player: n}, ``bankrupt`` [names], ``bank`` {"houses", "hotels", "pot"},
+        ``worth`` {player: int}, ``standings`` [names], ``game_over`` bool.
+        """
+        s = self._state
+        deeds = [d.index for d in self.edition.deeds()]
+        return {
+            "cash": {p: s.cash[p] for p in s.players},
+            "owner": {str(i): s.owner.get(i, BANK) for i in deeds},
+            "buildings": {str(i): s.level.get(i, 0) for i in deeds},
+            "mortgaged": sorted(i for i, m in s.mortgaged.items() if m),
+            "debt": self.debts(),
+            "jail_cards": {p: len(s.jail_cards_of(p)) for p in s.players},
+            "bankrupt": list(s.bankrupt_list),
+            "bank": {"houses": s.bank["houses"], "hotels": s.bank["hotels"], "pot": s.cash[POT]},
+            "worth": {p: self.worth(p) for p in s.players},
+            "standings": self.standings(),
+            "game_over": self.is_over(),
+        }
+
+    def audit(self) -> AuditReport:
+        """Full audit: keyed hash chain, balanced entries, replay of every operation through the rules,
+        replayed state = stored state, SQL sums = projected cash. Never changes the file."""
+        return audit_ledger(self._ledger, self.config)
+
+    def history(self) -> list[dict]:
+        """The journal, oldest first: ``{"seq", "kind", "op", "undoes", "postings", "undone"}``."""
+        entries = list(self._ledger.entries())
+        undone = {e.undoes for e in entries if e.undoes is not None}
+        return [{"seq": e.seq, "kind": e.kind, "op": e.op, "undoes": e.undoes, "postings": e.postings,
+                 "undone": e.seq in undone, "recorded_at": e.recorded_at} for e in entries]
+
+    def worth_history(self) -> list[dict[str, int]]:
+        """Every player's worth after each journal entry (setup first), for the end-of-game chart."""
+        state = State.new(self.edition, self.players)
+        out = []
+        hbh = self.config.houses_before_hotel
+        for entry in self._ledger.entries():
+            state = engine.replay_effects(state, _effects(entry))
+            out.append({p: worth(state, self.edition, p, hbh) for p in self.players})
+        return out
+
+
+def _effects(entry) -> Effects:
+    return Effects(postings=list(entry.postings), changes=[tuple(c) for c in entry.changes])
+
+
+def _drop_none(op: dict) -> dict:
+    return {k: v for k, v in op.items() if v is not None}
+
+
+def _parse_time(text: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text)
+    except (TypeError, ValueError) as exc:
+        raise RuleViolation(f"End time {text!r} is not an ISO 8601 date and time.", code="bad_end_time") from exc
+    return value if value.tzinfo else value.astimezone()
+
+
+def _check_players(players: tuple[str, ...]) -> None:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RuleViolation(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}.",
+                            code="player_count", params={"count": len(players)})
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH or name != name.strip() \
+                or not name.isprintable():
+            raise RuleViolation(f"Player names are 1 to {MAX_NAME_LENGTH} printable characters without leading or "
+                                f"trailing spaces: {name!r}.", code="player_name", params={"name": name})
+        if name.lower() in (BANK, POT):
+            raise RuleViolation(f"{name!r} is reserved for the Bank; choose another name.",
+                                code="player_name_reserved", params={"name": name})
+    if len({name.casefold() for name in players}) != len(players):
+        raise RuleViolation("Two players have the same name (capitals do not count).", code="player_duplicate")

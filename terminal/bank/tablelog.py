@@ -1,0 +1,229 @@
+"""Table logs (``docs/table-log.md``, version 1): read, replay into a game file, and export a game back.
+
+A table log is JSON Lines: a header, then operations (``"op"``) and checks (``"expect"``). :func:`replay`
+applies every operation through :class:`terminal.Game` (an operation marked ``"refused": true`` must be
+refused, every other one accepted) and compares every check with the game's state, stopping at the first
+mismatch with the line, the field, the expected and the actual value.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from terminal.errors import GameError, LedgerError, MalformedOperation
+from terminal.bank.game import Game
+
+HEADER_FIELDS = {"format", "version", "edition", "players", "mode", "rules", "dealt", "end_time", "source"}
+CHECK_FIELDS = {"cash", "owner", "buildings", "mortgaged", "debt", "jail_cards", "bankrupt", "bank", "worth",
+                "standings", "game_over"}
+SUBSET_FIELDS = {"cash", "owner", "buildings", "jail_cards", "worth", "bank"}
+UNORDERED_LIST_FIELDS = {"mortgaged", "bankrupt"}
+
+
+class TableLogError(GameError, ValueError):
+    """A table log that is not of the spec's shape: the message names the file and the line."""
+
+    code = "table_log_malformed"
+
+
+class ReplayMismatch(GameError, ValueError):
+    """A replay that disagrees with its log: ``params`` holds ``line``, ``field``, ``expected``, ``actual``."""
+
+    code = "replay_mismatch"
+
+
+@dataclass
+class Line:
+    number: int
+    data: dict
+
+
+@dataclass
+class TableLog:
+    path: Path
+    header: dict
+    lines: list[Line]
+
+    @property
+    def operations(self) -> int:
+        return sum(1 for line in self.lines if "op" in line.data)
+
+
+@dataclass
+class ReplayResult:
+    operations: int
+    refused: int
+    checks: int
+    game_path: Path
+
+
+def read_table_log(path: str | Path) -> TableLog:
+    """Parse and shape-check a table log. Raises TableLogError naming the line of the first problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TableLogError(f"{path}: cannot read the table log ({exc}).", params={"path": str(path)}) from exc
+    header: dict | None = None
+    lines: list[Line] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise _malformed(path, number, f"not valid JSON ({exc.msg})") from exc
+        if not isinstance(data, dict):
+            raise _malformed(path, number, "not a JSON object")
+        if header is None:
+            header = _check_header(path, number, data)
+            continue
+        if "op" in data:
+            if "expect" in data:
+                raise _malformed(path, number, "a line is an operation or a check, not both")
+            try:
+                from terminal.bank.engine import check_shape
+                check_shape(data)
+            except MalformedOperation as exc:
+                raise _malformed(path, number, str(exc)) from exc
+        elif "expect" in data:
+            if set(data) != {"expect"} or not isinstance(data["expect"], dict):
+                raise _malformed(path, number, "a check is {\"expect\": {...}} and nothing else")
+            unknown = set(data["expect"]) - CHECK_FIELDS
+            if unknown:
+                raise _malformed(path, number, f"unknown check field(s) {', '.join(sorted(unknown))}")
+        else:
+            raise _malformed(path, number, "neither an operation (\"op\") nor a check (\"expect\")")
+        lines.append(Line(number, data))
+    if header is None:
+        raise TableLogError(f"{path}: empty table log (no header).", params={"path": str(path)})
+    return TableLog(path, header, lines)
+
+
+def _malformed(path: Path, number: int, reason: str) -> TableLogError:
+    return TableLogError(f"{path}:{number}: malformed line: {reason}.",
+                         params={"path": str(path), "line": number, "reason": reason})
+
+
+def _check_header(path: Path, number: int, data: dict) -> dict:
+    if data.get("format") != "table-log" or data.get("version") != 1:
+        raise _malformed(path, number, "the first line must be a header with \"format\": \"table-log\" and "
+                                       "\"version\": 1")
+    unknown = set(data) - HEADER_FIELDS
+    if unknown:
+        raise _malformed(path, number, f"unknown header field(s) {', '.join(sorted(unknown))}")
+    if not isinstance(data.get("edition"), str):
+        raise _malformed(path, number, "the header needs an \"edition\"")
+    if not isinstance(data.get("players"), list) or not all(isinstance(p, str) for p in data["players"]):
+        raise _malformed(path, number, "the header needs \"players\", a list of names")
+    if not isinstance(data.get("rules", {}), dict) or not isinstance(data.get("dealt", {}), dict):
+        raise _malformed(path, number, "\"rules\" and \"dealt\" must be objects")
+    return data
+
+
+def _compare(number: int, field: str, expected: Any, actual: Any) -> None:
+    def mismatch(exp, act, name=field):
+        raise ReplayMismatch(f"line {number}: {name}: expected {json.dumps(exp, ensure_ascii=False)}, "
+                             f"actual {json.dumps(act, ensure_ascii=False)}",
+                             params={"line": number, "field": name, "expected": exp, "actual": act})
+    if field in SUBSET_FIELDS:
+        if not isinstance(expected, dict):
+            mismatch(expected, actual)
+        for key, value in expected.items():
+            if key not in actual or actual[key] != value:
+                mismatch(value, actual.get(key), f"{field}.{key}")
+    elif field in UNORDERED_LIST_FIELDS:
+        if not isinstance(expected, list) or sorted(map(str, expected)) != sorted(map(str, actual)):
+            mismatch(expected, actual)
+    elif expected != actual:
+        mismatch(expected, actual)
+
+
+def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes, progress=None) -> ReplayResult:
+    """Replay a table log into a new game file ``game_path``.
+
+    Returns the counts on success. Raises TableLogError (malformed line: the replay stops there),
+    ReplayMismatch (an accepted refusal, a refused operation, or a failing check), or LedgerError.
+    ``key``: the device key's bytes. ``progress``: optional callable(line_number) called after each line.
+    """
+    log = log if isinstance(log, TableLog) else read_table_log(log)
+    h = log.header
+    try:
+        game = Game.create(game_path, h["edition"], h["players"], mode=h.get("mode", "classic"),
+                           rules=h.get("rules") or None, dealt=h.get("dealt") or None,
+                           end_time=h.get("end_time"), key=key)
+    except LedgerError:
+        raise  # the game file, not the log: an existing or unwritable path
+    except GameError as exc:
+        if isinstance(exc, (MalformedOperation,)):
+            raise
+        raise TableLogError(f"{log.path}: the header cannot start a game: {exc}",
+                            params={"path": str(log.path), "line": 1}) from exc
+    operations = refused = checks = 0
+    try:
+        for line in log.lines:
+            data = line.data
+            if "op" in data:
+                operations += 1
+                should_refuse = bool(data.get("refused"))
+                try:
+                    game.apply(data)
+                except MalformedOperation as exc:
+                    raise _malformed(log.path, line.number, str(exc)) from exc
+                except GameError as exc:
+                    if not should_refuse:
+                        raise ReplayMismatch(f"line {line.number}: {data['op']} was refused: {exc}",
+                                             params={"line": line.number, "field": "refused", "expected": False,
+                                                     "actual": True, "reason": str(exc)}) from exc
+                    refused += 1
+                else:
+                    if should_refuse:
+                        raise ReplayMismatch(f"line {line.number}: {data['op']} was accepted but the log says it "
+                                             f"must be refused", params={"line": line.number, "field": "refused",
+                                                                         "expected": True, "actual": False})
+            else:
+                checks += 1
+                state = game.state()
+                for field, expected in data["expect"].items():
+                    _compare(line.number, field, expected, state[field])
+            if progress:
+                progress(line.number)
+    finally:
+        game.close()
+    return ReplayResult(operations, refused, checks, Path(game_path))
+
+
+def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict]:
+    """The game as table-log lines: the header, every recorded operation and undo in journal order, and
+    (by default) a final check of the whole state. Replaying them gives the same state."""
+    meta = game.meta
+    header = {"format": "table-log", "version": 1, "edition": meta["edition"], "players": meta["players"],
+              "mode": meta["mode"]}
+    if meta.get("rules_changed"):
+        header["rules"] = meta["rules_changed"]
+    if meta.get("dealt"):
+        header["dealt"] = meta["dealt"]
+    if meta.get("end_time"):
+        header["end_time"] = meta["end_time"]
+    header["source"] = f"exported by Banquier from {game.path.name}"
+    yield header
+    for entry in game.ledger.entries():
+        if entry.kind == "op":
+            yield entry.op
+        elif entry.kind == "undo":
+            yield {"op": "undo"}
+    if with_final_check:
+        yield {"expect": game.state()}
+
+
+def export_table_log(game: Game, path: str | Path) -> int:
+    """Write :func:`export_lines` to ``path``; return the number of lines."""
+    count = 0
+    with open(path, "w", encoding="utf-8") as f:
+        for line in export_lines(game):
+            f.write(json.dumps(line, ensure_ascii=False) + "\n")
+            count += 1
+    return count

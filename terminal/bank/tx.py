@@ -1,0 +1,169 @@
+"""The transaction: a working copy of the state on which one operation is computed, recording each change.
+
+:class:`Tx` holds the money primitives every operation is built from (a voluntary payment, a charge that may
+become a debt, the settlement of debts) and the checks of names and amounts. The operations themselves are in
+:mod:`terminal.bank.engine`; the rules in :mod:`terminal.bank.rules`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from cards.editions import Square
+from terminal.bank.money import check_amount, ten_percent
+from terminal.bank.state import BANK, POT, State
+from terminal.bank.types import Effects, GameConfig
+from terminal.errors import InsufficientCash, PlayerBankrupt, PlayerInDebt, RuleViolation, UnknownName
+
+_SENTINEL = object()
+
+
+class Tx:
+    """A working copy of the state on which one operation is computed, recording each change."""
+
+    def __init__(self, state: State, config: GameConfig):
+        self.s = state.copy()
+        self.cfg = config
+        self.ed = config.edition
+        self.effects = Effects()
+
+    # -- primitive changes ---------------------------------------------------------------------------------
+    def set(self, section: str, key: Any, value: Any) -> None:
+        table = getattr(self.s, section)
+        before = table.get(key, _SENTINEL)
+        before = None if before is _SENTINEL else before
+        if before == value:
+            return
+        if value is None or (section in ("level",) and value == 0) or (section == "mortgaged" and not value):
+            table.pop(key, None)
+        else:
+            table[key] = value
+        self.effects.changes.append((section, key, _copy(before), _copy(value)))
+
+    def set_debts(self, debts: list[dict]) -> None:
+        self.set("debts", "list", [dict(d) for d in debts if d["amount"] > 0])
+
+    def move(self, payer: str, payee: str, amount: int) -> None:
+        """Move money. No check here: callers decide whether the payment is voluntary or a charge."""
+        if amount <= 0 or payer == payee:
+            return
+        self.s.cash[payer] -= amount
+        self.s.cash[payee] += amount
+        self.effects.postings.append((payer, payee, amount))
+
+    # -- money rules ---------------------------------------------------------------------------------------
+    def pay_voluntary(self, payer: str, payee: str, amount: int, what: str) -> None:
+        """A voluntary payment: refused without the cash, or while the payer is in debt (RULES.md, Debts)."""
+        if payer != BANK:
+            self.require_no_debt(payer, what)
+            if self.s.cash[payer] < amount:
+                raise InsufficientCash(
+                    f"{payer} cannot pay {amount} for {what}: only {self.s.cash[payer]} in cash. "
+                    f"Sell buildings or mortgage deeds first.",
+                    params={"player": payer, "amount": amount, "cash": self.s.cash[payer], "what": what})
+        self.move(payer, payee, amount)
+        self.settle()
+
+    def charge(self, debtor: str, creditor: str, amount: int) -> None:
+        """A rules-driven charge: never refused for lack of cash. The creditor gets all the cash there is
+        (after the debtor's older debts); the rest becomes a debt (RULES.md, Debts and bankruptcy).
+
+        Our reading: each charge left unpaid is a debt of its own, even to a creditor already owed (RULES.md
+        says charges "queue behind the first debt" and are "paid oldest first"): the table sees every charge.
+        """
+        if amount <= 0:
+            return
+        self.set_debts(self.s.debt_list + [{"debtor": debtor, "creditor": creditor, "amount": amount}])
+        self.settle()
+
+    def bank_creditor(self) -> str:
+        """Where a tax, fine, repair bill or card payment to the Bank goes: the Bank, or the Free Parking pot
+        under the jackpot house rule (RULES.md, Free Parking; debts to the Bank are owed to the pot too)."""
+        return POT if self.cfg.jackpot else BANK
+
+    def settle(self) -> None:
+        """Pay outstanding debts, oldest first, from whatever cash each debtor now holds; repeat while a
+        creditor who received money is itself in debt."""
+        while True:
+            debts = [dict(d) for d in self.s.debt_list]
+            paid = False
+            for debt in debts:
+                debtor = debt["debtor"]
+                if debtor in (BANK, POT):
+                    continue
+                available = self.s.cash[debtor]
+                if available > 0 and debt["amount"] > 0:
+                    amount = min(available, debt["amount"])
+                    self.move(debtor, debt["creditor"], amount)
+                    debt["amount"] -= amount
+                    paid = True
+            if not paid:
+                return
+            self.set_debts(debts)
+
+    def receive_mortgaged(self, taker: str, square: int, lift_now: bool) -> None:
+        """A mortgaged deed received in a trade or a bankruptcy: 10 % interest to the Bank at once (a
+        charge); lifting now also pays the mortgage value (voluntary, refused without the cash).
+        RULES.md, Mortgages."""
+        deed = self.ed.squares[square]
+        # Our reading: the interest is owed to the Bank even under the Free Parking jackpot house rule, whose
+        # pot takes "taxes, fines and street repairs" and card payments (RULES.md, Free Parking; seed 003):
+        # mortgage interest is none of these, it is the Bank's charge for its loan.
+        self.charge(taker, BANK, ten_percent(deed.mortgage, self.cfg.rounding))
+        if lift_now:
+            self.pay_voluntary(taker, BANK, deed.mortgage, f"lifting the mortgage on {deed.name} at once")
+            self.set("mortgaged", square, False)
+
+    # -- checks --------------------------------------------------------------------------------------------
+    def player(self, name: Any, role: str = "player") -> str:
+        if not isinstance(name, str) or name not in self.s.players:
+            raise UnknownName(f"There is no player {name!r} in this game (players: {', '.join(self.s.players)}).",
+                              code="unknown_player", params={"player": name})
+        if name in self.s.bankrupt_list:
+            raise PlayerBankrupt(f"{name} is bankrupt and out of the game: nothing can be paid to or by them.",
+                                 params={"player": name})
+        return name
+
+    def require_no_debt(self, player: str, what: str) -> None:
+        debts = self.s.debts_of(player)
+        if debts:
+            owed = ", ".join(f"{d['amount']} to {_account_name(d['creditor'])}" for d in debts)
+            raise PlayerInDebt(
+                f"{player} owes {owed}: {what} must wait. Raise the money by selling buildings, mortgaging "
+                f"deeds or trading, or declare bankruptcy.",
+                params={"player": player, "what": what, "debts": [dict(d) for d in debts],
+                        "owed": sum(d["amount"] for d in debts), "creditor_list": [d["creditor"] for d in debts]})
+
+    def deed(self, square: Any):
+        if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square < 40:
+            raise UnknownName(f"There is no square {square!r}: squares are numbered 0 to 39.",
+                              code="unknown_square", params={"square": square})
+        deed = self.ed.squares[square]
+        if not deed.is_deed:
+            raise RuleViolation(f"{deed.name} is not a title deed.", code="not_a_deed",
+                                params={"square": square, "name": deed.name, "deed": deed.name})
+        return deed
+
+    def own_deed(self, player: str, square: int):
+        deed = self.deed(square)
+        holder = self.s.owner.get(square)
+        if holder != player:
+            raise RuleViolation(
+                f"{player} does not hold {deed.name}" + (f": {holder} does." if holder else ": the Bank does."),
+                code="not_owner",
+                params={"player": player, "square": square, "deed": deed.name, "owner": holder or BANK})
+        return deed
+
+    def amount(self, value: Any, what: str = "amount", allow_zero: bool = False) -> int:
+        return check_amount(value, self.ed, allow_zero=allow_zero, what=what)
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [dict(v) if isinstance(v, dict) else v for v in value]
+    if isinstance(value, dict):
+        return dict(value)
+    return value
+
+
+def _account_name(account: str) -> str:
+    return "the Bank" if account in (BANK, POT) else account

@@ -1,0 +1,354 @@
+"""Translations of the terminal's texts: French (default), English and Ukrainian.
+
+:func:`translate` turns a :class:`~terminal.table.view.Msg` into text. A message code missing from a language falls
+back to the Msg's own English text (every refusal of the rules carries one), then to the English catalog.
+Parameters are formatted with :meth:`str.format`; amounts arrive already formatted by the caller.
+
+Params stay language-free. A word that must be translated travels as a catalog code in a param whose key
+ends in ``_code`` (``deck_code="part_deck_chance"``, ``wanted_code="part_hotel"``): :func:`translate` puts
+that code's text in the same language in its place (``{deck_code}`` -> "Chance" in French). The texts so
+inserted (the ``part_*`` entries of :mod:`terminal.table.messages`) take no params themselves.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from terminal.table.messages import MESSAGES
+
+LANGUAGES = ("fr", "en", "uk")
+
+CATALOG: dict[str, dict[str, str]] = {
+    # -- screens and titles ----------------------------------------------------------------------------
+    "idle": {"fr": "Touchez une carte", "en": "Tap a card", "uk": "Прикладіть картку"},
+    "player_context": {"fr": "{player} : que faire ?", "en": "{player}: what now?", "uk": "{player}: що робимо?"},
+    "deed_context": {"fr": "{deed}", "en": "{deed}", "uk": "{deed}"},
+    "deed_tap_player": {"fr": "Touchez la carte du joueur", "en": "Tap the player's card",
+                        "uk": "Прикладіть картку гравця"},
+    "confirm_title": {"fr": "Confirmer ?", "en": "Confirm?", "uk": "Підтвердити?"},
+    "confirm_again": {"fr": "Touchez encore pour confirmer", "en": "Tap again to confirm",
+                      "uk": "Прикладіть ще раз, щоб підтвердити"},
+    "confirm_hint": {"fr": "Touchez à nouveau votre carte ou appuyez sur OK", "en": "Tap your card again or press OK",
+                     "uk": "Прикладіть картку ще раз або натисніть OK"},
+    "keypad_amount": {"fr": "Montant", "en": "Amount", "uk": "Сума"},
+    "keypad_title": {"fr": "{player} · {purpose}", "en": "{player} · {purpose}", "uk": "{player} · {purpose}"},
+    "keypad_dice": {"fr": "Total des dés (2 à 12)", "en": "Dice total (2 to 12)", "uk": "Сума кубиків (2–12)"},
+    "keypad_bid": {"fr": "Enchère de {player}", "en": "{player}'s bid", "uk": "Ставка {player}"},
+    "keypad_per_house": {"fr": "Prix par maison", "en": "Price per house", "uk": "Ціна за будинок"},
+    "keypad_per_hotel": {"fr": "Prix par hôtel", "en": "Price per hotel", "uk": "Ціна за готель"},
+    "keypad_pin": {"fr": "Code du banquier", "en": "Banker PIN", "uk": "PIN банкіра"},
+    "keypad_price": {"fr": "Prix adjugé", "en": "Auction price", "uk": "Ціна з аукціону"},
+    "choose_deed": {"fr": "Choisissez un titre", "en": "Choose a title deed", "uk": "Виберіть картку власності"},
+    "choose_card": {"fr": "Quelle carte ?", "en": "Which card?", "uk": "Яка картка?"},
+    "choose_payee": {"fr": "À qui ? Touchez sa carte ou choisissez la Banque",
+                     "en": "To whom? Tap their card or choose the Bank",
+                     "uk": "Кому? Прикладіть картку або виберіть Банк"},
+    "choose_partner": {"fr": "Avec qui ? Touchez sa carte", "en": "With whom? Tap their card",
+                       "uk": "З ким? Прикладіть картку"},
+    "auction_title": {"fr": "Enchères : {deed}", "en": "Auction: {deed}", "uk": "Аукціон: {deed}"},
+    "auction_hint": {"fr": "Chaque enchérisseur touche sa carte puis tape son prix ; OK adjuge",
+                     "en": "Each bidder taps their card and types a price; OK closes",
+                     "uk": "Учасник прикладає картку й вводить ціну; OK завершує"},
+    "trade_title": {"fr": "Échange {a} ↔ {b}", "en": "Trade {a} ↔ {b}", "uk": "Обмін {a} ↔ {b}"},
+    "trade_hint": {"fr": "Les deux joueurs touchent leur carte pour accepter",
+                   "en": "Both players tap their cards to agree", "uk": "Обидва гравці прикладають картки"},
+    "bankruptcy_title": {"fr": "Faillite de {player}", "en": "{player} goes bankrupt", "uk": "Банкрутство {player}"},
+    "banker_title": {"fr": "Banquier", "en": "Banker", "uk": "Банкір"},
+    "history_title": {"fr": "Historique", "en": "History", "uk": "Історія"},
+    "game_over_title": {"fr": "Fin de la partie", "en": "Game over", "uk": "Гру завершено"},
+    "new_game_title": {"fr": "Nouvelle partie", "en": "New game", "uk": "Нова гра"},
+    "new_game_tap_players": {"fr": "Joueurs : touchez vos cartes dans l'ordre du jeu ({count} inscrits)",
+                             "en": "Players: tap your cards in play order ({count} so far)",
+                             "uk": "Гравці: прикладайте картки по черзі ({count} вже)"},
+    "enrol_title": {"fr": "Enregistrer les cartes", "en": "Enrol cards", "uk": "Реєстрація карток"},
+    "no_game": {"fr": "Aucune partie : le banquier en commence une", "en": "No game: the banker starts one",
+                "uk": "Немає гри: банкір починає нову"},
+    # -- options ----------------------------------------------------------------------------------------
+    "opt_pass_go": {"fr": "Salaire (Départ)", "en": "GO salary", "uk": "Зарплата (Старт)"},
+    "opt_income_tax": {"fr": "Impôts sur le revenu", "en": "Income tax", "uk": "Податок на прибуток"},
+    "opt_luxury_tax": {"fr": "Taxe de luxe", "en": "Luxury tax", "uk": "Податок на розкіш"},
+    "opt_chance": {"fr": "Carte Chance", "en": "Chance card", "uk": "Картка «Шанс»"},
+    "opt_community_chest": {"fr": "Carte Caisse de communauté", "en": "Community Chest card",
+                            "uk": "Картка «Громадська скарбниця»"},
+    "opt_jail_fine": {"fr": "Amende de prison", "en": "Jail fine", "uk": "Штраф за в'язницю"},
+    "opt_use_jail_card": {"fr": "Utiliser « libéré de prison »", "en": "Use Get Out of Jail Free",
+                          "uk": "Використати «Звільнення з в'язниці»"},
+    "opt_free_parking": {"fr": "Parc gratuit", "en": "Free Parking", "uk": "Безкоштовна стоянка"},
+    "opt_pay_bank": {"fr": "Payer la Banque", "en": "Pay the Bank", "uk": "Сплатити Банку"},
+    "opt_bank_pays": {"fr": "Recevoir de la Banque", "en": "Receive from the Bank", "uk": "Отримати від Банку"},
+    "opt_transfer": {"fr": "Payer un montant", "en": "Pay an amount", "uk": "Сплатити суму"},
+    "opt_pay_each_player": {"fr": "Payer chaque joueur", "en": "Pay each player", "uk": "Сплатити кожному гравцю"},
+    "opt_collect_from_each_player": {"fr": "Recevoir de chaque joueur", "en": "Collect from each player",
+                                     "uk": "Отримати від кожного гравця"},
+    "opt_repairs": {"fr": "Réparations", "en": "Repairs", "uk": "Ремонт"},
+    "opt_trade": {"fr": "Échanger", "en": "Trade", "uk": "Обмін"},
+    "opt_my_deeds": {"fr": "Mes titres", "en": "My title deeds", "uk": "Мої картки власності"},
+    "opt_any_deed": {"fr": "Choisir un titre", "en": "Pick a title deed", "uk": "Вибрати картку власності"},
+    "opt_bankruptcy": {"fr": "Déclarer faillite", "en": "Declare bankruptcy", "uk": "Оголосити банкрутство"},
+    "opt_buy": {"fr": "Acheter ({price})", "en": "Buy ({price})", "uk": "Купити ({price})"},
+    "opt_decline": {"fr": "Refuser : enchères", "en": "Decline: auction", "uk": "Відмовитися: аукціон"},
+    "opt_rent": {"fr": "Payer le loyer", "en": "Pay the rent", "uk": "Сплатити оренду"},
+    "opt_rent_railroad_card": {"fr": "Carte : gare la plus proche (loyer double)",
+                               "en": "Card: nearest railroad (twice the rent)",
+                               "uk": "Картка: найближчий вокзал (подвійна оренда)"},
+    "opt_rent_utility_card": {"fr": "Carte : compagnie la plus proche (10 × dés)",
+                              "en": "Card: nearest utility (10 × dice)",
+                              "uk": "Картка: найближча компанія (10 × кубики)"},
+    "opt_build": {"fr": "Construire", "en": "Build", "uk": "Будувати"},
+    "opt_build_price": {"fr": "Construire au prix d'enchère", "en": "Build at an auction price",
+                        "uk": "Будувати за ціною аукціону"},
+    "opt_sell_building": {"fr": "Vendre un bâtiment", "en": "Sell a building", "uk": "Продати будівлю"},
+    "opt_sell_whole": {"fr": "Vendre tout le groupe", "en": "Sell the whole group", "uk": "Продати всю групу"},
+    "opt_mortgage": {"fr": "Hypothéquer", "en": "Mortgage", "uk": "Заставити"},
+    "opt_unmortgage": {"fr": "Lever l'hypothèque", "en": "Lift the mortgage", "uk": "Викупити заставу"},
+    "opt_flat": {"fr": "Forfait ({amount})", "en": "Flat ({amount})", "uk": "Фіксовано ({amount})"},
+    "opt_percent": {"fr": "10 % de la fortune ({amount})", "en": "10 % of worth ({amount})",
+                    "uk": "10 % статків ({amount})"},
+    "opt_bank": {"fr": "La Banque", "en": "The Bank", "uk": "Банк"},
+    "opt_passed_go": {"fr": "Passé par Départ : salaire", "en": "Passed GO: salary", "uk": "Пройшов Старт: зарплата"},
+    "opt_not_passed_go": {"fr": "Sans passer par Départ", "en": "Did not pass GO", "uk": "Не проходив Старт"},
+    "opt_pay_fine": {"fr": "Payer l'amende ({amount})", "en": "Pay the fine ({amount})", "uk": "Сплатити штраф ({amount})"},
+    "opt_draw_chance": {"fr": "Tirer une carte Chance", "en": "Draw a Chance card", "uk": "Взяти картку «Шанс»"},
+    "opt_undo": {"fr": "Annuler la dernière opération", "en": "Undo the last operation", "uk": "Скасувати останню дію"},
+    "opt_adjust_give": {"fr": "Ajustement : la Banque donne", "en": "Adjustment: the Bank gives",
+                        "uk": "Коригування: Банк дає"},
+    "opt_adjust_take": {"fr": "Ajustement : la Banque reprend", "en": "Adjustment: the Bank takes",
+                        "uk": "Коригування: Банк забирає"},
+    "opt_end_game": {"fr": "Terminer la partie", "en": "End the game", "uk": "Завершити гру"},
+    "opt_history": {"fr": "Historique", "en": "History", "uk": "Історія"},
+    "opt_enrol": {"fr": "Enregistrer des cartes", "en": "Enrol cards", "uk": "Реєструвати картки"},
+    "opt_new_game": {"fr": "Nouvelle partie", "en": "New game", "uk": "Нова гра"},
+    "opt_language": {"fr": "Langue : {language}", "en": "Language: {language}", "uk": "Мова: {language}"},
+    "opt_mute": {"fr": "Son : {state}", "en": "Sound: {state}", "uk": "Звук: {state}"},
+    "opt_start": {"fr": "Commencer", "en": "Start", "uk": "Почати"},
+    "opt_skip": {"fr": "Passer", "en": "Skip", "uk": "Пропустити"},
+    "opt_done": {"fr": "Terminé", "en": "Done", "uk": "Готово"},
+    "opt_close_auction": {"fr": "Adjuger", "en": "Close the auction", "uk": "Завершити аукціон"},
+    "opt_trade_give_deed": {"fr": "{player} donne {deed}", "en": "{player} gives {deed}", "uk": "{player} дає {deed}"},
+    "opt_trade_cash": {"fr": "{player} donne de l'argent ({amount})", "en": "{player} gives cash ({amount})",
+                       "uk": "{player} дає гроші ({amount})"},
+    "opt_trade_jail": {"fr": "{player} donne une carte prison ({count})", "en": "{player} gives a Jail card ({count})",
+                       "uk": "{player} дає картку в'язниці ({count})"},
+    "opt_lift_now": {"fr": "Lever tout de suite : {deed}", "en": "Lift now: {deed}", "uk": "Викупити зараз: {deed}"},
+    "opt_edition": {"fr": "Édition : {value}", "en": "Edition: {value}", "uk": "Видання: {value}"},
+    "opt_mode": {"fr": "Mode : {value}", "en": "Mode: {value}", "uk": "Режим: {value}"},
+    "opt_minutes": {"fr": "Durée : {minutes} min", "en": "Length: {minutes} min", "uk": "Тривалість: {minutes} хв"},
+    "opt_flag": {"fr": "{flag} : {value}", "en": "{flag}: {value}", "uk": "{flag}: {value}"},
+    # -- purposes on the confirmation screen --------------------------------------------------------------
+    "purpose_pass_go": {"fr": "Salaire de Départ", "en": "GO salary", "uk": "Зарплата"},
+    "purpose_buy": {"fr": "Achat de {deed}", "en": "Buying {deed}", "uk": "Купівля {deed}"},
+    "purpose_auction": {"fr": "{deed} adjugé", "en": "{deed} sold at auction", "uk": "{deed} з аукціону"},
+    "purpose_pay_rent": {"fr": "Loyer de {deed}", "en": "Rent on {deed}", "uk": "Оренда {deed}"},
+    "purpose_pay_tax": {"fr": "{tax}", "en": "{tax}", "uk": "{tax}"},
+    "purpose_bank_pays": {"fr": "La Banque paie", "en": "The Bank pays", "uk": "Банк платить"},
+    "purpose_pay_bank": {"fr": "Paiement à la Banque", "en": "Payment to the Bank", "uk": "Платіж Банку"},
+    "purpose_pay_each_player": {"fr": "Paie chaque joueur", "en": "Pays each player", "uk": "Платить кожному"},
+    "purpose_collect_from_each_player": {"fr": "Reçoit de chaque joueur", "en": "Collects from each player",
+                                         "uk": "Отримує від кожного"},
+    "purpose_repairs": {"fr": "Réparations", "en": "Repairs", "uk": "Ремонт"},
+    "purpose_jail_fine": {"fr": "Amende de prison", "en": "Jail fine", "uk": "Штраф"},
+    "purpose_gain_jail_card": {"fr": "Carte « libéré de prison »", "en": "Get Out of Jail Free card",
+                               "uk": "Картка звільнення"},
+    "purpose_use_jail_card": {"fr": "Sortie de prison avec la carte", "en": "Leaving jail with the card",
+                              "uk": "Вихід з в'язниці за карткою"},
+    "purpose_free_parking": {"fr": "Parc gratuit", "en": "Free Parking", "uk": "Безкоштовна стоянка"},
+    "purpose_build": {"fr": "Construction sur {deed}", "en": "Building on {deed}", "uk": "Будівництво на {deed}"},
+    "purpose_sell_building": {"fr": "Vente de bâtiment(s) sur {deed}", "en": "Selling building(s) on {deed}",
+                              "uk": "Продаж будівель на {deed}"},
+    "purpose_mortgage": {"fr": "Hypothèque de {deed}", "en": "Mortgaging {deed}", "uk": "Застава {deed}"},
+    "purpose_unmortgage": {"fr": "Levée de l'hypothèque de {deed}", "en": "Lifting the mortgage on {deed}",
+                           "uk": "Викуп застави {deed}"},
+    "purpose_transfer": {"fr": "Paiement", "en": "Payment", "uk": "Платіж"},
+    "purpose_trade": {"fr": "Échange", "en": "Trade", "uk": "Обмін"},
+    "purpose_declare_bankruptcy": {"fr": "Faillite de {player}", "en": "{player}'s bankruptcy",
+                                   "uk": "Банкрутство {player}"},
+    "purpose_undo": {"fr": "Annuler : {what} ({who})", "en": "Undo: {what} ({who})", "uk": "Скасувати: {what} ({who})"},
+    "purpose_undo_plain": {"fr": "Annuler : {what}", "en": "Undo: {what}", "uk": "Скасувати: {what}"},
+    "purpose_end_game": {"fr": "Fin de la partie", "en": "End of the game", "uk": "Кінець гри"},
+    # -- feedback -------------------------------------------------------------------------------------------
+    "done": {"fr": "C'est fait. {detail}", "en": "Done. {detail}", "uk": "Готово. {detail}"},
+    "cancelled": {"fr": "Annulé.", "en": "Cancelled.", "uk": "Скасовано."},
+    "timed_out": {"fr": "Délai dépassé : rien n'a été fait.", "en": "Timed out: nothing was done.",
+                  "uk": "Час вийшов: нічого не зроблено."},
+    "unknown_card": {"fr": "Carte inconnue : enregistrez-la depuis le menu du banquier.",
+                     "en": "Unknown card: enrol it from the banker's menu.",
+                     "uk": "Невідома картка: зареєструйте її в меню банкіра."},
+    "wrong_card": {"fr": "Pas cette carte ici : il faut la carte de {expected}.",
+                   "en": "Not that card here: this step needs {expected}'s card.",
+                   "uk": "Не ця картка: тут потрібна картка гравця {expected}."},
+    "part_card_ok": {"fr": "le bouton OK", "en": "the OK button", "uk": "кнопка OK"},
+    "wrong_card_kind": {"fr": "Pas cette carte ici : il faut {expected_code}.",
+                        "en": "Not that card here: this step needs {expected_code}.",
+                        "uk": "Не ця картка: тут потрібна {expected_code}."},
+    "part_card_deed_or_banker": {"fr": "un titre de propriété ou la carte du banquier", "en": "a title deed or the banker card", "uk": "картка власності або картка банкіра"},
+    "part_card_player": {"fr": "la carte d'un joueur", "en": "a player's card", "uk": "картка гравця"},
+    "part_card_choice": {"fr": "un choix à l'écran", "en": "a choice on screen", "uk": "вибір на екрані"},
+    "part_card_payee": {"fr": "la carte du joueur payé", "en": "the card of the player who is paid", "uk": "картка гравця, якому платять"},
+    "part_card_deed": {"fr": "un titre de propriété", "en": "a title deed", "uk": "картка власності"},
+    "part_card_bidder": {"fr": "la carte d'un enchérisseur", "en": "a bidder's card", "uk": "картка учасника аукціону"},
+    "part_card_other_player": {"fr": "la carte de l'autre joueur", "en": "the other player's card", "uk": "картка іншого гравця"},
+    "part_card_trade_deed": {"fr": "un titre de l'un des deux joueurs, ou Terminé", "en": "a title deed of either player, or Done", "uk": "картка власності одного з гравців або «Готово»"},
+    "card_not_in_game": {"fr": "Cette carte de joueur n'est pas dans la partie.",
+                         "en": "This player card is not in the game.", "uk": "Ця картка гравця не в грі."},
+    "bankrupt_card": {"fr": "{player} est en faillite : hors jeu.", "en": "{player} is bankrupt: out of the game.",
+                      "uk": "{player} банкрут: поза грою."},
+    "pay_self": {"fr": "Impossible de se payer soi-même ({player}) : choisissez un autre bénéficiaire.",
+                 "en": "{player} cannot pay themselves: choose someone else.",
+                 "uk": "Не можна платити собі ({player}): виберіть іншого одержувача."},
+    "second_go": {"fr": "{player} a déjà reçu le salaire il y a {seconds} s. Confirmer encore ?",
+                  "en": "{player} already collected GO salary {seconds} s ago. Confirm again?",
+                  "uk": "{player} вже отримав зарплату {seconds} с тому. Підтвердити ще раз?"},
+    "in_debt": {"fr": "{player} doit {owed}", "en": "{player} owes {owed}", "uk": "{player} винен {owed}"},
+    "reader_lost": {"fr": "Lecteur de cartes en reconnexion…", "en": "Card reader reconnecting…",
+                    "uk": "Зчитувач карток перепідключається…"},
+    "needs_banker": {"fr": "Touchez la carte du banquier ou tapez le code", "en": "Tap the banker card or type the PIN",
+                     "uk": "Прикладіть картку банкіра або введіть PIN"},
+    "wrong_pin": {"fr": "Code incorrect.", "en": "Wrong PIN.", "uk": "Невірний PIN."},
+    "no_bid": {"fr": "Aucune enchère : {deed} reste à la Banque.", "en": "No bid: {deed} stays with the Bank.",
+               "uk": "Ставок немає: {deed} лишається в Банку."},
+    "bid_recorded": {"fr": "{player} offre {amount}", "en": "{player} bids {amount}", "uk": "{player} пропонує {amount}"},
+    "nothing_to_pay": {"fr": "Rien à payer pour cette carte.", "en": "Nothing to pay for this card.",
+                       "uk": "За цю картку нічого не платити."},
+    "deed_unowned_now": {"fr": "{deed} n'appartient à personne : achat ou enchères.",
+                         "en": "Nobody owns {deed}: buy it or auction it.",
+                         "uk": "{deed} нічия: купити або на аукціон."},
+    "game_created": {"fr": "Partie commencée : bonne chance !", "en": "Game started: good luck!",
+                     "uk": "Гру розпочато: успіхів!"},
+    "enrolled": {"fr": "Carte enregistrée : {role}", "en": "Card enrolled: {role}", "uk": "Картку зареєстровано: {role}"},
+    "need_two_players": {"fr": "Il faut au moins 2 joueurs.", "en": "At least 2 players are needed.",
+                         "uk": "Потрібно щонайменше 2 гравці."},
+    "too_many_players": {"fr": "8 joueurs au maximum.", "en": "8 players at most.", "uk": "Не більше 8 гравців."},
+    "already_seated": {"fr": "Cette carte est déjà dans la partie.", "en": "This card is already in the game.",
+                       "uk": "Ця картка вже в грі."},
+    "amount_too_long": {"fr": "Montant trop grand.", "en": "Amount too large.", "uk": "Завелика сума."},
+    "empty_amount": {"fr": "Tapez un montant.", "en": "Type an amount.", "uk": "Введіть суму."},
+    "not_allowed_now": {"fr": "Impossible ici : {what}.", "en": "Not possible here: {what}.",
+                        "uk": "Тут неможливо: {what}."},
+    "option_unknown": {"fr": "Choix inconnu.", "en": "Unknown choice.", "uk": "Невідомий вибір."},
+    # -- screen labels (host_ui) ----------------------------------------------------------------------------
+    "ui_ok": {"fr": "OK", "en": "OK", "uk": "OK"},
+    "ui_cancel": {"fr": "Annuler", "en": "Cancel", "uk": "Скасувати"},
+    "ui_bank_stock": {"fr": "Banque : {houses} maisons · {hotels} hôtels", "en": "Bank: {houses} houses · {hotels} hotels",
+                      "uk": "Банк: {houses} будинків · {hotels} готелів"},
+    "ui_pot": {"fr": "Parc gratuit : {amount}", "en": "Free Parking: {amount}", "uk": "Стоянка: {amount}"},
+    "ui_owes": {"fr": "doit {amount} à {creditor}", "en": "owes {amount} to {creditor}",
+                "uk": "винен {amount}: {creditor}"},
+    "ui_bankrupt": {"fr": "En faillite", "en": "Bankrupt", "uk": "Банкрут"},
+    "ui_bank_name": {"fr": "Banque", "en": "Bank", "uk": "Банк"},
+    "ui_pot_name": {"fr": "Parc gratuit", "en": "Free Parking", "uk": "Стоянка"},
+    "ui_owner": {"fr": "Propriétaire : {owner}", "en": "Owner: {owner}", "uk": "Власник: {owner}"},
+    "ui_for_sale": {"fr": "À vendre par la Banque", "en": "For sale by the Bank", "uk": "Продає Банк"},
+    "ui_rent_now": {"fr": "Loyer actuel : {amount}", "en": "Rent now: {amount}", "uk": "Оренда зараз: {amount}"},
+    "ui_rent_dice": {"fr": "Loyer selon les dés", "en": "Rent by the dice", "uk": "Оренда за кубиками"},
+    "ui_mortgaged": {"fr": "HYPOTHÉQUÉ", "en": "MORTGAGED", "uk": "У ЗАСТАВІ"},
+    "ui_rent_bare": {"fr": "Loyer terrain nu", "en": "Rent", "uk": "Оренда"},
+    "ui_rent_houses": {"fr": "Avec {n} maison(s)", "en": "With {n} house(s)", "uk": "З {n} будинк."},
+    "ui_rent_hotel": {"fr": "Avec un hôtel", "en": "With a hotel", "uk": "З готелем"},
+    "ui_railroads": {"fr": "{n} gare(s)", "en": "{n} railroad(s)", "uk": "{n} вокзал(и)"},
+    "ui_utilities": {"fr": "{n} compagnie(s)", "en": "{n} utilit(y/ies)", "uk": "{n} компанія(ї)"},
+    "ui_times_dice": {"fr": "{n} × dés", "en": "{n} × dice", "uk": "{n} × кубики"},
+    "ui_price": {"fr": "Prix {amount}", "en": "Price {amount}", "uk": "Ціна {amount}"},
+    "ui_mortgage_value": {"fr": "Hypothèque {amount}", "en": "Mortgage {amount}", "uk": "Застава {amount}"},
+    "ui_house_cost": {"fr": "Maison {amount}", "en": "House {amount}", "uk": "Будинок {amount}"},
+    "ui_tap_or_ok": {"fr": "{player} : touchez votre carte ou OK", "en": "{player}: tap your card or press OK",
+                     "uk": "{player}: прикладіть картку або OK"},
+    "ui_agreed": {"fr": "D'accord : {players}", "en": "Agreed: {players}", "uk": "Згодні: {players}"},
+    "ui_best_bid": {"fr": "Meilleure offre", "en": "Best bid", "uk": "Найкраща ставка"},
+    "ui_no_bid_yet": {"fr": "Aucune offre pour l'instant", "en": "No bid yet", "uk": "Ставок ще немає"},
+    "ui_gives": {"fr": "{player} donne", "en": "{player} gives", "uk": "{player} дає"},
+    "ui_balance_after": {"fr": "solde", "en": "balance", "uk": "баланс"},
+    "ui_undone": {"fr": "annulée", "en": "undone", "uk": "скасовано"},
+    "ui_undo_banker": {"fr": "Annuler (banquier)", "en": "Undo (banker)", "uk": "Скасувати (банкір)"},
+    "ui_setup": {"fr": "Mise en place", "en": "Setup", "uk": "Початок гри"},
+    "ui_undo_of": {"fr": "Annulation de l'opération {seq}", "en": "Undo of entry {seq}", "uk": "Скасування запису {seq}"},
+    "ui_standings": {"fr": "Classement", "en": "Standings", "uk": "Підсумки"},
+    "ui_cash": {"fr": "Argent", "en": "Cash", "uk": "Гроші"},
+    "ui_property": {"fr": "Biens", "en": "Property", "uk": "Майно"},
+    "ui_debts": {"fr": "Dettes", "en": "Debts", "uk": "Борги"},
+    "ui_worth": {"fr": "Fortune", "en": "Worth", "uk": "Статки"},
+    "ui_worth_chart": {"fr": "Fortune au fil de la partie", "en": "Worth over the game",
+                       "uk": "Статки протягом гри"},
+    "ui_players": {"fr": "Joueurs", "en": "Players", "uk": "Гравці"},
+    "ui_reader": {"fr": "Lecteur : posez une carte ici", "en": "Reader: put a card here",
+                  "uk": "Зчитувач: прикладіть картку"},
+    "ui_cards": {"fr": "Cartes (cliquez ou glissez sur le lecteur)", "en": "Cards (click, or drag onto the reader)",
+                 "uk": "Картки (клацніть або перетягніть на зчитувач)"},
+    "ui_demo": {"fr": "Démo ×{speed} : {done}/{total}", "en": "Demo ×{speed}: {done}/{total}",
+                "uk": "Демо ×{speed}: {done}/{total}"},
+    "ui_keys": {"fr": "Entrée = OK · Échap = annuler · F1-F4 · 0-9", "en": "Enter = OK · Esc = cancel · F1-F4 · 0-9",
+                "uk": "Enter = OK · Esc = скасувати · F1-F4 · 0-9"},
+    "enrol_tap_banker": {"fr": "Touchez la carte du banquier", "en": "Tap the banker card",
+                         "uk": "Прикладіть картку банкіра"},
+    "enrol_tap_player": {"fr": "Touchez la carte du joueur {number}", "en": "Tap the card for player {number}",
+                         "uk": "Прикладіть картку гравця {number}"},
+    "enrol_tap_deed": {"fr": "Touchez l'autocollant de {name}", "en": "Tap the sticker on {name}",
+                       "uk": "Прикладіть наліпку {name}"},
+    "ui_yes": {"fr": "oui", "en": "yes", "uk": "так"},
+    "ui_no": {"fr": "non", "en": "no", "uk": "ні"},
+    "ui_on": {"fr": "activé", "en": "on", "uk": "увімкнено"},
+    "ui_off": {"fr": "coupé", "en": "off", "uk": "вимкнено"},
+    "ui_language_name": {"fr": "français", "en": "English", "uk": "українська"},
+    "flag_double_rent_with_mortgaged_street": {"fr": "Loyer double malgré une hypothèque",
+                                               "en": "Double rent despite a mortgage",
+                                               "uk": "Подвійна оренда попри заставу"},
+    "flag_interest_rounding": {"fr": "Arrondi des intérêts", "en": "Interest rounding", "uk": "Округлення відсотків"},
+    "flag_income_tax_percent": {"fr": "Impôt : 10 % au choix", "en": "Income tax: 10 % option",
+                                "uk": "Податок: варіант 10 %"},
+    "flag_free_parking_jackpot": {"fr": "Cagnotte du Parc gratuit", "en": "Free Parking jackpot",
+                                  "uk": "Джекпот стоянки"},
+    "ui_rounding_up": {"fr": "au-dessus", "en": "up", "uk": "вгору"},
+    "ui_rounding_down": {"fr": "au-dessous", "en": "down", "uk": "вниз"},
+    "mode_classic": {"fr": "classique", "en": "classic", "uk": "класична"},
+    "mode_sans_frontieres": {"fr": "sans frontières", "en": "sans frontières", "uk": "без кордонів"},
+    "mode_quick": {"fr": "rapide", "en": "quick", "uk": "швидка"},
+    "mode_time_limit": {"fr": "en temps limité", "en": "time limit", "uk": "на час"},
+    "nothing_to_undo": {"fr": "Rien à annuler.", "en": "There is nothing to undo.", "uk": "Нічого скасовувати."},
+}
+
+# The refusals of the rules and the enrolment messages (terminal/table/messages.py); entries above win.
+CATALOG.update({code: entry for code, entry in MESSAGES.items() if code not in CATALOG})
+
+
+def translate(code: str, params: Mapping[str, Any] | None = None, language: str = "fr", english: str = "",
+              prefer_english: bool = False) -> str:
+    """The text of message ``code`` in ``language`` with ``params`` filled in.
+
+    With ``prefer_english`` (a refusal's exact message), English shows ``english`` as it is. Otherwise the
+    catalog is used, and fall back to ``english`` when they have no entry,
+    then to the English catalog, then to the code itself. A param whose key ends in ``_code`` holds a
+    catalog code and is shown as that code's text in ``language`` (see the module docstring). Never raises for
+    a missing parameter: the placeholder stays.
+    """
+    if language == "en" and english and prefer_english:
+        return english
+    entry = CATALOG.get(code)
+    template = entry.get(language) if entry else None
+    if template is None:
+        if english:
+            return english
+        template = entry.get("en") if entry else code
+    try:
+        return template.format(**_resolve_codes(params or {}, language))
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any]:
+    """``params`` with the value of every ``*_code`` key that names a catalog entry replaced by that entry's
+    text in ``language`` (English if it has none). Other values, and codes the catalog lacks, are kept."""
+    if not any(key.endswith("_code") or hasattr(value, "code") for key, value in params.items()):
+        return params
+    resolved = dict(params)
+    for key, value in params.items():
+        if hasattr(value, "code") and hasattr(value, "params"):  # a nested Msg
+            resolved[key] = text(value, language)
+        elif key.endswith("_code") and isinstance(value, str) and value in CATALOG:
+            entry = CATALOG[value]
+            resolved[key] = entry.get(language) or entry.get("en") or value
+    return resolved
+
+
+def text(msg, language: str = "fr") -> str:
+    """Translate a :class:`terminal.table.view.Msg`."""
+    if msg is None:
+        return ""
+    return translate(msg.code, msg.params, language, msg.english, getattr(msg, "exact", False))

@@ -1,0 +1,107 @@
+"""The view model: what the state machine asks the screen to show. Plain frozen data, no pygame.
+
+Texts are :class:`Msg` (a message code, its parameters and an English fallback) so the screen can show them
+in French, English or Ukrainian (:mod:`terminal.table.i18n`). Amounts are ints of the edition's unit; the screen
+formats them with :func:`terminal.bank.money.format_amount`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A translatable text: ``code`` (a key of :mod:`terminal.table.i18n`), ``params`` and the English text.
+    ``exact``: the English text is the exact message of a refusal (with every name in it) and is shown as
+    it is in English; otherwise the catalog's English is used. A param may itself be a Msg (translated in
+    the same language)."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    english: str = ""
+    exact: bool = False
+
+    def __str__(self) -> str:
+        return self.english or self.code
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice on screen (also reachable by a function key). ``id`` is what :meth:`Terminal.choose` takes."""
+
+    id: str
+    label: Msg
+    enabled: bool = True
+    selected: bool = False
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """One player on the balances panel: ``cash`` (int), ``debts`` [(creditor, amount)], ``bankrupt``."""
+
+    name: str
+    seat: int
+    cash: int
+    worth: int
+    debts: tuple[tuple[str, int], ...] = ()
+    bankrupt: bool = False
+
+
+@dataclass(frozen=True)
+class DeedView:
+    """A title deed as drawn on screen: ``level`` 0-4 houses or 5 = hotel; ``rent`` the rent due now (None
+    for utilities, whose rent depends on the dice, or when no rent is due); ``rents`` the printed table."""
+
+    square: int
+    name: str
+    kind: str
+    group: str
+    price: int
+    mortgage_value: int
+    house_cost: int
+    rents: tuple[int, ...]
+    owner: str | None
+    level: int
+    mortgaged: bool
+    rent: int | None
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A money movement waiting for confirmation: who pays whom how much and why, before it commits.
+    ``postings``: ``(payer, payee, amount)`` as the Bank will record them; ``warning``: shown in red."""
+
+    op: Mapping[str, Any]
+    purpose: Msg
+    postings: tuple[tuple[str, str, int], ...]
+    confirm_by: tuple[str, ...] = ()
+    confirmed_by: tuple[str, ...] = ()
+    warning: Msg | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything one screen shows. ``screen`` names the layout (idle, player, deed, keypad, confirm, choose,
+    auction, trade, bankruptcy, banker, enrol, new_game, game_over, history, pin); ``message`` is the last
+    feedback with its ``message_kind`` (info, success, error)."""
+
+    screen: str
+    title: Msg
+    players: tuple[PlayerLine, ...] = ()
+    player: str | None = None
+    deed: DeedView | None = None
+    options: tuple[Option, ...] = ()
+    keypad: str | None = None
+    keypad_label: Msg | None = None
+    pending: Pending | None = None
+    message: Msg | None = None
+    message_kind: str = "info"
+    bank_houses: int = 0
+    bank_hotels: int = 0
+    pot: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    reader_ok: bool = True
+    edition: str = ""
+    language: str = "fr"
+    game_over: bool = False

@@ -1,0 +1,217 @@
+"""The ``banquier`` command: exit codes, one-line errors, every subcommand (RECORDED games as input)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from host_ui.cli import main
+from terminal.bank.game import Game
+from tests.conftest import RECORDED
+
+SMALL = RECORDED / "game-us-random-3p-100.jsonl"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_replay_prints_counts_and_exits_0(capsys, tmp_path):
+    code, out, err = run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
+    assert code == 0 and "184 operations (2 refused as the log says) and 19 checks" in out
+
+
+def test_replay_mismatch_exits_1_with_line_field_expected_actual(capsys, tmp_path):
+    lines = SMALL.read_text().splitlines()
+    check = next(i for i, line in enumerate(lines) if '"expect"' in line)
+    data = json.loads(lines[check])
+    player = next(iter(data["expect"]["cash"]))
+    data["expect"]["cash"][player] += 1
+    lines[check] = json.dumps(data)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "replay", str(bad), "--game", str(tmp_path / "g.db"))
+    assert code == 1
+    assert f"line {check + 1}: cash.{player}: expected" in err and "actual" in err
+
+
+def test_malformed_log_exits_2_naming_the_line(capsys, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(SMALL.read_text().splitlines()[0] + "\n" + '{"op": "fly"}\n')
+    code, out, err = run(capsys, "replay", str(bad), "--game", str(tmp_path / "g.db"))
+    assert code == 2 and ":2: malformed line" in err and "Traceback" not in err
+
+
+def test_missing_log_exits_3(capsys, tmp_path):
+    code, out, err = run(capsys, "replay", str(tmp_path / "nope.jsonl"))
+    assert code == 3 and err.count("\n") == 1
+
+
+def test_export_formats_and_round_trip(capsys, tmp_path):
+    run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
+    code, out, _ = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "out.jsonl"))
+    assert code == 0
+    code, out, _ = run(capsys, "replay", str(tmp_path / "out.jsonl"), "--game", str(tmp_path / "again.db"))
+    assert code == 0
+    code, out, _ = run(capsys, "export", str(tmp_path / "g.db"), "--format", "csv")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["seq", "kind", "operation", "undone", "payer", "payee", "amount"]
+    assert sum(1 for r in rows[1:] if r[1] == "setup") == 3  # the starting cash of 3 players
+    code, out, _ = run(capsys, "export", str(tmp_path / "g.db"), "--format", "json")
+    data = json.loads(out)
+    assert data["meta"]["players"] == ["Alice", "Bob", "Charlie"] and data["state"]["game_over"] is False
+
+
+def test_audit_passes_then_names_the_edited_entry(capsys, tmp_path, monkeypatch):
+    run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
+    code, out, _ = run(capsys, "audit", str(tmp_path / "g.db"))
+    assert code == 0 and "Audit passed" in out
+    import sqlite3
+    conn = sqlite3.connect(tmp_path / "g.db")
+    conn.execute("DROP TRIGGER postings_append_only_update")
+    conn.execute("UPDATE postings SET amount = amount + 100 WHERE seq = 40 AND amount > 0")
+    conn.execute("UPDATE postings SET amount = amount - 100 WHERE seq = 40 AND amount < 0")
+    conn.commit()
+    conn.close()
+    code, out, _ = run(capsys, "audit", str(tmp_path / "g.db"))
+    assert code == 1 and "#40" in out
+
+
+def test_a_damaged_file_is_refused_and_left_alone(capsys, tmp_path):
+    path = tmp_path / "g.db"
+    path.write_bytes(b"this is not a database" * 100)
+    before = path.read_bytes()
+    code, out, err = run(capsys, "audit", str(path))
+    assert code == 3 and "not a readable game file" in err
+    assert path.read_bytes() == before
+
+
+def test_games_list_resume_archive(capsys, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(data))
+    (data / "games").mkdir(parents=True)
+    run(capsys, "replay", str(SMALL), "--game", str(data / "games" / "sunday.db"))
+    code, out, _ = run(capsys, "games", "list")
+    assert code == 0 and "sunday" in out and "Alice, Bob, Charlie" in out and out.startswith("*")
+    code, out, _ = run(capsys, "games", "resume", "sunday")
+    assert code == 0 and (data / "current").read_text().strip() == "sunday.db"
+    code, out, err = run(capsys, "games", "resume", "monday")
+    assert code == 2 and "no game 'monday'" in err
+    code, out, err = run(capsys, "games", "archive", "sunday")
+    assert code == 2 and "not finished" in err and (data / "games" / "sunday.db").is_file()
+    code, out, _ = run(capsys, "games", "archive", "sunday", "--force")
+    assert code == 0 and (data / "archive" / "sunday.db").is_file()
+    code, out, _ = run(capsys, "games", "list")
+    assert "No game" in out
+
+
+def test_cards_enrol_list_export_import(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "data"))
+    assert run(capsys, "cards", "enrol", "--role", "player 1", "--uid", "04a1b2c3")[0] == 0
+    assert run(capsys, "cards", "enrol", "--role", "banker", "--uid", "04:11:22:33:44:55:66")[0] == 0
+    code, out, err = run(capsys, "cards", "enrol", "--role", "player 2", "--uid", "04A1B2C3")
+    assert code == 2 and "already player 1's bank card" in err
+    code, out, _ = run(capsys, "cards", "list")
+    assert "04A1B2C3" in out and "04112233445566" in out
+    run(capsys, "cards", "export", str(tmp_path / "set.txt"))
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "other"))
+    code, out, _ = run(capsys, "cards", "import", str(tmp_path / "set.txt"))
+    assert code == 0 and "imported 2 cards" in out
+
+
+@pytest.mark.parametrize("argv", [[], ["replay"], ["export"], ["audit"], ["games"], ["cards"], ["demo"]])
+def test_help_everywhere(argv):
+    result = subprocess.run([sys.executable, "-m", "host_ui", *argv, "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "usage: banquier" in result.stdout
+
+
+def test_demo_replays_and_prints_standings(capsys):
+    code, out, _ = run(capsys, "demo")
+    assert code == 0 and "Standings:" in out and "1. " in out
+
+
+def _sha(path):
+    import hashlib
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _tamper(path, sql):
+    import sqlite3
+    conn = sqlite3.connect(path)
+    for trigger in ("postings_append_only_update", "journal_append_only_update", "postings_of_new_entries_only"):
+        conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def test_export_never_overwrites_a_game(capsys, tmp_path):
+    run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
+    before = _sha(tmp_path / "g.db")
+    code, out, err = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "g.db"))
+    assert code == 2 and "never over a game" in err and _sha(tmp_path / "g.db") == before
+    code, out, err = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "no" / "dir" / "x"))
+    assert code == 3 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_looking_at_a_game_changes_nothing_and_creates_no_key(capsys, tmp_path, monkeypatch):
+    run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
+    _tamper(tmp_path / "g.db", "UPDATE projection SET state = replace(state, '\"pot\":0', '\"pot\":5')")
+    before = sorted(p.name for p in tmp_path.iterdir()), _sha(tmp_path / "g.db")
+    for argv in (["audit"], ["export"], ["export", "--format", "csv"]):
+        code, out, err = run(capsys, *argv[:1], str(tmp_path / "g.db"), *argv[1:])
+        assert code == 1, (argv, err)
+    monkeypatch.setenv("BANQUIER_KEY_FILE", str(tmp_path / "other.key"))
+    code, out, err = run(capsys, "audit", str(tmp_path / "g.db"))
+    assert code == 3 and "no device key" in err
+    assert (sorted(p.name for p in tmp_path.iterdir()), _sha(tmp_path / "g.db")) == before
+
+
+def test_an_edited_entry_is_never_undone(tmp_path, key):
+    from terminal.errors import AuditFailed
+    with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game:
+        game.buy("Ann", 39)
+    _tamper(tmp_path / "g.db", "UPDATE postings SET amount = amount * 10 WHERE seq = 2")
+    with Game.open(tmp_path / "g.db", key=key) as game:
+        with pytest.raises(AuditFailed, match="#2 was edited"):
+            game.undo()
+        assert game.cash("Ann") == 1100
+
+
+def test_games_outside_the_data_directory_are_not_managed(capsys, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(data))
+    run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "elsewhere.db"))
+    for action in ("resume", "archive"):
+        code, out, err = run(capsys, "games", action, str(tmp_path / "elsewhere.db"))
+        assert code == 2 and "no game" in err
+    assert (tmp_path / "elsewhere.db").is_file() and not (data / "current").exists()
+
+
+def test_bad_card_inputs_never_hang_or_trace(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "data"))
+    code, out, err = run(capsys, "cards", "enrol", "--role", "player 3", "--uid", "")
+    assert code == 2 and "not a card UID" in err
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe\x00x")
+    code, out, err = run(capsys, "cards", "import", str(tmp_path / "bad.txt"))
+    assert code == 2 and "not a UTF-8 text file" in err
+
+
+def test_malformed_api_input_and_damaged_header(tmp_path, key):
+    from terminal.errors import LedgerError, MalformedOperation
+    with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game:
+        with pytest.raises(MalformedOperation):
+            game.apply([1, 2])
+    import sqlite3
+    conn = sqlite3.connect(tmp_path / "g.db")
+    conn.execute("UPDATE meta SET value = 'Zed' WHERE key = 'players'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(LedgerError, match="header is damaged"):
+        Game.open(tmp_path / "g.db", key=key)
