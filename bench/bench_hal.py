@@ -25,12 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hal.interfaces import CardPresented  # noqa: E402
-from hal.mfrc522_reader import Mfrc522Reader  # noqa: E402
-from tests.fakes.fake_gpio import FakeGPIO  # noqa: E402
-from tests.fakes.fake_mfrc522 import FakeCard, FakeMFRC522  # noqa: E402
-from tests.fakes.fake_spidev import FakeSpiBus  # noqa: E402
-from tests.fakes.install import installed  # noqa: E402
+from hal.interfaces import CardPresented
+from hal.mfrc522_reader import Mfrc522Reader
+from tests.fakes.fake_gpio import FakeGPIO
+from tests.fakes.fake_mfrc522 import FakeCard, FakeMFRC522
+from tests.fakes.fake_spidev import FakeSpiBus
+from tests.fakes.install import installed
 
 
 def percentile(values: list[float], fraction: float) -> float:

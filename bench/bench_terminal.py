@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cards.registry import CardRegistry, DeedCard, PlayerCard  # noqa: E402
-from hal.interfaces import CardPresented  # noqa: E402
-from terminal.bank.game import Game  # noqa: E402
-from terminal.table.machine import Terminal, TerminalSettings  # noqa: E402
+from cards.registry import CardRegistry, DeedCard, PlayerCard
+from hal.interfaces import CardPresented
+from terminal.bank.game import Game
+from terminal.table.machine import Terminal, TerminalSettings
 
 
 class TimingBeeper:

@@ -12,10 +12,11 @@ Amounts are ``int`` in whole units of the edition's currency. Rule source: RULES
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from cards.errors import EditionError, EditionFileError, UnknownEditionError
 

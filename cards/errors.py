@@ -1,7 +1,8 @@
 """The exception root of the ``cards`` package."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 class CardsError(Exception):

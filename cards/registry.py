@@ -29,14 +29,23 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from cards.editions import Edition, load_edition
-from cards.errors import (AlreadyEnrolled, CardSetError, CardSetFileError, EnrolmentStateError,
-                          InvalidRoleError, InvalidUidError, NotEnrolled, RoleHasCard)
+from cards.errors import (
+    AlreadyEnrolled,
+    CardSetError,
+    CardSetFileError,
+    EnrolmentStateError,
+    InvalidRoleError,
+    InvalidUidError,
+    NotEnrolled,
+    RoleHasCard,
+)
 
 __all__ = [
     "UID_LENGTHS", "PLAYER_NUMBERS", "CARD_SET_FILE", "normalize_uid", "deed_squares", "PlayerCard",

@@ -156,11 +156,11 @@ class ThreadedBeeper(BeeperSettings, Beeper):
             thread.join(timeout=1.0)
         try:
             self._silence()
-        except Exception:  # noqa: BLE001 - shutdown must go on
+        except Exception:
             log.exception("silencing the %s beeper failed", self.backend)
         try:
             self._release()
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("releasing the %s beeper failed", self.backend)
         self._closed = True
 
@@ -178,12 +178,12 @@ class ThreadedBeeper(BeeperSettings, Beeper):
             try:
                 self.played.append((self._clock(), pattern))
                 self._perform(pattern)
-            except Exception:  # noqa: BLE001 - a broken beep must not kill the worker
+            except Exception:
                 log.exception("playing %r on the %s beeper failed", pattern, self.backend)
             finally:
                 try:
                     self._silence()
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("silencing the %s beeper failed", self.backend)
                 with self._cond:
                     self._busy = False

@@ -53,7 +53,7 @@ def close_all() -> int:
         try:
             device.close()
             closed += 1
-        except Exception:  # noqa: BLE001 - keep closing the others
+        except Exception:
             log.exception("closing %r failed", device)
     return closed
 

@@ -231,7 +231,7 @@ class PollingReader(CardReader):
         self._closed = True
         try:
             self._close()
-        except Exception:  # noqa: BLE001 - close() must never raise during shutdown
+        except Exception:
             log.exception("closing the %s card reader failed", self.backend)
 
     def __repr__(self) -> str:

@@ -151,7 +151,7 @@ class SerialReader(PollingReader):
         if port is not None:
             try:
                 port.close()
-            except Exception:  # noqa: BLE001 - a vanished device may fail to close
+            except Exception:
                 pass
 
     def _close(self) -> None:

@@ -104,7 +104,7 @@ class SimBeeper(BeeperSettings, Beeper):
             self._mixer = mixer
             self._format = (rate, channels)
             self._channel = mixer.Channel(mixer.get_num_channels() - 1)
-        except Exception as exc:  # noqa: BLE001 - pygame.error, ImportError, no audio device...
+        except Exception as exc:
             self._mixer = None
             if required:
                 raise BackendUnavailableError(
@@ -136,7 +136,7 @@ class SimBeeper(BeeperSettings, Beeper):
                     self._channel.queue(sound)  # replaces a waiting one: a burst stays bounded
                 else:
                     self._channel.play(sound)
-            except Exception as exc:  # noqa: BLE001 - the record matters more than the sound
+            except Exception as exc:
                 log.warning("simulated beeper could not play %r: %s", pattern, exc)
         return True
 
@@ -153,7 +153,7 @@ class SimBeeper(BeeperSettings, Beeper):
         if self._channel is not None:
             try:
                 self._channel.stop()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
 
     def wait_idle(self, timeout_s: float | None = None) -> bool:
@@ -175,7 +175,7 @@ class SimBeeper(BeeperSettings, Beeper):
         if self._we_started_mixer and self._mixer is not None:
             try:
                 self._mixer.quit()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
         self._mixer = None
         self._channel = None

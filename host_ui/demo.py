@@ -12,8 +12,8 @@ it to draw the screen and wait, so a log plays visibly at a chosen speed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from hal.interfaces import ButtonPressed
 from hal.sim_reader import SimReader

@@ -71,10 +71,10 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     import hal
     from cards.editions import load_edition
     from cards.registry import CardRegistry, Enrolment
-    from host_ui.shell.manage import current_game, games_dir, set_current
     from host_ui.shell.device_key import load_or_create_key
-    from terminal.errors import GameError
+    from host_ui.shell.manage import current_game, games_dir, set_current
     from terminal.bank.game import Game
+    from terminal.errors import GameError
     from terminal.table.machine import Terminal
 
     setup_logging(config.logging.level)

@@ -17,9 +17,9 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Sequence
 
 DEFAULT_PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
 SIZES = ((480, 320), (800, 480), (1024, 600), (1280, 720))
@@ -69,9 +69,9 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
 
     from hal.sim_beeper import SimBeeper
     from hal.sim_reader import SimReader
-    from host_ui.screen.app import TerminalApp
-    from host_ui.device import wall_clock
     from host_ui.demo import FakeClock, GaveUp, TableDriver, make_registry, player_uid
+    from host_ui.device import wall_clock
+    from host_ui.screen.app import TerminalApp
     from host_ui.screen.display import WindowOutput
     from host_ui.screen.input_map import InputMapper, panel_size
     from host_ui.screen.render import Renderer
@@ -243,8 +243,8 @@ class Tray:
 
     def _layout(self):
         from cards.editions import load_edition
-        from host_ui.screen import theme
         from host_ui.demo import BANKER_UID, DEED_SQUARES, deed_uid, player_uid
+        from host_ui.screen import theme
         pg = self.pygame
         game = self.terminal.game
         edition = game.edition if game is not None else load_edition("fr")

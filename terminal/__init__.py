@@ -3,7 +3,7 @@
 Public API: :class:`terminal.Game` (see :mod:`terminal.bank.game`). No pygame and no hardware library is imported
 from this package.
 """
-from terminal.errors import GameError
 from terminal.bank.game import Game, Receipt
+from terminal.errors import GameError
 
 __all__ = ["Game", "Receipt", "GameError"]

@@ -8,7 +8,8 @@ operation changes nothing.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 class GameError(Exception):

@@ -36,8 +36,8 @@ def main(argv=None) -> int:
     os.environ.setdefault("BANQUIER_KEY_FILE", str(Path(tempfile.mkdtemp()) / "device.key"))
     import pygame
 
-    from host_ui.screen.render import SIZES, Renderer, to_panel
     from host_ui.scenes import build_scenes
+    from host_ui.screen.render import SIZES, Renderer
     pygame.display.init()
     pygame.font.init()
     if args.window:

@@ -9,7 +9,7 @@ uses almost no CPU.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 

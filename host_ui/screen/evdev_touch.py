@@ -12,7 +12,7 @@ through the :class:`~host_ui.screen.input_map.Calibration`. Bursts and rotation 
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from host_ui.screen.input_map import Calibration, Pointer
 

@@ -9,18 +9,19 @@ scroll position); everything else comes from the view. Each :meth:`Renderer.rend
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import pygame
 
 from host_ui.screen import screens, theme
 from host_ui.screen.input_map import check_rotation
 from host_ui.screen.widgets import Canvas, DrawnText
-from terminal.table.i18n import translate
 from terminal.bank.money import format_amount
+from terminal.table.i18n import translate
 from terminal.table.view import Msg, View
 
 #: The screen sizes the layouts are made for (landscape; 90/270 rotations give the portrait ones).
@@ -152,7 +153,7 @@ class Renderer:
             return []
         try:
             key = game.ledger.last_entry()[0]
-        except Exception:  # noqa: BLE001 - a closed game: no chart rather than no screen
+        except Exception:
             return self._worth_cache[1] if self._worth_cache else []
         if self._worth_cache is None or self._worth_cache[0] != key:
             self._worth_cache = (key, game.worth_history())

@@ -594,7 +594,7 @@ def describe_entry(entry: dict, ctx) -> str:
 
 def balances_after(history: list[dict], players) -> list[dict[str, int]]:
     """Each player's cash after every entry, from the postings (setup included)."""
-    cash = {p: 0 for p in players}
+    cash = dict.fromkeys(players, 0)
     out = []
     for entry in history:
         for payer, payee, amount in entry.get("postings") or ():

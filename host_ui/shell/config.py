@@ -33,9 +33,9 @@ from cards.editions import RULE_FLAGS, available_editions
 from hal import registry as hal_registry
 from hal.rpi_gpio import BOARD_TO_BCM, SPI0_PINS
 from hal.serial_reader import PROTOCOLS
+from terminal.bank.state import MODES
 from terminal.errors import GameError
 from terminal.table.i18n import LANGUAGES
-from terminal.bank.state import MODES
 
 __all__ = [
     "ConfigError", "ConfigFileError", "Config", "ReaderSettings", "BeeperSettings", "ButtonsSettings",

@@ -290,7 +290,7 @@ def _check_reader(ctx: _Context, spi: Check) -> Check | None:
                      f"{ctx.pip} install 'spidev>=3.6' 'mfrc522==0.0.7' (or run deploy/install.sh again)")
     except (HalDeviceError, HalConfigError) as exc:
         return Check("reader", "fail", str(exc), wiring)
-    except Exception as exc:  # noqa: BLE001 - any failure of the probe is a finding, not a crash
+    except Exception as exc:
         return Check("reader", "fail", f"the reader failed to start: {type(exc).__name__}: {exc}", wiring)
     try:
         version = getattr(device, "version", None)

@@ -129,8 +129,8 @@ def cmd_games(args, data: Path, key_path: Path | None = None) -> int:
             print(f"banquier: {target} already exists; nothing moved.", file=sys.stderr)
             return EXIT_FILE
         shutil.move(str(path), str(target))
-        if current_game(data, key_path) is None or (data / "current").is_file() and \
-                (data / "current").read_text(encoding="utf-8").strip() == path.name:
+        if current_game(data, key_path) is None or ((data / "current").is_file() and \
+                (data / "current").read_text(encoding="utf-8").strip() == path.name):
             set_current(data, None)
         print(f"archived {path.name} -> {target}")
         return EXIT_OK

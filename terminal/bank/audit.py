@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 from terminal.bank import engine
-from terminal.bank.types import Effects, GameConfig
-from terminal.errors import GameError
 from terminal.bank.ledger import Ledger, canonical
 from terminal.bank.state import State
-
+from terminal.bank.types import Effects, GameConfig
+from terminal.errors import GameError
 
 
 @dataclass
@@ -52,7 +50,7 @@ def _same(a, b) -> bool:
     return canonical(a) == canonical(b)
 
 
-def audit_ledger(ledger: "Ledger", config: GameConfig) -> AuditReport:
+def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
     """Run every check on ``ledger`` (see the module docstring) and return the report."""
     report = AuditReport()
     try:

@@ -6,13 +6,13 @@ creditor of their oldest debt: another player, or the Bank (whose deeds are then
 from __future__ import annotations
 
 from terminal.bank import rules
-from terminal.errors import RuleViolation
 from terminal.bank.money import half
 from terminal.bank.state import BANK, HOTEL, POT
 from terminal.bank.tx import Tx
+from terminal.errors import RuleViolation
 
 
-def declare_bankruptcy(tx: "Tx", player: str, lift_now: list[int]) -> None:
+def declare_bankruptcy(tx: Tx, player: str, lift_now: list[int]) -> None:
     """Take ``player`` through bankruptcy to the creditor of their oldest debt.
 
     Refused for a player with no debt, and while the total of their debts is no larger than what they could

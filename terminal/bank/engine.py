@@ -10,17 +10,23 @@ Money rules follow RULES.md; where it is silent, the reading chosen is written b
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from cards.editions import Edition
 from terminal.bank import rules
 from terminal.bank.bankruptcy import declare_bankruptcy
-from terminal.errors import (GameOver, InsufficientCash, MalformedOperation, NothingToUndo, PlayerBankrupt,
-                             PlayerInDebt, RuleViolation, UnknownName)
-from terminal.bank.money import check_amount, ten_percent
+from terminal.bank.money import ten_percent
 from terminal.bank.state import BANK, DECKS, HOTEL, POT, State
 from terminal.bank.tx import Tx, _account_name, _copy
 from terminal.bank.types import Effects, GameConfig
+from terminal.errors import (
+    GameOver,
+    InsufficientCash,
+    MalformedOperation,
+    NothingToUndo,
+    RuleViolation,
+    UnknownName,
+)
 
 __all__ = ["Effects", "GameConfig", "Tx", "apply", "check_shape", "invert", "replay_effects", "setup_effects"]
 

@@ -18,20 +18,19 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal.bank import engine
-from terminal.bank.audit import AuditReport, audit_ledger
 from terminal.bank.auction import BuildingAuction, DeedAuction
-from terminal.bank.types import Effects, GameConfig, Receipt
-from terminal.errors import (AuditFailed, LedgerError, NothingToUndo,
-                             RuleViolation, UnknownName)
+from terminal.bank.audit import AuditReport, audit_ledger
 from terminal.bank.ledger import Ledger, key_id
 from terminal.bank.state import BANK, MODES, POT, State, standings, worth
+from terminal.bank.types import Effects, GameConfig, Receipt
+from terminal.errors import AuditFailed, LedgerError, NothingToUndo, RuleViolation, UnknownName
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_NAME_LENGTH = 20
@@ -58,7 +57,7 @@ class Game:
                rules: Mapping[str, Any] | None = None, dealt: Mapping[str, Iterable[int]] | None = None,
                end_time: str | None = None, *, key: bytes,
                rng: random.Random | None = None, clock: Callable[[], datetime] | None = None,
-               player_cards: Mapping[str, str] | None = None) -> "Game":
+               player_cards: Mapping[str, str] | None = None) -> Game:
         """Start a new game in a new file ``path``.
 
         - ``edition``: a shipped edition name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``) or an
@@ -143,7 +142,7 @@ class Game:
 
     @classmethod
     def open(cls, path: str | Path, *, key: bytes,
-             check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False) -> "Game":
+             check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False) -> Game:
         """Resume a game from its file.
 
         ``check``: ``auto`` (default) audits the whole journal only after an unclean stop or when the
@@ -203,7 +202,7 @@ class Game:
         """Close the file cleanly (the next :meth:`open` then needs no audit)."""
         self._ledger.close()
 
-    def __enter__(self) -> "Game":
+    def __enter__(self) -> Game:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -24,10 +24,11 @@ import hmac
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import sqlite_utils
 
@@ -150,7 +151,7 @@ class Ledger:
 
     @classmethod
     def create(cls, path: str | Path, key: bytes, meta: dict[str, Any],
-               setup: tuple[list, list, dict] | None = None) -> "Ledger":
+               setup: tuple[list, list, dict] | None = None) -> Ledger:
         """Create a new game file at ``path`` (which must not exist) with the header ``meta`` and, if given,
         the setup entry ``(postings, changes, state_json)``.
 
@@ -202,7 +203,7 @@ class Ledger:
         return ledger
 
     @classmethod
-    def open(cls, path: str | Path, key: bytes, *, read_only: bool = False) -> "Ledger":
+    def open(cls, path: str | Path, key: bytes, *, read_only: bool = False) -> Ledger:
         """Open an existing game file; ``was_unclean`` tells whether the previous session ended without
         :meth:`close`. Nothing is written here: the caller marks the file open with :meth:`mark_open` once it
         trusts it (so a refused file is left byte for byte as it was). ``read_only``: for commands that only
@@ -406,7 +407,7 @@ class Ledger:
         Raises :class:`LedgerError` if the file cannot be written; then nothing of the entry is written.
         """
         rows = posting_rows(postings)
-        recorded_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        recorded_at = datetime.now(UTC).isoformat(timespec="seconds")
         changes = json.loads(canonical(changes))  # as it will read back
         try:
             with self.db.atomic():

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.editions import Square
-from terminal.errors import RuleViolation
 from terminal.bank.money import half, ten_percent
 from terminal.bank.state import HOTEL, State
 from terminal.bank.tx import Tx
 from terminal.bank.types import GameConfig
+from terminal.errors import RuleViolation
 
 RENT_CARDS = ("nearest_railroad", "nearest_utility")
 
@@ -29,11 +29,11 @@ def _names(names: list[str]) -> str:
     return ", ".join(names)
 
 
-def holds_whole_group(state: State, config: "GameConfig", owner: str, deed: Square) -> bool:
+def holds_whole_group(state: State, config: GameConfig, owner: str, deed: Square) -> bool:
     return all(state.owner.get(s) == owner for s in config.edition.group_of(deed.index))
 
 
-def rent_due(state: State, config: "GameConfig", payer: str, deed: Square, dice: Any = None,
+def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: Any = None,
              card: Any = None) -> tuple[int, str]:
     """The rent ``payer`` owes for landing on ``deed``, and to whom: ``(amount, owner)``.
 
@@ -102,7 +102,7 @@ def rent_due(state: State, config: "GameConfig", payer: str, deed: Square, dice:
     return rent, owner
 
 
-def tax_due(state: State, config: "GameConfig", player: str, square: Any, choice: Any) -> int:
+def tax_due(state: State, config: GameConfig, player: str, square: Any, choice: Any) -> int:
     """The tax for square 4 (income tax) or 38 (luxury tax).
 
     With ``income_tax_percent`` on, square 4 takes ``choice``: ``flat`` (the printed amount) or ``percent``:
@@ -134,11 +134,11 @@ def tax_due(state: State, config: "GameConfig", player: str, square: Any, choice
     return edition.squares[square].amount
 
 
-def group_levels(state: State, config: "GameConfig", deed: Square) -> dict[int, int]:
+def group_levels(state: State, config: GameConfig, deed: Square) -> dict[int, int]:
     return {s: state.level.get(s, 0) for s in config.edition.group_of(deed.index)}
 
 
-def check_build(state: State, config: "GameConfig", deed: Square) -> tuple[int, int]:
+def check_build(state: State, config: GameConfig, deed: Square) -> tuple[int, int]:
     """Whether the next building may go on ``deed`` (held by its owner): returns ``(cost, new_level)``.
 
     Rules (RULES.md, Buildings): a street; the whole colour group held, none of it mortgaged; build evenly
@@ -203,7 +203,7 @@ class SalePlan:
     refund: int
 
 
-def plan_sale(state: State, config: "GameConfig", deed: Square, whole: bool) -> SalePlan:
+def plan_sale(state: State, config: GameConfig, deed: Square, whole: bool) -> SalePlan:
     """What selling a building on ``deed`` does (RULES.md, Buildings).
 
     - A house: one step back, evenly (this street must have as many buildings as any other of the group);
@@ -224,7 +224,7 @@ def plan_sale(state: State, config: "GameConfig", deed: Square, whole: bool) -> 
         houses = sum(lv for lv in levels.values() if lv != HOTEL)
         hotels = sum(1 for lv in levels.values() if lv == HOTEL)
         refund = sum(half(cost * (hbh + 1)) if lv == HOTEL else half(cost * lv) for lv in levels.values())
-        return SalePlan({s: 0 for s in levels}, houses, hotels, refund)
+        return SalePlan(dict.fromkeys(levels, 0), houses, hotels, refund)
     highest = max(levels.values())
     if level < highest:
         ahead = [config.edition.squares[s].name for s, lv in levels.items() if lv == highest]
@@ -236,7 +236,7 @@ def plan_sale(state: State, config: "GameConfig", deed: Square, whole: bool) -> 
     return SalePlan({deed.index: level - 1}, 1, 0, half(cost))
 
 
-def check_mortgage(state: State, config: "GameConfig", deed: Square) -> None:
+def check_mortgage(state: State, config: GameConfig, deed: Square) -> None:
     """A deed may be mortgaged when it is not already and no street of its colour group has a building
     (RULES.md, Mortgages: the whole group, our decision after seed 003)."""
     if state.mortgaged.get(deed.index):
@@ -250,7 +250,7 @@ def check_mortgage(state: State, config: "GameConfig", deed: Square) -> None:
                                     "built_names": _names(built)})
 
 
-def check_tradable(state: State, config: "GameConfig", deed: Square) -> None:
+def check_tradable(state: State, config: GameConfig, deed: Square) -> None:
     """Deeds are traded only from a colour group with no buildings (RULES.md, Title deeds, Trading)."""
     built = [config.edition.squares[s].name for s in config.edition.group_of(deed.index) if state.level.get(s)]
     if built:
@@ -260,7 +260,7 @@ def check_tradable(state: State, config: "GameConfig", deed: Square) -> None:
                                     "built_names": _names(built)})
 
 
-def raisable(state: State, config: "GameConfig", player: str) -> int:
+def raisable(state: State, config: GameConfig, player: str) -> int:
     """The cash a player could still get from the Bank: half the cost of their buildings plus the mortgage
     value of their unmortgaged deeds (RULES.md, Debts and bankruptcy)."""
     total = 0
@@ -275,7 +275,7 @@ def raisable(state: State, config: "GameConfig", player: str) -> int:
     return total
 
 
-def update_game_over(tx: "Tx") -> None:
+def update_game_over(tx: Tx) -> None:
     """Mark the game over when its mode says so (RULES.md, End of the game): classic and every mode when
     one player is left; sans_frontieres at the first bankruptcy; quick at the second."""
     state = tx.s

@@ -50,13 +50,13 @@ class State:
     SECTIONS = ("owner", "level", "mortgaged", "jail_card", "debts", "bankrupt", "bank", "game")
 
     @classmethod
-    def new(cls, edition: Edition, players: tuple[str, ...]) -> "State":
+    def new(cls, edition: Edition, players: tuple[str, ...]) -> State:
         """The state before the setup entry: every account at 0, the Bank holding everything."""
-        return cls(players=tuple(players), cash={**{p: 0 for p in players}, BANK: 0, POT: 0},
+        return cls(players=tuple(players), cash={**dict.fromkeys(players, 0), BANK: 0, POT: 0},
                    jail_card={}, debts={"list": []}, bankrupt={"list": []},
                    bank={"houses": edition.houses, "hotels": edition.hotels}, game={"over": False})
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy (every section is a dict of plain values; debts are dicts in a list)."""
         return State(players=self.players, cash=dict(self.cash), owner=dict(self.owner), level=dict(self.level),
                      mortgaged=dict(self.mortgaged), jail_card=dict(self.jail_card),
@@ -76,7 +76,7 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "State":
+    def from_json(cls, data: dict) -> State:
         return cls(players=tuple(data["players"]), cash=dict(data["cash"]),
                    owner={int(k): v for k, v in data["owner"].items()},
                    level={int(k): v for k, v in data["level"].items()},

@@ -8,12 +8,13 @@ mismatch with the line, the field, the expected and the actual value.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from terminal.errors import GameError, LedgerError, MalformedOperation
 from terminal.bank.game import Game
+from terminal.errors import GameError, LedgerError, MalformedOperation
 
 HEADER_FIELDS = {"format", "version", "edition", "players", "mode", "rules", "dealt", "end_time", "source"}
 CHECK_FIELDS = {"cash", "owner", "buildings", "mortgaged", "debt", "jail_cards", "bankrupt", "bank", "worth",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cards.editions import Square
 from terminal.bank.money import check_amount, ten_percent
 from terminal.bank.state import BANK, POT, State
 from terminal.bank.types import Effects, GameConfig

@@ -5,10 +5,12 @@ without importing the engine (no import cycle).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from cards.editions import Edition
+
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -45,7 +47,7 @@ class Effects:
         return {"postings": [list(p) for p in self.postings], "changes": [list(c) for c in self.changes]}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Effects":
+    def from_json(cls, data: dict) -> Effects:
         return cls(postings=[tuple(p) for p in data["postings"]], changes=[tuple(c) for c in data["changes"]])
 
 

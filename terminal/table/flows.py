@@ -4,7 +4,8 @@ enrolment wizards. A mixin of :class:`terminal.table.machine.Terminal`, which pr
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from terminal.errors import GameError
 from terminal.table.view import Msg, Option

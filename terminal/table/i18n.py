@@ -11,7 +11,8 @@ inserted (the ``part_*`` entries of :mod:`terminal.table.messages`) take no para
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from terminal.table.messages import MESSAGES
 

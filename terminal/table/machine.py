@@ -25,16 +25,17 @@ Flows, each ending in one committed operation or in nothing:
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
-from terminal.errors import GameError
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
+from terminal.errors import GameError
 from terminal.table.flows import TableFlows
-from terminal.table.view_builder import ViewBuilder
 from terminal.table.view import Msg, Option, Pending, View
+from terminal.table.view_builder import ViewBuilder
 
 DIGITS = "0123456789"
 MAX_DIGITS = 9
@@ -139,7 +140,7 @@ class Terminal(TableFlows, ViewBuilder):
         """A card was presented (one event per real presentation, from ``hal``)."""
         now = self.clock()
         if uid == self._guard_uid and now < self._guard_until:
-            return  # the card that just committed: a re-tap never acts twice
+            return None  # the card that just committed: a re-tap never acts twice
         self._touch()
         role = self.registry.lookup(uid) if self.registry is not None else None
         handler = getattr(self, f"_card_{self.screen}", None)
@@ -369,7 +370,7 @@ class Terminal(TableFlows, ViewBuilder):
             self.ctx["double"] = False
             self._beep("accepted")
             self._say(Msg("confirm_again", {}, "Tap again to confirm"))
-            return
+            return None
         self._commit(self.ctx["pending"].op)
 
     def _card_confirm(self, kind: str, who: Any, uid: str) -> None:
@@ -379,7 +380,7 @@ class Terminal(TableFlows, ViewBuilder):
                 return self._wrong_card_code("part_card_ok")
             return self._wrong_card(" / ".join(pending.confirm_by))
         if self.clock() - self.ctx["shown_at"] < self.settings.confirm_min_delay_s:
-            return  # the same hand tapping twice in a row: not a confirmation
+            return None  # the same hand tapping twice in a row: not a confirmation
         if self.ctx.get("card_only"):
             cards = self.ctx["cards"]
             cards.add(who)
@@ -391,7 +392,7 @@ class Terminal(TableFlows, ViewBuilder):
             self.ctx["double"] = False
             self._beep("accepted")
             self._say(Msg("confirm_again", {}, "Tap again to confirm"))
-            return
+            return None
         self._commit(pending.op, uid)
 
     def _commit(self, op: Mapping[str, Any], uid: str | None = None) -> None:

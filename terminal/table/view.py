@@ -6,8 +6,9 @@ formats them with :func:`terminal.bank.money.format_amount`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)

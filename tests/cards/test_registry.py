@@ -7,10 +7,30 @@ import stat
 import pytest
 
 from cards.editions import available_editions, load_edition
-from cards.errors import (AlreadyEnrolled, CardsError, CardSetError, CardSetFileError, EnrolmentStateError,
-                          InvalidRoleError, InvalidUidError, NotEnrolled, RoleHasCard)
-from cards.registry import (UID_LENGTHS, BankerCard, CardRegistry, DeedCard, Enrolment, PlayerCard,
-                            deed_squares, default_card_set_path, describe, normalize_uid, parse_role)
+from cards.errors import (
+    AlreadyEnrolled,
+    CardsError,
+    CardSetError,
+    CardSetFileError,
+    EnrolmentStateError,
+    InvalidRoleError,
+    InvalidUidError,
+    NotEnrolled,
+    RoleHasCard,
+)
+from cards.registry import (
+    UID_LENGTHS,
+    BankerCard,
+    CardRegistry,
+    DeedCard,
+    Enrolment,
+    PlayerCard,
+    deed_squares,
+    default_card_set_path,
+    describe,
+    normalize_uid,
+    parse_role,
+)
 
 FR = load_edition("fr")
 CARD_4 = "04A1B2C3"
@@ -115,7 +135,8 @@ def test_invalid_uids_are_refused(text, registry):
 def test_uids_agree_with_the_hardware_layer():
     """cards does not import hal; this contract test keeps the two UID validators in step."""
     from hal.errors import InvalidUidError as HalInvalidUid
-    from hal.uid import UID_LENGTHS as HAL_LENGTHS, normalize_uid as hal_normalize
+    from hal.uid import UID_LENGTHS as HAL_LENGTHS
+    from hal.uid import normalize_uid as hal_normalize
     assert UID_LENGTHS == HAL_LENGTHS
     for text in ("04a1b2c3", "04:A1:B2:C3:D4:E5:F6", "0x" + CARD_10, EM4100):
         assert normalize_uid(text) == hal_normalize(text)

@@ -133,8 +133,8 @@ class FakeCard:
             if self.missed:
                 self.missed -= 1
                 return None
-            if frame[0] == WUPA and self.state in ("IDLE", "HALT") or \
-               frame[0] == REQA and self.state == "IDLE":
+            if (frame[0] == WUPA and self.state in ("IDLE", "HALT")) or \
+               (frame[0] == REQA and self.state == "IDLE"):
                 self.state, self.level = "READY", 0
                 return list(self.atqa), 0
             self._reset()

@@ -7,4 +7,4 @@ _ROOT = str(Path(__file__).resolve().parents[2])
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-from tests.fakes.plugin import *  # noqa: E402,F401,F403 - the fixtures
+from tests.fakes.plugin import *  # noqa: E402, F403 - the fixtures

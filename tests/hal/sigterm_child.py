@@ -12,11 +12,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import hal  # noqa: E402
-from tests.fakes.fake_gpio import FakeGPIO  # noqa: E402
-from tests.fakes.fake_mfrc522 import FakeMFRC522  # noqa: E402
-from tests.fakes.fake_spidev import FakeSpiBus  # noqa: E402
-from tests.fakes.install import installed  # noqa: E402
+import hal
+from tests.fakes.fake_gpio import FakeGPIO
+from tests.fakes.fake_mfrc522 import FakeMFRC522
+from tests.fakes.fake_spidev import FakeSpiBus
+from tests.fakes.install import installed
 
 
 def say(*words):

@@ -15,7 +15,6 @@ from hal.presence import PresenceTracker, ScanResult
 from hal.sim_reader import SimReader, parse_script
 from hal.uid import bcc, crc_a, normalize_uid, uid_from_bytes
 
-
 # -- UIDs --------------------------------------------------------------------------------------------
 
 

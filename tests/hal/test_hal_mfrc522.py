@@ -292,7 +292,7 @@ class _Raising:
     def find_spec(self, name, path=None, target=None):
         if name in ("RPi", "RPi.GPIO"):
             raise self.error
-        return None
+        return
 
 
 @pytest.mark.parametrize("error, expected", [

@@ -11,8 +11,16 @@ import pytest
 
 import hal
 from hal import registry
-from hal.errors import (BackendUnavailableError, HalConfigError, HalDeviceError, HalError,
-                        InvalidUidError, UnknownBackendError, UnknownButtonError, UnknownPatternError)
+from hal.errors import (
+    BackendUnavailableError,
+    HalConfigError,
+    HalDeviceError,
+    HalError,
+    InvalidUidError,
+    UnknownBackendError,
+    UnknownButtonError,
+    UnknownPatternError,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,8 +13,8 @@ KEY = bytes(range(32))
 def app(pg, tmp_path):
     from hal.sim_beeper import SimBeeper
     from hal.sim_reader import SimReader
-    from host_ui.screen.app import TerminalApp
     from host_ui.demo import FakeClock, make_registry, player_uid
+    from host_ui.screen.app import TerminalApp
     from host_ui.screen.display import WindowOutput
     from host_ui.screen.input_map import InputMapper
     from host_ui.screen.render import Renderer

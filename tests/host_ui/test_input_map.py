@@ -3,8 +3,17 @@ from __future__ import annotations
 
 import pytest
 
-from host_ui.screen.input_map import (Action, Calibration, InputMapError, InputMapper, Key, Pointer, Tap, panel_size,
-                               rotate_normalised)
+from host_ui.screen.input_map import (
+    Action,
+    Calibration,
+    InputMapError,
+    InputMapper,
+    Key,
+    Pointer,
+    Tap,
+    panel_size,
+    rotate_normalised,
+)
 
 
 def down(u, v, t, source="finger", synthetic=False):

@@ -11,8 +11,8 @@ import pytest
 
 from host_ui.screen import theme
 from host_ui.screen.render import SIZES, Renderer, message_height
-from terminal.table.i18n import translate
 from terminal.bank.money import format_amount
+from terminal.table.i18n import translate
 
 LANGUAGES = ("fr", "en", "uk")
 LOGICAL = [s for size in SIZES for s in (size, (size[1], size[0]))]
@@ -75,7 +75,7 @@ def test_long_names_never_shrink_the_amounts(pg, scenes_by_language, language, s
             for who, role in ((payer, "payer"), (payee, "payee")):
                 shown = {t.text for t in frame.texts_with(role)}
                 account = translate("ui_bank_name", {}, language) if who == "bank" else who
-                if not any(account.startswith(t.rstrip("…")) and len(t.rstrip("…")) >= 6 or t == account
+                if not any((account.startswith(t.rstrip("…")) and len(t.rstrip("…")) >= 6) or t == account
                            for t in shown):
                     problems.append(f"{where}: {role} {account!r} not drawn (drawn: {shown})")
     assert not problems, "\n".join(problems[:30])

@@ -7,8 +7,20 @@ import struct
 import pytest
 
 from host_ui.screen.display import DisplayError, FramebufferOutput, frame_bytes, refuse_blind
-from host_ui.screen.evdev_touch import (ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_SLOT, ABS_MT_TRACKING_ID, ABS_X,
-                                 ABS_Y, BTN_TOUCH, EV_ABS, EV_KEY, EV_SYN, SYN_REPORT, TouchParser)
+from host_ui.screen.evdev_touch import (
+    ABS_MT_POSITION_X,
+    ABS_MT_POSITION_Y,
+    ABS_MT_SLOT,
+    ABS_MT_TRACKING_ID,
+    ABS_X,
+    ABS_Y,
+    BTN_TOUCH,
+    EV_ABS,
+    EV_KEY,
+    EV_SYN,
+    SYN_REPORT,
+    TouchParser,
+)
 from host_ui.screen.input_map import Calibration, InputMapper, Tap
 
 

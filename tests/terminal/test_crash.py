@@ -31,11 +31,11 @@ import pytest
 
 import terminal.bank.game as game_module
 from terminal.bank import engine
-from terminal.errors import GameError
 from terminal.bank.game import Game
 from terminal.bank.ledger import canonical
 from terminal.bank.state import State
 from terminal.bank.tablelog import read_table_log
+from terminal.errors import GameError
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED = ROOT / "terminal" / "examples" / "recorded"

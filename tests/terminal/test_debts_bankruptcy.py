@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC
 
 import pytest
 
@@ -213,8 +214,8 @@ def test_quick_game_deals_two_paid_deeds_and_stops_at_three_houses(make_game):
 
 
 def test_time_limited_game_ends_at_its_time(make_game):
-    from datetime import datetime, timedelta, timezone
-    end = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
+    from datetime import datetime, timedelta
+    end = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
     game = make_game("us", ("Ann", "Bob"), mode="time_limit", end_time=end.isoformat(), rng=random.Random(1))
     assert sum(len(game.raw_state.deeds_of(p)) for p in game.players) == 4
     assert game.tick(end - timedelta(minutes=1)) is None and not game.is_over()

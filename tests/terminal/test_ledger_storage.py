@@ -17,9 +17,9 @@ import pytest
 
 import terminal.bank.game as game_module
 import terminal.bank.ledger as ledger_module
-from terminal.errors import AuditFailed, GameError, LedgerError
 from terminal.bank.game import Game
 from terminal.bank.ledger import Ledger, canonical
+from terminal.errors import AuditFailed, GameError, LedgerError
 
 TABLES = {
     "meta": "SELECT key, value FROM meta ORDER BY key",
@@ -170,9 +170,8 @@ def test_failed_operation_writes_nothing_and_the_next_one_works(make_game, key, 
     game = played(make_game)
     before = snapshot(game.path), game.raw_state.to_json(), game.state()
     last = game.ledger.last_entry()[0]
-    with inject(failure, game.ledger, monkeypatch):
-        with pytest.raises(LedgerError) as caught:
-            game.pay_rent("Ann", 37)
+    with inject(failure, game.ledger, monkeypatch), pytest.raises(LedgerError) as caught:
+        game.pay_rent("Ann", 37)
     assert caught.value.code == "ledger_write_failed"
     assert "nothing was recorded" in str(caught.value)
     assert_unchanged(game, *before)
@@ -198,9 +197,8 @@ def test_failed_undo_writes_nothing_and_the_next_undo_works(make_game, key, monk
     before = snapshot(game.path), game.raw_state.to_json(), game.state()
     target = game.last_undoable()
     assert target == {"op": "pay_rent", "player": "Bob", "square": 39}
-    with inject(failure, game.ledger, monkeypatch):
-        with pytest.raises(LedgerError):
-            game.undo()
+    with inject(failure, game.ledger, monkeypatch), pytest.raises(LedgerError):
+        game.undo()
     assert_unchanged(game, *before)
     assert game.last_undoable() == target, "the failed undo was counted as done"
 

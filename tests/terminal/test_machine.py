@@ -2,6 +2,8 @@
 a fake clock; the beeper's record is checked after each action."""
 from __future__ import annotations
 
+from datetime import UTC
+
 import pytest
 
 from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
@@ -353,10 +355,11 @@ def test_enrolment_wizard_from_the_banker_menu(make_game):
 
 
 def test_new_game_wizard_with_a_time_limit(make_game, tmp_path, key):
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
+
     from terminal.bank.game import Game
     table = Table(make_game)
-    start = datetime(2026, 12, 24, 20, 0, tzinfo=timezone.utc)
+    start = datetime(2026, 12, 24, 20, 0, tzinfo=UTC)
     made = {}
 
     def factory(edition, names, mode, rules, cards, minutes=None):

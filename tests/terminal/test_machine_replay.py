@@ -10,8 +10,8 @@ from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from terminal.bank.game import Game
-from terminal.table.machine import Terminal, TerminalSettings
 from terminal.bank.tablelog import _compare, read_table_log, replay
+from terminal.table.machine import Terminal, TerminalSettings
 from tests.conftest import OWN_LOGS, RECORDED
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, GaveUp, TableDriver, deed_uid, player_uid
 

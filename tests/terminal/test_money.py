@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from cards.editions import load_edition
-from terminal.errors import InvalidAmount
 from terminal.bank.money import check_amount, format_amount, half, parse_amount, ten_percent
+from terminal.errors import InvalidAmount
 
 
 @pytest.mark.parametrize("amount, up, down", [(75, 8, 7), (175, 18, 17), (100, 10, 10), (0, 0, 0), (1, 1, 0)])

@@ -3,8 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from terminal.errors import (GameError, InsufficientCash, InvalidAmount, MalformedOperation, NothingToUndo,
-                             RuleViolation, UnknownName)
+from terminal.errors import (
+    GameError,
+    InsufficientCash,
+    InvalidAmount,
+    MalformedOperation,
+    NothingToUndo,
+    RuleViolation,
+    UnknownName,
+)
 
 EDITIONS = ["fr", "us"]
 

@@ -14,8 +14,8 @@ from host_ui.shell.backup import (
     list_backups,
     rotate_backup,
 )
-from terminal.errors import GameError, LedgerError
 from terminal.bank.game import Game
+from terminal.errors import GameError, LedgerError
 
 TABLES = ("SELECT key, value FROM meta ORDER BY key", "SELECT * FROM journal ORDER BY seq",
           "SELECT * FROM postings ORDER BY seq, n", "SELECT * FROM projection")

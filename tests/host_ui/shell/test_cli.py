@@ -205,9 +205,8 @@ def test_bad_card_inputs_never_hang_or_trace(capsys, tmp_path, monkeypatch):
 
 def test_malformed_api_input_and_damaged_header(tmp_path, key):
     from terminal.errors import LedgerError, MalformedOperation
-    with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game:
-        with pytest.raises(MalformedOperation):
-            game.apply([1, 2])
+    with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game, pytest.raises(MalformedOperation):
+        game.apply([1, 2])
     import sqlite3
     conn = sqlite3.connect(tmp_path / "g.db")
     conn.execute("UPDATE meta SET value = 'Zed' WHERE key = 'players'")
