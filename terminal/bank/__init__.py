@@ -1,1 +1,13 @@
-"""TODO"""
+"""The Bank: money, rules and the journal of a game.
+
+- ``money``: amounts (ints of the edition's unit), parsing, formatting, the rounding rules.
+- ``state``: the state of a game as a plain record; ``types``: the records the modules share
+  (``GameConfig``, ``Effects``, ``Receipt``); ``tx``: the transaction one operation is computed on.
+- ``rules``, ``bankruptcy``: the money rules (RULES.md); ``engine``: one operation -> its effects;
+  ``auction``: auctions held in memory until they close.
+- ``ledger``: the journal on SQLite (WAL, ``synchronous=FULL``, keyed hash chain); ``audit``: its full check.
+- ``game``: :class:`Game`, the public API the table machine and the host use; ``tablelog``: table logs.
+
+Imports nothing of :mod:`terminal.table`, no pygame and no hardware library; reads time only from an
+injected clock.
+"""
