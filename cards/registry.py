@@ -427,8 +427,10 @@ class CardRegistry:
         return len(self._by_uid)
 
     def __contains__(self, uid: object) -> bool:
+        if not isinstance(uid, str):  # not text: not a UID, so not a card of this set
+            return False
         try:
-            return normalize_uid(uid) in self._by_uid  # type: ignore[arg-type]
+            return normalize_uid(uid) in self._by_uid
         except InvalidUidError:
             return False
 

@@ -102,7 +102,7 @@ def import_gpio() -> Gpio:
             message says what to install or which backend to use instead.
     """
     try:
-        return cast(Gpio, importlib.import_module("RPi.GPIO"))
+        return cast(Gpio, importlib.import_module("RPi.GPIO"))  # untyped vendor module, used as a Gpio
     except ImportError as exc:
         raise BackendUnavailableError(
             "RPi.GPIO is not installed: pip install rpi-lgpio on a Raspberry Pi 5, pip install "
