@@ -1,8 +1,8 @@
 """Regenerate the board part of ``cards/data/fr.toml`` and ``cards/data/us.toml`` from ``board.csv``.
 
-The board figures of both classic editions come from one table (``cards/data/board.csv``, a copy of the reference table). This script
-writes them into the edition files between the ``# --- board (generated) ---`` markers and leaves the rest
-(edition settings, decks) as it is. Usage::
+The board figures of both classic editions come from one table (``cards/data/board.csv``, a copy of the
+reference table). This script writes them into the edition files between the ``# --- board (generated) ---``
+markers and leaves the rest (edition settings, decks) as it is. Usage::
 
     python -m cards.build_editions cards/data/board.csv
 

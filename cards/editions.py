@@ -11,6 +11,7 @@ Amounts are ``int`` in whole units of the edition's currency. Rule source: RULES
 """
 from __future__ import annotations
 
+import itertools
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -43,7 +44,7 @@ DECK_ACTIONS = {
     "pay_or_draw": ({"amount"}, {"deck"}),
 }
 #: Rule flags and their allowed values (RULES.md). The edition file gives the defaults.
-RULE_FLAGS: Mapping[str, tuple] = MappingProxyType({
+RULE_FLAGS: Mapping[str, tuple[bool | str, ...]] = MappingProxyType({
     "double_rent_with_mortgaged_street": (True, False),
     "interest_rounding": ("up", "down"),
     "income_tax_percent": (True, False),
@@ -130,7 +131,10 @@ class Edition:
 
     def group_of(self, index: int) -> tuple[int, ...]:
         """The squares of the colour group (or railroads, or utilities) of deed ``index``, in board order."""
-        return self.groups[self.square(index).group]
+        group = self.square(index).group
+        if group is None:  # not a deed: no group, the same KeyError as looking up None
+            raise KeyError(group)
+        return self.groups[group]
 
     @property
     def income_tax(self) -> int:
@@ -202,7 +206,7 @@ def _int(path: Path, entry: str, value: Any, minimum: int = 0) -> int:
     return value
 
 
-def _build(path: Path, raw: dict, seen: set[str]) -> Edition:
+def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
     head = raw.get("edition")
     if not isinstance(head, dict):
         raise _fail(path, "[edition]", "missing table")
@@ -241,7 +245,7 @@ def _build(path: Path, raw: dict, seen: set[str]) -> Edition:
     decks = {deck: _deck(path, deck, raw.get(deck), squares) for deck in DECKS}
     groups: dict[str, list[int]] = {}
     for s in squares:
-        if s.is_deed:
+        if s.is_deed and s.group is not None:  # every deed has its group (checked by _squares)
             groups.setdefault(s.group, []).append(s.index)
     return Edition(name=name, title=head["title"], language=head["language"],
                    currency_symbol=head["currency_symbol"], currency_position=head["currency_position"],
@@ -299,7 +303,7 @@ def _squares(path: Path, table: Any) -> tuple[Square, ...]:
             if not isinstance(rents, list) or len(rents) != count:
                 raise _fail(path, f"{where}.{key}", f"expected {count} values")
             rents = tuple(_int(path, f"{where}.{key}", r, 1) for r in rents)
-            if any(b <= a for a, b in zip(rents, rents[1:])):
+            if any(b <= a for a, b in itertools.pairwise(rents)):
                 raise _fail(path, f"{where}.{key}", f"must increase: {list(rents)}")
             house_cost = 0
             fields |= {"group", "price", "mortgage", key}
@@ -370,7 +374,7 @@ def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...]) -> tup
     return tuple(cards)
 
 
-def _derive(path: Path, raw: dict, head: dict, seen: set[str]) -> Edition:
+def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str]) -> Edition:
     allowed = {"edition", "rules", "square_amounts"}
     for key in raw:
         if key not in allowed:

@@ -427,8 +427,10 @@ class CardRegistry:
         return len(self._by_uid)
 
     def __contains__(self, uid: object) -> bool:
+        if not isinstance(uid, str):  # not text: not a UID, so not a card of this set
+            return False
         try:
-            return normalize_uid(uid) in self._by_uid  # type: ignore[arg-type]
+            return normalize_uid(uid) in self._by_uid
         except InvalidUidError:
             return False
 
@@ -686,18 +688,18 @@ class Enrolment:
                 self._status[role] = "unchanged"
             return self._advance(EnrolmentResult("unchanged", role, uid, "enrol_unchanged", MappingProxyType(params),
                                                  f"This card already is {describe(role, self.edition)}."))
+        # The two refusals of CardRegistry.enrol, told here first so that they name this enrolment's edition.
+        if current is not None:  # the card has another role
+            enrolled = _already_enrolled(uid, current, self.edition)
+            return EnrolmentResult("already_enrolled", role, uid, enrolled.code, MappingProxyType(enrolled.params),
+                                   str(enrolled), current_role=current)
         previous = self.registry.uid_of(role)
         may_replace = self.replace or (previous is not None and self._taken.get(role) == previous)
-        try:
-            replaced = self.registry.enrol(uid, role, replace=may_replace)
-        except AlreadyEnrolled:
-            exc = _already_enrolled(uid, current, self.edition)
-            return EnrolmentResult("already_enrolled", role, uid, exc.code, MappingProxyType(exc.params), str(exc),
-                                   current_role=current)
-        except RoleHasCard:
-            exc = _role_has_card(role, previous, self.edition)
-            return EnrolmentResult("role_has_card", role, uid, exc.code, MappingProxyType(exc.params), str(exc),
-                                   previous_uid=previous)
+        if previous is not None and not may_replace:  # the role has another card
+            has_card = _role_has_card(role, previous, self.edition)
+            return EnrolmentResult("role_has_card", role, uid, has_card.code, MappingProxyType(has_card.params),
+                                   str(has_card), previous_uid=previous)
+        replaced = self.registry.enrol(uid, role, replace=may_replace)
         self._taken[role] = uid
         what = describe(role, self.edition)
         if replaced is None:
@@ -736,7 +738,9 @@ class Enrolment:
         counts = {k: len(v) for k, v in groups.items()}
         text = (f"{counts['enrolled']} enrolled, {counts['replaced']} replaced, {counts['unchanged']} unchanged, "
                 f"{counts['skipped']} skipped, {counts['pending']} left")
-        return EnrolmentSummary(**{k: tuple(v) for k, v in groups.items()}, params=MappingProxyType(counts), text=text)
+        return EnrolmentSummary(enrolled=tuple(groups["enrolled"]), replaced=tuple(groups["replaced"]),
+                                unchanged=tuple(groups["unchanged"]), skipped=tuple(groups["skipped"]),
+                                pending=tuple(groups["pending"]), params=MappingProxyType(counts), text=text)
 
     def _current(self, action: str) -> EnrolmentStep:
         if self.done:

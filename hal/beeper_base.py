@@ -33,10 +33,10 @@ def check_volume(value: float) -> float:
     return check_range("volume", value, 0.0, 1.0, unit="(1.0 = loudest)")
 
 
-class BeeperSettings:
+class BeeperSettings(Beeper):
     """``volume``, ``muted`` and ``closed`` for beepers that keep them in ``_volume``, ``_muted`` and
-    ``_closed``: a volume of 0 or muting cuts the current pattern short (``stop()``). Put it before
-    :class:`~hal.interfaces.Beeper` among the bases."""
+    ``_closed``: a volume of 0 or muting cuts the current pattern short (``stop()``). A beeper derives from
+    it (it is a :class:`~hal.interfaces.Beeper`, still abstract: the beeper supplies ``play``, ``stop``...)."""
 
     _volume: float
     _muted: bool

@@ -66,7 +66,7 @@ class GpioBeeper(ThreadedBeeper):
         self._owner = f"beeper #{next(_numbers)}"
         rpi_gpio.claim(self._owner, [self._pin], label="beeper")
         self._hw_lock = threading.Lock()
-        self._pwm = None
+        self._pwm: rpi_gpio.Pwm | None = None
         self._pwm_running = False
         try:
             self._channel = rpi_gpio.numbering(self._gpio)(self._pin)
@@ -96,12 +96,15 @@ class GpioBeeper(ThreadedBeeper):
             if self._kind == "active":
                 self._gpio.output(self._channel, self._on_level)
                 return
+            pwm = self._pwm
+            if pwm is None:  # released by close(): nothing sounds any more
+                return
             duty = 50.0 * volume
-            self._pwm.ChangeFrequency(self._fixed_hz or frequency_hz)
+            pwm.ChangeFrequency(self._fixed_hz or frequency_hz)
             if self._pwm_running:
-                self._pwm.ChangeDutyCycle(duty)
+                pwm.ChangeDutyCycle(duty)
             else:
-                self._pwm.start(duty)
+                pwm.start(duty)
                 self._pwm_running = True
 
     def _silence(self) -> None:

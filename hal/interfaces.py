@@ -17,7 +17,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Self
 
 __all__ = [
     "Clock",
@@ -126,10 +126,10 @@ class Device(abc.ABC):
     def closed(self) -> bool:
         """True once ``close()`` was called."""
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 

@@ -17,6 +17,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
+from types import FrameType
 
 from hal.interfaces import CardPresented, CardReader, Device, HalEvent
 
@@ -24,7 +25,7 @@ __all__ = ["track", "close_all", "install_sigterm_handler", "wait_for_card"]
 
 log = logging.getLogger(__name__)
 
-_devices: list[weakref.ref] = []
+_devices: list[weakref.ref[Device]] = []
 _lock = threading.Lock()
 _atexit_registered = False
 
@@ -70,7 +71,7 @@ def install_sigterm_handler(stop: threading.Event | None = None, *, exit_code: i
         ValueError: called from a thread other than the main thread (a Python rule).
     """
 
-    def handler(signum: int, frame) -> None:
+    def handler(signum: int, frame: FrameType | None) -> None:
         name = signal.Signals(signum).name
         if stop is not None and not stop.is_set():
             log.info("%s received: stopping", name)

@@ -33,14 +33,15 @@ import logging
 import time
 import warnings
 from collections.abc import Callable, Iterable
+from typing import Protocol, Unpack
 
 from hal import rpi_gpio
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.interfaces import Clock
-from hal.presence import PollingReader, ScanResult, check_range
+from hal.presence import PollingReader, PollingTiming, ScanResult, check_range
 from hal.uid import bcc, crc_a, uid_from_bytes
 
-__all__ = ["Mfrc522Reader", "KNOWN_VERSIONS", "Transceive"]
+__all__ = ["Mfrc522Reader", "KNOWN_VERSIONS", "Transceive", "Mfrc522Chip"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,38 @@ _T_MODE = 0x80 | (_PRESCALER >> 8)  # TAuto: start at the end of each transmissi
 _BIT_S = 1 / 106e3  # one bit on the air at 106 kbit/s
 
 _numbers = itertools.count(1)
+
+
+class _Spi(Protocol):
+    """The ``spidev.SpiDev`` the package's ``MFRC522`` holds as ``spi`` (spidev ships no types)."""
+
+    mode: int
+    max_speed_hz: int
+
+    def close(self) -> None: ...
+
+
+class Mfrc522Chip(Protocol):
+    """What this backend uses of the ``mfrc522`` package's ``MFRC522`` object (the package ships no types,
+    and it is imported by name at run time): register access, the CRC coprocessor, init and the antenna."""
+
+    spi: _Spi
+
+    def Write_MFRC522(self, addr: int, val: int) -> None: ...
+
+    def Read_MFRC522(self, addr: int) -> int: ...
+
+    def CalulateCRC(self, pIndata: list[int]) -> list[int]: ...
+
+    def MFRC522_Init(self) -> None: ...
+
+    def AntennaOff(self) -> None: ...
+
+
+class _Mfrc522Class(Protocol):
+    """The ``mfrc522.MFRC522`` class, called with the keywords ``_construct`` passes."""
+
+    def __call__(self, *, bus: int, device: int, spd: int, pin_mode: int, pin_rst: int) -> Mfrc522Chip: ...
 
 
 class Transceive:
@@ -114,7 +147,7 @@ class Mfrc522Reader(PollingReader):
                  health_check_interval_s: float = 5.0,
                  accepted_versions: Iterable[int] | None = None, max_status_reads: int = 400,
                  wait: Callable[[float], None] | None = None, clock: Clock | None = None,
-                 **timing) -> None:
+                 **timing: Unpack[PollingTiming]) -> None:
         super().__init__(clock=clock, **timing)
         for name, value, high in (("bus", bus, 6), ("device", device, 2)):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
@@ -141,7 +174,7 @@ class Mfrc522Reader(PollingReader):
         except ImportError as exc:
             raise BackendUnavailableError("spidev is not installed: pip install spidev") from exc
         try:
-            mfrc522_class = importlib.import_module("mfrc522").MFRC522
+            mfrc522_class: _Mfrc522Class = importlib.import_module("mfrc522").MFRC522
         except ImportError as exc:
             raise BackendUnavailableError("the mfrc522 package is not installed: pip install mfrc522==0.0.7") from exc
 
@@ -150,11 +183,11 @@ class Mfrc522Reader(PollingReader):
         if bus == 0:
             spi_pins += [rpi_gpio.SPI0_PINS[k] for k in ("MOSI", "MISO", "SCLK")]
         rpi_gpio.claim(self._owner, [self._reset_pin, *spi_pins], label="card reader")
-        self._dev = None
+        self._dev: Mfrc522Chip | None = None
         self._channel: int | None = None
         try:
-            self._channel = rpi_gpio.numbering(self._gpio)(self._reset_pin)
-            self._dev = self._construct(mfrc522_class)
+            self._channel = channel = rpi_gpio.numbering(self._gpio)(self._reset_pin)
+            self._dev = self._construct(mfrc522_class, channel)
             self._configure()
             reason = self._health_problem()
             if reason is not None:
@@ -165,17 +198,17 @@ class Mfrc522Reader(PollingReader):
         except BaseException:
             self._release_hardware()
             raise
-        log.info("card reader: %s on %s at %d Hz", KNOWN_VERSIONS.get(self.version, "chip"),
-                 self._path, self._speed)
+        chip = "chip" if self.version is None else KNOWN_VERSIONS.get(self.version, "chip")
+        log.info("card reader: %s on %s at %d Hz", chip, self._path, self._speed)
 
     # -- set-up ------------------------------------------------------------------------------------
-    def _construct(self, mfrc522_class):
+    def _construct(self, mfrc522_class: _Mfrc522Class, channel: int) -> Mfrc522Chip:
         logger = logging.getLogger("mfrc522Logger")
         handlers = list(logger.handlers)
         try:
             # pin_mode only matters if no mode is set; numbering() has set one already.
             return mfrc522_class(bus=self._bus, device=self._device, spd=self._speed,
-                                 pin_mode=self._gpio.BOARD, pin_rst=self._channel)
+                                 pin_mode=self._gpio.BOARD, pin_rst=channel)
         except FileNotFoundError as exc:
             raise HalDeviceError(
                 f"SPI is not enabled ({self._path} is missing): run sudo raspi-config nonint do_spi 0 "
@@ -193,9 +226,15 @@ class Mfrc522Reader(PollingReader):
                 if handler not in handlers:
                     logger.removeHandler(handler)
 
+    def _live_chip(self) -> Mfrc522Chip:
+        """The chip object, which exists from a successful start on (every caller runs after it)."""
+        if self._dev is None:
+            raise HalDeviceError(f"the card reader on {self._path} was never opened: create it again")
+        return self._dev
+
     def _configure(self) -> None:
         """Program the timer for our response window (after the package's MFRC522_Init)."""
-        dev = self._dev
+        dev = self._live_chip()
         dev.spi.mode = 0
         dev.spi.max_speed_hz = self._speed
         dev.Write_MFRC522(T_MODE_REG, _T_MODE)
@@ -205,7 +244,7 @@ class Mfrc522Reader(PollingReader):
 
     def _health_problem(self) -> str | None:
         """Read the version, timer mode and antenna registers; return None if all is well."""
-        read = self._dev.Read_MFRC522
+        read = self._live_chip().Read_MFRC522
         version = read(VERSION_REG)
         if version not in self._versions:
             return f"version register reads 0x{version:02X}, expected 0x91 or 0x92"
@@ -219,7 +258,8 @@ class Mfrc522Reader(PollingReader):
     # -- our transceive --------------------------------------------------------------------------
     def _transceive(self, data: list[int], last_bits: int = 0) -> tuple[str, list[int], int]:
         """Send a frame and wait for the answer; return ``(kind, data, bit count)``."""
-        write, read = self._dev.Write_MFRC522, self._dev.Read_MFRC522
+        dev = self._live_chip()
+        write, read = dev.Write_MFRC522, dev.Read_MFRC522
         write(COMMAND_REG, PCD_IDLE)  # stop whatever runs (a CRC calculation, a previous receive)
         write(COMM_IRQ_REG, 0x7F)  # clear every interrupt flag
         write(FIFO_LEVEL_REG, 0x80)  # flush the FIFO
@@ -246,7 +286,8 @@ class Mfrc522Reader(PollingReader):
         return Transceive.OK, received, bits
 
     def _read_uid(self) -> ScanResult:
-        kind, atqa, bits = self._transceive([PICC_WUPA], last_bits=7)
+        dev = self._live_chip()
+        kind, _atqa, bits = self._transceive([PICC_WUPA], last_bits=7)
         if kind == Transceive.TIMEOUT:
             return ScanResult()
         if kind == Transceive.STUCK:
@@ -261,7 +302,7 @@ class Mfrc522Reader(PollingReader):
             if kind != Transceive.OK or bits != 40 or len(answer) != 5 or bcc(answer[:4]) != answer[4]:
                 return ScanResult(errors=1)
             frame = [select, 0x70, *answer]
-            frame += self._dev.CalulateCRC(frame)
+            frame += dev.CalulateCRC(frame)
             kind, sak, bits = self._transceive(frame)
             if kind == Transceive.STUCK:
                 return ScanResult(failure="the card reader chip raised no interrupt (stuck)")
@@ -274,7 +315,7 @@ class Mfrc522Reader(PollingReader):
             if not cascade:
                 break
         halt = [PICC_HALT, 0x00]
-        self._transceive(halt + self._dev.CalulateCRC(halt))  # a card answers HALT only to refuse it
+        self._transceive(halt + dev.CalulateCRC(halt))  # a card answers HALT only to refuse it
         return ScanResult(uids=(uid_from_bytes(uid),))
 
     # -- PollingReader hooks -----------------------------------------------------------------------
@@ -294,13 +335,15 @@ class Mfrc522Reader(PollingReader):
 
     def _recover(self, now: float) -> str | None:
         """Hard reset through the reset pin, re-initialise, check."""
-        gpio = self._gpio
+        gpio, channel, dev = self._gpio, self._channel, self._live_chip()
+        if channel is None:
+            return f"the card reader's reset pin {self._reset_pin} was never set up: create it again"
         try:
-            gpio.output(self._channel, 0)
+            gpio.output(channel, 0)
             self._rest(0.0001)
-            gpio.output(self._channel, 1)
+            gpio.output(channel, 1)
             self._rest(0.005)  # oscillator start-up
-            self._dev.MFRC522_Init()
+            dev.MFRC522_Init()
             self._configure()
             reason = self._health_problem()
         except OSError as exc:
@@ -331,7 +374,7 @@ class Mfrc522Reader(PollingReader):
 
     # -- for tests and the benchmark -----------------------------------------------------------------
     @property
-    def chip(self):
+    def chip(self) -> Mfrc522Chip | None:
         """The package's ``MFRC522`` object (read-only use: registers, counters)."""
         return self._dev
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import TypedDict
 
 from hal.errors import HalConfigError, HalError
 from hal.interfaces import (
@@ -23,7 +24,7 @@ from hal.interfaces import (
     ReaderLost,
 )
 
-__all__ = ["ScanResult", "PresenceTracker", "PollingReader", "check_range"]
+__all__ = ["ScanResult", "PresenceTracker", "PollingReader", "ReaderTiming", "PollingTiming", "check_range"]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,20 @@ class PresenceTracker:
     def resume(self, now: float) -> None:
         """Restart the debounce after a pause (the reader was lost): unseen time starts now."""
         self.last_seen = now
+
+
+class ReaderTiming(TypedDict, total=False):
+    """The timing options a backend passes on to ``PollingReader`` (``**timing``), but the failure count."""
+
+    poll_interval_s: float
+    removal_debounce_s: float
+    recover_interval_s: float
+
+
+class PollingTiming(ReaderTiming, total=False):
+    """Every timing option of ``PollingReader``, for backends that pass all of them on."""
+
+    failures_before_lost: int
 
 
 class PollingReader(CardReader):

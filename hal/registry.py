@@ -17,10 +17,11 @@ import inspect
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import cast
 
 from hal import lifecycle
 from hal.errors import HalConfigError, UnknownBackendError
-from hal.interfaces import Beeper, Buttons, CardReader
+from hal.interfaces import Beeper, Buttons, CardReader, Device
 
 __all__ = ["KINDS", "ENV_VARS", "register", "backends", "resolve_name", "is_raspberry_pi",
            "load_reader", "load_beeper", "load_buttons"]
@@ -30,9 +31,12 @@ KINDS = ("reader", "beeper", "buttons")
 #: Environment variable that overrides each kind's backend name.
 ENV_VARS = {"reader": "BANQUIER_READER", "beeper": "BANQUIER_BEEPER", "buttons": "BANQUIER_BUTTONS"}
 
+#: A backend: its class, or any callable that makes the device from the configuration's options.
+Factory = Callable[..., Device]
+
 _BASES = {"reader": CardReader, "beeper": Beeper, "buttons": Buttons}
 
-_registry: dict[str, dict[str, str | Callable]] = {
+_registry: dict[str, dict[str, str | Factory]] = {
     "reader": {
         "sim": "hal.sim_reader:SimReader",
         "mfrc522": "hal.mfrc522_reader:Mfrc522Reader",
@@ -58,7 +62,7 @@ def _check_kind(kind: str) -> None:
         raise UnknownBackendError(f"no device kind {kind!r}; use one of {', '.join(KINDS)}")
 
 
-def register(kind: str, name: str, target: str | Callable) -> None:
+def register(kind: str, name: str, target: str | Factory) -> None:
     """Register a backend: ``target`` is a class/factory or a ``"module:attribute"`` string.
 
     Raises:
@@ -98,10 +102,10 @@ def resolve_name(kind: str, name: str | None = None, *, env: Mapping[str, str] |
     return _DEVICE_DEFAULTS[kind] if device else "sim"
 
 
-def _accepted_options(target) -> set[str]:
+def _accepted_options(target: Factory) -> set[str]:
     """Keyword options a backend accepts, following ``**kwargs`` passed on to base classes."""
-    functions = [c.__init__ for c in inspect.getmro(target) if "__init__" in vars(c)] \
-        if inspect.isclass(target) else [target]
+    functions: list[Callable[..., object]] = [vars(c)["__init__"] for c in inspect.getmro(target)
+                                              if "__init__" in vars(c)] if inspect.isclass(target) else [target]
     names: set[str] = set()
     for function in functions:
         try:
@@ -115,7 +119,8 @@ def _accepted_options(target) -> set[str]:
     return names
 
 
-def _load(kind: str, name: str | None, env: Mapping[str, str] | None, config: dict):
+def _load(kind: str, name: str | None, env: Mapping[str, str] | None, config: dict[str, object]) -> Device:
+    """The device made by the chosen backend, checked to be an instance of ``_BASES[kind]``."""
     chosen = resolve_name(kind, name, env=env)
     try:
         target = _registry[kind][chosen]
@@ -126,14 +131,16 @@ def _load(kind: str, name: str | None, env: Mapping[str, str] | None, config: di
         ) from None
     if isinstance(target, str):
         module_name, _, attribute = target.partition(":")
-        target = getattr(importlib.import_module(module_name), attribute)
-    unknown = sorted(set(config) - _accepted_options(target))
+        factory: Factory = getattr(importlib.import_module(module_name), attribute)
+    else:
+        factory = target
+    unknown = sorted(set(config) - _accepted_options(factory))
     if unknown:
         raise HalConfigError(
             f"{kind} backend {chosen!r} has no option {', '.join(unknown)}; its options are: "
-            f"{', '.join(sorted(_accepted_options(target))) or 'none'}"
+            f"{', '.join(sorted(_accepted_options(factory))) or 'none'}"
         )
-    device = target(**config)
+    device = factory(**config)
     if not isinstance(device, _BASES[kind]):
         raise HalConfigError(f"{kind} backend {chosen!r} made a {type(device).__name__}, "
                              f"not a {_BASES[kind].__name__}")
@@ -141,7 +148,8 @@ def _load(kind: str, name: str | None, env: Mapping[str, str] | None, config: di
     return device
 
 
-def load_reader(name: str | None = None, *, env: Mapping[str, str] | None = None, **config) -> CardReader:
+def load_reader(name: str | None = None, *, env: Mapping[str, str] | None = None,
+                **config: object) -> CardReader:
     """Create the card reader backend ``name`` (see module docstring for the choice) with ``config``.
 
     ``config`` goes to the backend's constructor (e.g. ``port=...`` for "serial", ``bus=0`` for
@@ -151,14 +159,15 @@ def load_reader(name: str | None = None, *, env: Mapping[str, str] | None = None
         UnknownBackendError (LookupError), HalConfigError (ValueError), BackendUnavailableError
         (ImportError), HalDeviceError (OSError): each with a one-line fix.
     """
-    return _load("reader", name, env, config)
+    return cast(CardReader, _load("reader", name, env, config))  # _load checked it is one
 
 
-def load_beeper(name: str | None = None, *, env: Mapping[str, str] | None = None, **config) -> Beeper:
+def load_beeper(name: str | None = None, *, env: Mapping[str, str] | None = None, **config: object) -> Beeper:
     """Create the beeper backend ``name`` ("sim", "gpio", "none"); errors as ``load_reader``."""
-    return _load("beeper", name, env, config)
+    return cast(Beeper, _load("beeper", name, env, config))  # _load checked it is one
 
 
-def load_buttons(name: str | None = None, *, env: Mapping[str, str] | None = None, **config) -> Buttons:
+def load_buttons(name: str | None = None, *, env: Mapping[str, str] | None = None,
+                 **config: object) -> Buttons:
     """Create the buttons backend ``name`` ("sim", "gpio", "none"); errors as ``load_reader``."""
-    return _load("buttons", name, env, config)
+    return cast(Buttons, _load("buttons", name, env, config))  # _load checked it is one

@@ -20,11 +20,13 @@ from __future__ import annotations
 import importlib
 import threading
 from collections.abc import Callable, Iterable
-from types import ModuleType
+from typing import Protocol, cast
 
 from hal.errors import BackendUnavailableError, HalConfigError
 
 __all__ = [
+    "Gpio",
+    "Pwm",
     "BOARD_TO_BCM",
     "SPI0_PINS",
     "import_gpio",
@@ -46,13 +48,53 @@ BOARD_TO_BCM: dict[int, int] = {
 #: Header pins of SPI bus 0: MOSI 19, MISO 21, SCLK 23, CE0 24, CE1 26.
 SPI0_PINS = {"MOSI": 19, "MISO": 21, "SCLK": 23, "CE0": 24, "CE1": 26}
 
+
+
+class Pwm(Protocol):
+    """A software PWM channel of ``RPi.GPIO`` (``GPIO.PWM(channel, frequency)``), as the beeper drives it."""
+
+    def start(self, duty_cycle: float) -> None: ...
+
+    def ChangeFrequency(self, frequency: float) -> None: ...
+
+    def ChangeDutyCycle(self, duty_cycle: float) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class Gpio(Protocol):
+    """The part of the ``RPi.GPIO`` module (or rpi-lgpio's) that Banquier uses. It ships no types, and it
+    is imported by name at run time (``import_gpio``), so this is what the backends are checked against."""
+
+    BOARD: int
+    BCM: int
+    OUT: int
+    IN: int
+    PUD_UP: int
+    PUD_DOWN: int
+
+    def getmode(self) -> int | None: ...
+
+    def setmode(self, mode: int) -> None: ...
+
+    def setup(self, channel: int, direction: int, *, initial: int = ..., pull_up_down: int = ...) -> None: ...
+
+    def output(self, channel: int, value: int) -> None: ...
+
+    def input(self, channel: int) -> int: ...
+
+    def cleanup(self, channel: int | list[int] = ...) -> None: ...
+
+    def PWM(self, channel: int, frequency: float) -> Pwm: ...
+
+
 _PI5_HINT = (
     "on a Raspberry Pi 5 RPi.GPIO cannot work: run pip uninstall RPi.GPIO && pip install rpi-lgpio "
     "(same module name, same API)"
 )
 
 
-def import_gpio() -> ModuleType:
+def import_gpio() -> Gpio:
     """Import ``RPi.GPIO`` (or rpi-lgpio, which has the same name) and return the module.
 
     Raises:
@@ -60,7 +102,7 @@ def import_gpio() -> ModuleType:
             message says what to install or which backend to use instead.
     """
     try:
-        return importlib.import_module("RPi.GPIO")
+        return cast(Gpio, importlib.import_module("RPi.GPIO"))  # untyped vendor module, used as a Gpio
     except ImportError as exc:
         raise BackendUnavailableError(
             "RPi.GPIO is not installed: pip install rpi-lgpio on a Raspberry Pi 5, pip install "
@@ -78,7 +120,7 @@ def import_gpio() -> ModuleType:
         raise BackendUnavailableError(f"RPi.GPIO failed to load ({text}); {_PI5_HINT}") from exc
 
 
-def numbering(gpio: ModuleType) -> Callable[[int], int]:
+def numbering(gpio: Gpio) -> Callable[[int], int]:
     """Make sure a pin numbering mode is set and return ``to_channel(board_pin) -> channel``.
 
     Sets BOARD when no mode is set (as the ``mfrc522`` package would). If another part of the program

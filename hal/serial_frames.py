@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
 from hal.errors import InvalidUidError
 from hal.uid import bcc, normalize_uid
 
-__all__ = ["Read", "Rdm6300Parser", "LineParser", "rdm6300_frame"]
+__all__ = ["Read", "FrameParser", "Rdm6300Parser", "LineParser", "rdm6300_frame"]
 
 STX, ETX = 0x02, 0x03
 FRAME_LENGTH = 14
@@ -33,6 +34,14 @@ class Read:
 
     uid: str | None = None
     garbled: bool = False
+
+
+class FrameParser(Protocol):
+    """What a serial reader needs of a parser: ``feed`` and the ``noise`` count (both parsers below)."""
+
+    noise: int
+
+    def feed(self, data: bytes) -> list[Read]: ...
 
 
 def rdm6300_frame(uid: str, *, checksum: int | None = None) -> bytes:

@@ -21,21 +21,39 @@ import importlib
 import logging
 import os
 from collections.abc import Callable
+from typing import Protocol, Unpack
 
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.interfaces import Clock
-from hal.presence import PollingReader, ScanResult, check_range
-from hal.serial_frames import LineParser, Rdm6300Parser
+from hal.presence import PollingReader, ReaderTiming, ScanResult, check_range
+from hal.serial_frames import FrameParser, LineParser, Rdm6300Parser
 
 __all__ = ["SerialReader", "PROTOCOLS", "port_group"]
 
 log = logging.getLogger(__name__)
 
 #: Protocol name -> parser factory.
-PROTOCOLS: dict[str, Callable[[], object]] = {"rdm6300": Rdm6300Parser, "lines": LineParser}
+PROTOCOLS: dict[str, Callable[[], FrameParser]] = {"rdm6300": Rdm6300Parser, "lines": LineParser}
 
 _READ_CHUNK = 1024
 _MAX_CHUNKS = 4
+
+
+class _Port(Protocol):
+    """An open ``serial.Serial`` port, as this reader uses it."""
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+class _SerialModule(Protocol):
+    """The part of pyserial's ``serial`` module this reader uses; it is imported by name when the backend
+    loads, so the reader is checked against this rather than against pyserial's own types."""
+
+    SerialException: type[Exception]
+
+    def Serial(self, *, port: str, baudrate: int, timeout: float, exclusive: bool) -> _Port: ...
 
 
 def port_group(path: str) -> str:
@@ -71,7 +89,8 @@ class SerialReader(PollingReader):
     backend = "serial"
 
     def __init__(self, *, port: str | None = None, protocol: str = "rdm6300", baudrate: int = 9600,
-                 clock: Clock | None = None, failures_before_lost: int = 1, **timing) -> None:
+                 clock: Clock | None = None, failures_before_lost: int = 1,
+                 **timing: Unpack[ReaderTiming]) -> None:
         super().__init__(clock=clock, failures_before_lost=failures_before_lost, **timing)
         if not port or not isinstance(port, str):
             raise HalConfigError("the serial reader needs port=/dev/serial/by-id/... (the reader's device)")
@@ -81,11 +100,11 @@ class SerialReader(PollingReader):
         self._protocol = protocol
         self._baudrate = int(check_range("baudrate", baudrate, 1200, 921600, unit="baud"))
         try:
-            self._serial = importlib.import_module("serial")
+            self._serial: _SerialModule = importlib.import_module("serial")
         except ImportError as exc:
             raise BackendUnavailableError("pyserial is not installed: pip install pyserial") from exc
         self._parser = PROTOCOLS[protocol]()
-        self._port = None
+        self._port: _Port | None = None
         self._port = self._open()
 
     @property
@@ -97,7 +116,7 @@ class SerialReader(PollingReader):
         """Bytes (rdm6300) or lines (lines) thrown away as noise so far."""
         return self._parser.noise
 
-    def _open(self):
+    def _open(self) -> _Port:
         """Open the port or raise HalDeviceError with the fix."""
         serial = self._serial
         try:

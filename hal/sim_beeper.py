@@ -17,11 +17,15 @@ import logging
 import math
 import os
 import time
+from typing import TYPE_CHECKING, Protocol
 
 from hal.beeper_base import BeeperSettings, check_volume
 from hal.errors import BackendUnavailableError, HalConfigError
 from hal.interfaces import Beeper, Clock
 from hal.patterns import steps_of
+
+if TYPE_CHECKING:
+    import pygame.mixer
 
 __all__ = ["SimBeeper", "render_pattern"]
 
@@ -40,7 +44,7 @@ def render_pattern(pattern: str, *, rate_hz: int = 22050, channels: int = 1,
     """
     samples = array.array("h")
     for frequency_hz, duration_s in steps_of(pattern):
-        count = int(round(duration_s * rate_hz))
+        count = round(duration_s * rate_hz)
         if not frequency_hz:
             samples.extend([0] * count * channels)
             continue
@@ -49,6 +53,14 @@ def render_pattern(pattern: str, *, rate_hz: int = 22050, channels: int = 1,
             value = amplitude if math.fmod(i, period) < period / 2 else -amplitude
             samples.extend([value] * channels)
     return samples.tobytes()
+
+
+class _Mixer(Protocol):
+    """What the beeper keeps using of the ``pygame.mixer`` module once it has started it."""
+
+    def Sound(self, buffer: bytes) -> pygame.mixer.Sound: ...
+
+    def quit(self) -> None: ...
 
 
 class SimBeeper(BeeperSettings, Beeper):
@@ -77,9 +89,9 @@ class SimBeeper(BeeperSettings, Beeper):
         self._clock: Clock = clock or time.monotonic
         #: ``(clock seconds, pattern)`` of each pattern played, oldest first.
         self.played: list[tuple[float, str]] = []
-        self._mixer = None
-        self._channel = None
-        self._sounds: dict[str, object] = {}
+        self._mixer: _Mixer | None = None
+        self._channel: pygame.mixer.Channel | None = None
+        self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._we_started_mixer = False
         if audio is not False:
             self._start_audio(required=audio is True)
@@ -93,6 +105,8 @@ class SimBeeper(BeeperSettings, Beeper):
     def _start_audio(self, *, required: bool) -> None:
         try:
             os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the journal
+            # pygame is loaded late, by the one backend that plays sound: ``import hal`` needs no pygame,
+            # and a beeper made with audio=False never loads it.
             import pygame.mixer as mixer
 
             if not mixer.get_init():
@@ -113,11 +127,11 @@ class SimBeeper(BeeperSettings, Beeper):
                 ) from exc
             log.info("simulated beeper is silent: %s", exc)
 
-    def _sound_of(self, pattern: str):
+    def _sound_of(self, mixer: _Mixer, pattern: str) -> pygame.mixer.Sound:
         sound = self._sounds.get(pattern)
         if sound is None:
             rate, channels = self._format
-            sound = self._mixer.Sound(buffer=render_pattern(pattern, rate_hz=rate, channels=channels))
+            sound = mixer.Sound(buffer=render_pattern(pattern, rate_hz=rate, channels=channels))
             self._sounds[pattern] = sound
         return sound
 
@@ -128,9 +142,9 @@ class SimBeeper(BeeperSettings, Beeper):
             return False
         now = self._clock()
         self.played.append((now, pattern))
-        if self._mixer is not None:
+        if self._mixer is not None and self._channel is not None:
             try:
-                sound = self._sound_of(pattern)
+                sound = self._sound_of(self._mixer, pattern)
                 sound.set_volume(self._volume)
                 if self._channel.get_busy():
                     self._channel.queue(sound)  # replaces a waiting one: a burst stays bounded

@@ -23,22 +23,26 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Unpack
 
 from hal.errors import HalConfigError
 from hal.interfaces import Clock
-from hal.presence import PollingReader, ScanResult
+from hal.presence import PollingReader, PollingTiming, ScanResult
 from hal.uid import normalize_uid
 
-__all__ = ["SimReader", "parse_script"]
+__all__ = ["SimReader", "parse_script", "Script", "Step"]
 
 _ACTIONS = {"present", "remove", "tap", "miss", "garble", "fail", "repair"}
 
+#: One parsed step: (seconds after start, action, argument or None).
 Step = tuple[float, str, str | None]
+#: A script: a path, its text, or ``(seconds, action[, argument])`` rows.
+Script = str | os.PathLike[str] | Iterable[Sequence[float | str]]
 
 
-def parse_script(script: str | os.PathLike | Iterable) -> list[Step]:
+def parse_script(script: Script) -> list[Step]:
     """Return the steps of a script, sorted by time.
 
     ``script`` is a path to a text file, the text itself (contains a newline or a blank), or an
@@ -53,12 +57,13 @@ def parse_script(script: str | os.PathLike | Iterable) -> list[Step]:
             script = Path(script).read_text(encoding="utf-8")
         except OSError as exc:
             raise HalConfigError(f"cannot read the reader script {script}: {exc.strerror}") from None
+    rows: list[tuple[int, Sequence[float | str]]]
     if isinstance(script, str):
         rows = []
         for number, line in enumerate(script.splitlines(), 1):
-            words = line.split("#", 1)[0].split()
-            if words:
-                rows.append((number, words))
+            line_words = line.split("#", 1)[0].split()
+            if line_words:
+                rows.append((number, line_words))
     else:
         rows = [(number, list(step)) for number, step in enumerate(script, 1)]
     steps: list[Step] = []
@@ -100,8 +105,8 @@ class SimReader(PollingReader):
 
     backend = "sim"
 
-    def __init__(self, *, script: str | os.PathLike | Iterable | None = None,
-                 clock: Clock | None = None, **timing) -> None:
+    def __init__(self, *, script: Script | None = None, clock: Clock | None = None,
+                 **timing: Unpack[PollingTiming]) -> None:
         super().__init__(clock=clock, **timing)
         self._lock = threading.Lock()
         self._field: list[str] = []
@@ -170,12 +175,13 @@ class SimReader(PollingReader):
         elapsed = now - self._start
         while self._steps and self._steps[0][0] <= elapsed:
             _, action, argument = self._steps.pop(0)
+            # parse_script gave every present and tap a UID (an empty one would be refused as invalid).
             if action == "present":
-                self.present(argument)
+                self.present(argument or "")
             elif action == "remove":
                 self.remove(argument)
             elif action == "tap":
-                self.tap(argument)
+                self.tap(argument or "")
             elif action == "miss":
                 self.miss(int(argument or 1))
             elif action == "garble":
