@@ -122,7 +122,7 @@ class Tx:
                 if debtor in (BANK, POT):
                     continue
                 available = self.s.cash[debtor]
-                if debtor not in owing and available > 0:
+                if debtor not in owing and available > 0 and debt["amount"] > 0:
                     amount = min(available, debt["amount"])
                     self.move(debtor, debt["creditor"], amount)
                     debt["amount"] -= amount
