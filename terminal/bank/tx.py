@@ -80,21 +80,55 @@ class Tx:
         return POT if self.cfg.jackpot else BANK
 
     def settle(self) -> None:
-        """Pay outstanding debts, oldest first, from whatever cash each debtor now holds; repeat while a
-        creditor who received money is itself in debt."""
+        """Pay the outstanding debts from the cash their debtors now hold, each debtor's oldest debt first,
+        until no player who holds cash still owes anything (RULES.md, Debts and bankruptcy: everything a
+        player in debt receives goes to their creditors, oldest debt first). Money paid to a creditor who is
+        in debt too is passed on the same way, however long the chain, within the same operation (one
+        journal entry, undone as one).
+
+        The order, the one place where it is decided: passes over the list of debts, oldest first. At each
+        debt whose debtor holds cash, the debtor pays it, as much as the cash allows, only if it is the
+        debtor's oldest outstanding debt; a debtor paid in the middle of a pass after the pass went by an
+        older debt of theirs keeps the money until the next pass reaches that older debt. Passes repeat
+        until one pays nothing; the list of debts is recorded once for each pass that paid. Debts owed by
+        the Bank or the pot are never paid here (the Bank is no debtor).
+
+        Every payment thus goes to the payer's oldest outstanding debt. The outcome is the same as restarting
+        from the oldest debt of the whole list after every payment, or as any other order with that property:
+        the amounts paid only grow, and each stays within what the rule allows for the money its debtor
+        has received so far, so every such order ends on the same, smallest, settlement in which no debtor
+        with cash owes anything.
+
+        Termination: every payment is at least 1 and lowers the total outstanding debt (a whole number, never
+        negative) by its amount, and a pass that pays nothing is the last; so there are at most as many
+        payments as units of debt outstanding, and as many passes plus one.
+        """
+        # Our reading (RULES.md, Debts and bankruptcy): "every amount the debtor raises or receives goes to
+        # the creditor" holds however the money reaches them, a payment from another debtor in the same
+        # settlement included, and "debts are paid oldest first" is each debtor's own order: a debtor's money
+        # never pays a newer debt of theirs while an older one is outstanding, even when the older debt comes
+        # earlier in the list than the debt that just paid them. Money that comes back round a circle of debts
+        # (Ann owes Bob, Bob owes Ann) is received again and paid on again, until the debts of the circle or
+        # the money run out.
+        # The passes keep the order the terminal has always recorded wherever each debtor's oldest debt was
+        # already paid first, so those journal entries stay exactly what the rules give (the audit recomputes
+        # every entry); only settlements that paid a newer debt first now come out differently.
         while True:
             debts = [dict(d) for d in self.s.debt_list]
             paid = False
+            owing: set[str] = set()  # debtors with an outstanding debt earlier in this pass
             for debt in debts:
                 debtor = debt["debtor"]
                 if debtor in (BANK, POT):
                     continue
                 available = self.s.cash[debtor]
-                if available > 0 and debt["amount"] > 0:
+                if debtor not in owing and available > 0 and debt["amount"] > 0:
                     amount = min(available, debt["amount"])
                     self.move(debtor, debt["creditor"], amount)
                     debt["amount"] -= amount
                     paid = True
+                if debt["amount"] > 0:
+                    owing.add(debtor)
             if not paid:
                 return
             self.set_debts(debts)
