@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from terminal.table.messages import MESSAGES
+from terminal.table.view import Msg
 
 LANGUAGES = ("fr", "en", "uk")
 
@@ -326,7 +327,7 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
     if template is None:
         if english:
             return english
-        template = entry.get("en") if entry else code
+        template = entry.get("en", code) if entry else code
     try:
         return template.format(**_resolve_codes(params or {}, language))
     except (KeyError, IndexError, ValueError):
@@ -348,7 +349,7 @@ def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any
     return resolved
 
 
-def text(msg, language: str = "fr") -> str:
+def text(msg: Msg | None, language: str = "fr") -> str:
     """Translate a :class:`terminal.table.view.Msg`."""
     if msg is None:
         return ""
