@@ -224,7 +224,8 @@ class TableFlows(TerminalParts):
     def _pick_player(self, then: Callable[[str], None]) -> None:
         players = self._game.current.active_players()
         self._choose(Msg("choose_partner", {}, "Which player?"), [Option(p, Msg("name", {}, p)) for p in players],
-                     then, on_card=lambda kind, who, uid: then(who) if kind == "player" else self._wrong_card_code("part_card_player"))
+                     then, on_card=lambda kind, who, uid: then(who) if kind == "player"
+                     else self._wrong_card_code("part_card_player"))
 
     def _card_banker(self, kind: str, who: Any, uid: str) -> None:
         self._card_idle(kind, who, uid)
@@ -294,7 +295,7 @@ class TableFlows(TerminalParts):
             try:
                 minutes = self.ctx["minutes"] if self.ctx["mode"] == "time_limit" else None
                 game = factory(self.ctx["edition"], [n for n, _ in seats], self.ctx["mode"],
-                            dict(self.ctx["rules"]), {n: uid for n, uid in seats}, minutes=minutes)
+                            dict(self.ctx["rules"]), dict(seats), minutes=minutes)
             except GameError as exc:
                 return self._refuse_error(exc)
             if self.game is not None:

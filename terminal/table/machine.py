@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import Any, Unpack
 
 from cards.editions import DeckCard
-from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard, Role
+from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
@@ -479,9 +479,9 @@ class Terminal(TableFlows, ViewBuilder):
     def _choose_offer(self, option_id: str) -> None:
         player, square = self.ctx["player"], self.ctx["square"]
         if option_id == "buy":
+            name = self._deed_name(square)
             self._ask_confirm({"op": "buy", "player": player, "square": square},
-                              Msg("purpose_buy", {"deed": self._deed_name(square)}, f"Buying {self._deed_name(square)}"),
-                              confirm_by=(player,))
+                              Msg("purpose_buy", {"deed": name}, f"Buying {name}"), confirm_by=(player,))
         elif option_id == "decline":
             self._start_auction(square)
 
@@ -563,7 +563,8 @@ class Terminal(TableFlows, ViewBuilder):
                 {"op": option_id, "player": player, "amount": amount}, purpose, confirm_by=(player,)),
                 player=player, purpose=purpose)
         if option_id == "transfer":
-            return self._ask_number(Msg("keypad_amount", {}, "Amount"), lambda amount: self._choose_payee(player, amount),
+            return self._ask_number(Msg("keypad_amount", {}, "Amount"),
+                                    lambda amount: self._choose_payee(player, amount),
                                     player=player, purpose=Msg("purpose_transfer", {}, "Payment"))
         if option_id == "repairs":
             repairs = Msg("purpose_repairs", {}, "Repairs")
@@ -583,7 +584,8 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _income_tax(self, player: str) -> None:
         op = {"op": "pay_tax", "player": player, "square": 4}
-        purpose = Msg("purpose_pay_tax", {"tax": self._game.edition.squares[4].name}, self._game.edition.squares[4].name)
+        tax = self._game.edition.squares[4].name
+        purpose = Msg("purpose_pay_tax", {"tax": tax}, tax)
         if not self._game.config.rules.get("income_tax_percent"):
             return self._ask_confirm(op, purpose, confirm_by=(player,))
         options = []
@@ -622,9 +624,11 @@ class Terminal(TableFlows, ViewBuilder):
     def _pick_deed(self, player: str | None, then: Callable[[int], None]) -> None:
         state = self._game.current
         squares = state.deeds_of(player) if player else [d.index for d in self._game.edition.deeds()]
-        options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s))) for s in squares]
+        options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s)))
+                   for s in squares]
         self._choose(Msg("choose_deed", {}, "Choose a title deed"), options, lambda sid: then(int(sid)),
-                     on_card=lambda kind, who, uid: then(who) if kind == "deed" else self._wrong_card_code("part_card_deed"))
+                     on_card=lambda kind, who, uid: then(who) if kind == "deed"
+                     else self._wrong_card_code("part_card_deed"))
 
     # -- Chance and Community Chest ---------------------------------------------------------------------------
     def _pick_deck_card(self, player: str, deck: str) -> None:

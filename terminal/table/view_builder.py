@@ -88,8 +88,8 @@ class ViewBuilder(TerminalParts):
                                  Option("history", Msg("opt_history", {}, "History"))),
                         extra={"standings": self._game.standings()}, **base)
         if screen == "deed":
-            return View("deed", Msg("deed_tap_player", {}, "Tap the player's card"), deed=self._deed_view(ctx["square"]),
-                        **base)
+            return View("deed", Msg("deed_tap_player", {}, "Tap the player's card"),
+                        deed=self._deed_view(ctx["square"]), **base)
         if screen == "offer":
             price = self._game.edition.squares[ctx["square"]].price
             return View("offer", Msg("deed_unowned_now", {"deed": self._deed_name(ctx["square"])}, "Buy or auction"),
@@ -140,10 +140,12 @@ class ViewBuilder(TerminalParts):
             if op.get("op") == "pay_rent":
                 kind = self._game.edition.squares[op["square"]].kind
                 if kind == "railroad":
-                    options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
+                    options.append(Option("rent_railroad_card",
+                                          Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
                                           selected=op.get("card") == "nearest_railroad"))
                 if kind == "utility":
-                    options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
+                    options.append(Option("rent_utility_card",
+                                          Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
                                           selected=op.get("card") == "nearest_utility"))
             shown = self._deed_view(op["square"]) if "square" in op and op.get("op") != "pay_tax" else None
             return View("confirm", Msg("confirm_title", {}, "Confirm?"), pending=pending, player=(pending.confirm_by or
@@ -160,7 +162,8 @@ class ViewBuilder(TerminalParts):
         if screen == "trade":
             return View("trade", Msg("trade_title", {"a": ctx["a"], "b": ctx["b"]}, "Trade"),
                         options=tuple(self._trade_options()),
-                        extra={"a": ctx["a"], "b": ctx["b"], "gives": ctx["gives"], "lift_now": ctx["lift_now"]}, **base)
+                        extra={"a": ctx["a"], "b": ctx["b"], "gives": ctx["gives"], "lift_now": ctx["lift_now"]},
+                        **base)
         if screen == "bankruptcy":
             options = [Option(f"lift:{s}", Msg("opt_lift_now", {"deed": self._deed_name(s)}, "Lift now"),
                               selected=s in ctx["lift_now"]) for s in ctx["lift_options"]]
