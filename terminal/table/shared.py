@@ -59,9 +59,10 @@ class CardLookup(Protocol):
 
 
 class Sounds(Protocol):
-    """The beeper as the machine uses it (a ``hal.interfaces.Beeper``); ``muted`` is used when it has one."""
+    """The beeper as the machine uses it (a ``hal.interfaces.Beeper``); ``muted`` is used when it has one.
+    What ``play`` returns (a Beeper says whether it took the pattern) is not used."""
 
-    def play(self, pattern: str, /) -> None: ...
+    def play(self, pattern: str, /) -> object: ...
 
 
 class GameFactory(Protocol):
