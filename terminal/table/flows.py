@@ -1,6 +1,7 @@
 """The longer flows of the state machine: auctions, trades, bankruptcy, the banker's menu and the new-game and
 enrolment wizards. A mixin of :class:`terminal.table.machine.Terminal`, which provides the inputs, the helpers
-(``_go``, ``_ask_confirm``, ``_ask_number``, ``_refuse``...) and ``game``, ``ctx``, ``settings``.
+(``_go``, ``_ask_confirm``, ``_ask_number``, ``_refuse``...) and ``game``, ``ctx``, ``settings``: what it uses
+of them is declared, with types, by :class:`terminal.table.shared.TerminalParts`.
 """
 from __future__ import annotations
 
@@ -294,8 +295,8 @@ class TableFlows(TerminalParts):
                 return self._refuse(Msg("not_allowed_now", {"what": "new game"}, "Not possible here: new game."))
             try:
                 minutes = self.ctx["minutes"] if self.ctx["mode"] == "time_limit" else None
-                game = factory(self.ctx["edition"], [n for n, _ in seats], self.ctx["mode"],
-                            dict(self.ctx["rules"]), dict(seats), minutes=minutes)
+                game = factory(self.ctx["edition"], [n for n, _ in seats], self.ctx["mode"], dict(self.ctx["rules"]),
+                               dict(seats), minutes=minutes)
             except GameError as exc:
                 return self._refuse_error(exc)
             if self.game is not None:

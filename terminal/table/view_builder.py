@@ -1,5 +1,6 @@
 """How the state machine describes itself to the screen: the :class:`~terminal.table.view.View` of each screen.
-A mixin of :class:`terminal.table.machine.Terminal` (it reads ``screen``, ``ctx``, ``game``, ``settings``).
+A mixin of :class:`terminal.table.machine.Terminal` (it reads ``screen``, ``ctx``, ``game``, ``settings``, as
+declared by :class:`terminal.table.shared.TerminalParts`).
 """
 from __future__ import annotations
 
