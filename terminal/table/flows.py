@@ -1,13 +1,18 @@
 """The longer flows of the state machine: auctions, trades, bankruptcy, the banker's menu and the new-game and
 enrolment wizards. A mixin of :class:`terminal.table.machine.Terminal`, which provides the inputs, the helpers
-(``_go``, ``_ask_confirm``, ``_ask_number``, ``_refuse``...) and ``game``, ``ctx``, ``settings``.
+(``_go``, ``_ask_confirm``, ``_ask_number``, ``_refuse``...) and ``game``, ``ctx``, ``settings``: what it uses
+of them is declared, with types, by :class:`terminal.table.shared.TerminalParts`.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cards.editions import RULE_FLAGS, Edition, available_editions, load_edition
+from cards.registry import Role
+from terminal.bank.state import MODES
 from terminal.errors import GameError
+from terminal.table.shared import Gives, TerminalParts
 from terminal.table.view import Msg, Option
 
 #: The classic tokens, the default names of the players who tap their cards in the new-game wizard.
@@ -19,7 +24,7 @@ TOKENS = {"fr": ("Voiture", "Chien", "Chapeau", "Bateau", "Fer", "Dé", "Brouett
 GAME_LENGTHS = (60, 90, 120, 180, 30, 45)
 
 
-class TableFlows:
+class TableFlows(TerminalParts):
     """Auctions, trades, bankruptcy, banker functions and wizards (see the module docstring)."""
 
     # ------------------------------------------------------------------------------------------------------
@@ -27,7 +32,7 @@ class TableFlows:
     # ------------------------------------------------------------------------------------------------------
     def _start_auction(self, square: int) -> None:
         try:
-            auction = self.game.start_auction(square)
+            auction = self._game.start_auction(square)
         except GameError as exc:
             return self._refuse_error(exc)
         self._go("auction", auction=auction, square=square)
@@ -81,21 +86,21 @@ class TableFlows:
         gives = self.ctx["gives"]
         kind, _, rest = option_id.partition(":")
         if kind == "deed":
-            giver, square = rest.split(":")
+            giver, square_id = rest.split(":")
             squares = gives[giver]["squares"]
-            square = int(square)
+            square = int(square_id)
             squares.remove(square) if square in squares else squares.append(square)
             if square not in squares and square in self.ctx["lift_now"]:
                 self.ctx["lift_now"].remove(square)
             self._changed()
         elif kind == "jail":
-            held = len(self.game.current.jail_cards_of(rest))
+            held = len(self._game.current.jail_cards_of(rest))
             gives[rest]["jail_cards"] = (gives[rest]["jail_cards"] + 1) % (held + 1)
             self._changed()
         elif kind == "lift":
-            square = int(rest)
+            lifted = int(rest)
             lift = self.ctx["lift_now"]
-            lift.remove(square) if square in lift else lift.append(square)
+            lift.remove(lifted) if lifted in lift else lift.append(lifted)
             self._changed()
         elif kind == "cash":
             back = (self.screen, self.ctx)
@@ -112,14 +117,14 @@ class TableFlows:
 
     def _confirm_trade(self) -> None:
         a, b, gives = self.ctx["a"], self.ctx["b"], self.ctx["gives"]
-        op = {"op": "trade", "a": a, "b": b, "a_gives": _side(gives[a]), "b_gives": _side(gives[b])}
+        op: dict[str, Any] = {"op": "trade", "a": a, "b": b, "a_gives": _side(gives[a]), "b_gives": _side(gives[b])}
         if self.ctx["lift_now"]:
             op["lift_now"] = sorted(self.ctx["lift_now"])
         self._ask_confirm(op, Msg("purpose_trade", {}, "Trade"), confirm_by=(a, b), card_only=True)
 
     def _card_trade(self, kind: str, who: Any, uid: str) -> None:
         if kind == "deed":
-            owner = self.game.current.owner.get(who)
+            owner = self._game.current.owner.get(who)
             if owner in (self.ctx["a"], self.ctx["b"]):
                 return self._choose_trade(f"deed:{owner}:{who}")
         self._wrong_card_code("part_card_trade_deed")
@@ -128,9 +133,9 @@ class TableFlows:
     # Bankruptcy
     # ------------------------------------------------------------------------------------------------------
     def _bankruptcy(self, player: str) -> None:
-        state = self.game.current
+        state = self._game.current
         debts = state.debts_of(player)
-        lift_options = []
+        lift_options: list[int] = []
         if debts and debts[0]["creditor"] not in ("bank", "pot"):
             lift_options = [s for s in state.deeds_of(player) if state.mortgaged.get(s)]
         op = {"op": "declare_bankruptcy", "player": player}
@@ -149,7 +154,7 @@ class TableFlows:
 
     def _confirm_bankruptcy(self) -> None:
         player = self.ctx["player"]
-        op = {"op": "declare_bankruptcy", "player": player}
+        op: dict[str, Any] = {"op": "declare_bankruptcy", "player": player}
         if self.ctx["lift_now"]:
             op["lift_now"] = sorted(self.ctx["lift_now"])
         self._ask_confirm(op, Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy"),
@@ -189,7 +194,7 @@ class TableFlows:
             target = self.game.last_undoable() if self.game else None
             if target is None:
                 return self._refuse(Msg("nothing_to_undo", {}, "There is nothing to undo."))
-            self._ask_confirm({"op": "undo"}, describe_undo(target, self.game.edition))
+            self._ask_confirm({"op": "undo"}, describe_undo(target, self._game.edition))
         elif option_id in ("adjust_give", "adjust_take"):
             english = "Adjustment: the Bank gives" if option_id == "adjust_give" else "Adjustment: the Bank takes"
             self._pick_player(lambda player: self._ask_number(
@@ -218,9 +223,10 @@ class TableFlows:
             self._changed()
 
     def _pick_player(self, then: Callable[[str], None]) -> None:
-        players = self.game.current.active_players()
+        players = self._game.current.active_players()
         self._choose(Msg("choose_partner", {}, "Which player?"), [Option(p, Msg("name", {}, p)) for p in players],
-                     then, on_card=lambda kind, who, uid: then(who) if kind == "player" else self._wrong_card_code("part_card_player"))
+                     then, on_card=lambda kind, who, uid: then(who) if kind == "player"
+                     else self._wrong_card_code("part_card_player"))
 
     def _card_banker(self, kind: str, who: Any, uid: str) -> None:
         self._card_idle(kind, who, uid)
@@ -240,7 +246,6 @@ class TableFlows:
     def _start_new_game(self) -> None:
         if self.game_factory is None:
             return self._refuse(Msg("not_allowed_now", {"what": "new game"}, "Not possible here: new game."))
-        from cards.editions import available_editions
         default = self.game.edition.name if self.game else ("fr" if self.settings.language == "fr" else "us")
         self._go("new_game", edition=default, mode="classic", rules={}, seats=[], editions=available_editions(),
                  minutes=GAME_LENGTHS[0])
@@ -262,8 +267,6 @@ class TableFlows:
         self._wrong_card_code("part_card_player")
 
     def _choose_new_game(self, option_id: str) -> None:
-        from cards.editions import RULE_FLAGS
-        from terminal.bank.state import MODES
         if option_id == "edition":
             editions = self.ctx["editions"]
             self.ctx["edition"] = editions[(editions.index(self.ctx["edition"]) + 1) % len(editions)]
@@ -273,7 +276,6 @@ class TableFlows:
             self.ctx["minutes"] = GAME_LENGTHS[(GAME_LENGTHS.index(self.ctx["minutes"]) + 1) % len(GAME_LENGTHS)]
         elif option_id.startswith("flag:"):
             flag = option_id[5:]
-            from cards.editions import load_edition
             values = RULE_FLAGS[flag]
             current = self.ctx["rules"].get(flag, load_edition(self.ctx["edition"]).rules[flag])
             self.ctx["rules"][flag] = values[(values.index(current) + 1) % len(values)]
@@ -288,10 +290,13 @@ class TableFlows:
             seats = self.ctx["seats"]
             if len(seats) < 2:
                 return self._refuse(Msg("need_two_players", {}, "At least 2 players are needed."))
+            factory = self.game_factory
+            if factory is None:  # the wizard opens only with a factory (_start_new_game)
+                return self._refuse(Msg("not_allowed_now", {"what": "new game"}, "Not possible here: new game."))
             try:
                 minutes = self.ctx["minutes"] if self.ctx["mode"] == "time_limit" else None
-                game = self.game_factory(self.ctx["edition"], [n for n, _ in seats], self.ctx["mode"],
-                                         dict(self.ctx["rules"]), {n: uid for n, uid in seats}, minutes=minutes)
+                game = factory(self.ctx["edition"], [n for n, _ in seats], self.ctx["mode"], dict(self.ctx["rules"]),
+                               dict(seats), minutes=minutes)
             except GameError as exc:
                 return self._refuse_error(exc)
             if self.game is not None:
@@ -303,7 +308,7 @@ class TableFlows:
             return self._say(Msg("game_created", {}, "Game started: good luck!"), "success")
         self._changed()
 
-    def _card_enrol(self, uid: str, role) -> None:
+    def _card_enrol(self, uid: str, role: Role | None) -> None:
         enrolment = self.ctx["enrolment"]
         try:
             result = enrolment.present(uid)
@@ -331,11 +336,11 @@ class TableFlows:
         self._changed()
 
 
-def _side(side: dict) -> dict:
+def _side(side: Gives) -> dict[str, Any]:
     return {k: v for k, v in side.items() if v}
 
 
-def describe_undo(op: Mapping[str, Any], edition) -> Msg:
+def describe_undo(op: Mapping[str, Any], edition: Edition) -> Msg:
     """What an undo will undo, for the confirmation screen: the recorded operation's purpose (translated,
     with the deed's name) and who it concerns, e.g. "Annuler : Achat de Rue de la Paix (Anne)"."""
     name = op.get("op", "?")

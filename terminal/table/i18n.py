@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from terminal.table.messages import MESSAGES
+from terminal.table.view import Msg
 
 LANGUAGES = ("fr", "en", "uk")
 
@@ -107,7 +108,8 @@ CATALOG: dict[str, dict[str, str]] = {
     "opt_bank": {"fr": "La Banque", "en": "The Bank", "uk": "Банк"},
     "opt_passed_go": {"fr": "Passé par Départ : salaire", "en": "Passed GO: salary", "uk": "Пройшов Старт: зарплата"},
     "opt_not_passed_go": {"fr": "Sans passer par Départ", "en": "Did not pass GO", "uk": "Не проходив Старт"},
-    "opt_pay_fine": {"fr": "Payer l'amende ({amount})", "en": "Pay the fine ({amount})", "uk": "Сплатити штраф ({amount})"},
+    "opt_pay_fine": {"fr": "Payer l'amende ({amount})", "en": "Pay the fine ({amount})",
+                     "uk": "Сплатити штраф ({amount})"},
     "opt_draw_chance": {"fr": "Tirer une carte Chance", "en": "Draw a Chance card", "uk": "Взяти картку «Шанс»"},
     "opt_undo": {"fr": "Annuler la dernière opération", "en": "Undo the last operation", "uk": "Скасувати останню дію"},
     "opt_adjust_give": {"fr": "Ajustement : la Banque donne", "en": "Adjustment: the Bank gives",
@@ -180,14 +182,20 @@ CATALOG: dict[str, dict[str, str]] = {
     "wrong_card_kind": {"fr": "Pas cette carte ici : il faut {expected_code}.",
                         "en": "Not that card here: this step needs {expected_code}.",
                         "uk": "Не ця картка: тут потрібна {expected_code}."},
-    "part_card_deed_or_banker": {"fr": "un titre de propriété ou la carte du banquier", "en": "a title deed or the banker card", "uk": "картка власності або картка банкіра"},
+    "part_card_deed_or_banker": {"fr": "un titre de propriété ou la carte du banquier",
+                                 "en": "a title deed or the banker card",
+                                 "uk": "картка власності або картка банкіра"},
     "part_card_player": {"fr": "la carte d'un joueur", "en": "a player's card", "uk": "картка гравця"},
     "part_card_choice": {"fr": "un choix à l'écran", "en": "a choice on screen", "uk": "вибір на екрані"},
-    "part_card_payee": {"fr": "la carte du joueur payé", "en": "the card of the player who is paid", "uk": "картка гравця, якому платять"},
+    "part_card_payee": {"fr": "la carte du joueur payé", "en": "the card of the player who is paid",
+                        "uk": "картка гравця, якому платять"},
     "part_card_deed": {"fr": "un titre de propriété", "en": "a title deed", "uk": "картка власності"},
     "part_card_bidder": {"fr": "la carte d'un enchérisseur", "en": "a bidder's card", "uk": "картка учасника аукціону"},
-    "part_card_other_player": {"fr": "la carte de l'autre joueur", "en": "the other player's card", "uk": "картка іншого гравця"},
-    "part_card_trade_deed": {"fr": "un titre de l'un des deux joueurs, ou Terminé", "en": "a title deed of either player, or Done", "uk": "картка власності одного з гравців або «Готово»"},
+    "part_card_other_player": {"fr": "la carte de l'autre joueur", "en": "the other player's card",
+                               "uk": "картка іншого гравця"},
+    "part_card_trade_deed": {"fr": "un titre de l'un des deux joueurs, ou Terminé",
+                             "en": "a title deed of either player, or Done",
+                             "uk": "картка власності одного з гравців або «Готово»"},
     "card_not_in_game": {"fr": "Cette carte de joueur n'est pas dans la partie.",
                          "en": "This player card is not in the game.", "uk": "Ця картка гравця не в грі."},
     "bankrupt_card": {"fr": "{player} est en faillite : hors jeu.", "en": "{player} is bankrupt: out of the game.",
@@ -206,7 +214,8 @@ CATALOG: dict[str, dict[str, str]] = {
     "wrong_pin": {"fr": "Code incorrect.", "en": "Wrong PIN.", "uk": "Невірний PIN."},
     "no_bid": {"fr": "Aucune enchère : {deed} reste à la Banque.", "en": "No bid: {deed} stays with the Bank.",
                "uk": "Ставок немає: {deed} лишається в Банку."},
-    "bid_recorded": {"fr": "{player} offre {amount}", "en": "{player} bids {amount}", "uk": "{player} пропонує {amount}"},
+    "bid_recorded": {"fr": "{player} offre {amount}", "en": "{player} bids {amount}",
+                     "uk": "{player} пропонує {amount}"},
     "nothing_to_pay": {"fr": "Rien à payer pour cette carte.", "en": "Nothing to pay for this card.",
                        "uk": "За цю картку нічого не платити."},
     "deed_unowned_now": {"fr": "{deed} n'appartient à personne : achat ou enchères.",
@@ -214,7 +223,8 @@ CATALOG: dict[str, dict[str, str]] = {
                          "uk": "{deed} нічия: купити або на аукціон."},
     "game_created": {"fr": "Partie commencée : bonne chance !", "en": "Game started: good luck!",
                      "uk": "Гру розпочато: успіхів!"},
-    "enrolled": {"fr": "Carte enregistrée : {role}", "en": "Card enrolled: {role}", "uk": "Картку зареєстровано: {role}"},
+    "enrolled": {"fr": "Carte enregistrée : {role}", "en": "Card enrolled: {role}",
+                 "uk": "Картку зареєстровано: {role}"},
     "need_two_players": {"fr": "Il faut au moins 2 joueurs.", "en": "At least 2 players are needed.",
                          "uk": "Потрібно щонайменше 2 гравці."},
     "too_many_players": {"fr": "8 joueurs au maximum.", "en": "8 players at most.", "uk": "Не більше 8 гравців."},
@@ -228,7 +238,8 @@ CATALOG: dict[str, dict[str, str]] = {
     # -- screen labels (host_ui) ----------------------------------------------------------------------------
     "ui_ok": {"fr": "OK", "en": "OK", "uk": "OK"},
     "ui_cancel": {"fr": "Annuler", "en": "Cancel", "uk": "Скасувати"},
-    "ui_bank_stock": {"fr": "Banque : {houses} maisons · {hotels} hôtels", "en": "Bank: {houses} houses · {hotels} hotels",
+    "ui_bank_stock": {"fr": "Banque : {houses} maisons · {hotels} hôtels",
+                      "en": "Bank: {houses} houses · {hotels} hotels",
                       "uk": "Банк: {houses} будинків · {hotels} готелів"},
     "ui_pot": {"fr": "Parc gratuit : {amount}", "en": "Free Parking: {amount}", "uk": "Стоянка: {amount}"},
     "ui_owes": {"fr": "doit {amount} à {creditor}", "en": "owes {amount} to {creditor}",
@@ -260,7 +271,8 @@ CATALOG: dict[str, dict[str, str]] = {
     "ui_undone": {"fr": "annulée", "en": "undone", "uk": "скасовано"},
     "ui_undo_banker": {"fr": "Annuler (banquier)", "en": "Undo (banker)", "uk": "Скасувати (банкір)"},
     "ui_setup": {"fr": "Mise en place", "en": "Setup", "uk": "Початок гри"},
-    "ui_undo_of": {"fr": "Annulation de l'opération {seq}", "en": "Undo of entry {seq}", "uk": "Скасування запису {seq}"},
+    "ui_undo_of": {"fr": "Annulation de l'opération {seq}", "en": "Undo of entry {seq}",
+                   "uk": "Скасування запису {seq}"},
     "ui_standings": {"fr": "Classement", "en": "Standings", "uk": "Підсумки"},
     "ui_cash": {"fr": "Argent", "en": "Cash", "uk": "Гроші"},
     "ui_property": {"fr": "Biens", "en": "Property", "uk": "Майно"},
@@ -326,7 +338,7 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
     if template is None:
         if english:
             return english
-        template = entry.get("en") if entry else code
+        template = entry.get("en", code) if entry else code
     try:
         return template.format(**_resolve_codes(params or {}, language))
     except (KeyError, IndexError, ValueError):
@@ -348,7 +360,7 @@ def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any
     return resolved
 
 
-def text(msg, language: str = "fr") -> str:
+def text(msg: Msg | None, language: str = "fr") -> str:
     """Translate a :class:`terminal.table.view.Msg`."""
     if msg is None:
         return ""

@@ -26,55 +26,25 @@ Flows, each ending in one committed operation or in nothing:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, Unpack
 
+from cards.editions import DeckCard
+from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
+from terminal.bank.types import Receipt
 from terminal.errors import GameError
 from terminal.table.flows import TableFlows
+from terminal.table.i18n import translate
+from terminal.table.shared import CardHandler, CardLookup, Ctx, GameFactory, Sounds
+from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
 from terminal.table.view import Msg, Option, Pending, View
 from terminal.table.view_builder import ViewBuilder
 
 DIGITS = "0123456789"
 MAX_DIGITS = 9
-
-
-@dataclass
-class TerminalSettings:
-    """Tunable behaviour. Times in seconds of the injected clock.
-
-    - ``timeout_s``: a pending step goes back to idle after this long without input (10).
-    - ``long_timeout_s``: the same for auctions, trades and wizards (60).
-    - ``go_repeat_window_s``: a second GO salary for the same player within this window needs a second
-      confirmation (120).
-    - ``confirm_min_delay_s``: a confirming card tap is ignored if it comes sooner than this after the
-      confirmation appeared (0.5): a quick double tap never confirms by accident.
-    - ``retap_guard_s``: the card that committed an operation is ignored for this long afterwards (1.5).
-    - ``banker_protection``: banker functions need the banker card or ``banker_pin`` (True).
-    - ``language``: ``fr``, ``en`` or ``uk``.
-    """
-
-    timeout_s: float = 10.0
-    long_timeout_s: float = 60.0
-    go_repeat_window_s: float = 120.0
-    confirm_min_delay_s: float = 0.5
-    retap_guard_s: float = 1.5
-    banker_protection: bool = True
-    banker_pin: str | None = None
-    language: str = "fr"
-    display: str = "plain"
-
-
-def _role_kind(role: Any) -> str:
-    if role is None:
-        return "unknown"
-    if hasattr(role, "number"):
-        return "player"
-    if hasattr(role, "square"):
-        return "deed"
-    return "banker"
 
 
 _LONG_SCREENS = {"auction", "trade", "new_game", "enrol", "history", "banker", "game_over"}
@@ -92,9 +62,9 @@ class Terminal(TableFlows, ViewBuilder):
     - ``enrolment_factory``: ``() -> cards.registry.Enrolment`` for the enrolment wizard.
     """
 
-    def __init__(self, game: Game | None, registry, beeper, clock: Callable[[], float],
-                 settings: TerminalSettings | None = None, game_factory: Callable[..., Game] | None = None,
-                 enrolment_factory: Callable[[], Any] | None = None):
+    def __init__(self, game: Game | None, registry: CardLookup | None, beeper: Sounds | None,
+                 clock: Callable[[], float], settings: TerminalSettings | None = None,
+                 game_factory: GameFactory | None = None, enrolment_factory: Callable[[], Enrolment] | None = None):
         self.game = game
         self.registry = registry
         self.beeper = beeper
@@ -105,7 +75,7 @@ class Terminal(TableFlows, ViewBuilder):
         self.version = 0
         self.reader_ok = True
         self.screen = "idle"
-        self.ctx: dict[str, Any] = {}
+        self.ctx: Ctx = {}
         self.message: Msg | None = None
         self.message_kind = "info"
         self.last_input = clock()
@@ -121,7 +91,7 @@ class Terminal(TableFlows, ViewBuilder):
     # ------------------------------------------------------------------------------------------------------
     # Inputs
     # ------------------------------------------------------------------------------------------------------
-    def handle(self, event) -> None:
+    def handle(self, event: object) -> None:
         """Feed one ``hal`` event (card presented/removed, button pressed, reader lost/back)."""
         if isinstance(event, CardPresented):
             self.present(event.uid)
@@ -143,19 +113,18 @@ class Terminal(TableFlows, ViewBuilder):
             return None  # the card that just committed: a re-tap never acts twice
         self._touch()
         role = self.registry.lookup(uid) if self.registry is not None else None
-        handler = getattr(self, f"_card_{self.screen}", None)
+        handler: CardHandler | None = getattr(self, f"_card_{self.screen}", None)
         if self.screen == "enrol":
             return self._card_enrol(uid, role)
         if role is None:
             return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
-        kind = _role_kind(role)
-        if kind == "banker":
+        if isinstance(role, BankerCard):
             return self._banker_card()
         if self.game is None:
-            if self.screen == "new_game" and kind == "player":
+            if self.screen == "new_game" and isinstance(role, PlayerCard):
                 return self._new_game_card(uid)
             return self._refuse(Msg("no_game", {}, "No game: the banker starts one."))
-        if kind == "player":
+        if isinstance(role, PlayerCard):
             player = self._player_of(uid, role)
             if player is None:
                 if self.screen == "new_game":
@@ -167,7 +136,7 @@ class Terminal(TableFlows, ViewBuilder):
             if handler is None:
                 return self._wrong_card_code("part_card_deed_or_banker")
             return handler("player", player, uid)
-        if kind == "deed":
+        if isinstance(role, DeedCard):
             if not self.game.edition.squares[role.square].is_deed:
                 return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
             if handler is None:
@@ -287,7 +256,6 @@ class Terminal(TableFlows, ViewBuilder):
         english = str(error)
         formatted = {k: self._fmt(params[k]) for k in money if isinstance(params.get(k), int)}
         if formatted:
-            from terminal.table.i18n import translate
             params.update(formatted)
             english = translate(error.code, params, "en", english)
         self._refuse(Msg(error.code, params, english, exact=True))
@@ -298,7 +266,6 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _wrong_card_code(self, code: str) -> None:
         """A card of the wrong kind; ``code``: a ``part_card_*`` text saying which card the step needs."""
-        from terminal.table.i18n import translate
         english = translate(code, {}, "en")
         self._refuse(Msg("wrong_card_kind", {"expected_code": code}, f"Not that card here: this step needs {english}."))
 
@@ -307,7 +274,7 @@ class Terminal(TableFlows, ViewBuilder):
         self.message = None
         self._changed()
 
-    def _go(self, screen: str, **ctx) -> None:
+    def _go(self, screen: str, **ctx: Unpack[Ctx]) -> None:
         """Show another screen; the last message belongs to the screen it was said on and goes with it."""
         self.screen = screen
         self.ctx = ctx
@@ -318,32 +285,43 @@ class Terminal(TableFlows, ViewBuilder):
         self._after_banker = None
         self._go("game_over" if self.game is not None and self.game.is_over() else "idle")
 
-    def _player_of(self, uid: str, role) -> str | None:
-        cards = self.game.meta.get("player_cards") or {}
+    @property
+    def _game(self) -> Game:
+        """The game in play, on the screens and in the flows that exist only with one (while there is none,
+        :meth:`present` takes no card but the banker's and the options that need one are disabled)."""
+        if self.game is None:
+            raise AssertionError(f"no game on screen {self.screen!r}")
+        return self.game
+
+    def _player_of(self, uid: str, role: PlayerCard) -> str | None:
+        cards: Mapping[str, str] = self._game.meta.get("player_cards") or {}
         if cards:
             for name, card_uid in cards.items():
                 if card_uid == uid:
                     return name
             return None
         number = role.number
-        return self.game.players[number - 1] if 1 <= number <= len(self.game.players) else None
+        return self._game.players[number - 1] if 1 <= number <= len(self._game.players) else None
 
     def _fmt(self, amount: int) -> str:
-        return format_amount(amount, self.game.edition, self.settings.language, self.settings.display)
+        return format_amount(amount, self._game.edition, self.settings.language, self.settings.display)
 
     def _deed_name(self, square: int) -> str:
-        return self.game.edition.squares[square].name
+        return self._game.edition.squares[square].name
 
     def _in_debt(self, player: str) -> bool:
-        return bool(self.game.current.debts_of(player))
+        return bool(self._game.current.debts_of(player))
 
     # -- keypad, choice and confirmation sub-flows ----------------------------------------------------------
-    def _ask_number(self, label: Msg, on_enter: Callable[[int], None], kind: str = "amount",
-                    player: str | None = None, purpose: Msg | None = None, square: int | None = None) -> None:
+    def _ask_number(self, label: Msg, on_enter: Callable[[int], None], kind: str = "amount", *, player: str,
+                    purpose: Msg | None = None, square: int | None = None) -> None:
         """Open the keypad; ``on_enter(value)`` runs on OK with a positive whole value. ``player``,
         ``purpose`` and ``square`` say what the number is for (shown above the keypad)."""
-        self._go("keypad", buffer="", label=label, on_enter=on_enter, kind=kind, back=(self.screen, self.ctx),
-                 player=player, purpose=purpose, square=square)
+        ctx: Ctx = {"buffer": "", "label": label, "on_enter": on_enter, "kind": kind, "back": (self.screen, self.ctx),
+                    "player": player, "purpose": purpose}
+        if square is not None:
+            ctx["square"] = square
+        self._go("keypad", **ctx)
 
     def _confirm_keypad(self) -> None:
         buffer = self.ctx.get("buffer", "")
@@ -355,7 +333,7 @@ class Terminal(TableFlows, ViewBuilder):
                      warning: Msg | None = None, double: bool = False, card_only: bool = False) -> None:
         """Show a pending operation (checked by a preview: a refusal is shown at once and nothing changes)."""
         try:
-            effects = self.game.preview(op)
+            effects = self._game.preview(op)
         except GameError as exc:
             return self._refuse_error(exc)
         pending = Pending(op=dict(op), purpose=purpose, postings=tuple(effects.postings), confirm_by=confirm_by,
@@ -397,7 +375,7 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _commit(self, op: Mapping[str, Any], uid: str | None = None) -> None:
         try:
-            receipt = self.game.apply(op) if op.get("op") != "undo" else self.game.undo()
+            receipt = self._game.apply(op) if op.get("op") != "undo" else self._game.undo()
         except GameError as exc:
             self._go_idle()
             return self._refuse_error(exc)
@@ -408,8 +386,8 @@ class Terminal(TableFlows, ViewBuilder):
         self._go_idle()
         self._after_commit(op.get("op"), receipt)
 
-    def _after_commit(self, name: str | None, receipt=None) -> None:
-        if self.game.is_over():
+    def _after_commit(self, name: str | None, receipt: Receipt | None = None) -> None:
+        if self._game.is_over():
             self._beep("game_over")
             self._go("game_over")
         elif name == "declare_bankruptcy":
@@ -421,12 +399,12 @@ class Terminal(TableFlows, ViewBuilder):
         self._say(Msg("done", {"detail": moved}, ("Done. " + moved).strip()), "success")
 
     def _label(self, account: str) -> str:
-        from terminal.table.i18n import translate
         names = {"bank": "ui_bank_name", "pot": "ui_pot_name"}
         return translate(names[account], {}, self.settings.language) if account in names else account
 
-    def _choose(self, title: Msg, options: list[Option], on_choose: Callable[[str], None], **extra) -> None:
-        self._go("choose", title=title, options=options, on_choose=on_choose, **extra)
+    def _choose(self, title: Msg, options: list[Option], on_choose: Callable[[str], None],
+                on_card: CardHandler | None = None) -> None:
+        self._go("choose", title=title, options=options, on_choose=on_choose, on_card=on_card)
 
     def _choose_choose(self, option_id: str) -> None:
         self.ctx["on_choose"](option_id)
@@ -465,8 +443,8 @@ class Terminal(TableFlows, ViewBuilder):
         self._deed_with_player(self.ctx["square"], who)
 
     def _deed_with_player(self, square: int, player: str) -> None:
-        owner = self.game.current.owner.get(square)
-        deed = self.game.edition.squares[square]
+        owner = self._game.current.owner.get(square)
+        deed = self._game.edition.squares[square]
         if owner is None:
             return self._go("offer", square=square, player=player)
         if owner == player:
@@ -479,7 +457,7 @@ class Terminal(TableFlows, ViewBuilder):
         self._rent(player, square)
 
     def _rent(self, player: str, square: int, dice: int | None = None, card: str | None = None) -> None:
-        op = {"op": "pay_rent", "player": player, "square": square}
+        op: dict[str, Any] = {"op": "pay_rent", "player": player, "square": square}
         if dice is not None:
             op["dice"] = dice
         if card:
@@ -487,10 +465,11 @@ class Terminal(TableFlows, ViewBuilder):
         self._ask_confirm(op, Msg("purpose_pay_rent", {"deed": self._deed_name(square)},
                                   f"Rent on {self._deed_name(square)}"), confirm_by=(player,))
         if self.screen == "confirm":
-            self.ctx.update(rent_player=player, rent_square=square, rent_dice=dice, rent_card=card)
+            self.ctx.update({"rent_player": player, "rent_square": square, "rent_dice": dice, "rent_card": card})
 
     def _choose_confirm(self, option_id: str) -> None:
-        player, square = self.ctx.get("rent_player"), self.ctx.get("rent_square")
+        # the rent options are shown only for a rent, asked by _rent, which set these
+        player, square = self.ctx["rent_player"], self.ctx["rent_square"]
         if option_id == "rent_railroad_card":
             self._rent(player, square, card=None if self.ctx.get("rent_card") else "nearest_railroad")
         elif option_id == "rent_utility_card":
@@ -500,9 +479,9 @@ class Terminal(TableFlows, ViewBuilder):
     def _choose_offer(self, option_id: str) -> None:
         player, square = self.ctx["player"], self.ctx["square"]
         if option_id == "buy":
+            name = self._deed_name(square)
             self._ask_confirm({"op": "buy", "player": player, "square": square},
-                              Msg("purpose_buy", {"deed": self._deed_name(square)}, f"Buying {self._deed_name(square)}"),
-                              confirm_by=(player,))
+                              Msg("purpose_buy", {"deed": name}, f"Buying {name}"), confirm_by=(player,))
         elif option_id == "decline":
             self._start_auction(square)
 
@@ -549,8 +528,8 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _choose_player(self, option_id: str) -> None:
         player = self.ctx["player"]
-        edition = self.game.edition
-        simple = {
+        edition = self._game.edition
+        simple: dict[str, tuple[dict[str, Any], Msg]] = {
             "pass_go": ({"op": "pass_go", "player": player}, Msg("purpose_pass_go", {}, "GO salary")),
             "luxury_tax": ({"op": "pay_tax", "player": player, "square": 38},
                            Msg("purpose_pay_tax", {"tax": edition.squares[38].name}, edition.squares[38].name)),
@@ -584,7 +563,8 @@ class Terminal(TableFlows, ViewBuilder):
                 {"op": option_id, "player": player, "amount": amount}, purpose, confirm_by=(player,)),
                 player=player, purpose=purpose)
         if option_id == "transfer":
-            return self._ask_number(Msg("keypad_amount", {}, "Amount"), lambda amount: self._choose_payee(player, amount),
+            return self._ask_number(Msg("keypad_amount", {}, "Amount"),
+                                    lambda amount: self._choose_payee(player, amount),
                                     player=player, purpose=Msg("purpose_transfer", {}, "Payment"))
         if option_id == "repairs":
             repairs = Msg("purpose_repairs", {}, "Repairs")
@@ -604,13 +584,14 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _income_tax(self, player: str) -> None:
         op = {"op": "pay_tax", "player": player, "square": 4}
-        purpose = Msg("purpose_pay_tax", {"tax": self.game.edition.squares[4].name}, self.game.edition.squares[4].name)
-        if not self.game.config.rules.get("income_tax_percent"):
+        tax = self._game.edition.squares[4].name
+        purpose = Msg("purpose_pay_tax", {"tax": tax}, tax)
+        if not self._game.config.rules.get("income_tax_percent"):
             return self._ask_confirm(op, purpose, confirm_by=(player,))
         options = []
         for choice in ("flat", "percent"):
             try:
-                amount = sum(a for p, _, a in self.game.preview({**op, "choice": choice}).postings if p == player)
+                amount = sum(a for p, _, a in self._game.preview({**op, "choice": choice}).postings if p == player)
             except GameError:
                 amount = 0
             options.append(Option(choice, Msg(f"opt_{choice}", {"amount": self._fmt(amount)}, choice)))
@@ -618,7 +599,7 @@ class Terminal(TableFlows, ViewBuilder):
                                                                           confirm_by=(player,)))
 
     def _use_jail_card(self, player: str) -> None:
-        held = self.game.current.jail_cards_of(player)
+        held = self._game.current.jail_cards_of(player)
         op = {"op": "use_jail_card", "player": player}
         purpose = Msg("purpose_use_jail_card", {}, "Leaving jail with the card")
         # Always ask which card: the player knows which deck's card they hold.
@@ -632,7 +613,7 @@ class Terminal(TableFlows, ViewBuilder):
             self._ask_confirm({"op": "transfer", "from": player, "to": payee, "amount": amount},
                               Msg("purpose_transfer", {}, "Payment"), confirm_by=(player,))
 
-        def on_card(kind, who, uid):
+        def on_card(kind: str, who: Any, uid: str) -> None:
             if kind != "player":
                 return self._wrong_card_code("part_card_payee")
             self._accept()
@@ -641,22 +622,24 @@ class Terminal(TableFlows, ViewBuilder):
                      lambda _: to("bank"), on_card=on_card)
 
     def _pick_deed(self, player: str | None, then: Callable[[int], None]) -> None:
-        state = self.game.current
-        squares = state.deeds_of(player) if player else [d.index for d in self.game.edition.deeds()]
-        options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s))) for s in squares]
+        state = self._game.current
+        squares = state.deeds_of(player) if player else [d.index for d in self._game.edition.deeds()]
+        options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s)))
+                   for s in squares]
         self._choose(Msg("choose_deed", {}, "Choose a title deed"), options, lambda sid: then(int(sid)),
-                     on_card=lambda kind, who, uid: then(who) if kind == "deed" else self._wrong_card_code("part_card_deed"))
+                     on_card=lambda kind, who, uid: then(who) if kind == "deed"
+                     else self._wrong_card_code("part_card_deed"))
 
     # -- Chance and Community Chest ---------------------------------------------------------------------------
     def _pick_deck_card(self, player: str, deck: str) -> None:
-        cards = self.game.edition.decks[deck]
+        cards = self._game.edition.decks[deck]
         language = self.settings.language
         options = [Option(str(c.number), Msg("deck_card", {}, c.text.get(language) or c.text.get("en", "")))
                    for c in cards]
         self._choose(Msg(f"opt_{deck}", {}, deck), options,
                      lambda number: self._deck_card(player, cards[int(number) - 1]))
 
-    def _deck_card(self, player: str, card) -> None:
+    def _deck_card(self, player: str, card: DeckCard) -> None:
         p = card.params
         text = Msg("deck_card", {}, card.text.get(self.settings.language) or card.text.get("en", ""))
         action = card.action
@@ -680,7 +663,7 @@ class Terminal(TableFlows, ViewBuilder):
                                 lambda choice: self._advance(player, square, choice == "passed"))
         if action in ("nearest_railroad", "nearest_utility"):
             kind = action.split("_")[1]
-            squares = [s.index for s in self.game.edition.deeds() if s.kind == kind]
+            squares = [s.index for s in self._game.edition.deeds() if s.kind == kind]
             options = [Option(str(s), Msg("deed_context", {"deed": self._deed_name(s)}, self._deed_name(s)))
                        for s in squares]
             return self._choose(text, options, lambda sid: self._nearest(player, int(sid), action))
@@ -697,13 +680,13 @@ class Terminal(TableFlows, ViewBuilder):
         if passed_go:
             self._ask_confirm({"op": "pass_go", "player": player}, Msg("purpose_pass_go", {}, "GO salary"), (player,))
             return
-        if self.game.edition.squares[square].is_deed:
+        if self._game.edition.squares[square].is_deed:
             self._deed_with_player(square, player)
         else:
             self._go_idle()
 
     def _nearest(self, player: str, square: int, action: str) -> None:
-        owner = self.game.current.owner.get(square)
+        owner = self._game.current.owner.get(square)
         if owner is None or owner == player:
             return self._deed_with_player(square, player)
         card = action

@@ -398,7 +398,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "Ставки за будівництво на {deed} починаються з ціни будинку з документа на право власності — "
               "{house_cost}: {price} замало.",
     },
-    # -- words put into other texts through ``*_code`` params (terminal.table.i18n.translate); no params -----------------
+    # -- words put into other texts through ``*_code`` params (terminal.table.i18n.translate); no params ---------------
     "part_deck_chance": {"fr": "Chance", "en": "Chance", "uk": "«Шанс»"},
     "part_deck_community_chest": {"fr": "Caisse de communauté", "en": "Community Chest",
                                   "uk": "«Громадська скарбниця»"},

@@ -1,13 +1,33 @@
 """How the state machine describes itself to the screen: the :class:`~terminal.table.view.View` of each screen.
-A mixin of :class:`terminal.table.machine.Terminal` (it reads ``screen``, ``ctx``, ``game``, ``settings``).
+A mixin of :class:`terminal.table.machine.Terminal` (it reads ``screen``, ``ctx``, ``game``, ``settings``, as
+declared by :class:`terminal.table.shared.TerminalParts`).
 """
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
+from cards.editions import RULE_FLAGS, load_edition
 from terminal.errors import GameError
+from terminal.table.shared import TerminalParts
 from terminal.table.view import DeedView, Msg, Option, Pending, PlayerLine, View
 
 
-class ViewBuilder:
+class _Common(TypedDict, total=False):
+    """What every screen's :class:`View` shows."""
+
+    players: tuple[PlayerLine, ...]
+    message: Msg | None
+    message_kind: str
+    reader_ok: bool
+    language: str
+    bank_houses: int
+    bank_hotels: int
+    pot: int | None
+    edition: str
+    game_over: bool
+
+
+class ViewBuilder(TerminalParts):
     """Builds the view model; :attr:`view` is rebuilt only after a change (``version`` counts changes)."""
 
     # ------------------------------------------------------------------------------------------------------
@@ -33,14 +53,14 @@ class ViewBuilder:
         return tuple(lines)
 
     def _deed_view(self, square: int, payer: str | None = None) -> DeedView:
-        state = self.game.current
-        deed = self.game.edition.squares[square]
+        state = self._game.current
+        deed = self._game.edition.squares[square]
         owner = state.owner.get(square)
         rent = None
         if owner and deed.kind != "utility" and not state.mortgaged.get(square):
             other = payer if payer and payer != owner else next((p for p in state.players if p != owner), None)
             try:
-                rent = self.game.rent(other, square)[0] if other else None
+                rent = self._game.rent(other, square)[0] if other else None
             except GameError:
                 rent = None
         return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
@@ -48,13 +68,13 @@ class ViewBuilder:
                         level=state.level.get(square, 0), mortgaged=bool(state.mortgaged.get(square)), rent=rent)
 
     def _build_view(self) -> View:
-        base = dict(players=self._players(), message=self.message, message_kind=self.message_kind,
-                    reader_ok=self.reader_ok, language=self.settings.language)
+        base: _Common = {"players": self._players(), "message": self.message, "message_kind": self.message_kind,
+                         "reader_ok": self.reader_ok, "language": self.settings.language}
         if self.game is not None:
             state = self.game.current
-            base.update(bank_houses=state.bank["houses"], bank_hotels=state.bank["hotels"],
-                        pot=state.cash["pot"] if self.game.config.jackpot else None, edition=self.game.edition.name,
-                        game_over=self.game.is_over())
+            base.update({"bank_houses": state.bank["houses"], "bank_hotels": state.bank["hotels"],
+                         "pot": state.cash["pot"] if self.game.config.jackpot else None,
+                         "edition": self.game.edition.name, "game_over": self.game.is_over()})
         screen = self.screen
         ctx = self.ctx
         if screen == "idle":
@@ -67,19 +87,19 @@ class ViewBuilder:
             return View("game_over", Msg("game_over_title", {}, "Game over"),
                         options=(Option("banker", Msg("banker_title", {}, "Banker")),
                                  Option("history", Msg("opt_history", {}, "History"))),
-                        extra={"standings": self.game.standings()}, **base)
+                        extra={"standings": self._game.standings()}, **base)
         if screen == "deed":
-            return View("deed", Msg("deed_tap_player", {}, "Tap the player's card"), deed=self._deed_view(ctx["square"]),
-                        **base)
+            return View("deed", Msg("deed_tap_player", {}, "Tap the player's card"),
+                        deed=self._deed_view(ctx["square"]), **base)
         if screen == "offer":
-            price = self.game.edition.squares[ctx["square"]].price
+            price = self._game.edition.squares[ctx["square"]].price
             return View("offer", Msg("deed_unowned_now", {"deed": self._deed_name(ctx["square"])}, "Buy or auction"),
                         player=ctx["player"], deed=self._deed_view(ctx["square"], ctx["player"]),
                         options=(Option("buy", Msg("opt_buy", {"price": self._fmt(price)}, "Buy"),
                                         enabled=not self._in_debt(ctx["player"])),
                                  Option("decline", Msg("opt_decline", {}, "Decline: auction"))), **base)
         if screen == "own_deed":
-            deed = self.game.edition.squares[ctx["square"]]
+            deed = self._game.edition.squares[ctx["square"]]
             options = []
             if deed.kind == "street":
                 options += [Option("build", Msg("opt_build", {}, "Build"), enabled=not self._in_debt(ctx["player"])),
@@ -97,12 +117,13 @@ class ViewBuilder:
                         player=ctx["player"], options=tuple(self._player_options(ctx["player"])), **base)
         if screen == "keypad":
             player, purpose, square = ctx.get("player"), ctx.get("purpose"), ctx.get("square")
-            extra = {"kind": ctx.get("kind"), "player": player, "purpose": purpose}
+            extra: dict[str, Any] = {"kind": ctx.get("kind"), "player": player, "purpose": purpose}
             if square is not None:
                 extra["deed"] = self._deed_name(square)
-            back = (ctx.get("back") or (None, {}))[1] or {}
-            if ctx.get("kind") == "bid" and back.get("auction") is not None:
-                best = back["auction"].best
+            back = ctx.get("back")
+            auction = back[1].get("auction") if back is not None else None
+            if ctx.get("kind") == "bid" and auction is not None:
+                best = auction.best
                 extra["best"] = (best.player, best.amount) if best else None
             title = ctx["label"]
             if purpose is not None:
@@ -118,16 +139,18 @@ class ViewBuilder:
             options = []
             op = pending.op
             if op.get("op") == "pay_rent":
-                kind = self.game.edition.squares[op["square"]].kind
+                kind = self._game.edition.squares[op["square"]].kind
                 if kind == "railroad":
-                    options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
+                    options.append(Option("rent_railroad_card",
+                                          Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
                                           selected=op.get("card") == "nearest_railroad"))
                 if kind == "utility":
-                    options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
+                    options.append(Option("rent_utility_card",
+                                          Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
                                           selected=op.get("card") == "nearest_utility"))
-            deed = self._deed_view(op["square"]) if "square" in op and op.get("op") != "pay_tax" else None
+            shown = self._deed_view(op["square"]) if "square" in op and op.get("op") != "pay_tax" else None
             return View("confirm", Msg("confirm_title", {}, "Confirm?"), pending=pending, player=(pending.confirm_by or
-                        (None,))[0], deed=deed, options=tuple(options), **base)
+                        (None,))[0], deed=shown, options=tuple(options), **base)
         if screen == "choose":
             return View("choose", ctx["title"], options=tuple(ctx["options"]), **base)
         if screen == "auction":
@@ -140,7 +163,8 @@ class ViewBuilder:
         if screen == "trade":
             return View("trade", Msg("trade_title", {"a": ctx["a"], "b": ctx["b"]}, "Trade"),
                         options=tuple(self._trade_options()),
-                        extra={"a": ctx["a"], "b": ctx["b"], "gives": ctx["gives"], "lift_now": ctx["lift_now"]}, **base)
+                        extra={"a": ctx["a"], "b": ctx["b"], "gives": ctx["gives"], "lift_now": ctx["lift_now"]},
+                        **base)
         if screen == "bankruptcy":
             options = [Option(f"lift:{s}", Msg("opt_lift_now", {"deed": self._deed_name(s)}, "Lift now"),
                               selected=s in ctx["lift_now"]) for s in ctx["lift_options"]]
@@ -169,9 +193,9 @@ class ViewBuilder:
 
     def _player_options(self, player: str) -> list[Option]:
         in_debt = self._in_debt(player)
-        state = self.game.current
+        state = self._game.current
 
-        def opt(option_id: str, english: str, enabled: bool = True, **params) -> Option:
+        def opt(option_id: str, english: str, enabled: bool = True, **params: object) -> Option:
             return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
         options = [opt("pass_go", "GO salary"), opt("income_tax", "Income tax"), opt("luxury_tax", "Luxury tax"),
                    opt("chance", "Chance card"), opt("community_chest", "Community Chest card"),
@@ -189,14 +213,14 @@ class ViewBuilder:
         return options
 
     def _banker_options(self) -> list[Option]:
-        def opt(option_id: str, english: str, enabled: bool = True, **params) -> Option:
+        def opt(option_id: str, english: str, enabled: bool = True, **params: object) -> Option:
             return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
         has_game = self.game is not None
         muted = bool(getattr(self.beeper, "muted", False))
         return [opt("undo", "Undo the last operation", enabled=has_game),
                 opt("adjust_give", "Adjustment: the Bank gives", enabled=has_game),
                 opt("adjust_take", "Adjustment: the Bank takes", enabled=has_game),
-                opt("end_game", "End the game", enabled=has_game and self.game.mode == "time_limit"),
+                opt("end_game", "End the game", enabled=self.game is not None and self.game.mode == "time_limit"),
                 opt("history", "History", enabled=has_game),
                 opt("new_game", "New game", enabled=self.game_factory is not None),
                 opt("enrol", "Enrol cards", enabled=self.enrolment_factory is not None),
@@ -204,7 +228,6 @@ class ViewBuilder:
                 opt("mute", "Sound", state="off" if muted else "on")]
 
     def _new_game_options(self) -> list[Option]:
-        from cards.editions import RULE_FLAGS, load_edition
         ctx = self.ctx
         edition = load_edition(ctx["edition"])
         options = [Option("edition", Msg("opt_edition", {"value": ctx["edition"]}, f"Edition: {ctx['edition']}")),
@@ -224,7 +247,7 @@ class ViewBuilder:
 
     def _trade_options(self) -> list[Option]:
         a, b, gives = self.ctx["a"], self.ctx["b"], self.ctx["gives"]
-        state = self.game.current
+        state = self._game.current
         options = []
         for giver in (a, b):
             for square in state.deeds_of(giver):
