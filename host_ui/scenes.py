@@ -220,7 +220,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     term._changed()
 
     # The longest names: the amounts keep their size.
-    al, ba, an = LONG_PLAYERS
+    al = LONG_PLAYERS[0]
     long_game = Game.create(tmp / f"long-{language}.db", "fr", LONG_PLAYERS, key=KEY)
     long_game.buy(al, 39)
     long_term = _terminal(long_game, language, clock, players=3, tmp=tmp)

@@ -25,7 +25,8 @@ from terminal.table.machine import Terminal
 
 class Output(Protocol):
     """Where frames go (a :class:`~host_ui.screen.display.WindowOutput` or
-    :class:`~host_ui.screen.display.FramebufferOutput`): ``window_size`` and ``screen_rect`` (where the panel's picture sits in the window) serve the input mapping."""
+    :class:`~host_ui.screen.display.FramebufferOutput`): ``window_size`` and ``screen_rect`` (where the panel's
+    picture sits in the window) serve the input mapping."""
 
     window_size: tuple[int, int]
     screen_rect: tuple[int, int, int, int]

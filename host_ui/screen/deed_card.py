@@ -38,7 +38,7 @@ def _rows(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str
     rows: list[tuple[str, str, bool]] = []
     if deed.kind == "street" and len(deed.rents) == 6:
         labels = [t("ui_rent_bare")] + [t("ui_rent_houses", n=n) for n in range(1, 5)] + [t("ui_rent_hotel")]
-        for level, (label, rent) in enumerate(zip(labels, deed.rents)):
+        for level, (label, rent) in enumerate(zip(labels, deed.rents, strict=True)):
             rows.append((label, fmt(rent), deed.owner is not None and level == deed.level and level > 0))
     elif deed.kind == "railroad":
         for n, rent in enumerate(deed.rents, start=1):

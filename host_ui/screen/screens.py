@@ -59,7 +59,7 @@ def footer(c: Canvas, rect: pygame.Rect, ctx: Context, *, cancel: bool = True, o
     if not items:
         return
     cells = split_h(rect, *[weight for *_, weight in items], gap=c.px(6))
-    for cell, (label, action, colour, _) in zip(cells, items):
+    for cell, (label, action, colour, _) in zip(cells, items, strict=True):
         c.button(cell, label, action, enabled=action is not None or colour == theme.PANEL, colour=colour, size=15,
                  role="footer")
 
@@ -82,7 +82,7 @@ def option_grid(c: Canvas, rect: pygame.Rect, options: Iterable[Option], ctx: Co
     rows = -(-len(shown) // cols) if pages == 1 else rows_fit
     row_h = min(c.px(max_h), (rect.h - gap * (rows - 1)) // rows)
     area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
-    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown):
+    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
         c.button(cell, ctx.msg(option.label), ("choose", option.id), enabled=option.enabled,
                  selected=option.selected, size=14, role="option")
     return page, pages
@@ -126,7 +126,7 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         c.paragraph(tiles, ctx.msg(view.title), 22, theme.MUTED, align="center", role="no_game")
     else:
         cols, rows = best_grid(len(players), tiles, aspect=2.0)
-        for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players):
+        for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players, strict=True):
             _player_tile(c, cell, ctx, line)
     info = ctx.t("ui_bank_stock", houses=view.bank_houses, hotels=view.bank_hotels) if view.edition else ""
     if view.pot is not None:
@@ -140,13 +140,13 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
                     max_lines=2)
     else:
         c.text(info_rect, info, 13, theme.MUTED, role="bank_info", min_size=8)
-    options = [o for o in view.options]
+    options = list(view.options)
     labels = [ctx.msg(o.label) for o in options]
     # a longer label gets a wider button (a word per line at most: it is never cut)
     longest = [max((len(word) for word in label.split()), default=1) for label in labels]
-    weights = [max(1.0, min(2.2, max(len(label) / 10, word / 6))) for label, word in zip(labels, longest)]
+    weights = [max(1.0, min(2.2, max(len(label) / 10, word / 6))) for label, word in zip(labels, longest, strict=True)]
     cells = split_h(buttons, *weights, gap=c.px(6))
-    for cell, option, label in zip(cells, options, labels):
+    for cell, option, label in zip(cells, options, labels, strict=True):
         c.button(cell, label, ("choose", option.id), enabled=option.enabled, size=13, role="option")
 
 
@@ -316,7 +316,7 @@ def draw_keypad(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     c.text(value_rect, shown, value_rect.h / c.scale * 0.85, theme.TEXT if buffer else theme.MUTED,
            bold=True, align="right", role="keypad_value", min_size=14)
     gap = c.px(6)
-    for cell, key in zip(grid(pad, 12, 3, 4, gap), KEYPAD):
+    for cell, key in zip(grid(pad, 12, 3, 4, gap), KEYPAD, strict=True):
         label = "⌫" if key == "<" else key
         colour = theme.PANEL_HI if key in "C<" else theme.BUTTON
         c.button(cell, label, ("digit", key), colour=colour, size=22, role="key")
@@ -405,7 +405,8 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         hint_text = ""
     c.text(hint, hint_text, 13, theme.WARN, role="hint", min_size=8)
     if view.options:
-        for cell, option in zip(split_h(opts, *[1] * len(view.options), gap=c.px(6)), view.options):
+        for cell, option in zip(split_h(opts, *[1] * len(view.options), gap=c.px(6)), view.options,
+                                strict=True):
             c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=13,
                      role="option")
     footer(c, foot, ctx, ok=True)
@@ -548,16 +549,13 @@ def draw_trade(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
             done = option
     if lifts:
         main, lift_rect = split_v(main, 1, -c.px(MIN_BUTTON), gap=c.px(6))
-        for cell, option in zip(split_h(lift_rect, *[1] * len(lifts), gap=c.px(6)), lifts):
+        for cell, option in zip(split_h(lift_rect, *[1] * len(lifts), gap=c.px(6)), lifts, strict=True):
             c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=12,
                      role="option")
-    if _landscape(main):
-        columns = split_h(main, 1, 1, gap=c.px(10))
-    else:
-        columns = split_v(main, 1, 1, gap=c.px(8))
+    columns = split_h(main, 1, 1, gap=c.px(10)) if _landscape(main) else split_v(main, 1, 1, gap=c.px(8))
     page = ctx.ui.get("page", 0)
     pages = 1
-    for column, giver in zip(columns, (a, b)):
+    for column, giver in zip(columns, (a, b), strict=True):
         head, rest = split_v(column, -c.px(26), 1, gap=c.px(4))
         c.box(head, theme.PANEL, radius=6)
         c.text(head.inflate(-c.px(10), 0), ctx.t("ui_gives", player=giver), 15, ctx.colour_of(giver), bold=True,
@@ -742,7 +740,7 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         return split_h(pygame.Rect(inner.x, y, inner.w, row_h), *weights, gap=c.px(3))
     head = cells(inner.y)
     c.text(head[1], ctx.t("ui_standings"), 12, theme.MUTED, bold=True, role="label")
-    for cell, code in zip(head[2:], ("ui_cash", "ui_property", "ui_worth")):
+    for cell, code in zip(head[2:], ("ui_cash", "ui_property", "ui_worth"), strict=True):
         c.text(cell, ctx.t(code), 11, theme.MUTED, bold=True, align="right", role="label", min_size=7)
     for rank, name in enumerate(standings, start=1):
         line = lines.get(name)

@@ -46,7 +46,7 @@ class Canvas:
 
     def px(self, value: float) -> int:
         """``value`` design pixels (designed for a 320-pixel short side) at this screen's scale."""
-        return max(1, int(round(value * self.scale)))
+        return max(1, round(value * self.scale))
 
     # -- shapes --------------------------------------------------------------------------------------
     def box(self, rect: RectLike, colour: Colour, radius: float = 6, width: int = 0) -> None:
@@ -64,7 +64,7 @@ class Canvas:
         low = max(8, self.px(min_size))
         while True:
             f = theme.font(px, bold)
-            w, h = f.size(text)
+            w = f.size(text)[0]
             if (w <= max_w and f.get_height() <= max_h) or px <= low:
                 break
             px = max(low, min(px - 1, int(px * min(max_w / max(w, 1), max_h / max(f.get_height(), 1)))))
