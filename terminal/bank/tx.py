@@ -125,7 +125,7 @@ class Tx:
             self.set("mortgaged", square, False)
 
     # -- checks --------------------------------------------------------------------------------------------
-    def player(self, name: Any, role: str = "player") -> str:
+    def player(self, name: object, role: str = "player") -> str:
         if not isinstance(name, str) or name not in self.s.players:
             raise UnknownName(f"There is no player {name!r} in this game (players: {', '.join(self.s.players)}).",
                               code="unknown_player", params={"player": name})
@@ -144,7 +144,7 @@ class Tx:
                 params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
                         "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts]})
 
-    def deed(self, square: Any) -> Square:
+    def deed(self, square: object) -> Square:
         if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square < 40:
             raise UnknownName(f"There is no square {square!r}: squares are numbered 0 to 39.",
                               code="unknown_square", params={"square": square})
@@ -164,7 +164,7 @@ class Tx:
                 params={"player": player, "square": square, "deed": deed.name, "owner": holder or BANK})
         return deed
 
-    def amount(self, value: Any, what: str = "amount", allow_zero: bool = False) -> int:
+    def amount(self, value: object, what: str = "amount", allow_zero: bool = False) -> int:
         return check_amount(value, self.ed, allow_zero=allow_zero, what=what)
 
 
