@@ -33,8 +33,8 @@ import terminal.bank.game as game_module
 from terminal.bank import engine
 from terminal.bank.game import Game
 from terminal.bank.ledger import canonical
-from terminal.bank.state import State
 from terminal.bank.operations import parse_operation
+from terminal.bank.state import State
 from terminal.bank.tablelog import read_table_log
 from terminal.errors import GameError
 
