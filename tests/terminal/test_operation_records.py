@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from terminal.bank import engine
 from terminal.bank.ledger import canonical
 from terminal.bank.operations import (
     OPERATIONS,
@@ -44,6 +45,8 @@ def test_every_operation_of_the_spec_has_a_record():
             names.update(re.findall(r"`([a-z_]+)`", row.split("|")[1]))
     assert names == set(OPERATIONS)
     assert all(OPERATIONS[name].op == name for name in names)
+    # The engine computes every one of them but undo (the ledger's).
+    assert set(engine._HANDLERS) == set(OPERATIONS.values()) - {Undo}
 
 
 def test_every_logged_operation_is_written_back_as_it_was_read():
