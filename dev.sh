@@ -86,9 +86,9 @@ run_tests() {
     local select=()
     [ "$quick" -eq 0 ] || select=(-m "not slow")
     echo "== pytest$([ "$quick" -eq 0 ] || echo ' -m "not slow"')${*:+ $*}" >&2
-    .venv/bin/python -m pytest "${select[@]}" "$@" || code=$?
+    .venv/bin/python -m pytest ${select[@]+"${select[@]}"} "$@" || code=$?
     if [ "${#failed_tools[@]}" -gt 0 ]; then
-        echo "dev.sh: FAILED: ${failed_tools[*]} (pytest exited $code)" >&2
+        echo "dev.sh: FAILED: $(printf '%s, ' "${failed_tools[@]}")pytest exited $code" >&2
         [ "$code" -ne 0 ] || code=1
     elif [ "$code" -eq 5 ]; then
         echo "dev.sh: pytest collected no test (exit 5): check the paths and the -m/-k selection" >&2
