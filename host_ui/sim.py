@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
@@ -138,12 +138,13 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         path = folder / f"demo-{Path(demo_log).stem}-{datetime.now():%Y%m%d-%H%M%S}.db"
         game = Game.create(path, header["edition"], names, mode=header.get("mode", "classic"),
                            rules=header.get("rules") or None, dealt=header.get("dealt") or None,
-                           end_time=header.get("end_time"), key=key,
+                           end_time=header.get("end_time"), length_minutes=header.get("length_minutes"), key=key,
                            player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
     else:
         path = folder / "sim-game.db"
         if path.exists() and not new_game:
             game = Game.open(path, key=key, clock=wall_clock)
+            game.start_play_clock(time.monotonic)
         else:
             if path.exists():
                 path.rename(path.with_name(f"sim-game-{datetime.now():%Y%m%d-%H%M%S}.db"))
@@ -157,9 +158,10 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     def factory(edition_name: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
                 cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
         new_path = folder / f"sim-game-{datetime.now():%Y%m%d-%H%M%S}-{next(counter)}.db"
-        end = (wall_clock() + timedelta(minutes=minutes)).isoformat(timespec="seconds") if minutes else None
-        return Game.create(new_path, edition_name, names, mode, rules or None, end_time=end, key=key,
-                           player_cards=cards, clock=wall_clock)
+        created = Game.create(new_path, edition_name, names, mode, rules or None, key=key, player_cards=cards,
+                              clock=wall_clock, length_minutes=minutes)
+        created.start_play_clock(time.monotonic)
+        return created
 
     registry = make_registry(8)
 
@@ -245,7 +247,10 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
         app.draw_if_needed(time.monotonic())
 
     app.reader = None  # the driver polls the reader itself, in step with the table's clock
-    driver = TableDriver(terminal, reader, clock, names, pause=pause)
+    play_clock = FakeClock(0.0)  # play time goes by as the log's x_play_time lines say, not with the inputs
+    if terminal.game is not None:
+        terminal.game.start_play_clock(play_clock)
+    driver = TableDriver(terminal, reader, clock, names, pause=pause, play_clock=play_clock)
     operations = [line.data for line in log.lines if "expect" not in line.data]
     tray.demo = (speed, 0, len(operations))
     failures = 0
