@@ -235,7 +235,7 @@ say "Banquier from $SOURCE"
 install -m 0644 "$SOURCE/deploy/banquier.service" "$ROOT$UNIT_DIR/$UNIT"
 SYSTEMD_VERSION=$("$SYSTEMCTL" --version 2>/dev/null | awk 'NR == 1 { print $2 + 0 }')
 if [ "${SYSTEMD_VERSION:-0}" -ge 254 ]; then
-    # systemd 254 and later lengthen the pause after each failed start: 3 s up to 2 min.
+    # systemd 254 and later lengthen the pause after each failed start: 30 s up to 2 min.
     install -d -m 0755 "$ROOT$UNIT_DIR/$UNIT.d"
     printf '[Service]\nRestartSteps=6\nRestartMaxDelaySec=120\n' > "$ROOT$BACKOFF_DROPIN"
     chmod 0644 "$ROOT$BACKOFF_DROPIN"
