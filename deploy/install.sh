@@ -14,7 +14,9 @@
 #      /var/lib/banquier for the games;
 #   5. a virtual environment in /opt/banquier/venv that sees the system packages (pygame), with Banquier
 #      and its Raspberry Pi libraries: RPi.GPIO, or rpi-lgpio on a Pi 5 (read from the device tree);
-#   6. the systemd unit banquier.service, enabled at boot (and restarted if it was running).
+#   6. the command banquier in /usr/local/bin for every user: it runs the installed one as the service user
+#      with the service's configuration (through sudo -u banquier, or it says what to type);
+#   7. the systemd unit banquier.service, enabled at boot (and restarted if it was running).
 #
 # Options:
 #   --root DIR     act on the file tree under DIR instead of / (tests, SD card images): files are written
@@ -44,6 +46,7 @@ STATE_DIR=/var/lib/banquier
 UNIT=banquier.service
 UNIT_DIR=/etc/systemd/system
 BACKOFF_DROPIN=$UNIT_DIR/$UNIT.d/50-backoff.conf
+COMMAND_DIR=/usr/local/bin
 
 ROOT=""
 SOURCE=""
@@ -231,7 +234,12 @@ say "Banquier from $SOURCE"
 "$VENV_PY" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$SOURCE"
 [ ! -f "$SOURCE/README.md" ] || install -m 0644 "$SOURCE/README.md" "$ROOT$PREFIX/README.md"
 
-# ------------------------------------------------------------------------------------ 6. the service
+# ------------------------------------------------------------------------ 6. the command for everyone
+# /usr/local/bin/banquier runs the installed command as the service user with the service's configuration.
+install -d -m 0755 "$ROOT$COMMAND_DIR"
+install -m 0755 "$SOURCE/deploy/banquier-command.sh" "$ROOT$COMMAND_DIR/banquier"
+
+# ------------------------------------------------------------------------------------ 7. the service
 install -m 0644 "$SOURCE/deploy/banquier.service" "$ROOT$UNIT_DIR/$UNIT"
 SYSTEMD_VERSION=$("$SYSTEMCTL" --version 2>/dev/null | awk 'NR == 1 { print $2 + 0 }')
 if [ "${SYSTEMD_VERSION:-0}" -ge 254 ]; then
@@ -250,7 +258,7 @@ else
     "$SYSTEMCTL" try-restart "$UNIT"
 fi
 
-say "done. Check the hardware with: sudo systemctl stop banquier; sudo -u banquier $VENV/bin/banquier doctor"
+say "done. Check the hardware with: sudo systemctl stop banquier; banquier doctor"
 if [ "$REBOOT" = yes ]; then
     say "reboot to enable SPI and start Banquier: sudo reboot"
 else

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Remove what deploy/install.sh installed.
 #
-#   sudo deploy/uninstall.sh          stop and remove the service and /opt/banquier; KEEP the games,
-#                                     the device key (/var/lib/banquier), the configuration
-#                                     (/etc/banquier) and the user banquier, for a later install
+#   sudo deploy/uninstall.sh          stop and remove the service, the command /usr/local/bin/banquier and
+#                                     /opt/banquier; KEEP the games, the device key (/var/lib/banquier), the
+#                                     configuration (/etc/banquier) and the user banquier, for a later install
 #   sudo deploy/uninstall.sh --purge  also delete the games, the device key, the configuration and the user
 #
 # SPI stays enabled and the apt packages stay installed: other programs may use them.
@@ -25,6 +25,7 @@ STATE_DIR=/var/lib/banquier
 UNIT=banquier.service
 UNIT_DIR=/etc/systemd/system
 BACKOFF_DROPIN=$UNIT_DIR/$UNIT.d/50-backoff.conf
+COMMAND=/usr/local/bin/banquier
 
 ROOT=""
 PURGE=no
@@ -65,6 +66,12 @@ rmdir -- "$ROOT$UNIT_DIR/$UNIT.d" 2>/dev/null || true  # kept if it holds your o
 if [ -z "$ROOT" ]; then
     "$SYSTEMCTL" daemon-reload
     "$SYSTEMCTL" reset-failed "$UNIT" 2>/dev/null || true
+fi
+
+# The command for everyone (only ours: a banquier of your own there stays).
+if grep -qs '^# banquier: the installed Banquier for whoever types it' "$ROOT$COMMAND"; then
+    say "command: removing $COMMAND"
+    rm -f -- "$ROOT$COMMAND"
 fi
 
 # The program.

@@ -4,7 +4,9 @@ Each stub is a small Python script put first on PATH. It appends ``[name, *args]
 ``$STUB_LOG`` and then behaves like the real command as far as the scripts can see, always inside the
 ``--root`` it was given (a stub called without ``--root`` where it would change the system refuses):
 
-- ``apt-get``, ``raspi-config``, ``chown``: record only.
+- ``apt-get``, ``raspi-config``, ``chown``, ``runuser``: record only.
+- ``id``: ``-un``, ``-u``, ``-Gn`` print ``$STUB_USER``, ``$STUB_UID``, ``$STUB_GROUPS`` (default: the real ones).
+- ``sudo``: ``-n -l`` succeeds only with ``STUB_SUDO_LIST=yes``; anything else is recorded.
 - ``systemctl``: ``--version`` prints ``systemd $STUB_SYSTEMD_VERSION`` (default 252, Bookworm's).
 - ``groupadd``, ``useradd``, ``usermod -aG``, ``userdel``: edit ``ROOT/etc/group`` and ``ROOT/etc/passwd``.
 - ``python3``: ``-m venv [--system-site-packages] DIR`` makes a fake environment whose ``bin/python``
@@ -123,6 +125,22 @@ if ARGS[:2] == ["-m", "venv"]:
     sys.exit(0)
 os.execv({sys.executable!r}, [{sys.executable!r}] + ARGS)
 """,
+    "id": """
+import grp, pwd
+if ARGS == ["-un"]:
+    print(os.environ.get("STUB_USER") or pwd.getpwuid(os.getuid()).pw_name)
+elif ARGS == ["-u"]:
+    print(os.environ.get("STUB_UID") or os.getuid())
+elif ARGS == ["-Gn"]:
+    print(os.environ.get("STUB_GROUPS") or " ".join(grp.getgrgid(g).gr_name for g in os.getgroups()))
+else:
+    sys.exit("id stub: unexpected " + " ".join(ARGS))
+""",
+    "sudo": """
+if "-n" in ARGS and "-l" in ARGS:
+    sys.exit(0 if os.environ.get("STUB_SUDO_LIST") == "yes" else 1)
+""",
+    "runuser": "",
     "venv-python": """
 if ARGS[:3] == ["-m", "pip", "show"]:
     has = os.environ.get("STUB_PIP_HAS", "").split(",")

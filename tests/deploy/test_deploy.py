@@ -12,6 +12,8 @@ import os
 import re
 import shutil
 import stat
+import sys
+import tempfile
 import subprocess
 from pathlib import Path
 
@@ -468,3 +470,110 @@ def test_uninstall_help_and_bad_options(pi):
     assert result.returncode == 0 and "--purge" in result.stdout
     result = pi(UNINSTALL, "--everything", check=False)
     assert result.returncode != 0 and "unknown option" in result.stderr
+
+
+# ------------------------------------------------------------------------ the command for everyone
+COMMAND = DEPLOY / "banquier-command.sh"
+
+
+def test_install_puts_banquier_on_path_for_everyone(pi):
+    pi(INSTALL)
+    command = pi.file("/usr/local/bin/banquier")
+    assert command.read_bytes() == COMMAND.read_bytes()
+    assert stat.S_IMODE(command.stat().st_mode) == 0o755
+
+
+def test_the_command_is_shellcheck_clean():
+    shellcheck = need("shellcheck", "shellcheck")
+    result = subprocess.run([shellcheck, "--shell=sh", "--severity=style", str(COMMAND)], capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0 and not result.stdout.strip(), result.stdout
+
+
+def run_command(tmp_path: Path, *args: str, **env: str) -> tuple[subprocess.CompletedProcess, list[list[str]]]:
+    """The /usr/local/bin/banquier wrapper run with the stubs (id, sudo, runuser) and a fake program."""
+    stubs = make_stubs(tmp_path / "stubs")
+    program = tmp_path / "venv-banquier"
+    program.write_text('#!/bin/sh\necho "program: $(id -un) $BANQUIER_CONFIG $*"\n')
+    program.chmod(0o755)
+    script = tmp_path / "banquier"
+    script.write_text(COMMAND.read_text().replace("/opt/banquier/venv/bin/banquier", str(program)))
+    log = tmp_path / "calls.jsonl"
+    log.write_text("")
+    result = subprocess.run(["sh", str(script), *args], capture_output=True, text=True, timeout=30, check=False,
+                            env=environment(stubs, log, **env))
+    return result, read_log(log)
+
+
+def test_the_command_as_root_runs_as_the_service_user(tmp_path):
+    result, calls = run_command(tmp_path, "doctor", "--no-probe", STUB_USER="root", STUB_UID="0")
+    assert result.returncode == 0, result.stderr
+    assert ["runuser", "-u", "banquier", "--", "env", "BANQUIER_CONFIG=/etc/banquier/config.toml",
+            str(tmp_path / "venv-banquier"), "doctor", "--no-probe"] in calls
+
+
+def test_the_command_for_a_sudoer_goes_through_sudo(tmp_path):
+    result, calls = run_command(tmp_path, "doctor", STUB_USER="pi", STUB_UID="1000", STUB_GROUPS="pi adm sudo video")
+    assert result.returncode == 0, result.stderr
+    assert ["sudo", "-u", "banquier", "--", "env", "BANQUIER_CONFIG=/etc/banquier/config.toml",
+            str(tmp_path / "venv-banquier"), "doctor"] in calls
+
+
+def test_the_command_for_a_passwordless_sudo_rule_goes_through_sudo(tmp_path):
+    result, calls = run_command(tmp_path, "games", "list", STUB_USER="kiosk", STUB_UID="1001", STUB_GROUPS="kiosk",
+                                STUB_SUDO_LIST="yes")
+    assert result.returncode == 0 and [c for c in calls if c[:3] == ["sudo", "-u", "banquier"]], calls
+
+
+def test_the_command_for_anyone_else_says_what_to_type(tmp_path):
+    result, calls = run_command(tmp_path, "doctor", STUB_USER="guest", STUB_UID="1002", STUB_GROUPS="guest")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "guest may not use sudo" in lines[0]
+    assert f"sudo -u banquier env BANQUIER_CONFIG=/etc/banquier/config.toml {tmp_path / 'venv-banquier'} doctor" \
+        in lines[0]
+    assert not [c for c in calls if c[0] == "runuser" or c[:3] == ["sudo", "-u", "banquier"]]
+
+
+def test_the_command_as_the_service_user_runs_the_program_with_the_configuration(tmp_path):
+    result, _ = run_command(tmp_path, "games", "list", STUB_USER="banquier", STUB_UID="990")
+    assert result.returncode == 0 and result.stdout.strip().endswith("/etc/banquier/config.toml games list")
+
+
+def test_the_command_without_an_installation_says_so(tmp_path):
+    stubs = make_stubs(tmp_path / "stubs")
+    result = subprocess.run(["sh", str(COMMAND), "doctor"], capture_output=True, text=True, check=False,
+                            env=environment(stubs, tmp_path / "log"))
+    if Path("/opt/banquier/venv/bin/banquier").exists():
+        pytest.fail("this test needs a machine where Banquier is not installed in /opt/banquier")
+    assert result.returncode == 3 and "sudo deploy/install.sh" in result.stderr
+
+
+def test_uninstall_removes_the_command_but_not_someone_elses(pi):
+    pi(INSTALL)
+    pi(UNINSTALL)
+    assert not pi.file("/usr/local/bin/banquier").exists()
+    mine = pi.file("/usr/local/bin/banquier")
+    mine.write_text("#!/bin/sh\necho my own banquier\n")
+    pi(UNINSTALL)
+    assert mine.exists()
+
+
+def test_doctor_as_a_user_who_cannot_read_the_configuration_says_how(tmp_path):
+    """As /etc/banquier/config.toml (root:banquier 0640) for the login user: "Permission denied", no hint."""
+    folder = Path(tempfile.mkdtemp(prefix="banquier-etc-"))  # a folder everyone may enter, like /etc/banquier
+    try:
+        folder.chmod(0o755)
+        config = folder / "config.toml"
+        config.write_text("[game]\n")
+        config.chmod(0o640)
+        command = [sys.executable, "-m", "host_ui", "--config", str(config), "doctor", "--no-probe"]
+        if os.geteuid() == 0:
+            setpriv = need("setpriv", "util-linux")
+            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        result = subprocess.run(command, capture_output=True, text=True, cwd="/", check=False, timeout=60,
+                                env={**os.environ, "HOME": str(tmp_path), "PYTHONPATH": str(REPO)})
+    finally:
+        shutil.rmtree(folder)
+    assert result.returncode == 3
+    assert "Permission denied" in result.stderr and "run it as the service user: banquier doctor" in result.stderr
