@@ -35,6 +35,8 @@ INSTALL = DEPLOY / "install.sh"
 UNINSTALL = DEPLOY / "uninstall.sh"
 UNIT = DEPLOY / "banquier.service"
 DEVICE_GROUPS = ("spi", "gpio", "input", "dialout", "video", "render")
+BASE_PACKAGES = ("python3", "python3-venv", "python3-dev", "gcc", "python3-pygame", "python3-spidev", "python3-evdev",
+                 "fonts-dejavu-core", "sqlite3")
 
 
 def need(tool: str, package: str) -> str:
@@ -56,9 +58,9 @@ class Run:
 
     def __call__(self, script: Path, *args: str, check: bool = True, **env: str) -> subprocess.CompletedProcess:
         self.log.write_text("")
-        result = subprocess.run(["bash", str(script), "--root", str(self.root), *args], capture_output=True,
-                                text=True, timeout=120, check=False,
-                                env=environment(self.stubs, self.log, **{**self.extra_env, **env}))
+        result = subprocess.run(["bash", str(script), *args], capture_output=True, text=True, timeout=120,
+                                check=False, env=environment(self.stubs, self.log, BANQUIER_TEST_ROOT=str(self.root),
+                                                             **{**self.extra_env, **env}))
         if check:
             assert result.returncode == 0, f"{script.name} failed:\n{result.stdout}\n{result.stderr}"
         return result
@@ -274,26 +276,50 @@ def test_install_makes_a_venv_that_sees_the_system_packages(pi):
     assert "include-system-site-packages = true" in pi.file("/opt/banquier/venv/pyvenv.cfg").read_text()
 
 
+def dependency_install(run: Run) -> list[str]:
+    """The pip call that installs the dependencies (from the wheelhouse)."""
+    return next(c for c in pip_calls(run) if c[0] == "install" and "--no-index" in c and "sqlite-utils>=4,<5" in c)
+
+
 def test_install_on_a_pi_4_uses_rpi_gpio(pi):
     pi(INSTALL)
-    deps, nodeps, banquier = pip_calls(pi)
-    assert deps[:1] == ["install"]
+    deps = dependency_install(pi)
     assert "RPi.GPIO>=0.7; platform_machine != 'x86_64'" in deps
     assert "spidev>=3.6" in deps and "sqlite-utils>=4,<5" in deps and "pyserial>=3.5" in deps
     assert not any(d.lower().startswith("pygame") for d in deps), "pygame comes from Debian (kmsdrm)"
-    assert "rpi-lgpio" not in deps
-    assert nodeps[-2:] == ["--no-deps", "mfrc522==0.0.7"]
-    assert banquier[-3:] == ["--no-deps", "--force-reinstall", str(REPO)]
+    assert "rpi-lgpio" not in deps and "lgpio" not in deps
+    assert any(c[0] == "install" and c[-2:] == ["--no-deps", "mfrc522==0.0.7"] for c in pip_calls(pi))
+    banquier = pip_calls(pi)[-1]
+    assert banquier[0] == "install" and "--no-index" in banquier
+    assert banquier[-3:-1] == ["--no-deps", "--force-reinstall"]
+    assert banquier[-1].endswith("/dist/banquier-0.1.0-py3-none-any.whl")
+    assert not banquier[-1].startswith(str(REPO)), "built from a copy, not in the checkout"
 
 
 def test_install_on_a_pi_5_uses_rpi_lgpio(pi5):
-    pi5(INSTALL, STUB_PIP_HAS="RPi.GPIO")
+    result = pi5(INSTALL, STUB_PIP_HAS="RPi.GPIO")
     apt_install = pi5.calls("apt-get")[1]
     assert "python3-lgpio" in apt_install
-    deps = pip_calls(pi5)[0]
-    assert "rpi-lgpio" in deps
+    deps = dependency_install(pi5)
+    assert "rpi-lgpio" in deps and "lgpio" not in deps
     assert not any(d.startswith("RPi.GPIO") for d in deps)
     assert ["uninstall", "--yes", "RPi.GPIO"] in pip_calls(pi5)
+    assert "lgpio from Debian's python3-lgpio" in result.stdout
+
+
+def test_install_on_a_pi_5_on_plain_debian_takes_lgpio_from_pypi(pi5):
+    """Plain Debian has no python3-lgpio: `E: Unable to locate package python3-lgpio` stopped the install."""
+    result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio")
+    apt_install = pi5.calls("apt-get")[1]
+    assert "python3-lgpio" not in apt_install
+    deps = dependency_install(pi5)
+    assert "rpi-lgpio" in deps and "lgpio" in deps
+    assert "lgpio from PyPI" in result.stdout
+    # The choice is remembered: a rerun with everything installed asks apt nothing (no network).
+    result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio", STUB_DPKG_HAS=",".join(BASE_PACKAGES) + ",swig",
+                 STUB_OFFLINE="yes")
+    assert pi5.calls("apt-get") == [] and "lgpio from PyPI" in result.stdout
+    assert "lgpio" in dependency_install(pi5)
 
 
 def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
@@ -386,7 +412,8 @@ def test_install_repairs_a_venv_without_system_packages(pi):
 
 def test_install_help_and_bad_options(pi):
     result = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True, check=False)
-    assert result.returncode == 0 and "--root DIR" in result.stdout
+    assert result.returncode == 0 and "--source DIR" in result.stdout
+    assert "--root" not in result.stdout and "SD card images" not in result.stdout
     result = pi(INSTALL, "--frobnicate", check=False)
     assert result.returncode != 0 and "unknown option: --frobnicate" in result.stderr
     assert pi.calls() == []
@@ -577,3 +604,159 @@ def test_doctor_as_a_user_who_cannot_read_the_configuration_says_how(tmp_path):
         shutil.rmtree(folder)
     assert result.returncode == 3
     assert "Permission denied" in result.stderr and "run it as the service user: banquier doctor" in result.stderr
+
+
+# ------------------------------------------------------------- install from a copy, offline reruns
+NOBODY = 65534
+
+
+def clone_of_the_repository(tmp_path: Path) -> Path:
+    """A user's clone of Banquier (owned by an ordinary user, as in /home/pi/banquier)."""
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO, clone, ignore=shutil.ignore_patterns(".venv", ".git", "build", "*.egg-info", "__pycache__",
+                                                               ".pytest_cache", ".hypothesis", ".mypy_cache",
+                                                               ".ruff_cache"))
+    for path in [clone, *clone.rglob("*")]:
+        os.lchown(path, NOBODY, NOBODY)
+    return clone
+
+
+def snapshot(folder: Path) -> dict[str, tuple]:
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        content = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+        out[str(path.relative_to(folder))] = (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode), content)
+    return out
+
+
+def build_trees(run: Run) -> list[list[str]]:
+    return [c[2:] for c in run.calls("build-tree")]
+
+
+def test_install_builds_from_a_copy_and_gives_the_checkout_back(pi, tmp_path):
+    """The installer used to build in the clone as root: build/ and banquier.egg-info stayed, root's."""
+    clone = clone_of_the_repository(tmp_path)
+    before = snapshot(clone)
+    # What an earlier installer left there, as root.
+    (clone / "build/lib/terminal").mkdir(parents=True)
+    (clone / "build/lib/terminal/gone.py").write_text("a module deleted from the source long ago\n")
+    (clone / "banquier.egg-info").mkdir()
+    (clone / "banquier.egg-info/PKG-INFO").write_text("Name: banquier\n")
+    result = pi(INSTALL, "--source", str(clone))
+    assert snapshot(clone) == before, "the checkout is as its owner left it"
+    assert "removing banquier.egg-info" in result.stdout and "removing build/lib" in result.stdout
+    trees = build_trees(pi)
+    assert len(trees) == 1
+    where, files = trees[0][0], trees[0][1:]
+    assert not where.startswith(str(clone))
+    assert "pyproject.toml" in files and "terminal/bank/game.py" in files
+    assert not [f for f in files if f.startswith(("build/", ".git/", ".venv/")) or ".egg-info" in f
+                or "__pycache__" in f], files
+
+
+def test_a_rerun_with_nothing_changed_needs_no_network(pi):
+    pi(INSTALL)
+    assert any(c[0] == "wheel" and "--no-index" not in c for c in pip_calls(pi)), "the first run fetches"
+    first = pi.tree()
+    result = pi(INSTALL, STUB_OFFLINE="yes", STUB_DPKG_HAS="all")
+    assert pi.calls("apt-get") == [], "no apt-get update when every package is installed"
+    assert "system packages: all there" in result.stdout
+    for call in pip_calls(pi):
+        if call[0] in ("install", "wheel"):
+            assert "--no-index" in call, call
+    assert "Banquier: already installed from this source" in result.stdout
+    assert pi.tree() == first
+
+
+def test_the_first_install_keeps_the_build_backend_and_the_packages_as_wheels(pi):
+    pi(INSTALL)
+    wheelhouse = str(pi.file("/opt/banquier/wheelhouse"))
+    fetched = [c for c in pip_calls(pi) if c[0] == "wheel" and "--no-index" not in c]
+    assert any(c[-2:] == ["--no-deps", "setuptools>=77"] and wheelhouse in c for c in fetched), fetched
+    assert any("sqlite-utils>=4,<5" in c and c[c.index("--wheel-dir") + 1] == wheelhouse for c in fetched)
+    assert pi.file("/opt/banquier/wheelhouse/setuptools-1.0-py3-none-any.whl").exists()
+
+
+def test_a_changed_source_is_built_again_offline_without_the_deleted_module(pi, tmp_path):
+    clone = clone_of_the_repository(tmp_path)
+    pi(INSTALL, "--source", str(clone))
+    (clone / "hal/sim_beeper.py").unlink()
+    result = pi(INSTALL, "--source", str(clone), STUB_OFFLINE="yes", STUB_DPKG_HAS="all")
+    assert "Banquier: building from a copy" in result.stdout
+    files = build_trees(pi)[-1][1:]
+    assert "hal/sim_beeper.py" not in files and "hal/gpio_beeper.py" in files
+    reinstall = pip_calls(pi)[-1]
+    assert reinstall[:1] == ["install"] and "--force-reinstall" in reinstall and "--no-index" in reinstall
+
+
+def test_a_new_environment_gets_banquier_again(pi):
+    pi(INSTALL)
+    shutil.rmtree(pi.file("/opt/banquier/venv"))
+    result = pi(INSTALL, STUB_DPKG_HAS="all", STUB_OFFLINE="yes")
+    assert "Banquier: building from a copy" in result.stdout and pi.file("/opt/banquier/venv/bin/banquier").exists()
+
+
+# ------------------------------------------------------------------------------- advice that is right
+def test_a_pending_reboot_is_said_on_every_run_until_it_happened(pi):
+    """After a first run (even an interrupted one), later runs said "start it now": SPI needs the reboot."""
+    assert "reboot to enable SPI" in pi(INSTALL).stdout
+    result = pi(INSTALL)
+    assert "SPI: already enabled" in result.stdout and "reboot to enable SPI" in result.stdout
+    assert "start it now" not in result.stdout
+    stamp = pi.file("/var/lib/banquier/.reboot-pending")
+    stamp.write_text("another-boot\n")  # the machine rebooted since
+    result = pi(INSTALL)
+    assert "start it now" in result.stdout and "reboot" not in result.stdout.replace("systemctl", "")
+    assert not stamp.exists()
+
+
+def test_no_config_txt_does_not_send_the_user_to_a_missing_raspi_config(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, config_txt=None)
+    result = run(INSTALL)
+    assert "raspi-config" not in result.stdout.replace("do_boot_behaviour", "")
+    assert "dtparam=spi=on" in result.stdout and "boot partition" in result.stdout
+
+
+# ------------------------------------------------------------------------------ SD-card images: gone
+def test_the_root_option_is_gone(pi):
+    result = pi(INSTALL, "--root", str(pi.root), check=False)
+    assert result.returncode != 0 and "--root is gone" in result.stderr and pi.calls() == []
+    result = pi(UNINSTALL, "--root=/mnt", check=False)
+    assert result.returncode != 0 and "--root is gone" in result.stderr
+
+
+# ------------------------------------------------------------------------------------------ purge
+def test_purge_deletes_the_groups_install_created_and_only_those(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, group="\n".join(line for line in GROUP.splitlines()
+                                      if not line.startswith(("spi:", "gpio:"))) + "\n")
+    installed_with_a_game(run)
+    result = run(UNINSTALL, "--purge")
+    groups = [line.split(":")[0] for line in run.file("/etc/group").read_text().splitlines()]
+    assert "spi" not in groups and "gpio" not in groups
+    assert {"dialout", "video", "input", "render", "pi"} <= set(groups)
+    assert "deleting the group spi" in result.stdout
+
+
+def test_purge_keeps_a_created_group_someone_joined_since(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, group="\n".join(line for line in GROUP.splitlines() if not line.startswith("spi:")) + "\n")
+    installed_with_a_game(run)
+    group_file = run.file("/etc/group")
+    group_file.write_text(re.sub(r"^(spi:x:\d+:)banquier$", r"\1banquier,pi", group_file.read_text(), flags=re.M))
+    result = run(UNINSTALL, "--purge")
+    assert run.members("spi") == ["pi"] and "keeping the group spi" in result.stdout
+
+
+def test_uninstall_removes_roots_leftovers_from_the_checkout(pi, tmp_path):
+    clone = clone_of_the_repository(tmp_path)
+    before = snapshot(clone)
+    (clone / "build/lib").mkdir(parents=True)
+    (clone / "banquier.egg-info").mkdir()
+    pi(INSTALL, "--source", str(clone))
+    (clone / "build/lib").mkdir(parents=True)  # left by an installer of before this one
+    (clone / "banquier.egg-info").mkdir()
+    result = pi(clone / "deploy/uninstall.sh", "--purge")
+    assert snapshot(clone) == before and "checkout: removing" in result.stdout
