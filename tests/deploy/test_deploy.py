@@ -760,3 +760,50 @@ def test_uninstall_removes_roots_leftovers_from_the_checkout(pi, tmp_path):
     (clone / "banquier.egg-info").mkdir()
     result = pi(clone / "deploy/uninstall.sh", "--purge")
     assert snapshot(clone) == before and "checkout: removing" in result.stdout
+
+
+# ------------------------------------------------------------------------------ the hardened unit
+def exposure(unit: Path) -> float:
+    tool = need("systemd-analyze", "systemd")
+    result = subprocess.run([tool, "security", "--offline=yes", str(unit)], capture_output=True, text=True,
+                            timeout=60, check=False, env={**os.environ, "SYSTEMD_LOG_COLOR": "0", "SYSTEMD_COLORS": "0"})
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout + result.stderr)
+    assert found, result.stdout + result.stderr
+    return float(found.group(1))
+
+
+def test_the_unit_is_hardened_to_an_exposure_of_at_most_3():
+    """It scored 8.1 EXPOSED: no system-call filter, every capability, every address family, the network."""
+    assert exposure(UNIT) <= 3.0
+
+
+def test_the_exposure_check_does_see_a_weak_unit(tmp_path):
+    weak = tmp_path / "banquier.service"
+    weak.write_text("\n".join(line for line in UNIT.read_text().splitlines()
+                              if not line.startswith(("SystemCall", "CapabilityBoundingSet", "PrivateNetwork",
+                                                      "RestrictAddressFamilies", "RestrictNamespaces"))) + "\n")
+    assert exposure(weak) > 3.0
+
+
+def test_the_hardening_keeps_what_the_terminal_needs():
+    text = UNIT.read_text()
+    devices = " ".join(values(text, "Service", "DeviceAllow"))
+    for device in ("char-spidev", "gpiomem", "char-gpiochip", "char-drm", "char-fb", "char-input", "char-tty"):
+        assert device in devices, device
+    assert values(text, "Service", "DevicePolicy") == ["closed"]
+    assert not values(text, "Service", "ProtectKernelTunables"), "RPi.GPIO writes /sys/class/gpio"
+    assert not values(text, "Service", "PrivateDevices") and not values(text, "Service", "ProcSubset")
+    assert values(text, "Service", "ProtectSystem") == ["strict"] and values(text, "Service", "StateDirectory")
+    assert values(text, "Service", "SupplementaryGroups")
+
+
+def test_every_hardening_setting_has_its_comment():
+    lines = UNIT.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("# ---- Hardening"))
+    end = lines.index("[Install]")
+    settings = 0
+    for i in range(start + 1, end):
+        if lines[i] and not lines[i].startswith("#"):
+            settings += 1
+            assert lines[i - 1].startswith("#"), f"no comment above {lines[i]!r}"
+    assert settings >= 25
