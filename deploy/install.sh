@@ -393,19 +393,26 @@ if [ "${SYSTEMD_VERSION:-0}" -ge 254 ]; then
 else
     rm -f -- "$ROOT$BACKOFF_DROPIN"
 fi
+SYSTEMD_RUNNING=no
 if [ -n "$ROOT" ]; then
     "$SYSTEMCTL" --root="$ROOT" enable "$UNIT"
-else
+elif [ -d /run/systemd/system ]; then  # systemd is the init system here (sd_booted)
+    SYSTEMD_RUNNING=yes
     "$SYSTEMCTL" daemon-reload
     "$SYSTEMCTL" enable "$UNIT"
     "$SYSTEMCTL" try-restart "$UNIT"
+else
+    say "systemd is not running here (a chroot or a container): the unit is enabled for the next boot"
+    "$SYSTEMCTL" enable "$UNIT"
 fi
 
 say "done. Check the hardware with: sudo systemctl stop banquier; banquier doctor"
 if [ "$REBOOT" = yes ]; then
     say "reboot to enable SPI and start Banquier: sudo reboot (SPI works only after it)"
-else
+elif [ "$SYSTEMD_RUNNING" = yes ] || [ -n "$ROOT" ]; then
     say "start it now with: sudo systemctl start banquier (it starts by itself at every boot)"
+else
+    say "it starts by itself when the machine boots"
 fi
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -e "$ROOT/etc/xdg/labwc" ] || [ -e "$ROOT/etc/xdg/wayfire.ini" ]; then
     say "note: on the desktop image the desktop holds the screen; boot to the console for Banquier:"

@@ -63,13 +63,15 @@ if [ -e "$ROOT$UNIT_DIR/$UNIT" ]; then
     say "service: stopping and disabling $UNIT"
     if [ -n "$ROOT" ]; then
         "$SYSTEMCTL" --root="$ROOT" disable "$UNIT" || true
-    else
+    elif [ -d /run/systemd/system ]; then
         "$SYSTEMCTL" disable --now "$UNIT" || true
+    else  # a chroot or a container: nothing runs, only the links go
+        "$SYSTEMCTL" disable "$UNIT" || true
     fi
 fi
 rm -f -- "$ROOT$UNIT_DIR/$UNIT" "$ROOT$BACKOFF_DROPIN"
 rmdir -- "$ROOT$UNIT_DIR/$UNIT.d" 2>/dev/null || true  # kept if it holds your own drop-ins
-if [ -z "$ROOT" ]; then
+if [ -z "$ROOT" ] && [ -d /run/systemd/system ]; then
     "$SYSTEMCTL" daemon-reload
     "$SYSTEMCTL" reset-failed "$UNIT" 2>/dev/null || true
 fi

@@ -1,7 +1,9 @@
-"""The Raspberry Pi deploy scripts, run for real here: shellcheck-clean, the unit file accepted by
-``systemd-analyze verify``, and install.sh / uninstall.sh run against a temporary root directory with
-recording stubs for apt-get, systemctl, raspi-config, useradd/usermod/groupadd/userdel, chown and the
-Python/pip calls (tests/deploy/stubs.py), then every file they wrote checked.
+"""The Raspberry Pi deploy scripts, run here: shellcheck-clean, the unit file accepted by ``systemd-analyze
+verify`` and hardened, and install.sh / uninstall.sh run against a temporary root directory (their test-only
+BANQUIER_TEST_ROOT) with recording stubs for apt-get, dpkg-query, apt-cache, systemctl, raspi-config,
+useradd/usermod/groupadd/userdel/groupdel, chown, id, sudo, runuser and the Python/pip calls
+(tests/deploy/stubs.py), then every file they wrote checked. The real install, nothing stubbed, is
+tests/deploy/real_install.sh (run by .ci/run).
 
 shellcheck and systemd-analyze must be installed (``apt-get install -y shellcheck systemd``): these tests
 fail, they do not skip, when a tool is missing.
@@ -111,7 +113,10 @@ def pip_calls(run: Run) -> list[list[str]]:
 
 
 # --------------------------------------------------------------------------------------- shellcheck
-@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+REAL_INSTALL = Path(__file__).with_name("real_install.sh")
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL, REAL_INSTALL, REPO / ".ci" / "run"], ids=lambda p: p.name)
 def test_scripts_are_shellcheck_clean(script):
     shellcheck = need("shellcheck", "shellcheck")
     result = subprocess.run([shellcheck, "--shell=bash", "--severity=style", "--external-sources", str(script)],
@@ -119,7 +124,7 @@ def test_scripts_are_shellcheck_clean(script):
     assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL, REAL_INSTALL], ids=lambda p: p.name)
 def test_scripts_are_executable_bash(script):
     assert os.access(script, os.X_OK)
     assert script.read_text().startswith("#!/usr/bin/env bash\n")
@@ -358,7 +363,7 @@ def test_install_enables_spi_by_uncommenting(pi):
     text = pi.file("/boot/firmware/config.txt").read_text()
     assert re.findall(r"^.*dtparam=spi=on.*$", text, re.MULTILINE) == ["dtparam=spi=on"]
     assert text == CONFIG_TXT.replace("#dtparam=spi=on", "dtparam=spi=on")
-    assert pi.calls("raspi-config") == []  # under --root the file is edited, not this machine
+    assert pi.calls("raspi-config") == []  # in the test tree the file is edited, not this machine
 
 
 def test_install_enables_spi_for_every_model_after_a_conditional_section(tmp_path):
@@ -807,3 +812,22 @@ def test_every_hardening_setting_has_its_comment():
             settings += 1
             assert lines[i - 1].startswith("#"), f"no comment above {lines[i]!r}"
     assert settings >= 25
+
+
+# ------------------------------------------------------------------------------ the real install test
+def test_the_real_install_test_fails_loudly_without_root(tmp_path):
+    """It never skips: without root (or debootstrap, or the network) it fails and says why."""
+    command = ["bash", str(REAL_INSTALL)]
+    if os.geteuid() == 0:
+        setpriv = need("setpriv", "util-linux")
+        command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, cwd="/")
+    assert result.returncode != 0
+    assert "FAIL: run it as root" in result.stderr and "FAILED" in result.stderr
+
+
+def test_ci_runs_the_real_install_test_after_the_suite():
+    ci = (REPO / ".ci" / "run").read_text().splitlines()
+    commands = [line.strip() for line in ci if line.strip() and not line.strip().startswith("#")]
+    suite = commands.index("./dev.sh test")
+    assert any("tests/deploy/real_install.sh" in c for c in commands[suite + 1:])
