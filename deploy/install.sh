@@ -303,8 +303,8 @@ SOURCE_HASH=$(cd "$STAGE/src" && find . -type f -print0 | LC_ALL=C sort -z | xar
               | cut -d' ' -f1)
 
 # The requirements of pyproject.toml, less pygame (Debian's, through the system site packages), with
-# rpi-lgpio for RPi.GPIO on a Pi 5, and mfrc522 without its dependencies (it would bring RPi.GPIO back);
-# the build backend apart.
+# rpi-lgpio for RPi.GPIO on a Pi 5 and mfrc522 without their dependencies (lgpio comes from Debian or is
+# built below; mfrc522 would bring RPi.GPIO back); the build backend apart.
 REQUIREMENTS=()
 NO_DEPS=()
 BUILD_REQUIREMENTS=()
@@ -327,14 +327,13 @@ for r in project["dependencies"]:
         print("deps", r)
 for r in project.get("optional-dependencies", {}).get("pi", []):
     if name(r) == "rpi.gpio":
-        print("deps", "rpi-lgpio" if pi5 else r)
+        print("nodeps rpi-lgpio" if pi5 else f"deps {r}")
     elif name(r) == "mfrc522":
         print("nodeps", r)
     else:
         print("deps", r)
 PY
 )
-[ "$LGPIO_FROM" != pypi ] || REQUIREMENTS+=(lgpio)
 
 PIP_OPTIONS=(--quiet --disable-pip-version-check --no-cache-dir)
 install -d -m 0755 "$ROOT$WHEELHOUSE"
@@ -351,6 +350,10 @@ from_wheelhouse() {  # install "$@" from the wheelhouse, fetching what it lacks 
     fi
 }
 say "Python packages: ${REQUIREMENTS[*]} ${NO_DEPS[*]}"
+if [ "$LGPIO_FROM" = pypi ]; then
+    # PyPI has no lgpio wheel for the Pi: its source is built (with swig), with the C library inside (PYPI=1).
+    PYPI=1 from_wheelhouse lgpio
+fi
 from_wheelhouse "${REQUIREMENTS[@]}"
 if [ ${#NO_DEPS[@]} -gt 0 ]; then
     from_wheelhouse --no-deps "${NO_DEPS[@]}"
@@ -358,6 +361,9 @@ fi
 if [ "$PI5" = yes ] && "$VENV_PY" -m pip show --quiet RPi.GPIO >/dev/null 2>&1; then
     say "Pi 5: removing RPi.GPIO (rpi-lgpio provides the same module)"
     "$VENV_PY" -m pip uninstall --yes RPi.GPIO
+fi
+if [ "$PI5" = yes ] && ! "$VENV_PY" -c 'import lgpio' >/dev/null 2>&1; then
+    die "Pi 5: the lgpio module cannot be imported in $VENV (from $LGPIO_FROM): sudo apt install python3-lgpio, or run this again"
 fi
 if [ -x "$ROOT$VENV/bin/banquier" ] && [ "$(cat "$ROOT$SOURCE_STAMP" 2>/dev/null)" = "$SOURCE_HASH" ]; then
     say "Banquier: already installed from this source"

@@ -17,7 +17,8 @@ Each stub is a small Python script put first on PATH. It appends ``[name, *args]
   ``pip wheel`` writes a fake wheel per requirement into ``--wheel-dir``; with ``--no-index``, ``pip
   install``/``wheel`` fail unless every requirement has its wheel in ``--find-links`` (and a build has
   setuptools there); without it they fail when ``STUB_OFFLINE=yes``; ``pip install --force-reinstall``
-  writes ``bin/banquier``. Anything else runs the real Python.
+  writes ``bin/banquier``; ``-c CODE`` succeeds unless it imports ``$STUB_NO_MODULE``. Anything else runs
+  the real Python.
 """
 from __future__ import annotations
 
@@ -202,6 +203,9 @@ def in_wheelhouse(requirement):
 if ARGS[:3] == ["-m", "pip", "show"]:
     has = os.environ.get("STUB_PIP_HAS", "").split(",")
     sys.exit(0 if ARGS[-1] in has else 1)
+if ARGS[:1] == ["-c"]:  # python -c: imports succeed unless named in STUB_NO_MODULE
+    missing = os.environ.get("STUB_NO_MODULE", "")
+    sys.exit(1 if missing and "import " + missing in ARGS[1] else 0)
 if ARGS[:2] == ["-m", "pip"] and ARGS[2] in ("install", "wheel"):
     wanted = requirements()
     if "--no-index" in ARGS:

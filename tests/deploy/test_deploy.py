@@ -294,6 +294,7 @@ def test_install_on_a_pi_4_uses_rpi_gpio(pi):
     assert not any(d.lower().startswith("pygame") for d in deps), "pygame comes from Debian (kmsdrm)"
     assert "rpi-lgpio" not in deps and "lgpio" not in deps
     assert any(c[0] == "install" and c[-2:] == ["--no-deps", "mfrc522==0.0.7"] for c in pip_calls(pi))
+    assert not any("rpi-lgpio" in c for c in pip_calls(pi))
     banquier = pip_calls(pi)[-1]
     assert banquier[0] == "install" and "--no-index" in banquier
     assert banquier[-3:-1] == ["--no-deps", "--force-reinstall"]
@@ -306,8 +307,10 @@ def test_install_on_a_pi_5_uses_rpi_lgpio(pi5):
     apt_install = pi5.calls("apt-get")[1]
     assert "python3-lgpio" in apt_install
     deps = dependency_install(pi5)
-    assert "rpi-lgpio" in deps and "lgpio" not in deps
-    assert not any(d.startswith("RPi.GPIO") for d in deps)
+    assert not any(d.startswith(("RPi.GPIO", "rpi-lgpio", "lgpio")) for d in deps)
+    # Without its dependencies: lgpio is Debian's (pip would try to build it from source).
+    assert any(c[0] == "install" and "--no-deps" in c and "rpi-lgpio" in c for c in pip_calls(pi5))
+    assert not any(c[-1] == "lgpio" for c in pip_calls(pi5))
     assert ["uninstall", "--yes", "RPi.GPIO"] in pip_calls(pi5)
     assert "lgpio from Debian's python3-lgpio" in result.stdout
 
@@ -316,15 +319,20 @@ def test_install_on_a_pi_5_on_plain_debian_takes_lgpio_from_pypi(pi5):
     """Plain Debian has no python3-lgpio: `E: Unable to locate package python3-lgpio` stopped the install."""
     result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio")
     apt_install = pi5.calls("apt-get")[1]
-    assert "python3-lgpio" not in apt_install
-    deps = dependency_install(pi5)
-    assert "rpi-lgpio" in deps and "lgpio" in deps
+    assert "python3-lgpio" not in apt_install and "swig" in apt_install
+    assert any(c[0] == "wheel" and c[-1] == "lgpio" for c in pip_calls(pi5))  # built from source (PYPI=1)
+    assert any(c[0] == "install" and "--no-index" in c and c[-1] == "lgpio" for c in pip_calls(pi5))
     assert "lgpio from PyPI" in result.stdout
     # The choice is remembered: a rerun with everything installed asks apt nothing (no network).
     result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio", STUB_DPKG_HAS=",".join(BASE_PACKAGES) + ",swig",
                  STUB_OFFLINE="yes")
     assert pi5.calls("apt-get") == [] and "lgpio from PyPI" in result.stdout
-    assert "lgpio" in dependency_install(pi5)
+    assert any(c[0] == "install" and c[-1] == "lgpio" for c in pip_calls(pi5))
+
+
+def test_install_on_a_pi_5_stops_when_lgpio_cannot_be_imported(pi5):
+    result = pi5(INSTALL, STUB_NO_MODULE="lgpio", check=False)
+    assert result.returncode != 0 and "the lgpio module cannot be imported" in result.stderr
 
 
 def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
@@ -336,7 +344,7 @@ def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
     model.write_text("Raspberry Pi 5 Model B Rev 1.0\0")
     result = run(INSTALL)
     assert "this is a Raspberry Pi 5 Model B Rev 1.0" in result.stdout
-    assert "rpi-lgpio" in pip_calls(run)[0]
+    assert any("--no-deps" in c and "rpi-lgpio" in c for c in pip_calls(run))
 
 
 def test_install_puts_the_user_in_the_device_groups(pi):
