@@ -356,3 +356,21 @@ def test_buttons_failing_while_running_are_shown_and_started_again(fake_gpio, fa
     fake_clock.advance(5)
     assert buttons.poll() == [] and buttons.problem is None and buttons.part.device is not None
     buttons.close()
+
+
+def test_a_reader_that_does_not_answer_is_shown_and_found_when_it_answers(fake_mfrc522, fake_clock):
+    """A loose wire at start-up: no chip answers, the terminal says so and keeps trying; fixed, it reads."""
+    from hal.interfaces import ReaderBack, ReaderLost
+    from hal.mfrc522_reader import Mfrc522Reader
+    fake_mfrc522.disconnected = True
+    reader = device.PartReader(device.Part(
+        "card reader", lambda: Mfrc522Reader(clock=fake_clock, wait=fake_mfrc522.advance), clock=fake_clock,
+        retry_s=5))
+    events = reader.poll()
+    assert len(events) == 1 and isinstance(events[0], ReaderLost)
+    assert "no MFRC522 answers on /dev/spidev0.0" in reader.problem and "check the wiring" in reader.problem
+    assert rpi_gpio.claimed() == {}  # its pins were released for the next try
+    fake_mfrc522.disconnected = False
+    fake_clock.advance(5)
+    assert reader.poll()[:1] == [ReaderBack()] and reader.problem is None
+    reader.close()
