@@ -25,8 +25,8 @@
 # (it is deleted when all passed otherwise, and kept for a look when something failed).
 #
 # Optional variant, not run by CI: REAL_INSTALL_ARCH=arm64 builds an arm64 root and runs it under
-# qemu-user-static (apt-get install qemu-user-static binfmt-support first); expect it to take several times
-# longer.
+# qemu-user-static (apt-get install qemu-user-static binfmt-support first; debootstrap then runs the arm64
+# binaries through binfmt); expect it to take several times longer. Not yet tried on the development machine.
 set -euo pipefail
 
 REPO=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P)
