@@ -106,3 +106,5 @@ class View:
     edition: str = ""
     language: str = "fr"
     game_over: bool = False
+    #: Counts the screens shown: an input carries the version of the screen it was aimed at.
+    screen_version: int = 0

@@ -137,15 +137,18 @@ def test_unknown_cards_get_their_own_message(table, uid, code):
 
 
 def test_wrong_kind_of_card_for_the_step(table):
+    from terminal.table.i18n import text
     d = table.driver
     d.tap(deed_uid(39))
     d.tap(ANN)
     d.choose("buy")
     d.tap(deed_uid(1))
-    assert table.view.screen == "confirm" and table.view.message.code == "wrong_card"
+    assert table.view.screen == "confirm" and table.view.message.code == "screen_needs"
     assert table.beeps()[-1] == "refused"
-    d.tap(BOB)  # not the payer
-    assert table.view.message.code == "wrong_card" and table.game.cash("Bob") == 1500
+    deed_message = text(table.view.message, "fr")
+    assert deed_message == "Cet écran attend la carte de Ann ou OK."
+    d.tap(BOB)  # not the payer: the same message, whatever the wrong card
+    assert text(table.view.message, "fr") == deed_message and table.game.cash("Bob") == 1500
 
 
 def test_a_bankrupt_players_card_is_refused(table):
