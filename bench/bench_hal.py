@@ -21,6 +21,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -35,7 +36,7 @@ from tests.fakes.install import installed
 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def latency(reader: Mfrc522Reader, chip: FakeMFRC522, trials: int, rng: random.Random) -> list[float]:
@@ -71,7 +72,7 @@ def idle_cpu(reader: Mfrc522Reader, seconds: float) -> tuple[float, float]:
     return cpu / wall, (reader.scans - scans) / wall
 
 
-def transfers(chip: FakeMFRC522, action) -> int:
+def transfers(chip: FakeMFRC522, action: Callable[[], object]) -> int:
     before = chip.transfers
     action()
     return chip.transfers - before
@@ -95,12 +96,16 @@ def main() -> None:
             ours = statistics.median(transfers(chip, reader.empty_poll) for _ in range(20))
             theirs = statistics.median(
                 transfers(chip, lambda: package.MFRC522_Request(package.PICC_REQIDL)) for _ in range(5))
+            def wait_and_poll() -> None:
+                time.sleep(reader.next_poll_in())
+                reader.poll()
+
             resting = {}
             for uid in ("04A1B2C3", "04A1B2C3D4E5F6"):
                 card = chip.enter(uid)
                 reader.poll()
                 time.sleep(reader.next_poll_in())
-                resting[uid] = transfers(chip, lambda: (time.sleep(reader.next_poll_in()), reader.poll()))
+                resting[uid] = transfers(chip, wait_and_poll)
                 chip.leave(card)
         finally:
             reader.close()

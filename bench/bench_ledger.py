@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -64,7 +65,7 @@ def filesystem_of(path: Path) -> str:
     return f"{best[0]} ({best[1]})"
 
 
-def accepted_ops(log_path: Path, count: int | None = None) -> list[dict]:
+def accepted_ops(log_path: Path, count: int | None = None) -> list[dict[str, Any]]:
     """The first ``count`` operations of a table log that the log says are accepted."""
     ops = [line.data for line in read_table_log(log_path).lines
            if "op" in line.data and not line.data.get("refused")]
@@ -77,7 +78,7 @@ def new_game(path: Path, key: bytes) -> Game:
 
 
 # -- (a) committed operations per second ------------------------------------------------------------------
-def ours(path: Path, key: bytes, ops: list[dict]) -> float:
+def ours(path: Path, key: bytes, ops: list[dict[str, Any]]) -> float:
     game = new_game(path, key)
     try:
         assert game.ledger.pragma("synchronous") == 2 and game.ledger.pragma("journal_mode") == "wal"
@@ -89,7 +90,7 @@ def ours(path: Path, key: bytes, ops: list[dict]) -> float:
         game.close()
 
 
-def bare(path: Path, ops: list[dict]) -> float:
+def bare(path: Path, ops: list[dict[str, Any]]) -> float:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         assert conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
@@ -128,8 +129,8 @@ def main() -> int:
     args = parser.parse_args()
     key = secrets.token_bytes(32)
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="bench-ledger-", dir=args.dir) as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="bench-ledger-", dir=args.dir) as tmp_name:
+        tmp = Path(tmp_name)
         print(f"Banquier ledger benchmark — Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, "
               f"files in {tmp} on {filesystem_of(tmp)}")
 
@@ -162,7 +163,9 @@ def main() -> int:
             game.apply(op)
         game.close()
         with Game.open(long_db, key=key) as game:
-            long_entries = game.ledger.last_entry()[0]
+            last = game.ledger.last_entry()
+            assert last is not None, "the long game has entries"
+            long_entries = last[0]
         open_times(short_db, key, 2)  # warm the page cache and the edition loader
         open_times(long_db, key, 2)
         short_times = open_times(short_db, key, args.opens)

@@ -26,7 +26,7 @@ from terminal.table.machine import Terminal, TerminalSettings
 
 
 class TimingBeeper:
-    def __init__(self):
+    def __init__(self) -> None:
         self.success_at: float | None = None
 
     def play(self, pattern: str) -> bool:
@@ -37,12 +37,12 @@ class TimingBeeper:
 
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 def main(n: int = 1000) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
         game = Game.create(tmp / "bench.db", "fr", ["Ann", "Bob"], key=bytes(32))
         game.buy("Ann", 37)
         game.buy("Bob", 39)
@@ -51,7 +51,7 @@ def main(n: int = 1000) -> None:
                                        "DD000025": DeedCard(37), "DD000027": DeedCard(39)})
         beeper = TimingBeeper()
         terminal = Terminal(game, registry, beeper, lambda: clock[0], TerminalSettings())
-        latencies = []
+        latencies: list[float] = []
         for i in range(n):
             payer, deed = (("AA000002", "DD000025") if i % 2 == 0 else ("AA000001", "DD000027"))
             for uid in (deed, payer):

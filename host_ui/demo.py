@@ -12,12 +12,17 @@ it to draw the screen and wait, so a log plays visibly at a chosen speed.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard, Role
 from hal.interfaces import ButtonPressed
 from hal.sim_reader import SimReader
 from terminal.table.machine import Terminal
+
+#: One operation of a table log (``docs/table-log.md``), as its line's JSON object.
+Op = Mapping[str, Any]
 
 BANKER_UID = "BA0000B1"
 
@@ -57,7 +62,7 @@ class TableDriver:
     clock: FakeClock
     players: list[str]
     confirm_with_card_every: int = 3
-    inputs: list[tuple] = field(default_factory=list)
+    inputs: list[tuple[str, str | int]] = field(default_factory=list)
     pause: Callable[[float], None] | None = None
     _count: int = 0
 
@@ -84,10 +89,10 @@ class TableDriver:
         self.terminal.handle(ButtonPressed(name))
         self.inputs.append(("button", name))
 
-    def choose(self, option_id: str) -> None:
+    def choose(self, option_id: str | None) -> None:
         self._step()
         ids = {o.id: o for o in self.terminal.view.options}
-        if option_id not in ids or not ids[option_id].enabled:
+        if option_id is None or option_id not in ids or not ids[option_id].enabled:
             raise GaveUp(f"no option {option_id!r} on screen {self.terminal.view.screen}")
         self.terminal.choose(option_id)
         self.inputs.append(("choose", option_id))
@@ -117,16 +122,17 @@ class TableDriver:
         self.expect_screen("confirm")
         self._count += 1
         pending = self.terminal.view.pending
+        assert pending is not None, "the confirm screen always shows the operation to confirm"
         use_card = payer is not None and self._count % self.confirm_with_card_every == 0
         if pending.warning is not None:  # a second GO salary: confirm twice
             self.button("confirm")
-        if use_card and payer in pending.confirm_by:
+        if use_card and payer is not None and payer in pending.confirm_by:
             self.tap(self.card_of(payer))
         else:
             self.button("confirm")
 
     # -- operations -----------------------------------------------------------------------------------------
-    def play(self, op: dict) -> None:
+    def play(self, op: Op) -> None:
         """Make the inputs for one operation. Raises GaveUp when the screen does not allow it."""
         self._step(2.0)
         name = op["op"]
@@ -146,16 +152,16 @@ class TableDriver:
         self.choose(option)
         self.confirm(player)
 
-    def _op_pass_go(self, op):
+    def _op_pass_go(self, op: Op) -> None:
         self._simple(op["player"], "pass_go")
 
-    def _op_jail_fine(self, op):
+    def _op_jail_fine(self, op: Op) -> None:
         self._simple(op["player"], "jail_fine")
 
-    def _op_free_parking(self, op):
+    def _op_free_parking(self, op: Op) -> None:
         self._simple(op["player"], "free_parking")
 
-    def _op_pay_tax(self, op):
+    def _op_pay_tax(self, op: Op) -> None:
         square = op["square"]
         if square not in (4, 38):
             raise GaveUp("no such tax on the screen")
@@ -167,32 +173,32 @@ class TableDriver:
             raise GaveUp("the screen offers no choice of tax")
         self.confirm(op["player"])
 
-    def _amount_op(self, op, option):
+    def _amount_op(self, op: Op, option: str) -> None:
         self._context(op["player"])
         self.choose(option)
         self.type_number(op["amount"])
         self.confirm(op["player"])
 
-    def _op_bank_pays(self, op):
+    def _op_bank_pays(self, op: Op) -> None:
         self._amount_op(op, "bank_pays")
 
-    def _op_pay_bank(self, op):
+    def _op_pay_bank(self, op: Op) -> None:
         self._amount_op(op, "pay_bank")
 
-    def _op_pay_each_player(self, op):
+    def _op_pay_each_player(self, op: Op) -> None:
         self._amount_op(op, "pay_each_player")
 
-    def _op_collect_from_each_player(self, op):
+    def _op_collect_from_each_player(self, op: Op) -> None:
         self._amount_op(op, "collect_from_each_player")
 
-    def _op_repairs(self, op):
+    def _op_repairs(self, op: Op) -> None:
         self._context(op["player"])
         self.choose("repairs")
         self.type_number(op["per_house"])
         self.type_number(op["per_hotel"])
         self.confirm(op["player"])
 
-    def _op_gain_jail_card(self, op):
+    def _op_gain_jail_card(self, op: Op) -> None:
         deck = op["deck"]
         if deck not in ("chance", "community_chest"):
             raise GaveUp("no such deck")
@@ -206,7 +212,7 @@ class TableDriver:
         self.choose(jail[0])
         self.confirm(op["player"])
 
-    def _op_use_jail_card(self, op):
+    def _op_use_jail_card(self, op: Op) -> None:
         self._context(op["player"])
         self.choose("use_jail_card")
         self.expect_screen("choose")
@@ -221,13 +227,13 @@ class TableDriver:
         self.expect_screen("deed")
         self.tap(self.card_of(player))
 
-    def _op_buy(self, op):
+    def _op_buy(self, op: Op) -> None:
         self._deed_then_player(op["square"], op["player"])
         self.expect_screen("offer")
         self.choose("buy")
         self.confirm(op["player"])
 
-    def _op_auction(self, op):
+    def _op_auction(self, op: Op) -> None:
         winner = op["winner"]
         self._deed_then_player(op["square"], winner)
         self.expect_screen("offer")
@@ -241,7 +247,7 @@ class TableDriver:
         self.button("confirm")
         self.confirm(winner)
 
-    def _op_pay_rent(self, op):
+    def _op_pay_rent(self, op: Op) -> None:
         square, player = op["square"], op["player"]
         self._deed_then_player(square, player)
         if self.terminal.view.screen == "keypad":
@@ -257,12 +263,12 @@ class TableDriver:
             self.choose(option)
         self.confirm(player)
 
-    def _own_deed(self, op, option):
+    def _own_deed(self, op: Op, option: str) -> None:
         self._deed_then_player(op["square"], op["player"])
         self.expect_screen("own_deed")
         self.choose(option)
 
-    def _op_build(self, op):
+    def _op_build(self, op: Op) -> None:
         if "price" in op:
             self._own_deed(op, "build_price")
             self.type_number(op["price"])
@@ -270,15 +276,15 @@ class TableDriver:
             self._own_deed(op, "build")
         self.confirm(op["player"])
 
-    def _op_sell_building(self, op):
+    def _op_sell_building(self, op: Op) -> None:
         self._own_deed(op, "sell_whole" if op.get("whole") else "sell_building")
         self.confirm(op["player"])
 
-    def _op_mortgage(self, op):
+    def _op_mortgage(self, op: Op) -> None:
         self._own_deed(op, "mortgage")
         self.confirm(op["player"])
 
-    def _op_unmortgage(self, op):
+    def _op_unmortgage(self, op: Op) -> None:
         self._own_deed(op, "unmortgage")
         self.confirm(op["player"])
 
@@ -286,7 +292,7 @@ class TableDriver:
         self.tap(BANKER_UID)
         self.expect_screen("banker")
 
-    def _op_transfer(self, op):
+    def _op_transfer(self, op: Op) -> None:
         payer, payee, amount = op["from"], op["to"], op["amount"]
         if payer == "bank":
             self._banker()
@@ -304,7 +310,7 @@ class TableDriver:
             self.tap(self.card_of(payee))
         self.confirm(payer)
 
-    def _op_trade(self, op):
+    def _op_trade(self, op: Op) -> None:
         a, b = op["a"], op["b"]
         self._context(a)
         self.choose("trade")
@@ -330,7 +336,7 @@ class TableDriver:
         self.tap(self.card_of(a))
         self.tap(self.card_of(b))
 
-    def _op_declare_bankruptcy(self, op):
+    def _op_declare_bankruptcy(self, op: Op) -> None:
         player = op["player"]
         self._context(player)
         self.choose("bankruptcy")
@@ -342,12 +348,12 @@ class TableDriver:
             raise GaveUp("nothing to lift")
         self.confirm(player)
 
-    def _op_undo(self, op):
+    def _op_undo(self, op: Op) -> None:
         self._banker()
         self.choose("undo")
         self.confirm(None)
 
-    def _op_end_game(self, op):
+    def _op_end_game(self, op: Op) -> None:
         self._banker()
         self.choose("end_game")
         self.confirm(None)
@@ -357,11 +363,10 @@ DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25
                 39)
 
 
-def make_registry(players: int):
+def make_registry(players: int) -> CardRegistry:
     """An in-memory card registry: the banker card, ``players`` bank cards and a sticker on every deed, with
     the UIDs of :func:`player_uid`, :func:`deed_uid` and :data:`BANKER_UID`."""
-    from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
-    cards = {BANKER_UID: BankerCard()}
+    cards: dict[str, Role] = {BANKER_UID: BankerCard()}
     cards.update({player_uid(n): PlayerCard(n) for n in range(1, players + 1)})
     cards.update({deed_uid(s): DeedCard(s) for s in DEED_SQUARES})
     return CardRegistry(None, cards)

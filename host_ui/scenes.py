@@ -8,10 +8,13 @@ was taken.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cards.editions import Edition
+from cards.registry import Enrolment
 from hal.sim_beeper import SimBeeper
 from host_ui.demo import BANKER_UID, FakeClock, deed_uid, make_registry, player_uid
 from terminal.bank.game import Game
@@ -28,19 +31,19 @@ KEY = bytes(range(32))
 class Scene:
     name: str
     view: View
-    game: Any  # the Game (for the chart and history), or None
+    game: Game | None  # for the chart and history
 
 
-def _terminal(game, language: str, clock: FakeClock, players: int = 4, tmp: Path | None = None) -> Terminal:
+def _terminal(game: Game | None, language: str, clock: FakeClock, players: int = 4, *, tmp: Path) -> Terminal:
     registry = make_registry(players)
 
-    def factory(edition, names, mode, rules, cards, minutes=None):
+    def factory(edition: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
+                cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
         end = f"2026-12-24T{18 + (minutes or 0) // 60:02d}:{(minutes or 0) % 60:02d}:00+00:00" if minutes else None
         return Game.create(tmp / f"new-{clock.now}.db", edition, names, mode, rules or None, end_time=end, key=KEY,
                            player_cards=cards)
 
-    def enrolment():
-        from cards.registry import Enrolment
+    def enrolment() -> Enrolment:
         return Enrolment(registry, players=4)
     return Terminal(game, registry, SimBeeper(audio=False, clock=clock), clock,
                     TerminalSettings(language=language, banker_pin="1234"), game_factory=factory,
@@ -217,7 +220,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     term._changed()
 
     # The longest names: the amounts keep their size.
-    al, ba, an = LONG_PLAYERS
+    al = LONG_PLAYERS[0]
     long_game = Game.create(tmp / f"long-{language}.db", "fr", LONG_PLAYERS, key=KEY)
     long_game.buy(al, 39)
     long_term = _terminal(long_game, language, clock, players=3, tmp=tmp)

@@ -17,9 +17,39 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
+
+from cards.editions import Edition, load_edition
+from cards.registry import Enrolment
+from hal.sim_beeper import SimBeeper
+from hal.sim_reader import SimReader
+from host_ui.demo import (
+    BANKER_UID,
+    DEED_SQUARES,
+    FakeClock,
+    GaveUp,
+    TableDriver,
+    deed_uid,
+    make_registry,
+    player_uid,
+)
+from host_ui.device import wall_clock
+from host_ui.screen.input_map import InputMapper, panel_size
+from host_ui.shell.config import load_config
+from host_ui.shell.device_key import load_key, load_or_create_key
+from terminal.bank.game import Game
+from terminal.bank.tablelog import TableLog, read_table_log
+from terminal.table.i18n import translate
+from terminal.table.machine import Terminal, TerminalSettings
+
+if TYPE_CHECKING:
+    import pygame
+
+    from host_ui.screen.app import TerminalApp
+    from host_ui.screen.theme import Colour
 
 DEFAULT_PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
 SIZES = ((480, 320), (800, 480), (1024, 600), (1280, 720))
@@ -31,18 +61,31 @@ class DemoStopped(Exception):
     """The window was closed during a demo."""
 
 
-def _data_dir(data_dir) -> Path:
+#: A virtual card of the tray: rectangle, UID, label (None: the banker card, named in the screen's language),
+#: colour and kind (``player``, ``banker``, ``deed``).
+TrayCard: TypeAlias = "tuple[pygame.Rect, str, str | None, Colour, str]"
+
+
+class Drag(TypedDict):
+    """A card being dragged from the tray: its UID, where the drag started, where it is now, its tray slot."""
+
+    uid: str
+    start: tuple[int, int]
+    pos: tuple[int, int]
+    rect: pygame.Rect
+
+
+def _data_dir(data_dir: str | os.PathLike[str] | None) -> Path:
     if data_dir is not None:
         return Path(data_dir)
-    from host_ui.shell.config import load_config
     return Path(load_config().storage.data_dir)
 
 
-def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False, speed: float = 4.0,
+def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = False, speed: float = 4.0,
             size: tuple[int, int] = (800, 480), rotation: int = 0, language: str = "fr",
-            data_dir: str | os.PathLike | None = None, edition: str = "fr",
+            data_dir: str | os.PathLike[str] | None = None, edition: str = "fr",
             players: Sequence[str] = DEFAULT_PLAYERS, new_game: bool = False, max_seconds: float | None = None,
-            screenshot: str | os.PathLike | None = None, key: bytes | None = None, audio: bool | str = "auto",
+            screenshot: str | os.PathLike[str] | None = None, key: bytes | None = None, audio: bool | str = "auto",
             stay: bool = False) -> int:
     """Run the simulator; returns an exit code (0 done, 1 the demo failed, 2 bad arguments or log, 3 no screen
     or a file problem).
@@ -65,18 +108,13 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
         if demo_log is None and max_seconds is None:
             max_seconds = 1.0
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    # pygame and the screen modules (which import it) are loaded late, here: after the SDL settings above, so
+    # that `banquier --help` and `banquier sim --help` do not load them, and inside the time to the first frame
     import pygame
 
-    from hal.sim_beeper import SimBeeper
-    from hal.sim_reader import SimReader
-    from host_ui.demo import FakeClock, GaveUp, TableDriver, make_registry, player_uid
-    from host_ui.device import wall_clock
     from host_ui.screen.app import TerminalApp
     from host_ui.screen.display import WindowOutput
-    from host_ui.screen.input_map import InputMapper, panel_size
     from host_ui.screen.render import Renderer
-    from terminal.bank.game import Game
-    from terminal.table.machine import Terminal, TerminalSettings
 
     started = time.monotonic()
     if not headless:
@@ -89,14 +127,12 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
             return 3
     folder = _data_dir(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    from host_ui.shell.device_key import load_key, load_or_create_key
     resuming = demo_log is None and (folder / "sim-game.db").exists() and not new_game
     if key is None:  # the key file is read to resume a game, and made only for a new one
         key = load_key() if resuming else load_or_create_key()
-    log = None
+    log: TableLog | None = None
     if demo_log is not None:
-        from terminal.bank.tablelog import read_table_log
-        log = read_table_log(demo_log)
+        log = read_table_log(Path(demo_log))
         header = log.header
         names = list(header["players"])
         path = folder / f"demo-{Path(demo_log).stem}-{datetime.now():%Y%m%d-%H%M%S}.db"
@@ -118,16 +154,16 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
     clock = FakeClock(time.monotonic())
     counter = iter(range(1, 10_000))
 
-    def factory(edition_name, names, mode, rules, cards, minutes=None):
+    def factory(edition_name: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
+                cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
         new_path = folder / f"sim-game-{datetime.now():%Y%m%d-%H%M%S}-{next(counter)}.db"
         end = (wall_clock() + timedelta(minutes=minutes)).isoformat(timespec="seconds") if minutes else None
-        return Game.create(new_path, edition_name, names, mode, rules or None, end_time=end, key=key, player_cards=cards,
-                           clock=wall_clock)
+        return Game.create(new_path, edition_name, names, mode, rules or None, end_time=end, key=key,
+                           player_cards=cards, clock=wall_clock)
 
     registry = make_registry(8)
 
-    def enrolment():
-        from cards.registry import Enrolment
+    def enrolment() -> Enrolment:
         return Enrolment(registry, players=8)
 
     pygame.display.init()
@@ -159,7 +195,7 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
     code = 0
     try:
         if log is not None:
-            code = _play_demo(app, terminal, reader, clock, log, speed, tray, TableDriver, GaveUp)
+            code = _play_demo(app, terminal, reader, clock, log, speed, tray)
             last_real = time.monotonic()
             if code == 0 and not headless and app.running:
                 deadline = None if stay else time.monotonic() + 3.0
@@ -189,9 +225,11 @@ def run_sim(demo_log: str | os.PathLike | None = None, *, headless: bool = False
     return code
 
 
-def _play_demo(app, terminal, reader, clock, log, speed: float, tray, TableDriver, GaveUp) -> int:
+def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: FakeClock, log: TableLog,
+               speed: float, tray: Tray) -> int:
     """Play ``log`` through the terminal with a person's inputs, drawing as it goes."""
-    import pygame
+    import pygame  # loaded late: see run_sim
+
     names = list(log.header["players"])
     speed = max(0.01, float(speed))
 
@@ -229,33 +267,34 @@ def _play_demo(app, terminal, reader, clock, log, speed: float, tray, TableDrive
 class Tray:
     """The reader and the tray of virtual cards, drawn right of (and under) the terminal's screen."""
 
-    def __init__(self, window, screen_rect, terminal, reader):
-        import pygame
-        self.pygame = pygame
+    def __init__(self, window: pygame.Surface, screen_rect: pygame.Rect, terminal: Terminal,
+                 reader: SimReader) -> None:
+        import pygame  # loaded late: see run_sim
+
         self.window, self.screen_rect, self.terminal, self.reader = window, screen_rect, terminal, reader
         w, h = window.get_size()
         self.reader_rect = pygame.Rect(8, screen_rect.bottom + 8, screen_rect.w - 16, h - screen_rect.bottom - 16)
         self.tray_rect = pygame.Rect(screen_rect.right + 8, 8, w - screen_rect.right - 16, h - 16)
-        self.cards: list[tuple] = []  # (rect, uid, label, colour, kind)
-        self.drag: dict | None = None
-        self.demo: tuple | None = None
+        self.cards: list[TrayCard] = []
+        self.drag: Drag | None = None
+        self.demo: tuple[float, int, int] | None = None  # speed, operations done, operations in the log
         self.flash_until = 0.0
 
-    def _layout(self):
-        from cards.editions import load_edition
-        from host_ui.demo import BANKER_UID, DEED_SQUARES, deed_uid, player_uid
-        from host_ui.screen import theme
-        pg = self.pygame
+    def _layout(self) -> None:
+        import pygame as pg  # loaded late: see run_sim
+
+        from host_ui.screen import theme  # loaded late (it loads pygame): see run_sim
+
         game = self.terminal.game
         edition = game.edition if game is not None else load_edition("fr")
-        names = {}
+        names: dict[str, str] = {}
         if game is not None:
-            cards = game.meta.get("player_cards") or {}
-            names = {uid: name for name, uid in cards.items()} or {player_uid(i): n for i, n in
-                                                                     enumerate(game.players, 1)}
+            player_cards: dict[str, str] = game.meta.get("player_cards") or {}
+            names = {uid: name for name, uid in player_cards.items()} or {player_uid(i): n for i, n in
+                                                                            enumerate(game.players, 1)}
         x0, y = self.tray_rect.x, self.tray_rect.y + 26
         w = self.tray_rect.w
-        cards = []
+        cards: list[TrayCard] = []
         pw, ph = (w - 3 * 6) // 4, 46
         for i in range(8):
             uid = player_uid(i + 1)
@@ -274,9 +313,10 @@ class Tray:
             cards.append((rect, deed_uid(square), deed.name, colour, "deed"))
         self.cards = cards
 
-    def handle(self, event, app) -> bool:
+    def handle(self, event: pygame.event.Event, app: TerminalApp) -> bool:
         """Tray and reader mouse events; True when consumed (not for the terminal's screen)."""
-        pg = self.pygame
+        import pygame as pg  # loaded late: see run_sim
+
         if event.type == pg.MOUSEBUTTONDOWN and event.button == 1 and not self.screen_rect.collidepoint(event.pos):
             if self.reader_rect.collidepoint(event.pos) and self.reader.field:
                 self.reader.remove()
@@ -305,9 +345,10 @@ class Tray:
         return False
 
     def draw(self) -> None:
-        from host_ui.screen import theme
-        from terminal.table.i18n import translate
-        pg = self.pygame
+        import pygame as pg  # loaded late: see run_sim
+
+        from host_ui.screen import theme  # loaded late (it loads pygame): see run_sim
+
         language = self.terminal.settings.language
         self._layout()
         win = self.window
@@ -350,15 +391,18 @@ class Tray:
                     self._card(win, ghost, uid, name, colour, kind)
         pg.display.flip()
 
-    def _card(self, win, rect, uid, name, colour, kind, faded: bool = False) -> None:
-        from host_ui.screen import theme
-        from terminal.table.i18n import translate
-        pg = self.pygame
+    def _card(self, win: pygame.Surface, rect: pygame.Rect, uid: str, name: str | None, colour: Colour, kind: str,
+              faded: bool = False) -> None:
+        import pygame as pg  # loaded late: see run_sim
+
+        from host_ui.screen import theme  # loaded late (it loads pygame): see run_sim
+
         language = self.terminal.settings.language
         if kind == "deed":
             pg.draw.rect(win, theme.CARD if not faded else theme.PANEL, rect, border_radius=4)
             pg.draw.rect(win, colour, (rect.x, rect.y, rect.w, 7), border_top_left_radius=4,
                          border_top_right_radius=4)
+            name = name or ""  # a deed card always has its deed's name
             text = name
             fg = theme.CARD_TEXT if not faded else theme.MUTED
             f = theme.font(10)
@@ -371,7 +415,7 @@ class Tray:
         fill = colour if not faded else theme.PANEL
         pg.draw.rect(win, fill, rect, border_radius=8)
         fg = theme.text_on(fill)
-        label = name if kind == "player" else translate("banker_title", {}, language)
+        label = name if kind == "player" and name is not None else translate("banker_title", {}, language)
         f = theme.font(14, True)
         win.blit(f.render(label, True, fg), (rect.x + 8, rect.y + 6))
         pg.draw.rect(win, theme.WARN, (rect.x + 8, rect.bottom - 16, 16, 10), border_radius=2)

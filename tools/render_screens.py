@@ -14,16 +14,19 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from host_ui.scenes import build_scenes  # noqa: E402 - the checkout's code, found through the line above
+
 MAIN = ("idle", "confirm_rent", "own_deed", "keypad", "game_over", "history", "player", "banker", "confirm_long_buy",
         "confirm_long_each", "own_deed_refused", "keypad_bid", "confirm_second_go_tapped")
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     parser.add_argument("--all", action="store_true", help="the whole matrix (large: for review, not the README)")
@@ -34,9 +37,9 @@ def main(argv=None) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     os.environ.setdefault("BANQUIER_KEY_FILE", str(Path(tempfile.mkdtemp()) / "device.key"))
+    # pygame and the renderer (which imports it) are loaded late: after the SDL settings above
     import pygame
 
-    from host_ui.scenes import build_scenes
     from host_ui.screen.render import SIZES, Renderer
     pygame.display.init()
     pygame.font.init()

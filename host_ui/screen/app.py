@@ -9,13 +9,29 @@ uses almost no CPU.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 import pygame
 
+from hal.interfaces import CardReader
+from host_ui.screen.evdev_touch import EvdevTouch
 from host_ui.screen.input_map import Action, InputMapper, Tap
 from host_ui.screen.pg_events import to_records
 from host_ui.screen.render import Frame, Renderer, default_clock
+from host_ui.screen.widgets import ButtonAction
+from terminal.table.machine import Terminal
+
+
+class Output(Protocol):
+    """Where frames go (a :class:`~host_ui.screen.display.WindowOutput` or
+    :class:`~host_ui.screen.display.FramebufferOutput`): ``window_size`` and ``screen_rect`` (where the panel's
+    picture sits in the window) serve the input mapping."""
+
+    window_size: tuple[int, int]
+    screen_rect: tuple[int, int, int, int]
+
+    def show(self, logical: pygame.Surface, update: bool = True) -> None: ...
 
 
 class TerminalApp:
@@ -29,10 +45,11 @@ class TerminalApp:
     - ``on_frame``: called after each frame with the window surface (the simulator draws its tray there).
     """
 
-    def __init__(self, terminal, output, renderer: Renderer, mapper: InputMapper, *, reader=None, touch=None,
+    def __init__(self, terminal: Terminal, output: Output, renderer: Renderer, mapper: InputMapper, *,
+                 reader: CardReader | None = None, touch: EvdevTouch | None = None,
                  monotonic: Callable[[], float] = time.monotonic, fps: int = 30, tick_s: float = 0.5,
                  wall_clock: Callable[[], str] | None = default_clock,
-                 on_frame: Callable[[], None] | None = None):
+                 on_frame: Callable[[], None] | None = None) -> None:
         self.terminal, self.output, self.renderer, self.mapper = terminal, output, renderer, mapper
         self.reader, self.touch = reader, touch
         self.monotonic, self.fps, self.tick_s = monotonic, fps, tick_s
@@ -41,32 +58,32 @@ class TerminalApp:
         self.frame: Frame | None = None
         self.frames = 0
         self.first_frame_at: float | None = None
-        self._drawn: tuple | None = None
+        self._drawn: tuple[int, str] | None = None
         self._dirty = True
         self._last_frame = -1e9
         self._next_tick = 0.0
         self.running = True
-        self.extra_events: Callable[[object], bool] | None = None
+        self.extra_events: Callable[[pygame.event.Event], bool] | None = None
 
     # -- inputs --------------------------------------------------------------------------------------
-    def dispatch(self, action: tuple) -> None:
+    def dispatch(self, action: ButtonAction) -> None:
         """Do a button's action (see :mod:`host_ui.screen.screens`)."""
         kind = action[0]
         term = self.terminal
         if kind == "choose":
-            term.choose(action[1])
+            term.choose(str(action[1]))
         elif kind == "digit":
-            term.digit(action[1])
+            term.digit(str(action[1]))
         elif kind == "confirm":
             term.confirm()
         elif kind == "cancel":
             term.cancel()
         elif kind == "press":
-            term.press(action[1])
+            term.press(str(action[1]))
         elif self.renderer.ui_event(action):
             self._dirty = True
 
-    def handle_mapped(self, items) -> None:
+    def handle_mapped(self, items: Iterable[Tap | Action]) -> None:
         for item in items:
             if isinstance(item, Tap):
                 action = self.frame.action_at(item.x, item.y) if self.frame else None
@@ -80,7 +97,7 @@ class TerminalApp:
                 else:
                     self.dispatch((item.kind, item.arg) if item.arg else (item.kind,))
 
-    def handle_pygame(self, event, now: float) -> None:
+    def handle_pygame(self, event: pygame.event.Event, now: float) -> None:
         if event.type == pygame.QUIT:
             self.running = False
             return

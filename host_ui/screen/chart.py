@@ -1,6 +1,8 @@
 """The end-of-game line chart: every player's worth after each journal entry (``Game.worth_history()``)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from host_ui.screen import theme
@@ -8,7 +10,7 @@ from host_ui.screen.widgets import Canvas
 
 
 def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: list[dict[str, int]], seats: dict[str, int],
-                     fmt, title: str) -> None:
+                     fmt: Callable[[int], str], title: str) -> None:
     """Draw one line per player in ``rect``. ``history``: ``[{player: worth}]`` oldest first; ``seats``:
     ``{player: seat}`` for the colours; ``fmt``: money formatter for the axis labels."""
     c.box(rect, theme.PANEL, radius=6)

@@ -3,11 +3,26 @@ level marked, price / mortgage / house cost, buildings, a MORTGAGED stamp, and u
 rent due now."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Protocol
+
 import pygame
 
 from host_ui.screen import theme
 from host_ui.screen.widgets import Canvas, DrawnText, split_v
 from terminal.table.view import DeedView
+
+
+class Translate(Protocol):
+    """``t(code, **params)``: the text of message ``code`` in the screen's language."""
+
+    def __call__(self, code: str, **params: Any) -> str: ...
+
+
+#: Formats an amount of money for the screen.
+FormatMoney = Callable[[int], str]
+#: A player's seat (1-8) from their name, for their colour.
+SeatOf = Callable[[str], int]
 
 
 def card_rect(area: pygame.Rect, aspect: float = 0.72) -> pygame.Rect:
@@ -19,11 +34,11 @@ def card_rect(area: pygame.Rect, aspect: float = 0.72) -> pygame.Rect:
     return rect
 
 
-def _rows(deed: DeedView, t, fmt) -> list[tuple[str, str, bool]]:
-    rows = []
+def _rows(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str, bool]]:
+    rows: list[tuple[str, str, bool]] = []
     if deed.kind == "street" and len(deed.rents) == 6:
         labels = [t("ui_rent_bare")] + [t("ui_rent_houses", n=n) for n in range(1, 5)] + [t("ui_rent_hotel")]
-        for level, (label, rent) in enumerate(zip(labels, deed.rents)):
+        for level, (label, rent) in enumerate(zip(labels, deed.rents, strict=True)):
             rows.append((label, fmt(rent), deed.owner is not None and level == deed.level and level > 0))
     elif deed.kind == "railroad":
         for n, rent in enumerate(deed.rents, start=1):
@@ -34,7 +49,8 @@ def _rows(deed: DeedView, t, fmt) -> list[tuple[str, str, bool]]:
     return rows
 
 
-def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t, fmt, seat_of=None, compact: bool = False) -> None:
+def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: FormatMoney,
+              seat_of: SeatOf | None = None, compact: bool = False) -> None:
     """Draw ``deed`` in ``area``: the card, then (unless ``compact``) the owner and current rent below it.
 
     ``t(code, **params)`` translates, ``fmt(amount)`` formats money, ``seat_of(name)`` gives a player's seat
@@ -132,7 +148,8 @@ def _stamp(c: Canvas, card: pygame.Rect, label: str) -> None:
     c.texts.append(DrawnText(image.get_rect(center=card.center), shown, "stamp", f.get_height()))
 
 
-def draw_status(c: Canvas, rect: pygame.Rect, deed: DeedView, t, fmt, seat_of) -> None:
+def draw_status(c: Canvas, rect: pygame.Rect, deed: DeedView, t: Translate, fmt: FormatMoney,
+                seat_of: SeatOf | None) -> None:
     top, bottom = split_v(rect, 1, 1)
     if deed.owner is None:
         c.text(top, t("ui_for_sale"), 14, theme.MUTED, align="center", role="deed_owner")

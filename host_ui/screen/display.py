@@ -54,14 +54,16 @@ class WindowOutput:
 
     def __init__(self, size: tuple[int, int], rotation: int = 0, *, fullscreen: bool = False,
                  title: str = "Banquier", window_size: tuple[int, int] | None = None,
-                 screen_rect: tuple[int, int, int, int] | None = None):
-        self.size, self.rotation = tuple(size), rotation
+                 screen_rect: tuple[int, int, int, int] | None = None) -> None:
+        self.size, self.rotation = (size[0], size[1]), rotation
         self.panel = panel_size(self.size, rotation)
-        self.window_size = tuple(window_size or self.panel)
+        window_size = window_size or self.panel
+        self.window_size = (window_size[0], window_size[1])
         flags = pygame.FULLSCREEN if fullscreen else 0
         self.window = pygame.display.set_mode(self.window_size, flags)
         pygame.display.set_caption(title)
-        self.screen_rect = tuple(screen_rect or (0, 0, *self.panel))
+        x, y, w, h = screen_rect or (0, 0, *self.panel)
+        self.screen_rect = (x, y, w, h)
 
     def show(self, logical: pygame.Surface, update: bool = True) -> None:
         self.window.blit(to_panel(logical, self.rotation), self.screen_rect[:2])
@@ -125,10 +127,10 @@ class FramebufferOutput:
     or its mode does not match.
     """
 
-    def __init__(self, path: str | os.PathLike, size: tuple[int, int], rotation: int = 0, *,
-                 bpp: int | None = None, stride: int | None = None):
+    def __init__(self, path: str | os.PathLike[str], size: tuple[int, int], rotation: int = 0, *,
+                 bpp: int | None = None, stride: int | None = None) -> None:
         self.path = Path(path)
-        self.size, self.rotation = tuple(size), rotation
+        self.size, self.rotation = (size[0], size[1]), rotation
         self.panel = panel_size(self.size, rotation)
         sys_size, sys_bpp, sys_stride = _fb_sysfs(self.path) if str(self.path).startswith("/dev/") else (None,) * 3
         if sys_size is not None and tuple(sys_size) != tuple(self.panel):
@@ -139,7 +141,8 @@ class FramebufferOutput:
         if self.bpp not in (16, 32):
             raise DisplayError(f"{self.path} uses {self.bpp} bits per pixel: set it to 16 or 32 (fbset -depth 16).")
         try:
-            self._file = open(self.path, "r+b" if self.path.exists() else "w+b", buffering=0)
+            # open for the output's life, closed by close()
+            self._file = open(self.path, "r+b" if self.path.exists() else "w+b", buffering=0)  # noqa: SIM115
         except PermissionError as exc:
             raise DisplayError(f"Cannot open {self.path}: permission denied. Add the user to the 'video' group "
                                f"(sudo adduser $USER video) and log in again.") from exc

@@ -13,8 +13,15 @@ through the :class:`~host_ui.screen.input_map.Calibration`. Bursts and rotation 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from host_ui.screen.input_map import Calibration, Pointer
+
+if TYPE_CHECKING:
+    from evdev import AbsInfo, InputEvent
+
+#: An evdev event: python-evdev's ``InputEvent``, or ``(type, code, value[, seconds])``.
+TouchEvent: TypeAlias = "InputEvent | tuple[int, int, int] | tuple[int, int, int, float]"
 
 EV_SYN, EV_KEY, EV_ABS = 0x00, 0x01, 0x03
 SYN_REPORT = 0x00
@@ -23,7 +30,7 @@ ABS_X, ABS_Y = 0x00, 0x01
 ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID = 0x2F, 0x35, 0x36, 0x39
 
 
-def _fields(event) -> tuple[int, int, int, float]:
+def _fields(event: TouchEvent) -> tuple[int, int, int, float]:
     if isinstance(event, tuple):
         return event[0], event[1], event[2], float(event[3]) if len(event) > 3 else 0.0
     return event.type, event.code, event.value, float(event.timestamp())
@@ -32,15 +39,16 @@ def _fields(event) -> tuple[int, int, int, float]:
 class TouchParser:
     """evdev events -> :class:`Pointer` (``source="finger"``). ``calibration``: raw axis ranges."""
 
-    def __init__(self, calibration: Calibration):
+    def __init__(self, calibration: Calibration) -> None:
         self.calibration = calibration
-        self._x = self._y = None
+        self._x: int | None = None
+        self._y: int | None = None
         self._touching = False
         self._was = False
         self._moved = False
         self._slot = 0
 
-    def feed(self, event) -> list[Pointer]:
+    def feed(self, event: TouchEvent) -> list[Pointer]:
         etype, code, value, t = _fields(event)
         if etype == EV_KEY and code == BTN_TOUCH:
             self._touching = bool(value)
@@ -59,7 +67,7 @@ class TouchParser:
             return self._report(t)
         return []
 
-    def feed_all(self, events: Iterable) -> list[Pointer]:
+    def feed_all(self, events: Iterable[TouchEvent]) -> list[Pointer]:
         out: list[Pointer] = []
         for event in events:
             out.extend(self.feed(event))
@@ -69,7 +77,7 @@ class TouchParser:
         if self._x is None or self._y is None:
             return []
         u, v = self.calibration.normalise(self._x, self._y)
-        out = []
+        out: list[Pointer] = []
         if self._touching and not self._was:
             out.append(Pointer("down", u, v, t))
         elif not self._touching and self._was:
@@ -87,8 +95,8 @@ class EvdevTouch:
     ``calibration``: default from the device's own ``absinfo`` ranges. Raises ``OSError`` with the fix when
     the device cannot be opened, ``ImportError`` naming the package when python-evdev is missing."""
 
-    def __init__(self, path: str, calibration: Calibration | None = None, *, swap_xy: bool = False):
-        try:
+    def __init__(self, path: str, calibration: Calibration | None = None, *, swap_xy: bool = False) -> None:
+        try:  # python-evdev (Linux only) is loaded only when a touch panel is opened
             import evdev
         except ImportError as exc:  # pragma: no cover - depends on the machine
             raise ImportError("python-evdev is needed to read the touch panel: pip install evdev") from exc
@@ -98,7 +106,10 @@ class EvdevTouch:
             raise OSError(f"Cannot read {path}: permission denied. Add the user to the 'input' group "
                           f"(sudo adduser $USER input) and log in again.") from exc
         if calibration is None:
-            caps = dict(self.device.capabilities(absinfo=True).get(EV_ABS, []))
+            # python-evdev annotates the capabilities as lists of codes; with absinfo=True the EV_ABS entries are
+            # (code, AbsInfo) pairs
+            axes = cast("list[tuple[int, AbsInfo]]", self.device.capabilities(absinfo=True).get(EV_ABS, []))
+            caps = dict(axes)
             x = caps.get(ABS_MT_POSITION_X) or caps.get(ABS_X)
             y = caps.get(ABS_MT_POSITION_Y) or caps.get(ABS_Y)
             if x is None or y is None:

@@ -30,8 +30,8 @@ def key_name(key: int) -> str | None:
     return _KEY_NAMES.get(key)
 
 
-def to_records(event, window_size: tuple[int, int], screen_rect: tuple[int, int, int, int],
-               now: float) -> list:
+def to_records(event: pygame.event.Event, window_size: tuple[int, int], screen_rect: tuple[int, int, int, int],
+               now: float) -> list[Pointer | Key]:
     """One pygame event -> zero or one :class:`Pointer`/:class:`Key` (``now``: monotonic seconds)."""
     sx, sy, sw, sh = screen_rect
     kind = None

@@ -10,19 +10,22 @@ scroll position); everything else comes from the view. Each :meth:`Renderer.rend
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
+from cards.editions import Edition, load_edition
 from host_ui.screen import screens, theme
+from host_ui.screen.context import Context
 from host_ui.screen.input_map import check_rotation
-from host_ui.screen.widgets import Canvas, DrawnText
-from terminal.bank.money import format_amount
-from terminal.table.i18n import translate
-from terminal.table.view import Msg, View
+from host_ui.screen.widgets import ButtonAction, Canvas, DrawnText
+from terminal.bank.game import Game
+from terminal.table.view import View
+
+__all__ = ["SIZES", "Context", "Frame", "Renderer", "default_clock", "message_height", "to_panel"]
 
 #: The screen sizes the layouts are made for (landscape; 90/270 rotations give the portrait ones).
 SIZES = ((480, 320), (800, 480), (1024, 600), (1280, 720))
@@ -35,22 +38,27 @@ MESSAGE_H_PORTRAIT = 52
 def message_height(size: tuple[int, int]) -> int:
     """The height in pixels of the message band at logical ``size``."""
     design = MESSAGE_H if size[0] >= size[1] else MESSAGE_H_PORTRAIT
-    return max(1, int(round(design * min(size) / 320)))
+    return max(1, round(design * min(size) / 320))
 
 
 @lru_cache(maxsize=8)
-def _edition(name: str):
-    from cards.editions import load_edition
+def _edition(name: str) -> Edition:
     return load_edition(name or "fr")
+
+
+class _Layout(Protocol):
+    """A screen's layout: ``draw_<screen>(canvas, body, context)`` in :mod:`host_ui.screen.screens`."""
+
+    def __call__(self, c: Canvas, body: pygame.Rect, ctx: Context, /) -> None: ...
 
 
 @dataclass
 class Frame:
     surface: pygame.Surface
-    hits: list[tuple[pygame.Rect, tuple]]
+    hits: list[tuple[pygame.Rect, ButtonAction]]
     texts: list[DrawnText]
 
-    def action_at(self, x: int, y: int) -> tuple | None:
+    def action_at(self, x: int, y: int) -> ButtonAction | None:
         """The action of the button under logical pixel (x, y): the last drawn wins."""
         for rect, action in reversed(self.hits):
             if rect.collidepoint(x, y):
@@ -61,56 +69,6 @@ class Frame:
         return [t for t in self.texts if t.role == role]
 
 
-@dataclass
-class Context:
-    """What a screen layout needs besides the view: translation, money, seats and the game for the chart."""
-
-    view: View
-    language: str
-    edition: Any
-    display: str
-    game: Any = None
-    ui: dict = field(default_factory=dict)
-    clock_text: str = ""
-
-    def t(self, code: str, **params) -> str:
-        return translate(code, params, self.language)
-
-    def msg(self, msg: Msg | None) -> str:
-        """Translate a Msg; the settings' values (rule flags, modes, on/off) are translated too."""
-        if msg is None:
-            return ""
-        params = dict(msg.params or {})
-        if msg.code == "opt_flag":
-            value = params.get("value")
-            params["flag"] = self.t(f"flag_{params.get('flag')}")
-            params["value"] = (self.t("ui_yes") if value is True else self.t("ui_no") if value is False
-                               else self.t(f"ui_rounding_{value}"))
-        elif msg.code == "opt_mode":
-            params["value"] = self.t(f"mode_{params.get('value')}")
-        elif msg.code == "opt_mute":
-            params["state"] = self.t("ui_off" if params.get("state") == "off" else "ui_on")
-        elif msg.code == "opt_language":
-            params["language"] = self.t("ui_language_name")
-        return translate(msg.code, params, self.language, msg.english, getattr(msg, "exact", False))
-
-    def fmt(self, amount: int) -> str:
-        return format_amount(amount, self.edition, self.language, self.display)
-
-    def account(self, name: str) -> str:
-        return {"bank": self.t("ui_bank_name"), "pot": self.t("ui_pot_name")}.get(name, name)
-
-    def seat_of(self, name: str) -> int:
-        for line in self.view.players:
-            if line.name == name:
-                return line.seat
-        return 0
-
-    def colour_of(self, name: str):
-        seat = self.seat_of(name)
-        return theme.player_colour(seat) if seat else theme.TEXT
-
-
 class Renderer:
     """Draws views at ``size`` (logical width, height) for a panel turned by ``rotation``.
 
@@ -119,16 +77,16 @@ class Renderer:
     ``clock``: returns the wall-clock text shown in the header (None: no clock).
     """
 
-    def __init__(self, size: tuple[int, int], rotation: int = 0, *, display: str = "plain", game=None,
-                 clock: Callable[[], str] | None = None):
+    def __init__(self, size: tuple[int, int], rotation: int = 0, *, display: str = "plain", game: Game | None = None,
+                 clock: Callable[[], str] | None = None) -> None:
         self.size = (int(size[0]), int(size[1]))
         self.rotation = check_rotation(rotation)
         self.display = display
         self.game = game
         self.clock = clock
         self.ui: dict[str, Any] = {"page": 0, "scroll": None}
-        self._ui_key: tuple | None = None
-        self._worth_cache: tuple[int, list] | None = None
+        self._ui_key: tuple[str, str, tuple[tuple[str, Any], ...]] | None = None
+        self._worth_cache: tuple[int, list[dict[str, int]]] | None = None
         if not pygame.font.get_init():
             pygame.font.init()
 
@@ -136,7 +94,7 @@ class Renderer:
     def scale(self) -> float:
         return min(self.size) / 320
 
-    def ui_event(self, action: tuple) -> bool:
+    def ui_event(self, action: ButtonAction) -> bool:
         """Apply a screen-local action (``("page", +1)``, ``("scroll", -1)``); True if it was one."""
         if action[0] == "page":
             self.ui["page"] = max(0, self.ui["page"] + int(action[1]))
@@ -152,9 +110,12 @@ class Renderer:
         if game is None:
             return []
         try:
-            key = game.ledger.last_entry()[0]
+            last = game.ledger.last_entry()
         except Exception:
+            last = None
+        if last is None:  # no entry, or the game's file is closed: the last history drawn
             return self._worth_cache[1] if self._worth_cache else []
+        key = last[0]
         if self._worth_cache is None or self._worth_cache[0] != key:
             self._worth_cache = (key, game.worth_history())
         return self._worth_cache[1]
@@ -173,12 +134,12 @@ class Renderer:
                       clock_text if clock_text is not None else (self.clock() if self.clock else ""))
         if view.screen == "game_over":
             ctx.ui["worth_history"] = self.worth_history()
-        header, body, message = self._frame(c, view, ctx)
-        drawer = getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
+        _, body, _ = self._frame(c, view, ctx)
+        drawer: _Layout = getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
         drawer(c, body, ctx)
         return Frame(surface, c.hits, c.texts)
 
-    def _frame(self, c: Canvas, view: View, ctx: Context):
+    def _frame(self, c: Canvas, view: View, ctx: Context) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
         """The header, the body and the message area. The message area is always reserved (empty when there
         is no message), so a message never moves the buttons under a finger; a long message wraps over up
         to three lines."""
@@ -202,7 +163,8 @@ class Renderer:
             if not view.reader_ok:
                 kind_colour, text = theme.WARN, ctx.t("reader_lost")
             else:
-                kind_colour = {"error": theme.ERROR, "success": theme.ACCENT_DARK}.get(view.message_kind, theme.PANEL_HI)
+                kind_colour = {"error": theme.ERROR, "success": theme.ACCENT_DARK}.get(view.message_kind,
+                                                                                      theme.PANEL_HI)
                 text = ctx.msg(view.message)
             pygame.draw.rect(c.surface, kind_colour, message)
             c.paragraph(message.inflate(-2 * pad, -c.px(2)), text, 13, theme.text_on(kind_colour), align="center",

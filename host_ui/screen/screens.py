@@ -6,26 +6,46 @@ Button actions: ``("choose", option_id)``, ``("digit", "0"-"9"/"C"/"<")``, ``("c
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
 import pygame
 
 from host_ui.screen import theme
 from host_ui.screen.chart import draw_worth_chart
+from host_ui.screen.context import Context
 from host_ui.screen.deed_card import draw_deed as draw_deed_card
-from host_ui.screen.widgets import Canvas, best_grid, grid, split_h, split_v
+from host_ui.screen.deed_card import draw_status
+from host_ui.screen.theme import Colour
+from host_ui.screen.widgets import ButtonAction, Canvas, best_grid, grid, split_h, split_v
+from terminal.table.view import DeedView, Option, PlayerLine
 
 FOOTER = 40      # design pixels: the height of the bottom button row
 MIN_BUTTON = 38  # design pixels: the smallest touch target
+
+#: A button of the bottom row: label, action (None: shown disabled), colour (None: the default) and width weight.
+FooterItem = tuple[str, ButtonAction | None, Colour | None, float]
+#: A money movement: payer, payee, amount.
+Movement = tuple[str, str, int]
 
 
 def _landscape(body: pygame.Rect) -> bool:
     return body.w >= body.h
 
 
+def _deed(ctx: Context) -> DeedView:
+    """The deed of a screen about a deed (the state machine always gives one there)."""
+    deed = ctx.view.deed
+    assert deed is not None, f"screen {ctx.view.screen} has no deed"
+    return deed
+
+
 # -- shared pieces ---------------------------------------------------------------------------------------
-def footer(c: Canvas, rect: pygame.Rect, ctx, *, cancel: bool = True, ok: bool = False, extra=(),
-           pager: tuple[int, int] | None = None) -> None:
+def footer(c: Canvas, rect: pygame.Rect, ctx: Context, *, cancel: bool = True, ok: bool = False,
+           extra: Iterable[FooterItem] = (), pager: tuple[int, int] | None = None) -> None:
     """Bottom row: [cancel] [extra buttons...] [< page/pages >] [OK]."""
-    items: list[tuple] = []
+    items: list[FooterItem] = []
     if cancel:
         items.append((ctx.t("ui_cancel"), ("cancel",), theme.CANCEL, 1.0))
     items.extend(extra)
@@ -39,37 +59,38 @@ def footer(c: Canvas, rect: pygame.Rect, ctx, *, cancel: bool = True, ok: bool =
     if not items:
         return
     cells = split_h(rect, *[weight for *_, weight in items], gap=c.px(6))
-    for cell, (label, action, colour, _) in zip(cells, items):
+    for cell, (label, action, colour, _) in zip(cells, items, strict=True):
         c.button(cell, label, action, enabled=action is not None or colour == theme.PANEL, colour=colour, size=15,
                  role="footer")
 
 
-def option_grid(c: Canvas, rect: pygame.Rect, options, ctx, *, min_w: float = 140, cols: int | None = None,
-                min_h: float = MIN_BUTTON, max_h: float = 64) -> tuple[int, int]:
+def option_grid(c: Canvas, rect: pygame.Rect, options: Iterable[Option], ctx: Context, *, min_w: float = 140,
+                cols: int | None = None, min_h: float = MIN_BUTTON, max_h: float = 64) -> tuple[int, int]:
     """Options as buttons, paginated; returns ``(page, pages)`` for the footer's pager."""
-    options = list(options)
-    if not options:
+    shown_options = list(options)
+    if not shown_options:
         return 0, 1
     gap = c.px(6)
     if cols is None:
         cols = max(1, min(3, (rect.w + gap) // (c.px(min_w) + gap)))
     rows_fit = max(1, (rect.h + gap) // (c.px(min_h) + gap))
     per_page = cols * rows_fit
-    pages = max(1, -(-len(options) // per_page))
+    pages = max(1, -(-len(shown_options) // per_page))
     page = min(ctx.ui.get("page", 0), pages - 1)
     ctx.ui["page"] = page
-    shown = options[page * per_page:(page + 1) * per_page]
+    shown = shown_options[page * per_page:(page + 1) * per_page]
     rows = -(-len(shown) // cols) if pages == 1 else rows_fit
     row_h = min(c.px(max_h), (rect.h - gap * (rows - 1)) // rows)
     area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
-    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown):
+    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
         c.button(cell, ctx.msg(option.label), ("choose", option.id), enabled=option.enabled,
                  selected=option.selected, size=14, role="option")
     return page, pages
 
 
-def player_strip(c: Canvas, rect: pygame.Rect, ctx, name: str) -> None:
-    """A player's name (in their colour), cash and debts on one line."""
+def player_strip(c: Canvas, rect: pygame.Rect, ctx: Context, name: str | None) -> None:
+    """A player's name (in their colour), cash and debts on one line (None: an empty strip)."""
+    name = name or ""
     line = next((p for p in ctx.view.players if p.name == name), None)
     c.box(rect, theme.PANEL, radius=6)
     pygame.draw.rect(c.surface, ctx.colour_of(name), (rect.x, rect.y, c.px(6), rect.h),
@@ -89,13 +110,13 @@ def player_strip(c: Canvas, rect: pygame.Rect, ctx, name: str) -> None:
     c.text(right, cash, 16, theme.ERROR if line.debts else theme.TEXT, bold=True, align="right", role="balance")
 
 
-def draw_unknown(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_unknown(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     c.paragraph(body, ctx.view.screen, 18, theme.MUTED, align="center")
     footer(c, pygame.Rect(body.x, body.bottom - c.px(FOOTER), body.w, c.px(FOOTER)), ctx)
 
 
 # -- idle: everyone's cash -------------------------------------------------------------------------------
-def draw_idle(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     landscape = _landscape(body)
     strip_h = c.px(FOOTER) if landscape else c.px(FOOTER) + c.px(22)
@@ -105,7 +126,7 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx) -> None:
         c.paragraph(tiles, ctx.msg(view.title), 22, theme.MUTED, align="center", role="no_game")
     else:
         cols, rows = best_grid(len(players), tiles, aspect=2.0)
-        for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players):
+        for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players, strict=True):
             _player_tile(c, cell, ctx, line)
     info = ctx.t("ui_bank_stock", houses=view.bank_houses, hotels=view.bank_hotels) if view.edition else ""
     if view.pot is not None:
@@ -119,17 +140,17 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx) -> None:
                     max_lines=2)
     else:
         c.text(info_rect, info, 13, theme.MUTED, role="bank_info", min_size=8)
-    options = [o for o in view.options]
+    options = list(view.options)
     labels = [ctx.msg(o.label) for o in options]
     # a longer label gets a wider button (a word per line at most: it is never cut)
     longest = [max((len(word) for word in label.split()), default=1) for label in labels]
-    weights = [max(1.0, min(2.2, max(len(label) / 10, word / 6))) for label, word in zip(labels, longest)]
+    weights = [max(1.0, min(2.2, max(len(label) / 10, word / 6))) for label, word in zip(labels, longest, strict=True)]
     cells = split_h(buttons, *weights, gap=c.px(6))
-    for cell, option, label in zip(cells, options, labels):
+    for cell, option, label in zip(cells, options, labels, strict=True):
         c.button(cell, label, ("choose", option.id), enabled=option.enabled, size=13, role="option")
 
 
-def _player_tile(c: Canvas, cell: pygame.Rect, ctx, line) -> None:
+def _player_tile(c: Canvas, cell: pygame.Rect, ctx: Context, line: PlayerLine) -> None:
     colour = theme.player_colour(line.seat)
     c.box(cell, theme.PANEL, radius=8)
     stripe = pygame.Rect(cell.x, cell.y, c.px(8), cell.h)
@@ -152,11 +173,11 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx, line) -> None:
 
 
 # -- deeds -----------------------------------------------------------------------------------------------
-def _deed_and_side(c: Canvas, body: pygame.Rect, ctx, need=None):
+def _deed_and_side(c: Canvas, body: pygame.Rect, ctx: Context,
+                   need: Callable[[pygame.Rect], int] | None = None) -> tuple[pygame.Rect, pygame.Rect]:
     """Split the body: the deed card on one side, its owner and rent now at the top of the other side.
     ``need(side)``: the height the rest of the side needs; the status is left out if it would not leave it.
     Returns (side, footer)."""
-    from host_ui.screen.deed_card import draw_status
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
     if _landscape(main):
@@ -164,15 +185,14 @@ def _deed_and_side(c: Canvas, body: pygame.Rect, ctx, need=None):
         card, side = split_h(main, -card_w, 1, gap=c.px(10))
     else:
         card, side = split_v(main, 1.3, 1, gap=c.px(6))
-    draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+    draw_deed_card(c, card, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
     if need is None or side.h - c.px(44) >= need(side):
         status_rect, side = split_v(side, -c.px(40), 1, gap=c.px(4))
-        draw_status(c, status_rect, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+        draw_status(c, status_rect, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of)
     return side, foot
 
 
-def draw_deed(c: Canvas, body: pygame.Rect, ctx) -> None:
-    from host_ui.screen.deed_card import draw_status
+def draw_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
     if _landscape(main):  # the card as tall as the screen allows, its owner and rent beside it
@@ -180,15 +200,15 @@ def draw_deed(c: Canvas, body: pygame.Rect, ctx) -> None:
         side_w = (main.w - card_w) // 2 - c.px(10)
         card = pygame.Rect(0, main.y, card_w, main.h)
         card.centerx = main.centerx
-        draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+        draw_deed_card(c, card, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
         status = pygame.Rect(card.right + c.px(10), main.centery - c.px(30), side_w, c.px(60))
-        draw_status(c, status, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+        draw_status(c, status, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of)
     else:
-        draw_deed_card(c, main, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+        draw_deed_card(c, main, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of)
     footer(c, foot, ctx)
 
 
-def draw_offer(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_offer(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     side, foot = _deed_and_side(c, body, ctx)
     top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
     player_strip(c, top, ctx, ctx.view.player)
@@ -196,15 +216,15 @@ def draw_offer(c: Canvas, body: pygame.Rect, ctx) -> None:
     footer(c, foot, ctx)
 
 
-def draw_own_deed(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_own_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if not _landscape(body):
         return _own_deed_portrait(c, body, ctx)
     # the player strip already names the owner: the status (owner, rent now) is shown only if the options
     # keep room for all their rows (a button never moves to a second page for it)
-    def cols_of(side):
+    def cols_of(side: pygame.Rect) -> int:
         return 1 if side.w < c.px(240) else 2
 
-    def need(side):
+    def need(side: pygame.Rect) -> int:
         rows = -(-len(ctx.view.options) // cols_of(side))
         return c.px(34 + 8) + rows * (c.px(MIN_BUTTON) + c.px(6))
     side, foot = _deed_and_side(c, body, ctx, need=need)
@@ -214,9 +234,8 @@ def draw_own_deed(c: Canvas, body: pygame.Rect, ctx) -> None:
     footer(c, foot, ctx, pager=pager)
 
 
-def _own_deed_portrait(c: Canvas, body: pygame.Rect, ctx) -> None:
+def _own_deed_portrait(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     """Upright: the card with the player and the deed's status beside it, every option below on one page."""
-    from host_ui.screen.deed_card import draw_status
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     cols = 1 if main.w < c.px(240) else 2
     rows = max(1, -(-len(ctx.view.options) // cols))
@@ -224,24 +243,24 @@ def _own_deed_portrait(c: Canvas, body: pygame.Rect, ctx) -> None:
     top, buttons = split_v(main, 1, -options_h, gap=c.px(8))
     card_w = min(int(top.h * 0.72), top.w // 2)
     card, right = split_h(top, -card_w, 1, gap=c.px(8))
-    draw_deed_card(c, card, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+    draw_deed_card(c, card, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
     strip = pygame.Rect(right.x, right.y, right.w, c.px(34))
     player_strip(c, strip, ctx, ctx.view.player)
     status = pygame.Rect(right.x, strip.bottom + c.px(10), right.w, c.px(48))
-    draw_status(c, status, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of)
+    draw_status(c, status, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of)
     pager = option_grid(c, buttons, ctx.view.options, ctx, min_w=120, cols=cols)
     footer(c, foot, ctx, pager=pager)
 
 
 # -- player context, choices, banker menu ----------------------------------------------------------------
-def draw_player(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_player(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     top, options, foot = split_v(body, -c.px(32), 1, -c.px(FOOTER), gap=c.px(6))
     player_strip(c, top, ctx, ctx.view.player)
     pager = option_grid(c, options, ctx.view.options, ctx)
     footer(c, foot, ctx, pager=pager)
 
 
-def draw_choose(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_choose(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     labels = [ctx.msg(o.label) for o in ctx.view.options]
     longest = max((len(label) for label in labels), default=0)
@@ -255,7 +274,7 @@ def draw_choose(c: Canvas, body: pygame.Rect, ctx) -> None:
     footer(c, foot, ctx, pager=pager)
 
 
-def draw_banker(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_banker(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     pager = option_grid(c, options, ctx.view.options, ctx, min_w=150)
     footer(c, foot, ctx, pager=pager)
@@ -265,7 +284,7 @@ def draw_banker(c: Canvas, body: pygame.Rect, ctx) -> None:
 KEYPAD = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "<")
 
 
-def draw_keypad(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_keypad(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     extra = view.extra or {}
     has_context = bool(view.player or extra.get("purpose") or extra.get("deed"))
@@ -297,14 +316,14 @@ def draw_keypad(c: Canvas, body: pygame.Rect, ctx) -> None:
     c.text(value_rect, shown, value_rect.h / c.scale * 0.85, theme.TEXT if buffer else theme.MUTED,
            bold=True, align="right", role="keypad_value", min_size=14)
     gap = c.px(6)
-    for cell, key in zip(grid(pad, 12, 3, 4, gap), KEYPAD):
+    for cell, key in zip(grid(pad, 12, 3, 4, gap), KEYPAD, strict=True):
         label = "⌫" if key == "<" else key
         colour = theme.PANEL_HI if key in "C<" else theme.BUTTON
         c.button(cell, label, ("digit", key), colour=colour, size=22, role="key")
     footer(c, foot, ctx, ok=True)
 
 
-def _keypad_context(c: Canvas, rect: pygame.Rect, ctx) -> None:
+def _keypad_context(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
     """What the number is for: the player (strip with their cash), the operation and, for a bid, the best
     offer so far."""
     view = ctx.view
@@ -330,14 +349,14 @@ draw_pin = draw_keypad
 
 
 # -- confirmation ----------------------------------------------------------------------------------------
-def _movements(postings) -> list[tuple[str, str, int]]:
+def _movements(postings: Iterable[Movement]) -> list[Movement]:
     merged: dict[tuple[str, str], int] = {}
     for payer, payee, amount in postings:
         merged[(payer, payee)] = merged.get((payer, payee), 0) + amount
     return [(p, q, a) for (p, q), a in merged.items()]
 
 
-def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     pending = view.pending
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
@@ -386,13 +405,15 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx) -> None:
         hint_text = ""
     c.text(hint, hint_text, 13, theme.WARN, role="hint", min_size=8)
     if view.options:
-        for cell, option in zip(split_h(opts, *[1] * len(view.options), gap=c.px(6)), view.options):
+        for cell, option in zip(split_h(opts, *[1] * len(view.options), gap=c.px(6)), view.options,
+                                strict=True):
             c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=13,
                      role="option")
     footer(c, foot, ctx, ok=True)
 
 
-def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx, rows) -> tuple[bool, float, float]:
+def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx: Context,
+                    rows: Sequence[Movement]) -> tuple[bool, float, float]:
     """How the movements are drawn in rows shaped like ``rect``: ``(two_lines, name_size, amount_size)``,
     the same for every row. The amount keeps its size whatever the names: on one line when every row's
     names fit beside it at a readable size, else the names on a line of their own above the amount (shrunk
@@ -417,7 +438,8 @@ def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx, rows) -> tuple[bool, floa
     return True, two_lines, min(amount_size * 1.1, rect.h * 0.58 / c.scale * 0.9)
 
 
-def _movement(c: Canvas, rect: pygame.Rect, ctx, payer: str, payee: str, amount: int, sizes) -> None:
+def _movement(c: Canvas, rect: pygame.Rect, ctx: Context, payer: str, payee: str, amount: int,
+              sizes: tuple[bool, float, float]) -> None:
     """One money movement, payer → payee and the amount, at the sizes of :func:`_movement_sizes`."""
     two_lines, size, amount_size = sizes
     who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
@@ -443,7 +465,7 @@ def _movement(c: Canvas, rect: pygame.Rect, ctx, payer: str, payee: str, amount:
            min_size=amount_size * 0.8)
 
 
-def _name_shares(c: Canvas, names, width: int, size: float) -> tuple[int, int]:
+def _name_shares(c: Canvas, names: tuple[str, str], width: int, size: float) -> tuple[int, int]:
     """Split ``width`` between two names in proportion to their lengths (each at least a third)."""
     font = theme.font(c.px(size), True)
     wa, wb = (max(1, font.size(n)[0]) for n in names)
@@ -451,12 +473,12 @@ def _name_shares(c: Canvas, names, width: int, size: float) -> tuple[int, int]:
     return first, max(1, width - first)
 
 
-def _trade_sides(c: Canvas, rect: pygame.Rect, ctx, op) -> pygame.Rect:
+def _trade_sides(c: Canvas, rect: pygame.Rect, ctx: Context, op: Mapping[str, Any]) -> pygame.Rect:
     """What each side of a trade gives (deeds and Jail cards; the cash is in the postings below).
     Returns the space left."""
     edition = ctx.edition
-    lines = []
-    for side, giver in (("a_gives", op.get("a")), ("b_gives", op.get("b"))):
+    lines: list[tuple[str, str]] = []
+    for side, giver in (("a_gives", op["a"]), ("b_gives", op["b"])):  # a trade always names both sides
         gives = op.get(side) or {}
         items = [edition.squares[s].name if edition else str(s) for s in gives.get("squares", [])]
         if gives.get("jail_cards"):
@@ -466,21 +488,21 @@ def _trade_sides(c: Canvas, rect: pygame.Rect, ctx, op) -> pygame.Rect:
     if not lines:
         return rect
     line_h = c.px(24)
-    for i, (giver, items) in enumerate(lines):
+    for i, (giver, given) in enumerate(lines):
         row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
         who, what = split_h(row, -c.px(110), 1, gap=c.px(6))
         c.text(who, ctx.t("ui_gives", player=giver), 13, ctx.colour_of(giver), bold=True, role="payer", min_size=8)
-        c.text(what, items, 13, theme.TEXT, role="trade_items", min_size=7)
+        c.text(what, given, 13, theme.TEXT, role="trade_items", min_size=7)
     used = len(lines) * line_h + c.px(4)
     return pygame.Rect(rect.x, rect.y + used, rect.w, max(0, rect.h - used))
 
 
-def draw_deed_compact(c: Canvas, rect: pygame.Rect, ctx) -> None:
-    draw_deed_card(c, rect, ctx.view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+def draw_deed_compact(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
+    draw_deed_card(c, rect, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
 
 
 # -- auction, trade, bankruptcy --------------------------------------------------------------------------
-def draw_auction(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_auction(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     side, foot = _deed_and_side(c, body, ctx)
     best = (view.extra or {}).get("best")
@@ -503,21 +525,23 @@ def draw_auction(c: Canvas, body: pygame.Rect, ctx) -> None:
         c.text(b, ctx.fmt(amount), 13, theme.TEXT, align="right", role="bid")
     c.paragraph(hint, ctx.t("auction_hint"), 12, theme.WARN, role="hint", max_lines=2, min_size=8)
     close = [o for o in view.options if o.id == "close"]
-    extra = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in close]
+    extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in close]
     footer(c, foot, ctx, extra=extra)
 
 
-def draw_trade(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_trade(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     extra = view.extra or {}
-    a, b = extra.get("a"), extra.get("b")
+    a: str = extra["a"]  # the trade screen always names both sides
+    b: str = extra["b"]
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
-    by_giver = {a: [], b: []}
-    lifts, done = [], None
+    by_giver: dict[str, list[Option]] = {a: [], b: []}
+    lifts: list[Option] = []
+    done: Option | None = None
     for option in view.options:
-        kind, _, rest = option.id.partition(":")
+        kind, _, after = option.id.partition(":")
         if kind in ("deed", "cash", "jail"):
-            giver = rest.split(":")[0]
+            giver = after.split(":")[0]
             by_giver.setdefault(giver, []).append(option)
         elif kind == "lift":
             lifts.append(option)
@@ -525,40 +549,27 @@ def draw_trade(c: Canvas, body: pygame.Rect, ctx) -> None:
             done = option
     if lifts:
         main, lift_rect = split_v(main, 1, -c.px(MIN_BUTTON), gap=c.px(6))
-        for cell, option in zip(split_h(lift_rect, *[1] * len(lifts), gap=c.px(6)), lifts):
+        for cell, option in zip(split_h(lift_rect, *[1] * len(lifts), gap=c.px(6)), lifts, strict=True):
             c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=12,
                      role="option")
-    if _landscape(main):
-        columns = split_h(main, 1, 1, gap=c.px(10))
-    else:
-        columns = split_v(main, 1, 1, gap=c.px(8))
+    columns = split_h(main, 1, 1, gap=c.px(10)) if _landscape(main) else split_v(main, 1, 1, gap=c.px(8))
     page = ctx.ui.get("page", 0)
     pages = 1
-    for column, giver in zip(columns, (a, b)):
+    for column, giver in zip(columns, (a, b), strict=True):
         head, rest = split_v(column, -c.px(26), 1, gap=c.px(4))
         c.box(head, theme.PANEL, radius=6)
         c.text(head.inflate(-c.px(10), 0), ctx.t("ui_gives", player=giver), 15, ctx.colour_of(giver), bold=True,
                role="player_name")
         sub = dict(ctx.ui)
         sub["page"] = page
-        sub_ctx = _SubCtx(ctx, sub)
+        sub_ctx = replace(ctx, ui=sub)  # the same context, with a copy of the page: two lists paged together
         _, column_pages = option_grid(c, rest, by_giver.get(giver, []), sub_ctx, cols=1, min_h=32, max_h=44)
         pages = max(pages, column_pages)
-    extra_buttons = [(ctx.msg(done.label), ("choose", done.id), theme.OK, 1.2)] if done else []
+    extra_buttons: list[FooterItem] = [(ctx.msg(done.label), ("choose", done.id), theme.OK, 1.2)] if done else []
     footer(c, foot, ctx, extra=extra_buttons, pager=(min(page, pages - 1), pages))
 
 
-class _SubCtx:
-    """A context whose screen-local state (the page) is a copy: two lists paged together."""
-
-    def __init__(self, ctx, ui):
-        self._ctx, self.ui = ctx, ui
-
-    def __getattr__(self, name):
-        return getattr(self._ctx, name)
-
-
-def draw_bankruptcy(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_bankruptcy(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     top, lifts, foot = split_v(body, -c.px(32), 1, -c.px(FOOTER), gap=c.px(6))
     player_strip(c, top, ctx, view.player)
@@ -569,7 +580,7 @@ def draw_bankruptcy(c: Canvas, body: pygame.Rect, ctx) -> None:
 
 
 # -- history ---------------------------------------------------------------------------------------------
-def describe_entry(entry: dict, ctx) -> str:
+def describe_entry(entry: Mapping[str, Any], ctx: Context) -> str:
     op = entry.get("op") or {}
     name = op.get("op") or entry.get("kind") or "?"
     edition = ctx.edition
@@ -592,10 +603,10 @@ def describe_entry(entry: dict, ctx) -> str:
     return text
 
 
-def balances_after(history: list[dict], players) -> list[dict[str, int]]:
+def balances_after(history: Sequence[Mapping[str, Any]], players: Iterable[str]) -> list[dict[str, int]]:
     """Each player's cash after every entry, from the postings (setup included)."""
     cash = dict.fromkeys(players, 0)
-    out = []
+    out: list[dict[str, int]] = []
     for entry in history:
         for payer, payee, amount in entry.get("postings") or ():
             if payer in cash:
@@ -606,7 +617,7 @@ def balances_after(history: list[dict], players) -> list[dict[str, int]]:
     return out
 
 
-def draw_history(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     history = list((view.extra or {}).get("history") or [])
     names = [p.name for p in view.players]
@@ -645,7 +656,7 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx) -> None:
                    role="history_balance", min_size=7)
     back = [o for o in view.options if o.id == "back"]
     undo = [o for o in view.options if o.id == "undo"]
-    extra = [("▲", ("scroll", -fits) if top > 0 else None, None, 0.5),
+    extra: list[FooterItem] = [("▲", ("scroll", -fits) if top > 0 else None, None, 0.5),
              ("▼", ("scroll", +fits) if top < last_top else None, None, 0.5)]
     extra += [(ctx.t("ui_undo_banker"), ("choose", o.id) if o.enabled else None, theme.WARN, 1.4) for o in undo]
     extra += [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.0) for o in back]
@@ -653,7 +664,7 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx) -> None:
 
 
 # -- wizards ---------------------------------------------------------------------------------------------
-def draw_new_game(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     seats = list((view.extra or {}).get("seats") or [])
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
@@ -677,20 +688,21 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx) -> None:
     else:
         c.paragraph(rest, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
     pager = option_grid(c, options_rect, others, ctx, min_w=150, min_h=34, max_h=48)
-    extra = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in start]
+    extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in start]
     if not extra or not start[0].enabled:
         extra = [(ctx.msg(o.label), None, None, 1.3) for o in start]
     footer(c, foot, ctx, extra=extra, pager=pager)
 
 
-def draw_enrol(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_enrol(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     c.box(main, theme.PANEL, radius=10)
     icon, prompt = split_v(main.inflate(-c.px(20), -c.px(20)), 1, 1.4, gap=c.px(6))
     _card_icon(c, icon)
     c.paragraph(prompt, ctx.msg(view.title), 22, theme.TEXT, bold=True, align="center", role="prompt", max_lines=3)
-    extra = [(ctx.msg(o.label), ("choose", o.id), theme.OK if o.id == "done" else None, 1.0) for o in view.options]
+    extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), theme.OK if o.id == "done" else None, 1.0)
+                               for o in view.options]
     footer(c, foot, ctx, extra=extra)
 
 
@@ -709,7 +721,7 @@ def _card_icon(c: Canvas, rect: pygame.Rect) -> None:
 
 
 # -- game over -------------------------------------------------------------------------------------------
-def draw_game_over(c: Canvas, body: pygame.Rect, ctx) -> None:
+def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     if _landscape(main):
@@ -724,11 +736,11 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx) -> None:
     row_h = min(c.px(34), inner.h // rows)
     weights = (-c.px(22), 1.3, 1, 1, 1)
 
-    def cells(y):
+    def cells(y: int) -> list[pygame.Rect]:
         return split_h(pygame.Rect(inner.x, y, inner.w, row_h), *weights, gap=c.px(3))
     head = cells(inner.y)
     c.text(head[1], ctx.t("ui_standings"), 12, theme.MUTED, bold=True, role="label")
-    for cell, code in zip(head[2:], ("ui_cash", "ui_property", "ui_worth")):
+    for cell, code in zip(head[2:], ("ui_cash", "ui_property", "ui_worth"), strict=True):
         c.text(cell, ctx.t(code), 11, theme.MUTED, bold=True, align="right", role="label", min_size=7)
     for rank, name in enumerate(standings, start=1):
         line = lines.get(name)
@@ -755,5 +767,5 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx) -> None:
     seats = {p.name: p.seat for p in view.players}
     history = ctx.ui.get("worth_history") or []
     draw_worth_chart(c, chart, history, seats, ctx.fmt, ctx.t("ui_worth_chart"))
-    extra = [(ctx.msg(o.label), ("choose", o.id), None, 1.0) for o in view.options]
+    extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), None, 1.0) for o in view.options]
     footer(c, foot, ctx, cancel=False, extra=extra)

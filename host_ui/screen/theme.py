@@ -42,7 +42,7 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 def check_glyphs(path: str | Path | None = None) -> list[str]:
     """The characters of :data:`REQUIRED_GLYPHS` the font lacks (empty when it has them all)."""
     f = pygame.font.Font(str(path or font_dir() / REGULAR), 20)
-    missing = []
+    missing: list[str] = []
     for char in REQUIRED_GLYPHS:
         metrics = f.metrics(char)
         if not metrics or metrics[0] is None:
@@ -51,6 +51,9 @@ def check_glyphs(path: str | Path | None = None) -> list[str]:
 
 
 # -- colours ---------------------------------------------------------------------------------------------
+#: An RGB colour.
+Colour = tuple[int, int, int]
+
 BG = (18, 24, 33)
 PANEL = (30, 39, 52)
 PANEL_HI = (44, 56, 74)
@@ -72,22 +75,22 @@ SELECTED = (32, 120, 190)
 OK = ACCENT
 CANCEL = (150, 60, 60)
 
-GROUP_COLOURS = {
+GROUP_COLOURS: dict[str, Colour] = {
     "brown": (134, 76, 56), "light_blue": (160, 214, 240), "pink": (214, 58, 150), "orange": (246, 146, 30),
     "red": (226, 30, 40), "yellow": (252, 230, 30), "green": (30, 166, 90), "dark_blue": (20, 80, 164),
     "railroad": (40, 40, 40), "utility": (120, 130, 140),
 }
 #: Seat colours (seat 1 first): distinct on a dark background and for common colour blindness.
-PLAYER_COLOURS = ((230, 80, 70), (70, 150, 240), (250, 200, 50), (80, 200, 120), (200, 110, 230),
+PLAYER_COLOURS: tuple[Colour, ...] = ((230, 80, 70), (70, 150, 240), (250, 200, 50), (80, 200, 120), (200, 110, 230),
                   (250, 140, 40), (60, 210, 210), (235, 235, 235))
 
 
-def player_colour(seat: int) -> tuple[int, int, int]:
+def player_colour(seat: int) -> Colour:
     """Colour of seat 1-8 (wraps around)."""
     return PLAYER_COLOURS[(max(1, seat) - 1) % len(PLAYER_COLOURS)]
 
 
-def text_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+def text_on(colour: Colour) -> Colour:
     """Black or white, whichever reads better on ``colour``."""
     r, g, b = colour[:3]
     return CARD_TEXT if (r * 299 + g * 587 + b * 114) / 1000 > 150 else (255, 255, 255)

@@ -6,14 +6,23 @@
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pygame
 
 from host_ui.screen import theme
+from host_ui.screen.theme import Colour
 
 Rect = pygame.Rect
+#: Where to draw: a Rect or ``(x, y, width, height)``.
+RectLike = pygame.Rect | tuple[int, int, int, int]
+#: A point ``(x, y)`` in pixels.
+Point = tuple[int, int]
+#: What a button does when touched: ``(kind,)`` or ``(kind, argument)``: an option id or a key for the terminal's
+#: inputs, a step for the screen-local ``("page", +-1)`` and ``("scroll", +-n)`` (see :mod:`host_ui.screen.screens`).
+ButtonAction = tuple[str, ...] | tuple[str, int]
 
 
 @dataclass
@@ -29,7 +38,7 @@ class Canvas:
     surface: pygame.Surface
     scale: float
     texts: list[DrawnText] = field(default_factory=list)
-    hits: list[tuple[pygame.Rect, tuple]] = field(default_factory=list)
+    hits: list[tuple[pygame.Rect, ButtonAction]] = field(default_factory=list)
 
     @property
     def rect(self) -> pygame.Rect:
@@ -37,13 +46,13 @@ class Canvas:
 
     def px(self, value: float) -> int:
         """``value`` design pixels (designed for a 320-pixel short side) at this screen's scale."""
-        return max(1, int(round(value * self.scale)))
+        return max(1, round(value * self.scale))
 
     # -- shapes --------------------------------------------------------------------------------------
-    def box(self, rect, colour, radius: float = 6, width: int = 0) -> None:
+    def box(self, rect: RectLike, colour: Colour, radius: float = 6, width: int = 0) -> None:
         pygame.draw.rect(self.surface, colour, rect, width, border_radius=self.px(radius))
 
-    def line(self, a, b, colour, width: int = 1) -> None:
+    def line(self, a: Point, b: Point, colour: Colour, width: int = 1) -> None:
         pygame.draw.line(self.surface, colour, a, b, width)
 
     # -- text ----------------------------------------------------------------------------------------
@@ -55,7 +64,7 @@ class Canvas:
         low = max(8, self.px(min_size))
         while True:
             f = theme.font(px, bold)
-            w, h = f.size(text)
+            w = f.size(text)[0]
             if (w <= max_w and f.get_height() <= max_h) or px <= low:
                 break
             px = max(low, min(px - 1, int(px * min(max_w / max(w, 1), max_h / max(f.get_height(), 1)))))
@@ -65,7 +74,7 @@ class Canvas:
             text = text.rstrip() + "…"
         return f, text
 
-    def common_size(self, texts, max_w: int, max_h: int, size: float, bold: bool = False,
+    def common_size(self, texts: Iterable[str], max_w: int, max_h: int, size: float, bold: bool = False,
                     min_size: float = 7) -> float:
         """The largest design size from ``size`` down to ``min_size`` at which every one of ``texts`` fits
         in ``max_w`` x ``max_h`` (rows of a table then share one size)."""
@@ -77,8 +86,8 @@ class Canvas:
             px -= 1
         return px / self.scale
 
-    def text(self, rect, text: str, size: float, colour=theme.TEXT, *, bold: bool = False, align: str = "left",
-             valign: str = "center", role: str = "text", min_size: float = 9) -> pygame.Rect:
+    def text(self, rect: RectLike, text: str, size: float, colour: Colour = theme.TEXT, *, bold: bool = False,
+             align: str = "left", valign: str = "center", role: str = "text", min_size: float = 9) -> pygame.Rect:
         """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers."""
         rect = pygame.Rect(rect)
         if not text:
@@ -117,7 +126,7 @@ class Canvas:
             lines.append(current)
         return lines
 
-    def paragraph(self, rect, text: str, size: float, colour=theme.TEXT, *, bold: bool = False,
+    def paragraph(self, rect: RectLike, text: str, size: float, colour: Colour = theme.TEXT, *, bold: bool = False,
                   align: str = "left", role: str = "text", min_size: float = 9, max_lines: int = 4) -> int:
         """Draw ``text`` wrapped to ``rect``'s width, shrinking until it fits; returns the height used."""
         rect = pygame.Rect(rect)
@@ -145,8 +154,9 @@ class Canvas:
         return total
 
     # -- buttons -------------------------------------------------------------------------------------
-    def button(self, rect, label: str, action: tuple | None, *, enabled: bool = True, selected: bool = False,
-               colour=None, size: float = 15, role: str = "button", bold: bool = True) -> None:
+    def button(self, rect: RectLike, label: str, action: ButtonAction | None, *, enabled: bool = True,
+               selected: bool = False, colour: Colour | None = None, size: float = 15, role: str = "button",
+               bold: bool = True) -> None:
         rect = pygame.Rect(rect)
         if colour is None:
             colour = theme.SELECTED if selected else theme.BUTTON
@@ -172,7 +182,7 @@ class Canvas:
         if action is not None and enabled:
             self.hits.append((rect, action))
 
-    def label_layout(self, label: str, rect, size: float, bold: bool = True,
+    def label_layout(self, label: str, rect: RectLike, size: float, bold: bool = True,
                      max_lines: int = 3) -> tuple[int, list[str]]:
         """The font size (pixels) and lines of a button label in ``rect``: the largest size from ``size``
         down to 9 design pixels at which the label fits on one, two or three lines (fewer lines unless more
@@ -198,7 +208,7 @@ class Canvas:
             lines = lines[:fitting - 1] + [" ".join(lines[fitting - 1:])]
         return low, lines
 
-    def hit(self, rect, action: tuple) -> None:
+    def hit(self, rect: RectLike, action: ButtonAction) -> None:
         self.hits.append((pygame.Rect(rect), action))
 
 
@@ -208,7 +218,8 @@ def _cuts(start: int, length: int, weights: tuple[float, ...], gap: int) -> list
     fixed = sum(-w for w in weights if w < 0)
     flexible = sum(w for w in weights if w > 0) or 1
     free = length - fixed - gap * (len(weights) - 1)
-    out, at = [], start
+    out: list[tuple[int, int]] = []
+    at = start
     for w in weights:
         size = int(-w) if w < 0 else int(free * w / flexible)
         out.append((at, size))
@@ -216,34 +227,35 @@ def _cuts(start: int, length: int, weights: tuple[float, ...], gap: int) -> list
     return out
 
 
-def split_h(rect, *weights: float, gap: int = 0) -> list[pygame.Rect]:
+def split_h(rect: RectLike, *weights: float, gap: int = 0) -> list[pygame.Rect]:
     """Cut ``rect`` into columns with the given width weights (a negative weight: fixed pixels)."""
     rect = pygame.Rect(rect)
     return [pygame.Rect(x, rect.y, w, rect.h) for x, w in _cuts(rect.x, rect.w, weights, gap)]
 
 
-def split_v(rect, *weights: float, gap: int = 0) -> list[pygame.Rect]:
+def split_v(rect: RectLike, *weights: float, gap: int = 0) -> list[pygame.Rect]:
     """Cut ``rect`` into rows with the given height weights (a negative weight: fixed pixels)."""
     rect = pygame.Rect(rect)
     return [pygame.Rect(rect.x, y, rect.w, h) for y, h in _cuts(rect.y, rect.h, weights, gap)]
 
 
-def grid(rect, count: int, cols: int, rows: int, gap: int) -> list[pygame.Rect]:
+def grid(rect: RectLike, count: int, cols: int, rows: int, gap: int) -> list[pygame.Rect]:
     """``count`` cells of a ``cols`` x ``rows`` grid, row by row."""
     rect = pygame.Rect(rect)
     cw = (rect.w - gap * (cols - 1)) / cols
     ch = (rect.h - gap * (rows - 1)) / rows
-    cells = []
+    cells: list[pygame.Rect] = []
     for i in range(count):
         r, c = divmod(i, cols)
         cells.append(pygame.Rect(int(rect.x + c * (cw + gap)), int(rect.y + r * (ch + gap)), int(cw), int(ch)))
     return cells
 
 
-def best_grid(count: int, rect, aspect: float = 2.2) -> tuple[int, int]:
+def best_grid(count: int, rect: RectLike, aspect: float = 2.2) -> tuple[int, int]:
     """Columns and rows for ``count`` tiles in ``rect`` whose shape comes closest to ``aspect`` (w/h)."""
     rect = pygame.Rect(rect)
-    best, best_score = (1, max(1, count)), None
+    best: tuple[int, int] = (1, max(1, count))
+    best_score: float | None = None
     for cols in range(1, max(1, count) + 1):
         rows = -(-count // cols)
         w, h = rect.w / cols, rect.h / rows
