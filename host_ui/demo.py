@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard, Role
-from hal.interfaces import ButtonPressed
 from hal.sim_reader import SimReader
 from terminal.table.machine import Terminal
 
@@ -84,9 +83,13 @@ class TableDriver:
         for event in self.reader.poll():
             self.terminal.handle(event)
 
+    def _aim(self) -> int:
+        """The screen the person looks at: every key and touch carries its version."""
+        return self.terminal.view.screen_version
+
     def button(self, name: str) -> None:
         self._step()
-        self.terminal.handle(ButtonPressed(name))
+        self.terminal.press(name, version=self._aim())
         self.inputs.append(("button", name))
 
     def choose(self, option_id: str | None) -> None:
@@ -94,7 +97,7 @@ class TableDriver:
         ids = {o.id: o for o in self.terminal.view.options}
         if option_id is None or option_id not in ids or not ids[option_id].enabled:
             raise GaveUp(f"no option {option_id!r} on screen {self.terminal.view.screen}")
-        self.terminal.choose(option_id)
+        self.terminal.choose(option_id, version=self._aim())
         self.inputs.append(("choose", option_id))
 
     def type_number(self, value: int) -> None:
@@ -102,12 +105,12 @@ class TableDriver:
             raise GaveUp(f"expected the keypad, screen is {self.terminal.view.screen}")
         if value < 0:
             raise GaveUp("a keypad cannot type a negative number")
-        self.terminal.digit("C")
+        self.terminal.digit("C", version=self._aim())
         for char in str(value):
             self._step(0.2)
-            self.terminal.digit(char)
+            self.terminal.digit(char, version=self._aim())
         self._step(0.2)
-        self.terminal.digit("OK")
+        self.terminal.digit("OK", version=self._aim())
         self.inputs.append(("type", value))
 
     def card_of(self, name: str) -> str:
