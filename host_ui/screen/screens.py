@@ -193,6 +193,11 @@ def _deed_and_side(c: Canvas, body: pygame.Rect, ctx: Context,
 
 
 def draw_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    if ctx.view.options:  # a deed for sale (Decline: auction) or an owned one with a rent card's rule
+        side, foot = _deed_and_side(c, body, ctx)
+        option_grid(c, side, ctx.view.options, ctx, cols=1, max_h=70)
+        footer(c, foot, ctx)
+        return
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
     if _landscape(main):  # the card as tall as the screen allows, its owner and rent beside it

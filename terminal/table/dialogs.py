@@ -87,6 +87,13 @@ class Dice:
 
 
 @dataclass(frozen=True)
+class DeedDice:
+    """The dice total for the rent on a utility looked at (its deed card tapped): the payer's card follows."""
+
+    square: int
+
+
+@dataclass(frozen=True)
 class Bid:
     """A bid in the auction the keypad was opened from."""
 
@@ -108,8 +115,8 @@ class Adjust:
     give: bool
 
 
-KeypadNext = (AmountOp | TransferAmount | RepairsPerHouse | RepairsPerHotel | BuildPrice | Dice | Bid | TradeCash
-              | Adjust)
+KeypadNext = (AmountOp | TransferAmount | RepairsPerHouse | RepairsPerHotel | BuildPrice | Dice | DeedDice | Bid
+              | TradeCash | Adjust)
 
 
 # -- what a list does with the choice (or the card tapped on it) ---------------------------------------------

@@ -48,7 +48,7 @@ from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
-from terminal.bank.types import Receipt
+from terminal.bank.types import Effects, Receipt
 from terminal.errors import GameError
 from terminal.table.dialogs import (
     Adjust,
@@ -61,6 +61,7 @@ from terminal.table.dialogs import (
     ChoiceNext,
     Confirm,
     DeckPick,
+    DeedDice,
     DeedPick,
     DeedScreen,
     DeedTap,
@@ -93,13 +94,15 @@ from terminal.table.dialogs import (
 )
 from terminal.table.flows import TableFlows
 from terminal.table.i18n import translate
-from terminal.table.shared import CardLookup, GameFactory, Sounds
+from terminal.table.shared import CardLookup, GameFactory, Sounds, owes_of
 from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
 from terminal.table.states import STATES, may_go
 from terminal.table.view import Msg, Option, Pending, View
 from terminal.table.view_builder import ViewBuilder
 
 DIGITS = "0123456789"
+#: Chance and Community Chest cards with a fixed amount: their tile shows it and the touch on it commits.
+_FIXED_CARDS = ("collect", "pay", "pay_each_player", "collect_from_each_player", "advance_to_go")
 MAX_DIGITS = 9
 
 D = TypeVar("D")
@@ -350,6 +353,8 @@ class Terminal(TableFlows, ViewBuilder):
             if by:
                 return Msg("need_card_or_ok", {"player": by[0]}, f"{by[0]}'s card or OK")
             return Msg("part_card_ok", {}, "the OK button")
+        if isinstance(dialog, Keypad) and isinstance(dialog.then, DeedDice):
+            return Msg("part_dice_then_payer", {}, "the dice total, then the payer's card")
         if isinstance(dialog, Choice):
             code = {Payee: "part_card_payee", DeedPick: "part_card_deed", Partner: "part_card_other_player",
                     AdjustPlayer: "part_card_player"}.get(type(dialog.then), "part_card_choice")
@@ -473,6 +478,8 @@ class Terminal(TableFlows, ViewBuilder):
                                   Msg("purpose_build", {"deed": name}, f"Building on {name}"), confirm_by=(player,))
             case Dice(player=player, square=square, card=card):
                 self._rent(player, square, dice=value, card=card)
+            case DeedDice(square=square):
+                self._go(DeedScreen(square, dice=value))
             case Bid():
                 self._bid(keypad, then, value)
             case TradeCash():
@@ -482,17 +489,70 @@ class Terminal(TableFlows, ViewBuilder):
                                         else {"op": "transfer", "from": player, "to": "bank", "amount": value})
                 self._ask_confirm(move, Msg("purpose_transfer", {}, "Payment"))
 
+    def _card_keypad(self, tapped: Tapped) -> None:
+        """A card on the keypad: taken only on a utility's dice (its owner's card opens the owner's context;
+        another player's card, once the dice are typed, pays the rent)."""
+        keypad = self._at(Keypad)
+        then = keypad.then
+        if not isinstance(then, DeedDice) or not isinstance(tapped, PlayerTap):
+            return self._refuse_needs()
+        if self._game.current.owner.get(then.square) == tapped.player:
+            self._accept()
+            return self._go(OwnDeed(square=then.square, player=tapped.player))
+        if not keypad.buffer:
+            return self._refuse_needs()
+        self._rent(tapped.player, then.square, dice=int(keypad.buffer), uid=tapped.uid)
+
+    def _owes(self, effects: Effects) -> tuple[tuple[str, str, int], ...]:
+        return owes_of(effects)
+
+    def _owes_warning(self, owes: tuple[tuple[str, str, int], ...],
+                      postings: tuple[tuple[str, str, int], ...]) -> Msg:
+        """"Chloé pays 915 €, still owes 485 € to Anne" (each debtor, each creditor)."""
+        lines = []
+        for debtor in dict.fromkeys(d for d, _, _ in owes):
+            paid = sum(a for p, _, a in postings if p == debtor)
+            owed = ", ".join(f"{self._fmt(a)} → {self._label(c)}" for d, c, a in owes if d == debtor)
+            lines.append(Msg("pays_owes", {"player": debtor, "pays": self._fmt(paid), "owes": owed},
+                             f"{debtor} pays {self._fmt(paid)}, owes {owed}"))
+        if len(lines) == 1:
+            return lines[0]
+        return Msg("pays_owes_more", {"first": lines[0], "count": len(lines) - 1},
+                   "; ".join(m.english for m in lines))
+
     def _ask_confirm(self, op: Mapping[str, Any], purpose: Msg, confirm_by: tuple[str, ...] = (),
                      warning: Msg | None = None, double: bool = False, card_only: bool = False,
-                     rent: RentAsk | None = None) -> None:
-        """Show a pending operation (checked by a preview: a refusal is shown at once and nothing changes)."""
+                     rent: RentAsk | None = None, effects: Effects | None = None) -> None:
+        """Show a pending operation (checked by a preview: a refusal is shown at once and nothing changes).
+        A charge larger than the payer's cash says what is paid and what stays owed."""
+        if effects is None:
+            try:
+                effects = self._game.preview(op)
+            except GameError as exc:
+                return self._refuse_error(exc)
+        postings = tuple(effects.postings)
+        owes = self._owes(effects) if op.get("op") != "declare_bankruptcy" else ()
+        if owes and warning is None:
+            warning = self._owes_warning(owes, postings)
+        pending = Pending(op=dict(op), purpose=purpose, postings=postings, confirm_by=confirm_by,
+                          warning=warning, owes=owes, details=self._details(op, effects))
+        self._go(Confirm(pending=pending, shown_at=self.clock(), double=double, card_only=card_only, rent=rent))
+
+    def _details(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]:
+        """What else the confirmation lists (a bankruptcy's transfers: see the flows)."""
+        return ()
+
+    def _commit_or_confirm(self, op: Mapping[str, Any], purpose: Msg, confirm_by: tuple[str, ...] = (),
+                           uid: str | None = None, rent: RentAsk | None = None) -> None:
+        """The touch that names the amount commits, unless the operation would create a debt: then its
+        confirmation says what is paid and what stays owed. A refusal is shown and nothing changes."""
         try:
             effects = self._game.preview(op)
         except GameError as exc:
             return self._refuse_error(exc)
-        pending = Pending(op=dict(op), purpose=purpose, postings=tuple(effects.postings), confirm_by=confirm_by,
-                          warning=warning)
-        self._go(Confirm(pending=pending, shown_at=self.clock(), double=double, card_only=card_only, rent=rent))
+        if self._owes(effects):
+            return self._ask_confirm(op, purpose, confirm_by, rent=rent, effects=effects)
+        self._commit(op, uid)
 
     def _again(self, confirm: Confirm) -> None:
         """The first of two confirmations (a second GO salary): a new step, with its own screen version."""
@@ -561,10 +621,10 @@ class Terminal(TableFlows, ViewBuilder):
         """A choice on a list: what it does depends on the list (``then``)."""
         then = self._at(Choice).then
         match then:
-            case TaxChoice(player=player):
+            case TaxChoice(player=player):  # each choice names its amount: it commits
                 tax = self._game.edition.squares[4].name
-                self._ask_confirm({"op": "pay_tax", "player": player, "square": 4, "choice": option_id},
-                                  Msg("purpose_pay_tax", {"tax": tax}, tax), confirm_by=(player,))
+                self._commit_or_confirm({"op": "pay_tax", "player": player, "square": 4, "choice": option_id},
+                                        Msg("purpose_pay_tax", {"tax": tax}, tax), (player,))
             case JailDeck(player=player):
                 self._ask_confirm({"op": "use_jail_card", "player": player, "deck": option_id},
                                   Msg("purpose_use_jail_card", {}, "Leaving jail with the card"), confirm_by=(player,))
@@ -613,7 +673,7 @@ class Terminal(TableFlows, ViewBuilder):
         if isinstance(tapped, PlayerTap):
             self._open_player(tapped.player)
         else:
-            self._go(DeedScreen(tapped.square))
+            self._look_at_deed(tapped.square)
 
     def _choose_idle(self, option_id: str) -> None:
         if option_id == "any_deed":
@@ -623,13 +683,44 @@ class Terminal(TableFlows, ViewBuilder):
         elif option_id == "history":
             self._go(History())
 
+    def _look_at_deed(self, square: int) -> None:
+        """A deed card tapped: the deed, its price or its owner and rent; a utility another player owns opens
+        the keypad for the dice at once."""
+        owner = self._game.current.owner.get(square)
+        deed = self._game.edition.squares[square]
+        if owner is not None and deed.kind == "utility" and not self._game.current.mortgaged.get(square):
+            return self._go(Keypad(label=Msg("keypad_dice", {}, "Dice total (2 to 12)"), then=DeedDice(square),
+                                   kind="dice", square=square,
+                                   purpose=Msg("purpose_pay_rent", {"deed": deed.name}, f"Rent on {deed.name}")))
+        self._go(DeedScreen(square))
+
     def _card_deed(self, tapped: Tapped) -> None:
-        self._accept()
+        """The second touch on a deed: the buyer's card buys it, the payer's card pays the rent shown, the
+        owner's card opens the owner's context."""
         if isinstance(tapped, DeedTap):
-            return self._go(DeedScreen(tapped.square))
-        self._deed_with_player(self._at(DeedScreen).square, tapped.player)
+            self._accept()
+            return self._look_at_deed(tapped.square)
+        screen = self._at(DeedScreen)
+        square, player = screen.square, tapped.player
+        owner = self._game.current.owner.get(square)
+        if owner is None:
+            name = self._deed_name(square)
+            return self._commit_or_confirm({"op": "buy", "player": player, "square": square},
+                                           Msg("purpose_buy", {"deed": name}, f"Buying {name}"), (player,),
+                                           uid=tapped.uid)
+        if owner == player:
+            self._accept()
+            return self._go(OwnDeed(square=square, player=player))
+        self._rent(player, square, dice=screen.dice, card=screen.card, uid=tapped.uid)
 
     def _choose_deed(self, option_id: str) -> None:
+        screen = self._at(DeedScreen)
+        if option_id == "decline":
+            return self._start_auction(screen.square)
+        cards = {"rent_railroad_card": "nearest_railroad", "rent_utility_card": "nearest_utility"}
+        if option_id in cards:
+            screen.card = None if screen.card else cards[option_id]
+            return self._changed()
         self._refuse_needs()
 
     def _deed_with_player(self, square: int, player: str) -> None:
@@ -646,39 +737,45 @@ class Terminal(TableFlows, ViewBuilder):
                                     square=square)
         self._rent(player, square)
 
-    def _rent(self, player: str, square: int, dice: int | None = None, card: str | None = None) -> None:
+    def _rent(self, player: str, square: int, dice: int | None = None, card: str | None = None,
+              uid: str | None = None, now: bool = True) -> None:
+        """The rent: committed at once (the payer's card was the touch that commits, the rent was on screen)
+        unless it would create a debt, or ``now`` is False (asked again on its confirmation)."""
         op: dict[str, Any] = {"op": "pay_rent", "player": player, "square": square}
         if dice is not None:
             op["dice"] = dice
         if card:
             op["card"] = card
-        self._ask_confirm(op, Msg("purpose_pay_rent", {"deed": self._deed_name(square)},
-                                  f"Rent on {self._deed_name(square)}"), confirm_by=(player,),
-                          rent=RentAsk(player, square, dice, card))
+        purpose = Msg("purpose_pay_rent", {"deed": self._deed_name(square)}, f"Rent on {self._deed_name(square)}")
+        ask = RentAsk(player, square, dice, card)
+        if now:
+            return self._commit_or_confirm(op, purpose, (player,), uid=uid, rent=ask)
+        self._ask_confirm(op, purpose, confirm_by=(player,), rent=ask)
 
     def _choose_confirm(self, option_id: str) -> None:
         rent = self._at(Confirm).rent
         if rent is None:  # the rent options are shown only for a rent
             return self._refuse_needs()
         if option_id == "rent_railroad_card":
-            self._rent(rent.player, rent.square, card=None if rent.card else "nearest_railroad")
+            self._rent(rent.player, rent.square, card=None if rent.card else "nearest_railroad", now=False)
         elif option_id == "rent_utility_card":
-            self._rent(rent.player, rent.square, dice=rent.dice, card=None if rent.card else "nearest_utility")
+            self._rent(rent.player, rent.square, dice=rent.dice, card=None if rent.card else "nearest_utility",
+                       now=False)
 
     def _choose_offer(self, option_id: str) -> None:
         offer = self._at(Offer)
         player, square = offer.player, offer.square
-        if option_id == "buy":
+        if option_id == "buy":  # the button names the price: it commits
             name = self._deed_name(square)
-            self._ask_confirm({"op": "buy", "player": player, "square": square},
-                              Msg("purpose_buy", {"deed": name}, f"Buying {name}"), confirm_by=(player,))
+            self._commit_or_confirm({"op": "buy", "player": player, "square": square},
+                                    Msg("purpose_buy", {"deed": name}, f"Buying {name}"), (player,))
         elif option_id == "decline":
             self._start_auction(square)
 
     def _card_offer(self, tapped: Tapped) -> None:
         self._accept()
         if isinstance(tapped, DeedTap):
-            return self._go(DeedScreen(tapped.square))
+            return self._look_at_deed(tapped.square)
         dialog = self.dialog
         if not isinstance(dialog, Offer | OwnDeed):
             raise AssertionError("a deed context")
@@ -733,7 +830,12 @@ class Terminal(TableFlows, ViewBuilder):
                 warning = Msg("second_go", {"player": player, "seconds": seconds},
                               f"{player} already collected GO salary {seconds} s ago. Confirm again?")
             op, purpose = simple[option_id]
-            return self._ask_confirm(op, purpose, confirm_by=(player,), warning=warning, double=warning is not None)
+            if warning is not None:  # a second GO salary within the window: confirmed explicitly, twice
+                return self._ask_confirm(op, purpose, confirm_by=(player,), warning=warning, double=True)
+            return self._commit_or_confirm(op, purpose, (player,))
+        if option_id in ("luxury_tax", "jail_fine"):  # the button names the amount: it commits
+            op, purpose = simple[option_id]
+            return self._commit_or_confirm(op, purpose, (player,))
         if option_id in simple:
             op, purpose = simple[option_id]
             return self._ask_confirm(op, purpose, confirm_by=(player,))
@@ -770,7 +872,7 @@ class Terminal(TableFlows, ViewBuilder):
         tax = self._game.edition.squares[4].name
         purpose = Msg("purpose_pay_tax", {"tax": tax}, tax)
         if not self._game.config.rules.get("income_tax_percent"):
-            return self._ask_confirm(op, purpose, confirm_by=(player,))
+            return self._commit_or_confirm(op, purpose, (player,))
         options = []
         for choice in ("flat", "percent"):
             try:
@@ -806,34 +908,54 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _deed_picked(self, player: str | None, square: int) -> None:
         if player is None:
-            return self._go(DeedScreen(square))
+            return self._look_at_deed(square)
         self._deed_with_player(square, player)
 
     # -- Chance and Community Chest ---------------------------------------------------------------------------
     def _pick_deck_card(self, player: str, deck: str) -> None:
         cards = self._game.edition.decks[deck]
         language = self.settings.language
-        options = [Option(str(c.number), Msg("deck_card", {}, c.text.get(language) or c.text.get("en", "")))
-                   for c in cards]
+        options = []
+        for c in cards:
+            text = c.text.get(language) or c.text.get("en", "")
+            amount = self._deck_amount(c)
+            label = (Msg("deck_card_amount", {"text": text, "amount": amount}, f"{amount} · {text}") if amount
+                     else Msg("deck_card", {}, text))
+            options.append(Option(str(c.number), label))
         self._choose(Msg(f"opt_{deck}", {}, deck), options, DeckPick(player, deck))
+
+    def _deck_amount(self, card: DeckCard) -> str:
+        """A fixed amount a card moves, signed for the player who drew it ("+100 €", "−15 €"), or ""."""
+        amount = card.params.get("amount")
+        if card.action == "advance_to_go":
+            amount = self._game.edition.go_salary
+        if not isinstance(amount, int) or card.action not in _FIXED_CARDS:
+            return ""
+        sign = "+" if card.action in ("collect", "collect_from_each_player", "advance_to_go") else "−"
+        each = card.action in ("pay_each_player", "collect_from_each_player")
+        return f"{sign}{self._fmt(amount)}" + (" ×" if each else "")
 
     def _deck_card(self, player: str, card: DeckCard) -> None:
         p = card.params
         text = Msg("deck_card", {}, card.text.get(self.settings.language) or card.text.get("en", ""))
         action = card.action
+        # a card with a fixed amount: its tile showed the amount, the touch on it commits
         if action == "collect":
-            return self._ask_confirm({"op": "bank_pays", "player": player, "amount": p["amount"]}, text, (player,))
+            return self._commit_or_confirm({"op": "bank_pays", "player": player, "amount": p["amount"]}, text,
+                                           (player,))
         if action == "pay":
-            return self._ask_confirm({"op": "pay_bank", "player": player, "amount": p["amount"]}, text, (player,))
+            return self._commit_or_confirm({"op": "pay_bank", "player": player, "amount": p["amount"]}, text,
+                                           (player,))
         if action in ("pay_each_player", "collect_from_each_player"):
-            return self._ask_confirm({"op": action, "player": player, "amount": p["amount"]}, text, (player,))
+            return self._commit_or_confirm({"op": action, "player": player, "amount": p["amount"]}, text, (player,))
         if action == "repairs":
             return self._ask_confirm({"op": "repairs", "player": player, "per_house": p["per_house"],
                                       "per_hotel": p["per_hotel"]}, text, (player,))
         if action == "jail_card":
-            return self._ask_confirm({"op": "gain_jail_card", "player": player, "deck": card.deck}, text, (player,))
+            return self._commit_or_confirm({"op": "gain_jail_card", "player": player, "deck": card.deck}, text,
+                                           (player,))
         if action == "advance_to_go":
-            return self._ask_confirm({"op": "pass_go", "player": player}, text, (player,))
+            return self._commit_or_confirm({"op": "pass_go", "player": player}, text, (player,))
         if action == "advance":
             return self._choose(text, [Option("passed", Msg("opt_passed_go", {}, "Passed GO: salary")),
                                        Option("not_passed", Msg("opt_not_passed_go", {}, "Did not pass GO"))],
@@ -892,7 +1014,7 @@ HANDLERS: Mapping[str, Handlers] = {
     "offer": Handlers(card=Terminal._card_offer, option=Terminal._choose_offer),
     "own_deed": Handlers(card=Terminal._card_offer, option=Terminal._choose_own_deed),
     "player": Handlers(card=Terminal._card_player, option=Terminal._choose_player),
-    "keypad": Handlers(ok=Terminal._confirm_keypad, digit=Terminal._digit_keypad),
+    "keypad": Handlers(card=Terminal._card_keypad, ok=Terminal._confirm_keypad, digit=Terminal._digit_keypad),
     "pin": Handlers(ok=Terminal._confirm_pin, digit=Terminal._digit_keypad),
     "confirm": Handlers(card=Terminal._card_confirm, option=Terminal._choose_confirm, ok=Terminal._confirm_confirm),
     "choose": Handlers(card=Terminal._card_choose, option=Terminal._choose_choose),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from cards.registry import Enrolment, Role
 from terminal.bank.game import Game
+from terminal.bank.types import Effects
 from terminal.errors import GameError
 from terminal.table.dialogs import ChoiceNext, Dialog, KeypadNext, RentAsk
 from terminal.table.dialogs import Gives as Gives  # re-exported (it lived here)
@@ -48,6 +49,23 @@ class TerminalSettings:
     banker_pin: str | None = None
     language: str = "fr"
     display: str = "plain"
+
+
+def owes_of(effects: Effects) -> tuple[tuple[str, str, int], ...]:
+    """The debts an operation would create or raise (from its preview): ``(debtor, creditor, amount more
+    owed)``."""
+    lists = [c for c in effects.changes if c[0] == "debts"]
+    if not lists:
+        return ()
+
+    def totals(debts: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
+        out: dict[tuple[str, str], int] = {}
+        for debt in debts:
+            key = (debt["debtor"], debt["creditor"])
+            out[key] = out.get(key, 0) + debt["amount"]
+        return out
+    before, after = totals(lists[0][2]), totals(lists[-1][3])
+    return tuple((d, c, a - before.get((d, c), 0)) for (d, c), a in after.items() if a > before.get((d, c), 0))
 
 
 class CardLookup(Protocol):

@@ -43,13 +43,13 @@ def _state(name: str, takes: str, needs: str, goes_to: str, long: bool = False) 
 _DEED_NEXT = "deed offer own_deed keypad confirm auction choose"
 
 STATES: Mapping[str, State] = {s.name: s for s in (
-    _state("idle", "player deed option", "part_card_player_or_deed", "player deed choose pin history"),
+    _state("idle", "player deed option", "part_card_player_or_deed", "player pin history " + _DEED_NEXT),
     _state("game_over", "option", "part_card_banker", "pin history"),
     _state("deed", "player deed option", "part_card_player", _DEED_NEXT),
     _state("offer", "player deed option", "part_card_player", _DEED_NEXT),
     _state("own_deed", "player deed option", "part_card_player", _DEED_NEXT),
     _state("player", "player deed option", "part_card_choice", "player " + _DEED_NEXT + " bankruptcy"),
-    _state("keypad", "digit ok", "part_keypad", "keypad confirm choose auction trade " + _DEED_NEXT),
+    _state("keypad", "digit ok player", "part_keypad", "keypad confirm choose auction trade " + _DEED_NEXT),
     _state("pin", "digit ok", "part_keypad", "confirm choose history"),
     _state("confirm", "player ok option", "part_card_ok", "confirm"),
     _state("choose", "player deed option", "part_card_choice", "choose trade player " + _DEED_NEXT, long=True),
@@ -57,7 +57,7 @@ STATES: Mapping[str, State] = {s.name: s for s in (
     _state("trade", "deed option", "part_card_trade_deed", "trade keypad confirm", long=True),
     _state("bankruptcy", "player option ok", "part_card_choice", "bankruptcy confirm"),
     _state("banker", "player deed option", "part_card_choice",
-           "player deed confirm choose history new_game enrol pin", long=True),
+           "player history new_game enrol pin " + _DEED_NEXT, long=True),
     _state("history", "option", "part_card_choice", "pin confirm", long=True),
     _state("new_game", "player option", "part_card_player", "new_game", long=True),
     _state("enrol", "option", "part_card_enrol", "enrol", long=True),

@@ -27,7 +27,7 @@ from terminal.table.dialogs import (
     PlayerScreen,
     TradeScreen,
 )
-from terminal.table.shared import TerminalParts
+from terminal.table.shared import TerminalParts, owes_of
 from terminal.table.view import DeedView, Msg, Option, PlayerLine, View
 
 
@@ -146,7 +146,8 @@ class ViewBuilder(TerminalParts):
             if purpose is not None:
                 title = Msg("keypad_title", {"player": player, "purpose": purpose},
                             f"{player} · {purpose}") if player else purpose
-            return View("keypad", title, player=player, keypad=d.buffer, keypad_label=d.label, extra=extra, **base)
+            return View("keypad", title, player=player, keypad=d.buffer, keypad_label=d.label, extra=extra,
+                        deed=self._deed_view(square) if square is not None else None, **base)
         if isinstance(d, Pin):
             return View("pin", Msg("keypad_pin", {}, "Banker PIN"), keypad="•" * len(d.buffer),
                         keypad_label=Msg("keypad_pin", {}, "Banker PIN"), **base)
@@ -191,8 +192,71 @@ class ViewBuilder(TerminalParts):
         raise AssertionError(f"no view for screen {self.screen!r}")
 
     def _deed_screen_view(self, d: DeedScreen, base: _Common) -> View:
-        return View("deed", Msg("deed_tap_player", {}, "Tap the player's card"), deed=self._deed_view(d.square),
-                    **base)
+        """A deed looked at, and what the next card does: unowned, the buyer's card buys it at the price
+        shown (or Decline: auction); owned, the payer's card pays the rent shown, with its reason."""
+        state = self._game.current
+        square = d.square
+        deed = self._game.edition.squares[square]
+        owner = state.owner.get(square)
+        options: list[Option] = []
+        if owner is None:
+            title = Msg("deed_tap_buyer", {"price": self._fmt(deed.price)}, "Buyer: tap your card")
+            options.append(Option("decline", Msg("opt_decline", {}, "Decline: auction")))
+        elif state.mortgaged.get(square):
+            title = Msg("deed_tap_player", {}, "Tap the player's card")
+        else:
+            rent = self._rent_shown(square, owner, d.dice, d.card)
+            why = self._rent_reason(square, owner, d.dice, d.card)
+            if rent is None:
+                title = Msg("deed_tap_player", {}, "Tap the player's card")
+            elif why is None:
+                title = Msg("deed_rent_tap_payer", {"rent": self._fmt(rent)}, f"Rent {rent}: payer, tap your card")
+            else:
+                title = Msg("deed_rent_why_tap_payer", {"rent": self._fmt(rent), "why": why},
+                            f"Rent {rent} ({why.english}): payer, tap your card")
+            if deed.kind == "railroad":
+                options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
+                                      selected=d.card == "nearest_railroad"))
+            if deed.kind == "utility":
+                options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
+                                      selected=d.card == "nearest_utility"))
+        return View("deed", title, deed=self._deed_view(square), options=tuple(options), **base)
+
+    def _rent_shown(self, square: int, owner: str, dice: int | None, card: str | None) -> int | None:
+        """The rent another player would pay now (None when it cannot be said yet)."""
+        payer = next((p for p in self._game.current.active_players() if p != owner), None)
+        if payer is None:
+            return None
+        try:
+            return self._game.rent(payer, square, dice, card)[0]
+        except GameError:
+            return None
+
+    def _rent_reason(self, square: int, owner: str, dice: int | None, card: str | None) -> Msg | None:
+        """Why the rent is what it is: a whole colour group, the buildings, the railroads or utilities held,
+        the dice, a card's rule."""
+        state = self._game.current
+        edition = self._game.edition
+        deed = edition.squares[square]
+        if deed.kind == "street":
+            level = state.level.get(square, 0)
+            if level >= 5:
+                return Msg("why_hotel", {}, "a hotel")
+            if level > 0:
+                return Msg("why_houses", {"n": level}, f"{level} house(s)")
+            group = [s.index for s in edition.deeds() if s.group == deed.group]
+            if all(state.owner.get(s) == owner for s in group):
+                return Msg("why_group", {}, "whole colour group: double rent")
+            return None
+        held = sum(1 for s in edition.deeds() if s.kind == deed.kind and state.owner.get(s.index) == owner)
+        if deed.kind == "railroad":
+            if card == "nearest_railroad":
+                return Msg("why_railroad_card", {"n": held}, f"{held} railroad(s), card: twice the rent")
+            return Msg("why_railroads", {"n": held}, f"{held} railroad(s)")
+        if deed.kind == "utility" and dice is not None:
+            times = 10 if card == "nearest_utility" or held >= 2 else 4
+            return Msg("why_dice", {"times": times, "dice": dice}, f"{times} × {dice}")
+        return None
 
     def _confirm_view(self, d: Confirm, base: _Common) -> View:
         pending = d.pending
@@ -210,15 +274,40 @@ class ViewBuilder(TerminalParts):
         return View("confirm", Msg("confirm_title", {}, "Confirm?"), pending=pending,
                     player=(pending.confirm_by or (None,))[0], deed=shown, options=tuple(options), **base)
 
+    def _signed(self, op: dict[str, Any], player: str) -> str:
+        """What ``op`` would move for ``player``, signed: "+200 €" received from the Bank, "−100 €" charged
+        (what is paid and what would stay owed), or "" (refused)."""
+        try:
+            effects = self._game.preview(op)
+        except GameError:
+            return ""
+        received = sum(a for p, q, a in effects.postings if q == player and p == "bank")
+        if received:
+            return "+" + self._fmt(received)
+        charged = sum(a for p, _, a in effects.postings if p == player) + sum(
+            a for d, _, a in owes_of(effects) if d == player)
+        return "−" + self._fmt(charged) if charged else ""
+
     def _player_options(self, player: str) -> list[Option]:
         in_debt = self._in_debt(player)
         state = self._game.current
 
         def opt(option_id: str, english: str, enabled: bool = True, **params: object) -> Option:
             return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
-        options = [opt("pass_go", "GO salary"), opt("income_tax", "Income tax"), opt("luxury_tax", "Luxury tax"),
+
+        def amount_opt(option_id: str, english: str, op: dict[str, Any]) -> Option:
+            """An option that commits: its label names the amount."""
+            amount = self._signed(op, player)
+            if not amount:
+                return opt(option_id, english)
+            return Option(option_id, Msg("opt_amount", {"what": Msg(f"opt_{option_id}", {}, english),
+                                                        "amount": amount}, f"{english} {amount}"))
+        income = (opt("income_tax", "Income tax") if self._game.config.rules.get("income_tax_percent")
+                  else amount_opt("income_tax", "Income tax", {"op": "pay_tax", "player": player, "square": 4}))
+        options = [amount_opt("pass_go", "GO salary", {"op": "pass_go", "player": player}), income,
+                   amount_opt("luxury_tax", "Luxury tax", {"op": "pay_tax", "player": player, "square": 38}),
                    opt("chance", "Chance card"), opt("community_chest", "Community Chest card"),
-                   opt("jail_fine", "Jail fine"),
+                   amount_opt("jail_fine", "Jail fine", {"op": "jail_fine", "player": player}),
                    opt("use_jail_card", "Use Get Out of Jail Free", enabled=bool(state.jail_cards_of(player))),
                    opt("free_parking", "Free Parking"), opt("pay_bank", "Pay the Bank"),
                    opt("bank_pays", "Receive from the Bank"), opt("pay_each_player", "Pay each player"),
