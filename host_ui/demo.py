@@ -363,6 +363,7 @@ class TableDriver:
         self._context(player)
         self.choose("bankruptcy")
         if self.terminal.view.screen == "bankruptcy":
+            self.tap(self.card_of(self.terminal.view.extra["creditor"]))  # the creditor decides on their tap
             for square in op.get("lift_now", []):
                 self.choose(f"lift:{square}")
             self.choose("done")

@@ -205,6 +205,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         _tap(term, clock, player_uid(4))
         term.choose("bankruptcy")
         if term.view.screen == "bankruptcy":
+            _tap(term, clock, player_uid(2))  # the creditor decides on their own tap
             term.choose(f"lift:{15}")
             snap("bankruptcy", "bankruptcy")
             term.choose("done")

@@ -317,10 +317,15 @@ class TradeScreen:
 
 @dataclass
 class BankruptcyScreen:
+    """A bankruptcy to a player who receives mortgaged deeds: the creditor taps their card (``decided``),
+    then chooses which mortgages to lift at once."""
+
     screen: ClassVar[str] = "bankruptcy"
     player: str
+    creditor: str
     lift_options: list[int]
     lift_now: list[int] = field(default_factory=list)
+    decided: bool = False
 
 
 @dataclass

@@ -10,7 +10,9 @@ from typing import Any
 
 from cards.editions import RULE_FLAGS, Edition, available_editions, load_edition
 from cards.registry import Role
+from terminal.bank.money import ten_percent
 from terminal.bank.state import MODES
+from terminal.bank.types import Effects
 from terminal.errors import GameError
 from terminal.table.dialogs import (
     Adjust,
@@ -32,7 +34,7 @@ from terminal.table.dialogs import (
     TradeCash,
     TradeScreen,
 )
-from terminal.table.shared import TerminalParts
+from terminal.table.shared import TerminalParts, account_msg, joined
 from terminal.table.view import Msg, Option
 
 #: The classic tokens, the default names of the players who tap their cards in the new-game wizard.
@@ -159,19 +161,24 @@ class TableFlows(TerminalParts):
     # Bankruptcy
     # ------------------------------------------------------------------------------------------------------
     def _bankruptcy(self, player: str) -> None:
+        """Bankruptcy: to a player receiving mortgaged deeds, that creditor first taps their card and decides
+        which mortgages to lift at once; then the confirmation lists what each creditor receives."""
         state = self._game.current
         debts = state.debts_of(player)
         lift_options: list[int] = []
-        if debts and debts[0]["creditor"] not in ("bank", "pot"):
+        creditor = debts[0]["creditor"] if debts else "bank"
+        if creditor not in ("bank", "pot"):
             lift_options = [s for s in state.deeds_of(player) if state.mortgaged.get(s)]
         op = {"op": "declare_bankruptcy", "player": player}
         purpose = Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy")
         if not lift_options:
             return self._ask_confirm(op, purpose, confirm_by=(player,))
-        self._go(BankruptcyScreen(player=player, lift_options=lift_options))
+        self._go(BankruptcyScreen(player=player, creditor=creditor, lift_options=lift_options))
 
     def _choose_bankruptcy(self, option_id: str) -> None:
         screen = self._at(BankruptcyScreen)
+        if not screen.decided:  # the options are disabled until the creditor's card: kept for the F keys
+            return self._refuse_needs()
         if option_id == "done":
             return self._confirm_bankruptcy()
         square = int(option_id.split(":")[1])
@@ -180,16 +187,70 @@ class TableFlows(TerminalParts):
         self._changed()
 
     def _card_bankruptcy(self, tapped: Tapped) -> None:
-        self._refuse_needs()
+        """The creditor's card: the choice of lifting mortgages at once is theirs."""
+        screen = self._at(BankruptcyScreen)
+        if not isinstance(tapped, PlayerTap) or tapped.player != screen.creditor or screen.decided:
+            return self._refuse_needs()
+        screen.decided = True
+        self._accept()
 
     def _confirm_bankruptcy(self) -> None:
         screen = self._at(BankruptcyScreen)
+        if not screen.decided:
+            return self._refuse_needs()
         player = screen.player
         op: dict[str, Any] = {"op": "declare_bankruptcy", "player": player}
         if screen.lift_now:
             op["lift_now"] = sorted(screen.lift_now)
         self._ask_confirm(op, Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy"),
                           confirm_by=(player,))
+
+    def _details(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]:
+        """What a confirmation lists besides the money: for a bankruptcy, per creditor, the deeds (mortgaged
+        ones with the 10 % due, or lifted at once), the Jail cards, the buildings sold back to the Bank, and
+        the debts it ends."""
+        if op.get("op") != "declare_bankruptcy":
+            return ()
+        debtor = str(op["player"])
+        edition = self._game.edition
+        state = self._game.current
+        rounding = self._game.config.rounding
+        lifted = set(op.get("lift_now") or ())
+        received: dict[str, list[Msg]] = {}
+        sold: list[Msg] = []
+        ended: list[Msg] = []
+        for change in effects.changes:
+            section, key, before, after = change
+            if section == "owner" and before == debtor:
+                taker = after if after is not None else "bank"
+                deed = edition.squares[key]
+                item = Msg("name", {}, deed.name)
+                if state.mortgaged.get(key) and taker != "bank":
+                    interest = ten_percent(deed.mortgage, rounding)
+                    code = "bk_deed_lifted" if key in lifted else "bk_deed_mortgaged"
+                    amount = interest + deed.mortgage if key in lifted else interest
+                    item = Msg(code, {"deed": deed.name, "amount": self._fmt(amount)}, deed.name)
+                received.setdefault(taker, []).append(item)
+            elif section == "jail_card" and before == debtor:
+                taker = after if after is not None else "bank"
+                received.setdefault(taker, []).append(Msg("bk_jail_card", {}, "a Get Out of Jail Free card"))
+            elif section == "level" and isinstance(before, int) and isinstance(after, int) and before > after:
+                deed = edition.squares[key]
+                code = "bk_hotel_on" if before > edition.houses_before_hotel else "bk_houses_on"
+                sold.append(Msg(code, {"n": before - after, "deed": deed.name}, deed.name))
+            elif section == "debts" and not ended:
+                for debt in before:
+                    if debt["debtor"] == debtor:
+                        ended.append(Msg("bk_debt_ends", {"creditor": account_msg(str(debt["creditor"])),
+                                                          "amount": self._fmt(int(debt["amount"]))},
+                                         f"Debt ended: {debt['amount']} to {debt['creditor']}"))
+        lines: list[Msg] = []
+        for taker, items in received.items():
+            lines.append(Msg("bk_receives", {"creditor": account_msg(taker), "items": joined(items)},
+                             f"{taker} receives"))
+        if sold:
+            lines.append(Msg("bk_sold_back", {"items": joined(sold)}, "Sold back to the Bank"))
+        return tuple(lines + ended)
 
     # ------------------------------------------------------------------------------------------------------
     # Banker

@@ -55,6 +55,7 @@ from terminal.table.dialogs import (
     AdjustPlayer,
     Advance,
     AmountOp,
+    BankruptcyScreen,
     Bid,
     BuildPrice,
     Choice,
@@ -94,7 +95,7 @@ from terminal.table.dialogs import (
 )
 from terminal.table.flows import TableFlows
 from terminal.table.i18n import translate
-from terminal.table.shared import CardLookup, GameFactory, Sounds, owes_of
+from terminal.table.shared import CardLookup, GameFactory, Sounds, account_msg, joined, owes_of
 from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
 from terminal.table.states import STATES, may_go
 from terminal.table.view import Msg, Option, Pending, View
@@ -353,6 +354,8 @@ class Terminal(TableFlows, ViewBuilder):
             if by:
                 return Msg("need_card_or_ok", {"player": by[0]}, f"{by[0]}'s card or OK")
             return Msg("part_card_ok", {}, "the OK button")
+        if isinstance(dialog, BankruptcyScreen) and not dialog.decided:
+            return Msg("need_creditor_card", {"player": dialog.creditor}, f"{dialog.creditor}'s card")
         if isinstance(dialog, Keypad) and isinstance(dialog.then, DeedDice):
             return Msg("part_dice_then_payer", {}, "the dice total, then the payer's card")
         if isinstance(dialog, Choice):
@@ -512,9 +515,10 @@ class Terminal(TableFlows, ViewBuilder):
         lines = []
         for debtor in dict.fromkeys(d for d, _, _ in owes):
             paid = sum(a for p, _, a in postings if p == debtor)
-            owed = ", ".join(f"{self._fmt(a)} → {self._label(c)}" for d, c, a in owes if d == debtor)
+            owed = joined([Msg("owes_to", {"amount": self._fmt(a), "creditor": account_msg(c)},
+                               f"{self._fmt(a)} → {c}") for d, c, a in owes if d == debtor])
             lines.append(Msg("pays_owes", {"player": debtor, "pays": self._fmt(paid), "owes": owed},
-                             f"{debtor} pays {self._fmt(paid)}, owes {owed}"))
+                             f"{debtor} pays {self._fmt(paid)}, owes {owed.english}"))
         if len(lines) == 1:
             return lines[0]
         return Msg("pays_owes_more", {"first": lines[0], "count": len(lines) - 1},
@@ -537,10 +541,6 @@ class Terminal(TableFlows, ViewBuilder):
         pending = Pending(op=dict(op), purpose=purpose, postings=postings, confirm_by=confirm_by,
                           warning=warning, owes=owes, details=self._details(op, effects))
         self._go(Confirm(pending=pending, shown_at=self.clock(), double=double, card_only=card_only, rent=rent))
-
-    def _details(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]:
-        """What else the confirmation lists (a bankruptcy's transfers: see the flows)."""
-        return ()
 
     def _commit_or_confirm(self, op: Mapping[str, Any], purpose: Msg, confirm_by: tuple[str, ...] = (),
                            uid: str | None = None, rent: RentAsk | None = None) -> None:

@@ -68,6 +68,23 @@ def owes_of(effects: Effects) -> tuple[tuple[str, str, int], ...]:
     return tuple((d, c, a - before.get((d, c), 0)) for (d, c), a in after.items() if a > before.get((d, c), 0))
 
 
+def joined(items: list[Msg]) -> Msg:
+    """A list of texts, each translated in the reader's language, joined with commas."""
+    if len(items) == 1:
+        return items[0]
+    rest = joined(items[1:])
+    return Msg("joined_list", {"first": items[0], "rest": rest}, f"{items[0].english}, {rest.english}")
+
+
+def account_msg(account: str) -> Msg:
+    """An account's name: the Bank and the Free Parking pot in the reader's language, a player as named."""
+    names = {"bank": ("ui_bank_name", "Bank"), "pot": ("ui_pot_name", "Free Parking")}
+    if account in names:
+        code, english = names[account]
+        return Msg(code, {}, english)
+    return Msg("name", {}, account)
+
+
 class CardLookup(Protocol):
     """The card registry as the machine uses it (``cards.registry.CardRegistry``)."""
 
@@ -136,3 +153,4 @@ class TerminalParts:
         def _choose(self, title: Msg, options: list[Option], then: ChoiceNext) -> None: ...
         def _choose_idle(self, option_id: str) -> None: ...
         def _deed_view(self, square: int, payer: str | None = None) -> DeedView: ...
+        def _label(self, account: str) -> str: ...

@@ -168,10 +168,14 @@ class ViewBuilder(TerminalParts):
                         extra={"a": d.a, "b": d.b, "gives": d.gives, "lift_now": d.lift_now}, **base)
         if isinstance(d, BankruptcyScreen):
             options = [Option(f"lift:{s}", Msg("opt_lift_now", {"deed": self._deed_name(s)}, "Lift now"),
-                              selected=s in d.lift_now) for s in d.lift_options]
-            options.append(Option("done", Msg("opt_done", {}, "Done")))
-            return View("bankruptcy", Msg("bankruptcy_title", {"player": d.player}, "Bankruptcy"),
-                        player=d.player, options=tuple(options), **base)
+                              selected=s in d.lift_now, enabled=d.decided) for s in d.lift_options]
+            options.append(Option("done", Msg("opt_done", {}, "Done"), enabled=d.decided))
+            title = (Msg("bankruptcy_creditor_chooses", {"player": d.player, "creditor": d.creditor},
+                         f"{d.player} goes bankrupt: {d.creditor} chooses what to lift now") if d.decided else
+                     Msg("bankruptcy_creditor_taps", {"player": d.player, "creditor": d.creditor},
+                         f"{d.player} goes bankrupt: {d.creditor}, tap your card"))
+            return View("bankruptcy", title, player=d.creditor if d.decided else d.player, options=tuple(options),
+                        extra={"debtor": d.player, "creditor": d.creditor, "decided": d.decided}, **base)
         if isinstance(d, Banker):
             return View("banker", Msg("banker_title", {}, "Banker"), options=tuple(self._banker_options()), **base)
         if isinstance(d, History):
