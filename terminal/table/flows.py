@@ -12,7 +12,7 @@ from cards.editions import RULE_FLAGS, Edition, available_editions, load_edition
 from cards.registry import Role
 from terminal.bank.money import ten_percent
 from terminal.bank.state import MODES
-from terminal.bank.types import Effects
+from terminal.bank.types import Effects, Receipt
 from terminal.errors import GameError
 from terminal.table.dialogs import (
     Adjust,
@@ -209,8 +209,9 @@ class TableFlows(TerminalParts):
         """What a confirmation lists besides the money: for a bankruptcy, per creditor, the deeds (mortgaged
         ones with the 10 % due, or lifted at once), the Jail cards, the buildings sold back to the Bank, and
         the debts it ends."""
-        if op.get("op") != "declare_bankruptcy":
-            return ()
+        name = op.get("op")
+        if name != "declare_bankruptcy":
+            return self._reasons(op, effects)
         debtor = str(op["player"])
         edition = self._game.edition
         state = self._game.current
@@ -251,6 +252,115 @@ class TableFlows(TerminalParts):
         if sold:
             lines.append(Msg("bk_sold_back", {"items": joined(sold)}, "Sold back to the Bank"))
         return tuple(lines + ended)
+
+    def _reasons(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]:
+        """Why a computed amount is what it is: the rent's reason, the 10 % interest of a mortgage, a price
+        set by a building auction (housing shortage), the 10 % income tax."""
+        name = op.get("op")
+        edition = self._game.edition
+        square = op.get("square")
+        deed = edition.squares[square] if isinstance(square, int) and 0 <= square < len(edition.squares) else None
+        rounding = self._game.config.rounding
+        if name == "unmortgage" and deed is not None:
+            return (Msg("why_unmortgage", {"value": self._fmt(deed.mortgage),
+                                           "interest": self._fmt(ten_percent(deed.mortgage, rounding))},
+                        "mortgage value + 10 % interest"),)
+        if name == "pay_rent" and deed is not None:
+            owner = self._game.current.owner.get(deed.index)
+            why = self._rent_reason(deed.index, owner, op.get("dice"), op.get("card")) if owner else None
+            return (why,) if why is not None else ()
+        if name == "build" and op.get("price") is not None:
+            return (Msg("why_shortage_price", {"price": self._fmt(int(op["price"]))},
+                        "price set at a building auction (housing shortage)"),)
+        if name == "pay_tax" and op.get("choice") == "percent":
+            return (Msg("why_percent_tax", {"player": str(op.get("player"))}, "10 % of worth"),)
+        if name == "trade":
+            lines = []
+            lifted = set(op.get("lift_now") or ())
+            for side, taker in (("a_gives", op.get("b")), ("b_gives", op.get("a"))):
+                for s in (op.get(side) or {}).get("squares", ()):
+                    if self._game.current.mortgaged.get(s):
+                        d = edition.squares[s]
+                        interest = ten_percent(d.mortgage, rounding)
+                        if s in lifted:
+                            lines.append(Msg("why_trade_lifted", {"player": str(taker), "deed": d.name,
+                                                                  "amount": self._fmt(interest + d.mortgage)}, d.name))
+                        else:
+                            lines.append(Msg("why_trade_interest", {"player": str(taker), "deed": d.name,
+                                                                    "amount": self._fmt(interest)}, d.name))
+            return tuple(lines)
+        return ()
+
+    # ------------------------------------------------------------------------------------------------------
+    # What happened (the "done" message)
+    # ------------------------------------------------------------------------------------------------------
+    def _what_happened(self, receipt: Receipt) -> Msg | None:
+        """What a committed operation moved, in words: the deed bought, the building built, the card kept,
+        the deeds traded, what an undo undid (the money moved is listed after it)."""
+        op = receipt.op
+        name = op.get("op")
+        edition = self._game.edition
+        square = op.get("square")
+        deed = edition.squares[square].name if isinstance(square, int) and 0 <= square < len(edition.squares) else ""
+        player = str(op.get("player", ""))
+        paid = sum(a for p, _, a in receipt.postings if p == player)
+        got = sum(a for _, q, a in receipt.postings if q == player)
+        if name == "undo":
+            undone = op.get("undoes")
+            if not isinstance(undone, Mapping):
+                return None
+            return Msg("did_undo", {"what": describe_undo(undone, edition, plain=True)}, "Undone")
+        if name == "buy":
+            return Msg("did_buy", {"player": player, "deed": deed, "amount": self._fmt(paid)}, f"{player} buys {deed}")
+        if name == "auction":
+            winner = str(op.get("winner"))
+            return Msg("did_auction", {"player": winner, "deed": deed, "amount": self._fmt(int(op.get("price", 0)))},
+                       f"{winner} wins {deed} at auction")
+        if name == "pay_rent":
+            owner = next((q for p, q, _ in receipt.postings if p == player), "")
+            return Msg("did_rent", {"player": player, "deed": deed, "owner": owner, "amount": self._fmt(paid)},
+                       f"{player} pays the rent on {deed}")
+        if name == "build":
+            level = self._game.current.level.get(int(square or 0), 0)
+            hotel = level > self._game.config.houses_before_hotel
+            return Msg("did_build_hotel" if hotel else "did_build_house",
+                       {"deed": deed, "amount": self._fmt(paid), "n": level}, f"Built on {deed}")
+        if name == "sell_building":
+            return Msg("did_sell_building", {"deed": deed, "amount": self._fmt(got)}, f"Sold on {deed}")
+        if name == "mortgage":
+            return Msg("did_mortgage", {"deed": deed, "amount": self._fmt(got)}, f"{deed} mortgaged")
+        if name == "unmortgage":
+            return Msg("did_unmortgage", {"deed": deed, "amount": self._fmt(paid)}, f"Mortgage on {deed} lifted")
+        if name == "trade":
+            a, b = str(op.get("a")), str(op.get("b"))
+            return Msg("did_trade", {"a": a, "b": b, "a_gives": self._gives_msg(op.get("a_gives")),
+                                     "b_gives": self._gives_msg(op.get("b_gives"))}, f"Trade {a} ↔ {b}")
+        if name == "gain_jail_card":
+            return Msg("did_gain_jail_card", {"player": player}, f"{player} keeps a Get Out of Jail Free card")
+        if name == "use_jail_card":
+            return Msg("did_use_jail_card", {"player": player}, f"{player} leaves jail with the card")
+        if name == "declare_bankruptcy":
+            return Msg("did_bankruptcy", {"player": player}, f"{player} is bankrupt")
+        if name in ("pass_go", "bank_pays", "free_parking", "collect_from_each_player") and got:
+            return Msg("did_receive", {"player": player, "amount": self._fmt(got)}, f"{player} receives {got}")
+        if name in ("pay_tax", "pay_bank", "jail_fine", "repairs", "pay_each_player") and player:
+            return Msg("did_pay", {"player": player, "amount": self._fmt(paid)}, f"{player} pays {paid}")
+        if name == "transfer":
+            return Msg("did_transfer", {"payer": account_msg(str(op.get("from"))),
+                                        "payee": account_msg(str(op.get("to"))),
+                                        "amount": self._fmt(int(op.get("amount", 0)))}, "Payment")
+        return None
+
+    def _gives_msg(self, side: object) -> Msg:
+        """One side of a trade in words: its deeds, cash and Jail cards (or nothing)."""
+        if not isinstance(side, Mapping):
+            return Msg("gives_nothing", {}, "nothing")
+        items = [Msg("name", {}, self._deed_name(int(s))) for s in side.get("squares", ())]
+        if side.get("cash"):
+            items.append(Msg("name", {}, self._fmt(int(side["cash"]))))
+        if side.get("jail_cards"):
+            items.append(Msg("gives_jail_cards", {"n": int(side["jail_cards"])}, "Jail card(s)"))
+        return joined(items) if items else Msg("gives_nothing", {}, "nothing")
 
     # ------------------------------------------------------------------------------------------------------
     # Banker
@@ -429,9 +539,10 @@ def _side(side: Gives) -> dict[str, Any]:
     return {k: v for k, v in side.items() if v}
 
 
-def describe_undo(op: Mapping[str, Any], edition: Edition) -> Msg:
+def describe_undo(op: Mapping[str, Any], edition: Edition, plain: bool = False) -> Msg:
     """What an undo will undo, for the confirmation screen: the recorded operation's purpose (translated,
-    with the deed's name) and who it concerns, e.g. "Annuler : Achat de Rue de la Paix (Anne)"."""
+    with the deed's name) and who it concerns, e.g. "Défaire : Achat de Rue de la Paix (Anne)"; ``plain``:
+    without the "Undo:" word (for the message saying it was undone)."""
     name = op.get("op", "?")
     params = {k: v for k, v in op.items() if k != "op" and isinstance(k, str)}
     square = op.get("square")
@@ -441,6 +552,8 @@ def describe_undo(op: Mapping[str, Any], edition: Edition) -> Msg:
         (f"{op.get('a')} ↔ {op.get('b')}" if name == "trade" else "")
     english = name.replace("_", " ") + (f" of {params['deed']}" if "deed" in params else "")
     what = Msg(f"purpose_{name}", params, english)
+    if plain:
+        return Msg("undo_what_who", {"what": what, "who": who}, f"{english} ({who})") if who else what
     if not who:
         return Msg("purpose_undo_plain", {"what": what}, f"Undo: {english}")
     return Msg("purpose_undo", {"what": what, "who": who}, f"Undo: {english} ({who})")

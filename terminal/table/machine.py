@@ -608,7 +608,11 @@ class Terminal(TableFlows, ViewBuilder):
             self._beep("success")
         moved = ", ".join(f"{self._label(p)} → {self._label(q)} {self._fmt(a)}" for p, q, a in
                           (receipt.postings if receipt else ()))
-        self._say(Msg("done", {"detail": moved}, ("Done. " + moved).strip()), "success")
+        what = self._what_happened(receipt) if receipt is not None else None
+        if what is None:
+            return self._say(Msg("done", {"detail": moved}, ("Done. " + moved).strip()), "success")
+        self._say(Msg("done_what", {"what": what, "detail": moved}, f"Done: {what.english}. {moved}".strip()),
+                  "success")
 
     def _label(self, account: str) -> str:
         names = {"bank": "ui_bank_name", "pot": "ui_pot_name"}

@@ -282,7 +282,7 @@ def test_undo_shows_what_it_undoes_before_doing_it(table):
     d.choose("undo")
     assert table.view.screen == "confirm"
     from terminal.table.i18n import text
-    assert text(table.view.pending.purpose, "fr") == "Annuler : Achat de Rue de la Paix (Ann)"
+    assert text(table.view.pending.purpose, "fr") == "Défaire : Achat de Rue de la Paix (Ann)"
     assert text(table.view.pending.purpose, "en") == "Undo: Buying Rue de la Paix (Ann)"
     assert table.view.pending.postings == (("bank", "Ann", 400),)
     d.button("confirm")
