@@ -254,7 +254,8 @@ class RentAsk:
 @dataclass
 class Confirm:
     """A pending operation. ``double``: a second OK or tap is needed (second GO salary); ``card_only``: every
-    party taps their card (``cards``: the players who have); ``rent``: set for a rent."""
+    party taps their card (``cards``: the players who have); ``rent``: set for a rent; ``back``: the trade
+    or auction it closes (a timeout goes back to it instead of dropping it)."""
 
     screen: ClassVar[str] = "confirm"
     pending: Pending
@@ -263,6 +264,7 @@ class Confirm:
     card_only: bool = False
     cards: set[str] = field(default_factory=set)
     rent: RentAsk | None = None
+    back: Dialog | None = None
 
 
 @dataclass
@@ -300,6 +302,10 @@ class AuctionScreen:
     screen: ClassVar[str] = "auction"
     auction: DeedAuction
     square: int
+
+    def set_up(self) -> bool:
+        """Whether a bid was made (a timeout then asks before dropping the auction)."""
+        return bool(self.auction.bids)
 
 
 @dataclass

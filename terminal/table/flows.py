@@ -90,7 +90,7 @@ class TableFlows(TerminalParts):
             self._go_idle()
             return self._say(Msg("no_bid", {"deed": name}, f"No bid: {name} stays with the Bank."))
         self._ask_confirm({"op": "auction", "square": screen.square, "winner": best.player, "price": best.amount},
-                          Msg("purpose_auction", {"deed": name}, "Auction"), confirm_by=(best.player,))
+                          Msg("purpose_auction", {"deed": name}, "Auction"), confirm_by=(best.player,), back=screen)
 
     def _choose_auction(self, option_id: str) -> None:
         if option_id == "close":
@@ -147,7 +147,7 @@ class TableFlows(TerminalParts):
         op: dict[str, Any] = {"op": "trade", "a": a, "b": b, "a_gives": _side(gives[a]), "b_gives": _side(gives[b])}
         if trade.lift_now:
             op["lift_now"] = sorted(trade.lift_now)
-        self._ask_confirm(op, Msg("purpose_trade", {}, "Trade"), confirm_by=(a, b), card_only=True)
+        self._ask_confirm(op, Msg("purpose_trade", {}, "Trade"), confirm_by=(a, b), card_only=True, back=trade)
 
     def _card_trade(self, tapped: Tapped) -> None:
         trade = self._at(TradeScreen)

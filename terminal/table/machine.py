@@ -55,6 +55,7 @@ from terminal.table.dialogs import (
     AdjustPlayer,
     Advance,
     AmountOp,
+    AuctionScreen,
     BankruptcyScreen,
     Bid,
     BuildPrice,
@@ -91,6 +92,7 @@ from terminal.table.dialogs import (
     Tapped,
     TaxChoice,
     TradeCash,
+    TradeScreen,
     TransferAmount,
 )
 from terminal.table.flows import TableFlows
@@ -145,7 +147,7 @@ class Terminal(TableFlows, ViewBuilder):
         self._guard_uid: str | None = None
         self._guard_until = 0.0
         self._view: View | None = None
-        self._warned_timeout = False
+        self._kept_at: float | None = None
         if game is not None and game.is_over():
             self.dialog = GameOver()
 
@@ -178,7 +180,9 @@ class Terminal(TableFlows, ViewBuilder):
         self.shown_version = screen_version
 
     def _aimed_elsewhere(self, version: int | None) -> bool:
-        """An input aimed at a screen no longer shown: dropped with the refusal beep (nothing else moves)."""
+        """An input aimed at a screen no longer shown: dropped with the refusal beep (nothing else moves but
+        the timeout, which any input restarts)."""
+        self._touch()
         if version is None or version == self.screen_version:
             return False
         self._beep("refused")
@@ -293,11 +297,18 @@ class Terminal(TableFlows, ViewBuilder):
         if not was_idle:
             self._say(Msg("cancelled", {}, "Cancelled."))
 
+    def timeout_s(self) -> float:
+        """How long the current screen waits for an input (any input restarts it): the long timeout on the
+        screens the table marks ``long`` (lists, wizards, menus, auctions, trades) and on a keypad or a
+        confirmation inside a trade or an auction; the short one elsewhere."""
+        dialog = self.dialog
+        inside = isinstance(dialog, Keypad | Confirm) and isinstance(dialog.back, TradeScreen | AuctionScreen)
+        return self.settings.long_timeout_s if STATES[self.screen].long or inside else self.settings.timeout_s
+
     def tick(self) -> None:
         """Clock tick: time out a pending step; end a time-limited game whose time has come."""
         now = self.clock()
-        limit = self.settings.long_timeout_s if STATES[self.screen].long else self.settings.timeout_s
-        if not isinstance(self.dialog, Idle | GameOver) and now - self.last_input >= limit:
+        if not isinstance(self.dialog, Idle | GameOver) and now - self.last_input >= self.timeout_s():
             self._time_out()
         if self.game is not None and self.game.mode == "time_limit" and not self.game.is_over():
             try:
@@ -306,8 +317,29 @@ class Terminal(TableFlows, ViewBuilder):
             except GameError:
                 pass
 
+    def _set_up_under(self) -> TradeScreen | AuctionScreen | None:
+        """The trade or auction already set up (something given, a bid made) on screen or under the keypad
+        or the confirmation on screen."""
+        dialog = self.dialog
+        under = dialog.back if isinstance(dialog, Keypad | Confirm) else dialog
+        if isinstance(under, TradeScreen | AuctionScreen) and under.set_up():
+            return under
+        return None
+
     def _time_out(self) -> None:
+        """A timeout drops the step in progress, except a trade or an auction already set up: the first
+        timeout shows it again and asks (cancel drops it); only a second one with no input drops it."""
+        kept = self._set_up_under()
+        if kept is not None and self._kept_at != self.last_input:
+            self._go(kept)
+            self._touch()
+            self._kept_at = self.last_input
+            code = "timeout_kept_trade" if isinstance(kept, TradeScreen) else "timeout_kept_auction"
+            english = "Still there? Kept as it was: Cancel drops it."
+            return self._say(Msg(code, {}, english), "error")
         self._go_idle()
+        if kept is not None:
+            return self._say(Msg("timed_out_dropped", {}, "Timed out again: dropped, nothing was done."))
         self._say(Msg("timed_out", {}, "Timed out: nothing was done."))
 
     # ------------------------------------------------------------------------------------------------------
@@ -526,7 +558,7 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _ask_confirm(self, op: Mapping[str, Any], purpose: Msg, confirm_by: tuple[str, ...] = (),
                      warning: Msg | None = None, double: bool = False, card_only: bool = False,
-                     rent: RentAsk | None = None, effects: Effects | None = None) -> None:
+                     rent: RentAsk | None = None, effects: Effects | None = None, back: Dialog | None = None) -> None:
         """Show a pending operation (checked by a preview: a refusal is shown at once and nothing changes).
         A charge larger than the payer's cash says what is paid and what stays owed."""
         if effects is None:
@@ -540,7 +572,8 @@ class Terminal(TableFlows, ViewBuilder):
             warning = self._owes_warning(owes, postings)
         pending = Pending(op=dict(op), purpose=purpose, postings=postings, confirm_by=confirm_by,
                           warning=warning, owes=owes, details=self._details(op, effects))
-        self._go(Confirm(pending=pending, shown_at=self.clock(), double=double, card_only=card_only, rent=rent))
+        self._go(Confirm(pending=pending, shown_at=self.clock(), double=double, card_only=card_only, rent=rent,
+                         back=back))
 
     def _commit_or_confirm(self, op: Mapping[str, Any], purpose: Msg, confirm_by: tuple[str, ...] = (),
                            uid: str | None = None, rent: RentAsk | None = None) -> None:

@@ -27,7 +27,8 @@ ALWAYS = frozenset({"idle", "game_over", "banker"})
 class State:
     """A screen: ``takes`` the inputs it handles; ``needs`` the catalog code naming what it waits for;
     ``goes_to`` the screens it may open (besides :data:`ALWAYS`); ``long`` whether it uses the long timeout
-    (typing inside a trade or an auction, lists, wizards, menus)."""
+    (lists, wizards, menus; a keypad or a confirmation inside a trade or an auction takes the long timeout
+    too: see :meth:`terminal.table.machine.Terminal.timeout_s`)."""
 
     name: str
     takes: frozenset[str]
@@ -51,7 +52,7 @@ STATES: Mapping[str, State] = {s.name: s for s in (
     _state("player", "player deed option", "part_card_choice", "player " + _DEED_NEXT + " bankruptcy"),
     _state("keypad", "digit ok player", "part_keypad", "keypad confirm choose auction trade " + _DEED_NEXT),
     _state("pin", "digit ok", "part_keypad", "confirm choose history"),
-    _state("confirm", "player ok option", "part_card_ok", "confirm"),
+    _state("confirm", "player ok option", "part_card_ok", "confirm trade auction"),
     _state("choose", "player deed option", "part_card_choice", "choose trade player " + _DEED_NEXT, long=True),
     _state("auction", "player ok option", "part_card_bidder", "keypad confirm", long=True),
     _state("trade", "deed option", "part_card_trade_deed", "trade keypad confirm", long=True),
