@@ -23,14 +23,23 @@ version: a quick second digit aimed at the same keypad is typed.
 Flows, each ending in one committed operation or in nothing:
 
 - Idle shows every player's cash. A player card opens that player's context; a deed card shows the deed,
-  then a player card completes it: unowned -> buy or decline into an auction; another's -> rent; one's own
-  -> build, sell, mortgage, lift the mortgage.
-- Every money movement is shown (payer -> payee, amount, purpose) before it commits; OK or the acting
-  player's card tapped again commits it; cancel drops it. Beeps come after the commit: one sound per action
-  (``accepted`` for a tap that moves the flow on, ``success``/``bankruptcy``/``game_over`` for a commit,
-  ``refused`` for a refusal, which also shows the rule's message and changes nothing).
-- A pending step times out back to idle (10 s by default; the screens the table marks ``long``, 60 s); a deed
-  looked at never turns into a purchase later. A card resting or re-tapped at once never acts twice.
+  then a player card completes it: unowned -> the buyer's card buys it at the price shown (or Decline:
+  auction); another's -> the payer's card pays the rent shown with its reason (a utility's dice typed
+  first); one's own -> build, sell, mortgage, lift the mortgage.
+- Every amount is on screen before the touch that commits it: two touches for GO salary, the taxes and the
+  jail fine (the player's card, then the button naming the amount), for a rent and for buying (the deed
+  card, then the payer's or buyer's card); three for a Chance or Community Chest card with a fixed amount.
+  An explicit confirmation stays where a mistake costs more: a typed amount, a payment that creates a debt
+  (it says what is paid and what stays owed), a second GO salary within the window, a trade, bankruptcy
+  (it lists what each creditor receives and the debts it ends), undo, building, selling and mortgages. OK or
+  the acting player's card tapped again commits it; cancel drops it. Beeps come after the commit: one
+  sound per action (``accepted`` for a tap that moves the flow on, ``success``/``bankruptcy``/``game_over``
+  for a commit, ``refused`` for a refusal, which also shows the rule's message and changes nothing). The
+  "done" message names what moved.
+- A pending step times out back to idle (10 s by default; 60 s on the screens the table marks ``long`` and on
+  a keypad or confirmation inside a trade or an auction; any input restarts it); a trade or an auction
+  already set up is shown again and asked about instead (:meth:`Terminal._time_out`). A deed looked at
+  never turns into a purchase later. A card resting or re-tapped at once never acts twice.
 - In debt, a player's context offers the ways to raise money (sell, mortgage, trade), the charges the rules
   still impose, the income that goes to the creditor, and bankruptcy; voluntary spending is not offered
   (RULES.md, Debts and bankruptcy).
@@ -388,6 +397,9 @@ class Terminal(TableFlows, ViewBuilder):
             return Msg("part_card_ok", {}, "the OK button")
         if isinstance(dialog, BankruptcyScreen) and not dialog.decided:
             return Msg("need_creditor_card", {"player": dialog.creditor}, f"{dialog.creditor}'s card")
+        if isinstance(dialog, DeedScreen):
+            code = "part_card_buyer" if self._game.current.owner.get(dialog.square) is None else "part_card_payer"
+            return Msg(code, {}, translate(code, {}, "en"))
         if isinstance(dialog, Keypad) and isinstance(dialog.then, DeedDice):
             return Msg("part_dice_then_payer", {}, "the dice total, then the payer's card")
         if isinstance(dialog, Choice):

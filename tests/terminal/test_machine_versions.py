@@ -94,3 +94,15 @@ def test_each_wrong_input_gets_the_screens_one_message(table):
     first = text(t.view.message, "fr")
     table.driver.tap(deed_uid(1))
     assert text(t.view.message, "fr") == first == "Cet écran attend un nombre tapé sur le clavier, puis OK."
+
+
+def test_the_deed_screen_names_the_card_it_needs(table):
+    from terminal.table.i18n import text
+    t = table.terminal
+    table.driver.tap(deed_uid(39))
+    t.confirm()
+    assert text(t.view.message, "fr") == "Cet écran attend la carte de l'acheteur (ou Refuser : enchères)."
+    table.game.buy("Ann", 1)
+    table.driver.tap(deed_uid(1))
+    t.confirm()
+    assert text(t.view.message, "fr") == "Cet écran attend la carte du payeur (ou celle du propriétaire)."
