@@ -381,8 +381,8 @@ class TableFlows(TerminalParts):
         self.banker_unlocked = True
         then, self._after_banker = self._after_banker, None
         self._go(Banker())
-        if then is not None:
-            then()
+        if then == "undo":
+            self._ask_undo()
 
     def _confirm_pin(self) -> None:
         pin = self._at(Pin)
@@ -435,7 +435,7 @@ class TableFlows(TerminalParts):
 
     def _choose_history(self, option_id: str) -> None:
         if option_id == "undo":  # the banker's undo, from the history: the banker card or PIN first
-            self._after_banker = self._ask_undo
+            self._after_banker = "undo"
             return self._banker_card(touch=True)
         self._go_idle()
 

@@ -151,7 +151,7 @@ class Terminal(TableFlows, ViewBuilder):
         self.message_kind = "info"
         self.last_input = clock()
         self.banker_unlocked = False
-        self._after_banker: Callable[[], None] | None = None
+        self._after_banker: str | None = None  # what the banker was asked for before identifying ("undo")
         self._last_go: dict[str, float] = {}
         self._guard_uid: str | None = None
         self._guard_until = 0.0

@@ -122,7 +122,7 @@ class TerminalParts:
     message_kind: str
     screen_version: int
     banker_unlocked: bool
-    _after_banker: Callable[[], None] | None
+    _after_banker: str | None
     _last_go: dict[str, float]
     _view: View | None
 
