@@ -251,7 +251,7 @@ class Terminal(TableFlows, ViewBuilder):
             index = int(button[1:]) - 1
             if 0 <= index < len(options):
                 return self.choose(options[index].id)
-        self._refuse(Msg("not_allowed_now", {"what": button}, f"Not possible here: {button}."))
+        self._refuse_needs()
 
     def digit(self, char: str, version: int | None = None) -> None:
         """A keypad key: ``0``-``9``, ``C`` (clear), ``<`` (erase one) or ``OK`` (enter)."""
@@ -275,14 +275,14 @@ class Terminal(TableFlows, ViewBuilder):
         if self._aimed_elsewhere(version):
             return None
         self._touch()
+        handler = HANDLERS[self.screen].option
+        if "option" not in STATES[self.screen].takes or handler is None:
+            return self._refuse_needs()
         options = {o.id: o for o in self.view.options}
         if option_id not in options:
             return self._refuse(Msg("option_unknown", {"option": option_id}, "Unknown choice."))
         if not options[option_id].enabled:
             return self._refuse(Msg("not_allowed_now", {"what": option_id}, f"Not possible here: {option_id}."))
-        handler = HANDLERS[self.screen].option
-        if "option" not in STATES[self.screen].takes or handler is None:
-            return self._refuse_needs()
         handler(self, option_id)
 
     def confirm(self, version: int | None = None) -> None:
@@ -524,7 +524,7 @@ class Terminal(TableFlows, ViewBuilder):
                 self._ask_confirm({"op": "build", "player": player, "square": square, "price": value},
                                   Msg("purpose_build", {"deed": name}, f"Building on {name}"), confirm_by=(player,))
             case Dice(player=player, square=square, card=card):
-                self._rent(player, square, dice=value, card=card)
+                self._rent(player, square, dice=value, card=card, now=False)
             case DeedDice(square=square):
                 self._go(DeedScreen(square, dice=value))
             case Bid():
@@ -784,7 +784,7 @@ class Terminal(TableFlows, ViewBuilder):
                                     player=player,
                                     purpose=Msg("purpose_pay_rent", {"deed": deed.name}, f"Rent on {deed.name}"),
                                     square=square)
-        self._rent(player, square)
+        self._rent(player, square, now=False)  # reached from a list: its confirmation shows the rent
 
     def _rent(self, player: str, square: int, dice: int | None = None, card: str | None = None,
               uid: str | None = None, now: bool = True) -> None:
@@ -1040,7 +1040,7 @@ class Terminal(TableFlows, ViewBuilder):
             return self._ask_number(Msg("keypad_dice", {}, "Dice total"), Dice(player, square, action), kind="dice",
                                     player=player, purpose=Msg("purpose_pay_rent", {"deed": name}, f"Rent on {name}"),
                                     square=square)
-        self._rent(player, square, card=action)
+        self._rent(player, square, card=action, now=False)
 
 
 # ----------------------------------------------------------------------------------------------------------

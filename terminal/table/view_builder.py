@@ -14,6 +14,7 @@ from terminal.table.dialogs import (
     BankruptcyScreen,
     Choice,
     Confirm,
+    DeedDice,
     DeedScreen,
     Enrol,
     GameOver,
@@ -143,6 +144,15 @@ class ViewBuilder(TerminalParts):
                 best = d.back.auction.best
                 extra["best"] = (best.player, best.amount) if best else None
             title = d.label
+            if isinstance(d.then, DeedDice) and d.buffer:  # the rent, live, before the payer's card commits it
+                owner = self._game.current.owner.get(d.then.square)
+                rent = self._rent_shown(d.then.square, owner, int(d.buffer), None) if owner else None
+                why = self._rent_reason(d.then.square, owner, int(d.buffer), None) if owner else None
+                if rent is not None and why is not None:
+                    title = Msg("deed_rent_why_tap_payer", {"rent": self._fmt(rent), "why": why},
+                                f"Rent {rent}: payer, tap your card")
+                    return View("keypad", title, keypad=d.buffer, keypad_label=d.label, extra=extra,
+                                deed=self._deed_view(d.then.square), **base)
             if purpose is not None:
                 title = Msg("keypad_title", {"player": player, "purpose": purpose},
                             f"{player} · {purpose}") if player else purpose

@@ -72,6 +72,7 @@ def test_rent_on_a_utility_adds_the_dice_before_the_payers_card(table):
     d.tap(deed_uid(12))                             # the deed card opens the keypad for the dice
     assert table.view.screen == "keypad" and table.view.deed.owner == "Ann"
     table.terminal.digit("8", version=table.view.screen_version)   # the dice total
+    assert text(table.view.title, "fr") == f"Loyer 32{NBSP}€ (4 × 8 aux dés) : le payeur touche sa carte"
     _nothing_yet(table, start)
     d.tap(BOB)                                      # the payer's card commits: 4 × 8
     assert table.entries() == start + 1 and table.game.cash("Bob") == 1500 - 32
@@ -87,6 +88,15 @@ def test_buying_the_deed_card_then_the_buyers_card(table):
     d.tap(ANN)                                      # touch 2: the buyer's card commits
     assert table.entries() == start + 1 and table.game.current.owner[39] == "Ann"
     assert table.game.cash("Ann") == 1100
+
+
+def test_a_rent_reached_from_a_list_is_confirmed_with_its_amount(table):
+    table.game.buy("Bob", 39)
+    d = table.driver
+    d.tap(ANN)
+    d.choose("any_deed")
+    d.choose("39")  # the list named the deed, not the rent: the confirmation shows it
+    assert table.view.screen == "confirm" and table.view.pending.postings == (("Ann", "Bob", 50),)
 
 
 def test_declining_opens_the_auction_from_the_deed(table):
