@@ -193,6 +193,11 @@ def _deed_and_side(c: Canvas, body: pygame.Rect, ctx: Context,
 
 
 def draw_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    if ctx.view.options:  # a deed for sale (Decline: auction) or an owned one with a rent card's rule
+        side, foot = _deed_and_side(c, body, ctx)
+        option_grid(c, side, ctx.view.options, ctx, cols=1, max_h=70)
+        footer(c, foot, ctx)
+        return
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
     if _landscape(main):  # the card as tall as the screen allows, its owner and rent beside it
@@ -377,6 +382,13 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if pending is None:
         return footer(c, foot, ctx, ok=True)
     c.text(purpose, ctx.msg(pending.purpose), 18, theme.TEXT, bold=True, role="purpose", min_size=10)
+    details = pending.details[:4]  # what else moves (a bankruptcy's deeds, cards, ended debts), under the money
+    if details:
+        line_h = c.px(17)
+        moves, lines = split_v(moves, 1, -line_h * len(details), gap=c.px(2))
+        for i, detail in enumerate(details):
+            c.text(pygame.Rect(lines.x, lines.y + i * line_h, lines.w, line_h), ctx.msg(detail), 12, theme.TEXT,
+                   role="detail", min_size=9)
     rows = _movements(pending.postings)
     if pending.op.get("op") == "trade":
         moves, rows = _trade_sides(c, moves, ctx, pending.op), rows
