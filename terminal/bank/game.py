@@ -292,7 +292,8 @@ class Game:
         (``{"op": "buy", "player": "Ann", "square": 39}``), parsed here once.
 
         Raises MalformedOperation for a line of the wrong shape, a GameError subclass for a refusal (nothing
-        changes), LedgerError if the file cannot be written (nothing is recorded).
+        changes), LedgerError if the file cannot be written (nothing is recorded). An ``x_play_time`` that
+        brings the time played to the limit also records ``x_time_up``: the game is then over.
         """
         operation = parse_operation(op)
         if isinstance(operation, Undo):
