@@ -401,3 +401,15 @@ def test_play_time_follows_the_monotonic_clock_whatever_it_does(tmp_path_factory
         assert game.audit().ok
     finally:
         game.close()
+
+
+def test_the_undo_screen_names_the_end_on_time(timed):
+    from terminal.table.flows import describe_undo
+    from terminal.table.i18n import translate
+    game, clock = timed(1)
+    clock.advance(60)
+    game.tick()
+    target = game.last_undoable()
+    assert target == {"op": "x_time_up"}
+    msg = describe_undo(target, game.edition)
+    assert translate(msg.code, msg.params, "fr", msg.english) == "Défaire : Fin de la partie (temps écoulé)"
