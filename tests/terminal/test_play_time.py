@@ -413,3 +413,31 @@ def test_the_undo_screen_names_the_end_on_time(timed):
     assert target == {"op": "x_time_up"}
     msg = describe_undo(target, game.edition)
     assert translate(msg.code, msg.params, "fr", msg.english) == "Défaire : Fin de la partie (temps écoulé)"
+
+
+def test_the_state_machine_carries_the_time_played_across_a_restart(timed, key):
+    game, _ = timed(30)
+    terminal, driver, _, play = _terminal(game)
+    driver.play({"op": "pass_go", "player": "Ann"})
+    for _ in range(20):  # 20 minutes of play, one tick a minute
+        play.advance(60)
+        terminal.tick()
+    driver.play({"op": "pass_go", "player": "Bob"})
+    play.advance(30)
+    terminal.tick()
+    game.close()  # the device stops (SIGTERM); it boots again with its wall clock far off
+    wall = Wall(datetime(1970, 1, 1, tzinfo=UTC))
+    with Game.open(game.path, key=key, clock=wall) as again:
+        assert again.played() == 20 * 60 + 30
+        terminal, driver, beeper, play = _terminal(again)
+        wall.now = datetime(2100, 1, 1, tzinfo=UTC)  # the network sets the clock: nothing happens
+        play.advance(9 * 60 + 29)
+        terminal.tick()
+        assert not again.is_over() and terminal.view.screen == "idle"
+        play.advance(1)
+        terminal.tick()
+        assert again.is_over() and terminal.view.screen == "game_over"
+        assert [p for _, p in beeper.played][-1] == "game_over"
+        driver.play({"op": "undo"})
+        driver.play({"op": "undo"})  # Bob's GO salary, made before the restart
+        assert again.cash("Bob") == 1500 - 340 and not again.is_over()
