@@ -362,7 +362,8 @@ def test_install_puts_the_user_in_the_device_groups(pi):
 
 def test_install_creates_missing_groups(tmp_path):
     run = Run(tmp_path)
-    fake_pi(run.root, group="\n".join(line for line in GROUP.splitlines() if not line.startswith(("spi:", "gpio:"))) + "\n")
+    kept = [line for line in GROUP.splitlines() if not line.startswith(("spi:", "gpio:"))]
+    fake_pi(run.root, group="\n".join(kept) + "\n")
     run(INSTALL)
     assert [c[-1] for c in run.calls("groupadd")] == ["spi", "gpio"]
     assert "banquier" in run.members("spi") and "banquier" in run.members("gpio")
