@@ -398,7 +398,7 @@ class Ledger:
 
     def balances_by_sql(self) -> dict[str, int]:
         """Each account's balance summed straight from the postings (independent of the projection)."""
-        return {a: s for a, s in self.db.execute("SELECT account, SUM(amount) FROM postings GROUP BY account")}
+        return dict(self.db.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
