@@ -490,8 +490,10 @@ class Game:
     def _record_play_time(self) -> None:
         seconds = int(self._play_pending)
         if seconds >= 1:
-            self._play_pending -= seconds
-            self.apply(PlayTime(seconds))
+            self._commit(PlayTime(seconds))
+            self._play_pending -= seconds  # once written: a refused or failed write keeps the time to count
+            if engine.time_is_up(self._state, self.config):
+                self._time_up = self._commit(TimeUp())
 
     def _stop_play_clock(self) -> None:
         """Write the play time counted since the last entry (a clean close)."""

@@ -441,3 +441,22 @@ def test_the_state_machine_carries_the_time_played_across_a_restart(timed, key):
         driver.play({"op": "undo"})
         driver.play({"op": "undo"})  # Bob's GO salary, made before the restart
         assert again.cash("Bob") == 1500 - 340 and not again.is_over()
+
+
+def test_a_failed_write_keeps_the_time_to_count(timed, monkeypatch):
+    from terminal.errors import LedgerError
+    game, clock = timed(60)
+    real = game.ledger.append
+
+    def failing(*args, **kwargs):
+        raise LedgerError("disk full", code="ledger_write_failed")
+
+    monkeypatch.setattr(game.ledger, "append", failing)
+    clock.advance(90)
+    with pytest.raises(LedgerError):
+        game.tick()
+    assert game.played() == 0 and game.time_left() == 3600 - 90
+    monkeypatch.setattr(game.ledger, "append", real)
+    clock.advance(10)
+    game.tick()
+    assert game.played() == 100
