@@ -76,25 +76,41 @@ def _open(path: str):
     return open_game(path, check="full", read_only=True)
 
 
+def protected_files(card_set: str | Path | None = None):
+    """What no output may replace: the device key, the card set and the games of the data directory."""
+    from host_ui.shell.device_key import default_key_path
+    from host_ui.shell.outputs import Protected
+    try:
+        config = load_config()
+        data, key_file = Path(config.storage.data_dir), config.storage.key_file
+        backups: Path | None = config.storage.backups
+    except GameError:
+        data, key_file, backups = Path(os.environ.get("BANQUIER_DATA_DIR") or "."), None, None
+    return Protected(key_files=[default_key_path(), key_file], card_sets=[data / "cards.txt", card_set],
+                     data_dirs=[data], game_folders=[backups])
+
+
 def cmd_export(args) -> int:
+    from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output, write_output
     from terminal.bank.tablelog import export_lines
+    protected = protected_files()
     if args.output:
         output = Path(args.output)
         if output.exists() and (output.resolve() == Path(args.game).resolve() or _is_sqlite(output)):
             return _fail(f"{output} is a game file: export writes to a new text file, never over a game.",
                          EXIT_USAGE)
+        try:
+            check_output(output, force=args.force, protected=protected, what="export")
+        except OutputRefused as exc:
+            return _fail(str(exc), EXIT_USAGE)
     try:
         game = _open(args.game)
     except AuditFailed as exc:
         return _fail(f"{args.game} fails its audit, so it is not exported: {exc}", EXIT_MISMATCH)
     except (LedgerError, GameError) as exc:
         return _fail(str(exc), EXIT_FILE)
-    try:
-        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
-    except OSError as exc:
-        game.close()
-        return _fail(f"cannot write {args.output}: {exc.strerror or exc}.", EXIT_FILE)
-    try:
+
+    def write(out) -> None:
         if args.format == "table-log":
             for line in export_lines(game):
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -111,10 +127,18 @@ def cmd_export(args) -> int:
                     writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", ""])
                 for payer, payee, amount in item["postings"]:
                     writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
+
+    try:
+        if args.output:
+            write_output(args.output, write, force=args.force, protected=protected, what="export")
+        else:
+            write(sys.stdout)
+    except OutputRefused as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    except OutputFileError as exc:
+        return _fail(str(exc), EXIT_FILE)
     finally:
         game.close()
-        if args.output:
-            out.close()
     return EXIT_OK
 
 
@@ -274,7 +298,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "posting; json: header, history and state.")
     p.add_argument("game", help="the game file (.db)")
     p.add_argument("--format", choices=["table-log", "csv", "json"], default="table-log")
-    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.add_argument("-o", "--output", help="file to write (default: standard output); never an existing file "
+                                          "unless --force, never a game, the card set or the device key")
+    p.add_argument("--force", action="store_true", help="replace an existing output file (never a game, the card "
+                                                         "set or the key)")
     p.set_defaults(func=cmd_export)
     p = sub.add_parser("audit", help="check a game file's journal, hashes and sums",
                        description="Full audit of a game file: keyed hash chain, balanced entries, replay through "

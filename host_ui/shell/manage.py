@@ -153,7 +153,16 @@ def cmd_cards(args, data: Path) -> int:
         if args.action == "export":
             text = registry.export_text()
             if args.file:
-                Path(args.file).write_text(text, encoding="utf-8")
+                from host_ui.shell.outputs import OutputFileError, OutputRefused, write_output
+                try:
+                    write_output(args.file, lambda f: f.write(text), force=getattr(args, "force", False),
+                                 protected=_protected(data, path), what="card export")
+                except OutputRefused as exc:
+                    print(f"banquier: {exc}", file=sys.stderr)
+                    return EXIT_USAGE
+                except OutputFileError as exc:
+                    print(f"banquier: {exc}", file=sys.stderr)
+                    return EXIT_FILE
                 print(f"wrote {len(registry)} cards to {args.file}")
             else:
                 sys.stdout.write(text)
@@ -186,6 +195,14 @@ def cmd_cards(args, data: Path) -> int:
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE
     return EXIT_USAGE
+
+
+def _protected(data: Path, card_set: Path):
+    """What a card export may never replace: the card set in use, the data directory's one, the device key
+    and every game."""
+    from host_ui.shell.device_key import default_key_path
+    from host_ui.shell.outputs import Protected
+    return Protected(key_files=[default_key_path()], card_sets=[card_set, data / "cards.txt"], data_dirs=[data])
 
 
 def _enrol_with_reader(registry, args, Enrolment, parse_role) -> int:
@@ -240,5 +257,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--deeds", action="store_true", help="guided enrolment: also the title deed stickers")
     p.add_argument("--all", action="store_true", help="guided enrolment: also roles that already have a card")
     p.add_argument("--replace-all", action="store_true", help="import: replace the whole card set")
+    p.add_argument("--force", action="store_true", help="export: replace an existing file (never a game, the card "
+                                                         "set or the device key)")
     p.add_argument("--reader", help="reader backend for the guided enrolment (default: configured)")
     p.set_defaults(func="cards")
