@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -27,7 +28,7 @@ from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import AuditReport, audit_ledger
-from terminal.bank.ledger import Ledger, key_id
+from terminal.bank.ledger import Ledger, damaged, key_id
 from terminal.bank.state import BANK, MODES, POT, State, standings, worth
 from terminal.bank.types import Effects, GameConfig, Receipt
 from terminal.errors import AuditFailed, LedgerError, NothingToUndo, RuleViolation, UnknownName
@@ -157,46 +158,72 @@ class Game:
         """
         if check not in ("auto", "full", "none"):
             raise ValueError(f"check must be 'auto', 'full' or 'none', not {check!r}")
-        ledger = Ledger.open(path, key, read_only=read_only)
+        # Every check reads a private view (nothing of the game's files is written or created): a refused file
+        # is left byte for byte as it was. Only a game that passed is opened for writing.
+        view = Ledger.open(path, key, read_only=True, copy=read_only)
         try:
-            meta = ledger.meta()
-            if meta.get("key_id") != key_id(key):
-                raise AuditFailed(f"{path} was signed by another device's key: its journal cannot be verified "
-                                  f"here. Open it on the device that created it, or with that device's key.",
-                                  code="audit_foreign_key", params={"path": str(path), "problems": ["key"]})
-            try:
-                edition = load_edition(meta["edition"])
-            except LookupError as exc:
-                raise LedgerError(f"{path} is a game of edition {meta['edition']!r}, which this Banquier does "
-                                  f"not have.", code="ledger_unknown_edition") from exc
-            config = GameConfig(edition, meta["mode"], dict(meta["rules"]))
-            raw = ledger.projection_raw()
-            last = ledger.last_entry()
-            consistent = (raw is not None and last is not None and raw[0] == last[0]
-                          and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1])
-                          and meta.get("meta_mac") == ledger._meta_mac(meta))  # the header sets the rules
-            if check == "full" or (check == "auto" and (ledger.was_unclean or not consistent)):
-                report = audit_ledger(ledger, config)
-                if not report.ok:
-                    raise AuditFailed(report.summary(), params={"problems": report.problems,
-                                                                "first_bad_seq": report.first_bad_seq})
-                consistent = True
-            if not consistent and check != "none":
-                raise AuditFailed(f"{path}: the current state does not match the journal.",
-                                  params={"problems": ["projection"], "first_bad_seq": None})
-            try:
-                state = (State.from_json(json.loads(raw[1])) if raw is not None
-                         else State.new(edition, tuple(meta["players"])))
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                raise AuditFailed(f"{path}: the stored state is damaged or was edited ({exc}). The file was left "
-                                  f"untouched; `banquier audit` tells more.", code="audit_state_damaged",
-                                  params={"problems": ["projection"], "first_bad_seq": None}) from exc
-            if not read_only:
-                ledger.mark_open()
+            config, meta, state = cls._checked(view, path, key, check)
         except BaseException:
-            ledger.db.close()
+            view._discard()
+            raise
+        if read_only:
+            return cls(view, config, meta, state, clock)
+        last = view.last_entry()
+        view._discard()
+        ledger = Ledger.open(path, key)
+        try:
+            if ledger.last_entry() != last:
+                raise LedgerError(f"{path} changed while it was being checked: is another Banquier using it? "
+                                  f"Stop it, then resume the game.", code="ledger_busy", params={"path": str(path)})
+            ledger.mark_open()
+        except BaseException:
+            ledger._discard()
             raise
         return cls(ledger, config, meta, state, clock)
+
+    @classmethod
+    def _checked(cls, ledger: Ledger, path: str | Path, key: bytes, check: str) -> tuple[GameConfig, dict, State]:
+        """The checks of :meth:`open` on ``ledger`` (a private view): ``(config, meta, state)``, or raises."""
+        try:
+            return cls._check_view(ledger, path, key, check)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(Path(path), exc) from exc
+
+    @classmethod
+    def _check_view(cls, ledger: Ledger, path: str | Path, key: bytes, check: str) -> tuple[GameConfig, dict, State]:
+        meta = ledger.meta()
+        if meta.get("key_id") != key_id(key):
+            raise AuditFailed(f"{path} was signed by another device's key: its journal cannot be verified "
+                              f"here. Open it on the device that created it, or with that device's key.",
+                              code="audit_foreign_key", params={"path": str(path), "problems": ["key"]})
+        try:
+            edition = load_edition(meta["edition"])
+        except LookupError as exc:
+            raise LedgerError(f"{path} is a game of edition {meta['edition']!r}, which this Banquier does "
+                              f"not have.", code="ledger_unknown_edition") from exc
+        config = GameConfig(edition, meta["mode"], dict(meta["rules"]))
+        raw = ledger.projection_raw()
+        last = ledger.last_entry()
+        consistent = (raw is not None and last is not None and raw[0] == last[0]
+                      and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1])
+                      and meta.get("meta_mac") == ledger._meta_mac(meta))  # the header sets the rules
+        if check == "full" or (check == "auto" and (ledger.was_unclean or not consistent)):
+            report = audit_ledger(ledger, config)
+            if not report.ok:
+                raise AuditFailed(report.summary(), params={"problems": report.problems,
+                                                            "first_bad_seq": report.first_bad_seq})
+            consistent = True
+        if not consistent and check != "none":
+            raise AuditFailed(f"{path}: the current state does not match the journal.",
+                              params={"problems": ["projection"], "first_bad_seq": None})
+        try:
+            state = (State.from_json(json.loads(raw[1])) if raw is not None
+                     else State.new(edition, tuple(meta["players"])))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise AuditFailed(f"{path}: the stored state is damaged or was edited ({exc}). The file was left "
+                              f"untouched; `banquier audit` tells more.", code="audit_state_damaged",
+                              params={"problems": ["projection"], "first_bad_seq": None}) from exc
+        return config, meta, state
 
     def close(self) -> None:
         """Close the file cleanly (the next :meth:`open` then needs no audit)."""

@@ -23,7 +23,9 @@ import hashlib
 import hmac
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -128,6 +130,7 @@ class Ledger:
         self.was_unclean = False
         self.read_only = False
         self.marked = False
+        self._private: Path | None = None
 
     # -- opening -------------------------------------------------------------------------------------------
     @staticmethod
@@ -203,15 +206,24 @@ class Ledger:
         return ledger
 
     @classmethod
-    def open(cls, path: str | Path, key: bytes, *, read_only: bool = False) -> Ledger:
+    def open(cls, path: str | Path, key: bytes, *, read_only: bool = False, copy: bool = True) -> Ledger:
         """Open an existing game file; ``was_unclean`` tells whether the previous session ended without
         :meth:`close`. Nothing is written here: the caller marks the file open with :meth:`mark_open` once it
-        trusts it (so a refused file is left byte for byte as it was). ``read_only``: for commands that only
-        look (audit, export, list): SQLite opens the file read-only and nothing can ever be written."""
+        trusts it (so a refused file is left byte for byte as it was).
+
+        ``read_only``: for commands that only look (audit, export, list): the game is read from a private
+        snapshot (see :func:`private_view`), so nothing of the game's files (the file, its WAL, its shared
+        memory) is ever written or created, and every read sees one moment of the game. ``copy=False`` (with
+        ``read_only``) reads a cleanly closed file in place, as immutable, instead of copying it."""
         path = cls.check_file(path)
-        db = cls._connect_read_only(path) if read_only else cls._connect(path)
+        private: Path | None = None
+        if read_only:
+            db, private = private_view(path, copy=copy)
+        else:
+            db = cls._connect(path)
         ledger = cls(path, db, key)
         ledger.read_only = read_only
+        ledger._private = private
         try:
             tables = set(db.table_names())
             missing = {"meta", "journal", "postings", "projection", "session"} - tables
@@ -226,12 +238,11 @@ class Ledger:
             row = db.execute("SELECT open FROM session WHERE id = 1").fetchone()
             ledger.was_unclean = bool(row and row[0])
         except LedgerError:
-            db.close()
+            ledger._discard()
             raise
         except sqlite3.DatabaseError as exc:
-            db.close()
-            raise LedgerError(f"{path} is damaged ({exc}). It was left untouched; restore a backup.",
-                              code="ledger_damaged", params={"path": str(path), "reason": str(exc)}) from exc
+            ledger._discard()
+            raise damaged(path, exc) from exc
         return ledger
 
     def mark_open(self) -> None:
@@ -243,24 +254,6 @@ class Ledger:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
                               code="ledger_unwritable", params={"path": str(self.path)}) from exc
         self.marked = True
-
-    @staticmethod
-    def _read_only_uri(path: Path) -> str:
-        """A URI that reads ``path`` without writing anything beside it: a cleanly closed game (no WAL content)
-        is read as immutable, so SQLite creates no ``-wal``/``-shm`` file; after an unclean stop the WAL is
-        read too (``mode=ro``)."""
-        wal = path.with_name(path.name + "-wal")
-        has_wal = wal.exists() and wal.stat().st_size > 0
-        return f"{path.resolve().as_uri()}?{'mode=ro' if has_wal else 'immutable=1'}"
-
-    @classmethod
-    def _connect_read_only(cls, path: Path) -> sqlite_utils.Database:
-        try:
-            conn = sqlite3.connect(cls._read_only_uri(path), uri=True, isolation_level=None)
-            return sqlite_utils.Database(conn)
-        except sqlite3.DatabaseError as exc:
-            raise LedgerError(f"{path} is not a readable game file ({exc}). It was left untouched.",
-                              code="ledger_unreadable", params={"path": str(path), "reason": str(exc)}) from exc
 
     @classmethod
     def check_file(cls, path: str | Path) -> Path:
@@ -278,19 +271,26 @@ class Ledger:
         """Look at a file read-only before anything writes to it: it must be an SQLite database with every
         table of a Banquier game. Another program's file, a truncated or a damaged one is refused untouched."""
         try:
-            conn = sqlite3.connect(cls._read_only_uri(path), uri=True)
-            try:
-                tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            finally:
-                conn.close()
+            db, private = private_view(path, copy=False)
+        except LedgerError:
+            raise
+        try:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as exc:
-            raise LedgerError(f"{path} is not a readable game file ({exc}). It was left untouched; restore a "
-                              f"backup or start a new game.", code="ledger_unreadable",
-                              params={"path": str(path), "reason": str(exc)}) from exc
+            raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; "
+                              f"restore a backup or start a new game.", code="ledger_unreadable",
+                              params={"path": str(path), "reason": one_line(exc)}) from exc
+        finally:
+            _close_view(db, private)
         missing = {"meta", "journal", "postings", "projection", "session"} - tables
         if missing:
             raise LedgerError(f"{path} is not a Banquier game file (no {', '.join(sorted(missing))} table). "
                               f"It was left untouched.", code="ledger_not_a_game", params={"path": str(path)})
+
+    def _discard(self) -> None:
+        """Close without writing anything (a refused open)."""
+        _close_view(self.db, self._private)
+        self._private = None
 
     def close(self) -> None:
         """Mark the file cleanly closed (if it was marked open), checkpoint the WAL and close the connection."""
@@ -302,7 +302,7 @@ class Ledger:
         except sqlite3.Error:
             pass
         finally:
-            self.db.close()
+            self._discard()
 
     # -- keyed hashes --------------------------------------------------------------------------------------
     def _mac(self, payload: str) -> str:
@@ -428,6 +428,130 @@ class Ledger:
                               f"recorded.", code="ledger_write_failed",
                               params={"path": str(self.path), "reason": str(exc)}) from exc
         return seq
+
+
+def one_line(exc: BaseException | str) -> str:
+    """An error message on one line (SQLite's integrity messages span several)."""
+    return "; ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+
+
+def damaged(path: Path, exc: BaseException) -> LedgerError:
+    """The one-line refusal of a game file that SQLite cannot read (the file is left untouched)."""
+    return LedgerError(f"{path} is damaged ({one_line(exc)}). It was left untouched; restore a backup.",
+                       code="ledger_damaged", params={"path": str(path), "reason": one_line(exc)})
+
+
+def companions(path: Path) -> tuple[Path, Path]:
+    """The game's ``-wal`` and ``-shm`` files (which may not exist)."""
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Database, Path | None]:
+    """A connection that reads the game at ``path`` without writing or creating anything beside it, and the
+    private folder to delete afterwards (None if there is none). Every read sees one moment of the game.
+
+    - A game no connection has open (no ``-shm``) is copied, file and WAL, byte for byte into a private
+      folder and the copy is opened (SQLite applies the WAL to the copy, never to the game). The copy is
+      taken again if the game changed while it was copied.
+    - A game another connection has open (the terminal at the table) is copied through SQLite's backup API
+      from a read-only connection: one read transaction, never a checkpoint.
+    - ``copy=False``: a cleanly closed game (no ``-wal``, no ``-shm``) is read in place as immutable.
+    Raises LedgerError for a file SQLite cannot read.
+    """
+    wal, shm = companions(path)
+    try:
+        if not copy and not wal.exists() and not shm.exists():
+            uri = f"{path.resolve().as_uri()}?immutable=1"
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only = ON")
+            return sqlite_utils.Database(conn), None
+        folder = Path(tempfile.mkdtemp(prefix="banquier-view-"))
+    except sqlite3.DatabaseError as exc:
+        raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; restore "
+                          f"a backup or start a new game.", code="ledger_unreadable",
+                          params={"path": str(path), "reason": one_line(exc)}) from exc
+    except OSError as exc:
+        raise LedgerError(f"Cannot make a private copy of {path} to read it: {exc.strerror or exc}.",
+                          code="ledger_unreadable", params={"path": str(path), "reason": str(exc)}) from exc
+    target = folder / "game.db"
+    try:
+        private_copy(path, target)
+        conn = sqlite3.connect(str(target), isolation_level=None, check_same_thread=False)
+        return sqlite_utils.Database(conn), folder
+    except sqlite3.DatabaseError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; restore "
+                          f"a backup or start a new game.", code="ledger_unreadable",
+                          params={"path": str(path), "reason": one_line(exc)}) from exc
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise LedgerError(f"Cannot read {path}: {exc.strerror or exc}. It was left untouched.",
+                          code="ledger_unreadable", params={"path": str(path), "reason": str(exc)}) from exc
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
+def private_copy(path: Path, target: Path) -> None:
+    """Copy the game at ``path`` to ``target`` (in a private folder) without writing or creating anything
+    beside ``path``: byte for byte when no connection has it open, else through SQLite's backup API (see
+    :func:`private_view`). Raises OSError or sqlite3.Error."""
+    if not _copy_quiet_game(path, target):
+        _copy_live_game(path, target)
+
+
+def _copy_quiet_game(path: Path, target: Path, attempts: int = 3) -> bool:
+    """Copy the file and WAL of a game no connection has open; False if one has it open (or opened it
+    meanwhile, every time)."""
+    wal, shm = companions(path)
+    target_wal = target.with_name(target.name + "-wal")
+    for _ in range(attempts):
+        if shm.exists():
+            return False
+        before = _stat_key(path), _stat_key(wal)
+        shutil.copyfile(path, target)
+        if before[1] is not None:
+            try:
+                shutil.copyfile(wal, target_wal)
+            except FileNotFoundError:
+                target_wal.unlink(missing_ok=True)
+                continue
+        else:
+            target_wal.unlink(missing_ok=True)
+        if not shm.exists() and (_stat_key(path), _stat_key(wal)) == before:
+            return True
+    return False
+
+
+def _copy_live_game(path: Path, target: Path) -> None:
+    """Copy a game another connection has open: SQLite's backup API, from a read-only connection, in one
+    step (one read transaction)."""
+    source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        source.execute("PRAGMA query_only = ON")
+        dest = sqlite3.connect(str(target))
+        try:
+            source.backup(dest)
+        finally:
+            dest.close()
+    finally:
+        source.close()
+
+
+def _close_view(db: sqlite_utils.Database, private: Path | None) -> None:
+    try:
+        db.close()
+    finally:
+        if private is not None:
+            shutil.rmtree(private, ignore_errors=True)
 
 
 def _fsync_directory(folder: Path) -> None:
