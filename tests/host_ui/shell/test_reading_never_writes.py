@@ -12,8 +12,7 @@ import pytest
 from host_ui.shell.games import key_for_new_game
 from terminal.bank.game import Game
 from terminal.errors import GameError
-from tests.host_ui.shell.damage import (OTHER_KEY, clean_game, edit_entry_in_wal, play, rollback_backup,
-                                        unclean_game)
+from tests.host_ui.shell.damage import OTHER_KEY, clean_game, edit_entry_in_wal, play, rollback_backup, unclean_game
 from tests.host_ui.shell.helpers import banquier, hashes
 
 STATES = ["clean", "unclean", "edited", "foreign", "backup", "empty_with_wal", "not_a_game"]
