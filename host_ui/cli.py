@@ -128,6 +128,8 @@ def cmd_export(args) -> int:
                 for payer, payee, amount in item["postings"]:
                     writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
 
+    from terminal.bank.audit import DAMAGE
+    from terminal.bank.ledger import one_line
     try:
         if args.output:
             write_output(args.output, write, force=args.force, protected=protected, what="export")
@@ -137,6 +139,9 @@ def cmd_export(args) -> int:
         return _fail(str(exc), EXIT_USAGE)
     except OutputFileError as exc:
         return _fail(str(exc), EXIT_FILE)
+    except DAMAGE as exc:
+        return _fail(f"{args.game} is damaged and could not be exported ({type(exc).__name__}: "
+                     f"{one_line(exc)[:200]}). It was left untouched; restore a backup.", EXIT_FILE)
     finally:
         game.close()
     return EXIT_OK
@@ -337,13 +342,18 @@ def main(argv: list[str] | None = None) -> int:
             if args.func == "cards" and args.action == "import" and not args.file:
                 parser.error("cards import needs a FILE ('-' for standard input)")
             if args.func == "games":
-                return cli_manage.cmd_games(args, data_dir(), load_config().storage.key_file)
+                storage = load_config().storage
+                return cli_manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
             return cli_manage.cmd_cards(args, data_dir())
         return args.func(args)
     except KeyboardInterrupt:
         return 130
     except GameError as exc:
         return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+    except Exception as exc:  # the promise is one line, never a traceback; this line is a bug to report
+        from terminal.bank.ledger import one_line
+        return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "
+                     f"it. Please report it with the command you ran.", EXIT_FILE)
 
 
 if __name__ == "__main__":

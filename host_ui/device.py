@@ -72,7 +72,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     from cards.editions import load_edition
     from cards.registry import CardRegistry, Enrolment
     from host_ui.shell.device_key import load_or_create_key
-    from host_ui.shell.manage import current_game, games_dir, set_current
+    from host_ui.shell.manage import games_dir, set_current
     from terminal.bank.game import Game
     from terminal.errors import GameError
     from terminal.table.machine import Terminal
@@ -97,15 +97,9 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         hal.close_all()
         return 3
 
-    game = None
-    path = current_game(data, config.storage.key_file)
-    if path is not None:
-        try:
-            game = Game.open(path, key=key, clock=wall_clock)
-            log.info("resumed %s", path.name)
-        except GameError as exc:
-            log.error("cannot resume %s: %s (the file is left untouched; start a new game from the banker menu)",
-                      path.name, exc)
+    from host_ui.shell.startup import resume_at_startup  # never raises: a damaged game is named, not crashed on
+    game = resume_at_startup(data, key, key_file=config.storage.key_file, backups=config.storage.backups,
+                             clock=wall_clock).game
 
     def factory(edition, names, mode, rules, cards, minutes=None):
         new = games_dir(data) / f"{datetime.now():%Y%m%d-%H%M%S}.db"

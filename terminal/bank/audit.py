@@ -13,10 +13,11 @@ Checks, in order, and reports every problem found (never changes the file):
 """
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
 
 from terminal.bank import engine
-from terminal.bank.ledger import Ledger, canonical
+from terminal.bank.ledger import Ledger, canonical, one_line
 from terminal.bank.state import State
 from terminal.bank.types import Effects, GameConfig
 from terminal.errors import GameError
@@ -50,16 +51,38 @@ def _same(a, b) -> bool:
     return canonical(a) == canonical(b)
 
 
+# What a damaged or edited file can make Python raise while it is read (an undecodable text, a JSON value of
+# the wrong shape, a missing key, a b-tree SQLite cannot walk, JSON nested too deep).
+DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError, IndexError, LookupError,
+          RecursionError, OverflowError)
+
+
 def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
-    """Run every check on ``ledger`` (see the module docstring) and return the report."""
+    """Run every check on ``ledger`` (see the module docstring) and return the report. Never raises for what
+    is in the file: a file too damaged to read further is one more problem of the report."""
     report = AuditReport()
     try:
-        result = ledger.pragma("integrity_check")
-    except Exception as exc:  # a damaged file may fail here
-        report.fail(f"SQLite integrity check could not run: {exc}.")
-        return report
-    if result != "ok":
-        report.fail(f"SQLite integrity check: {result}.")
+        _audit(ledger, config, report)
+        missing = ledger.schema_problems()
+        if missing:  # told after the entries: the first edited entry is what the banker needs first
+            report.fail(f"The file's structure was changed outside the terminal: {'; '.join(missing)}.")
+    except GameError as exc:
+        report.fail(one_line(exc))
+    except DAMAGE as exc:
+        report.fail(f"The file is damaged and could not be read to the end ({type(exc).__name__}: "
+                    f"{one_line(exc)[:200]}). Restore a backup.")
+    return report
+
+
+def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
+    try:
+        problems = [one_line(row[0]) for row in ledger.db.execute("PRAGMA integrity_check").fetchall()]
+    except sqlite3.DatabaseError as exc:  # a damaged file may fail here
+        report.fail(f"SQLite integrity check could not run: {one_line(exc)}.")
+        return
+    if problems != ["ok"]:
+        report.fail(f"SQLite integrity check: {'; '.join(problems[:5])}"
+                    + (f" (and {len(problems) - 5} more)." if len(problems) > 5 else "."))
     meta = ledger.meta()
     if meta.get("meta_mac") != ledger._meta_mac(meta):
         report.fail("The game's header (players, edition, rules) was edited.", 0)
@@ -104,14 +127,10 @@ def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
             break
         by_seq[seq] = effects
         state = state_after
-    try:
-        projection = ledger.projection()
-    except GameError as exc:
-        report.fail(str(exc))
-        return report
+    projection = ledger.projection()
     if projection is None:
         report.fail("The file holds no current state.")
-        return report
+        return
     proj_seq, proj_state, _ = projection
     last = ledger.last_entry()
     if last is None or proj_seq != last[0]:
@@ -119,10 +138,13 @@ def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
     if report.ok and not _same(state.to_json(), proj_state):
         report.fail("The stored state differs from a replay of the journal.")
     sql = ledger.balances_by_sql()
-    for account, balance in proj_state["cash"].items():
+    cash = proj_state.get("cash") if isinstance(proj_state, dict) else None
+    if not isinstance(cash, dict):
+        report.fail("The stored state has no cash balances: it was edited or is damaged.")
+        return
+    for account, balance in cash.items():
         if sql.get(account, 0) != balance:
             report.fail(f"Account {account}: postings sum to {sql.get(account, 0)}, the stored state says "
                         f"{balance}.")
     if sum(sql.values()) != 0:
         report.fail(f"All accounts together sum to {sum(sql.values())}, not 0.")
-    return report

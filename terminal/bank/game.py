@@ -27,11 +27,11 @@ from typing import Any
 from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
-from terminal.bank.audit import AuditReport, audit_ledger
-from terminal.bank.ledger import Ledger, damaged, key_id
+from terminal.bank.audit import DAMAGE, AuditReport, audit_ledger
+from terminal.bank.ledger import Ledger, damaged, key_id, one_line
 from terminal.bank.state import BANK, MODES, POT, State, standings, worth
 from terminal.bank.types import Effects, GameConfig, Receipt
-from terminal.errors import AuditFailed, LedgerError, NothingToUndo, RuleViolation, UnknownName
+from terminal.errors import AuditFailed, GameError, LedgerError, NothingToUndo, RuleViolation, UnknownName
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_NAME_LENGTH = 20
@@ -186,8 +186,15 @@ class Game:
         """The checks of :meth:`open` on ``ledger`` (a private view): ``(config, meta, state)``, or raises."""
         try:
             return cls._check_view(ledger, path, key, check)
+        except GameError:
+            raise
         except sqlite3.DatabaseError as exc:
             raise damaged(Path(path), exc) from exc
+        except DAMAGE as exc:  # a header or state of the wrong shape: edited or damaged
+            raise LedgerError(f"{path}: the game's header or state is damaged or was edited "
+                              f"({type(exc).__name__}: {one_line(exc)[:200]}). It was left untouched; restore a "
+                              f"backup.", code="ledger_damaged",
+                              params={"path": str(path), "reason": one_line(exc)[:200]}) from exc
 
     @classmethod
     def _check_view(cls, ledger: Ledger, path: str | Path, key: bytes, check: str) -> tuple[GameConfig, dict, State]:

@@ -78,6 +78,12 @@ CREATE TRIGGER journal_entries_balance BEFORE INSERT ON journal
 """
 
 
+_EXPECTED_SCHEMA = tuple(
+    (kind.lower(), name) for kind, name in
+    (line.split()[1:3] for line in _SCHEMA.splitlines() if line.startswith(("CREATE TABLE", "CREATE TRIGGER")))
+)
+
+
 def canonical(value: Any) -> str:
     """The one JSON spelling hashed and stored: sorted keys, no spaces, UTF-8 kept."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -328,10 +334,11 @@ class Ledger:
         """The game's header. Raises LedgerError for a value that is not JSON (an edited or damaged file)."""
         try:
             return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta").fetchall()}
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise LedgerError(f"{self.path}: the game's header is damaged or was edited ({exc}). The file was "
+        except (ValueError, TypeError, RecursionError) as exc:
+            reason = one_line(exc)[:200]
+            raise LedgerError(f"{self.path}: the game's header is damaged or was edited ({reason}). The file was "
                               f"left untouched; restore a backup.", code="ledger_damaged",
-                              params={"path": str(self.path), "reason": str(exc)}) from exc
+                              params={"path": str(self.path), "reason": reason}) from exc
 
     def projection(self) -> tuple[int, dict, str] | None:
         """``(seq, state_json_dict, mac)`` of the stored projection, or None before the setup entry."""
@@ -340,9 +347,10 @@ class Ledger:
             return None
         try:
             return row[0], json.loads(row[1]), row[2]
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise LedgerError(f"{self.path}: the stored state is damaged ({exc}).", code="ledger_damaged",
-                              params={"path": str(self.path), "reason": str(exc)}) from exc
+        except (ValueError, TypeError, RecursionError) as exc:
+            reason = one_line(exc)[:200]
+            raise LedgerError(f"{self.path}: the stored state is damaged ({reason}).", code="ledger_damaged",
+                              params={"path": str(self.path), "reason": reason}) from exc
 
     def projection_raw(self) -> tuple[int, str, str] | None:
         return self.db.execute("SELECT seq, state, mac FROM projection WHERE id = 1").fetchone()
@@ -395,6 +403,13 @@ class Ledger:
     def balances_by_sql(self) -> dict[str, int]:
         """Each account's balance summed straight from the postings (independent of the projection)."""
         return {a: s for a, s in self.db.execute("SELECT account, SUM(amount) FROM postings GROUP BY account")}
+
+    def schema_problems(self) -> list[str]:
+        """What is missing from the game's schema (a table, or a trigger that keeps the journal append-only
+        and balanced): dropped or edited with another program. Empty when all is there."""
+        have = {(kind, name) for kind, name in self.db.execute("SELECT type, name FROM sqlite_master")}
+        problems = [f"the {kind} {name} is missing" for kind, name in _EXPECTED_SCHEMA if (kind, name) not in have]
+        return problems
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]

@@ -71,3 +71,88 @@ def rollback_backup(path: Path, key: bytes) -> Path:
     conn.execute("PRAGMA journal_mode = DELETE")
     conn.close()
     return path
+
+
+# -- damaged variants (issue 11: named, kept, never crashed on) ------------------------------------------------
+PAGE = 4096
+
+
+def _sql_edit(path: Path, *statements: str) -> None:
+    conn = sqlite3.connect(path)
+    try:
+        for name in ("journal_append_only_update", "journal_append_only_delete", "postings_append_only_update",
+                     "postings_append_only_delete", "postings_of_new_entries_only", "journal_entries_balance"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+        for statement in statements:
+            conn.execute(statement)
+        conn.commit()
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    for suffix in ("-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+
+
+SQL_DAMAGE = {
+    "undecodable_op": ["UPDATE journal SET op = CAST(x'7bff22fe' AS TEXT) WHERE seq = 3"],
+    "undecodable_meta": ["UPDATE meta SET value = CAST(x'22ff' AS TEXT) WHERE key = 'players'"],
+    "projection_without_cash": ["UPDATE projection SET state = json_remove(state, '$.cash')"],
+    "projection_not_json": ["UPDATE projection SET state = '{not json'"],
+    "projection_a_list": ["UPDATE projection SET state = '[1, 2]'"],
+    "meta_players_a_number": ["UPDATE meta SET value = '7' WHERE key = 'players'"],
+    "meta_without_edition": ["DELETE FROM meta WHERE key = 'edition'"],
+    "meta_rules_a_string": ["UPDATE meta SET value = '\"x\"' WHERE key = 'rules'"],
+    "meta_deep_json": ["UPDATE meta SET value = '" + "[" * 100_000 + "]" * 100_000 + "' WHERE key = 'dealt'"],
+    "changes_deep_json": ["UPDATE journal SET changes = '" + "[" * 100_000 + "]" * 100_000 + "' WHERE seq = 2"],
+    "entry_deleted": ["DELETE FROM journal WHERE seq = 3", "DELETE FROM postings WHERE seq = 3"],
+    "entries_swapped": ["UPDATE journal SET op = (SELECT op FROM journal WHERE seq = 3) WHERE seq = 2"],
+    "posting_edited": ["UPDATE postings SET amount = amount * 3 WHERE seq = 2"],
+    "posting_deleted": ["DELETE FROM postings WHERE seq = 2 AND n = 1"],
+    "session_dropped": ["DROP TABLE session"],
+    "triggers_dropped": [],
+    "schema_version_text": ["UPDATE meta SET value = '\"1\"' WHERE key = 'schema_version'"],
+    "huge_integer": ["UPDATE meta SET value = '" + "9" * 5000 + "' WHERE key = 'schema_version'"],
+    "kind_unknown": ["PRAGMA ignore_check_constraints = ON", "UPDATE journal SET kind = 'op', op = '{}' WHERE seq = 1"],
+    "state_cash_text": ["UPDATE projection SET state = json_set(state, '$.cash.Ann', 'lots')"],
+}
+
+
+def damage_sql(path: Path, name: str) -> None:
+    _sql_edit(path, *SQL_DAMAGE[name])
+
+
+def damage_bytes(path: Path, rng, kind: str) -> None:
+    """Bit flips, a page of garbage, or a truncation of ``path`` (a game file or its WAL)."""
+    data = bytearray(path.read_bytes())
+    if not data:
+        return
+    if kind == "flip":
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(data))
+            data[i] ^= 1 << rng.randrange(8)
+    elif kind == "garbage_page":
+        start = rng.randrange(max(1, len(data) // PAGE)) * PAGE
+        data[start:start + PAGE] = bytes(rng.randrange(256) for _ in range(min(PAGE, len(data) - start)))
+    elif kind == "truncate":
+        data = data[:rng.randrange(len(data))]
+    path.write_bytes(bytes(data))
+
+
+def damaged_variant(folder: Path, key: bytes, rng, n: int) -> tuple[Path, str]:
+    """The ``n``-th damaged game file in ``folder`` (a mix of SQL edits and byte damage to the file or to
+    the WAL of an unclean game); returns ``(path, what was done)``."""
+    names = sorted(SQL_DAMAGE)
+    path = folder / f"damaged-{n}.db"
+    if n % 3 == 0:
+        name = names[(n // 3) % len(names)]
+        clean_game(path, key)
+        damage_sql(path, name)
+        return path, f"sql:{name}"
+    kind = ("flip", "garbage_page", "truncate")[(n // 3) % 3]
+    if n % 3 == 1:
+        clean_game(path, key, ops=40)
+        damage_bytes(path, rng, kind)
+        return path, f"file:{kind}"
+    unclean_game(path, key, ops=12, in_wal=8)
+    damage_bytes(path.with_name(path.name + "-wal"), rng, kind)
+    return path, f"wal:{kind}"
