@@ -56,7 +56,7 @@ def cmd_replay(args) -> int:
     game_path = Path(args.game) if args.game else _new_game_path("replays", Path(args.log).stem)
     try:
         from host_ui.shell.games import key_for_new_game
-        result = replay(log, game_path, key=key_for_new_game())
+        result = replay(log, game_path, key=key_for_new_game(data=data_dir()))
     except ReplayMismatch as exc:
         print(f"MISMATCH {args.log}: {exc} (game file so far: {game_path})", file=sys.stderr)
         return EXIT_MISMATCH
@@ -174,6 +174,18 @@ def cmd_audit(args) -> int:
     return EXIT_OK if report.ok else EXIT_MISMATCH
 
 
+def cmd_key(args) -> int:
+    """``banquier key new``: a new device key, only when the old one is missing or damaged."""
+    from host_ui.shell.device_key import default_key_path, new_key
+    try:
+        path = new_key(default_key_path(), data=data_dir(), force=args.force)
+    except LedgerError as exc:
+        return _fail(str(exc), EXIT_USAGE if exc.code == "key_exists" else EXIT_FILE)
+    print(f"new device key {path}: keep a copy of it somewhere safe (games signed with it cannot be verified "
+          f"without it).")
+    return EXIT_OK
+
+
 def cmd_demo(args) -> int:
     """Replay the shipped demo game and print the final standings."""
     from host_ui.shell.games import key_for_new_game, open_game
@@ -182,7 +194,7 @@ def cmd_demo(args) -> int:
     log = Path(args.log) if args.log else DEMO_LOG
     from terminal.bank.tablelog import ReplayMismatch
     try:
-        result = replay(log, path, key=key_for_new_game())
+        result = replay(log, path, key=key_for_new_game(data=data_dir()))
     except ReplayMismatch as exc:
         return _fail(str(exc), EXIT_MISMATCH)
     except GameError as exc:
@@ -315,6 +327,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_audit)
     from host_ui.shell.manage import add_parsers
     add_parsers(sub)
+    p = sub.add_parser("key", help="make a new device key when the old one is lost or damaged",
+                       description="The device key signs every game's journal. 'new' makes one only when the key "
+                                   "file is missing or damaged (a damaged one is kept beside it); games signed with "
+                                   "the old key then read as unverified, so it asks for --force when there are "
+                                   "games. An intact key is never replaced.")
+    p.add_argument("action", choices=["new"])
+    p.add_argument("--force", action="store_true", help="make the new key even though games exist")
+    p.set_defaults(func=cmd_key)
     p = sub.add_parser("demo", help="replay a recorded game and print the standings",
                        description="Replay a recorded game shipped with Banquier and print the standings.")
     p.add_argument("--log", help="another table log to replay")

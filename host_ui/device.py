@@ -86,7 +86,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
         data.mkdir(parents=True, exist_ok=True)
-        key = load_or_create_key(config.storage.key_file)
+        key = load_or_create_key(config.storage.key_file, data=data)
         registry = CardRegistry.load(data / "cards.txt", edition=load_edition(config.game.edition))
         # env={}: the configuration has already applied the BANQUIER_READER/... overrides.
         reader = hal.load_reader(config.reader.backend, env={}, **config.reader.hal_options())

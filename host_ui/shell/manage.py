@@ -34,6 +34,8 @@ def list_games(data: Path, key_path: Path | None = None) -> list[dict]:
             game = open_game(path, check="none", read_only=True, key_path=key_path)
         except (GameError, OSError) as exc:
             row["problem"] = one_line(exc)
+            if getattr(exc, "code", None) == "audit_foreign_key":
+                row["unverified"] = True
         else:
             try:
                 last = game.ledger.last_entry()
@@ -96,7 +98,8 @@ def cmd_games(args, data: Path, key_path: Path | None = None, backups: Path | No
         for row in rows:
             mark = "*" if current and row["path"] == current else " "
             if "problem" in row:
-                print(f"{mark} {row['name']:<32} DAMAGED: {row['problem']}")
+                label = "UNVERIFIED" if row.get("unverified") else "DAMAGED"
+                print(f"{mark} {row['name']:<32} {label}: {row['problem']}")
                 continue
             state = "over" if row["over"] else "in play"
             print(f"{mark} {row['name']:<32} {row['edition']:<10} {row['mode']:<16} {len(row['players'])} players  "
