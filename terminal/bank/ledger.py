@@ -13,12 +13,14 @@ One file per game. Tables:
   one row whatever the length of the game.
 - ``session``: whether the file was closed cleanly (after an unclean stop the game is audited on opening).
 
-Every write is one transaction (``Database.atomic``): all of an entry is in the file, or none of it.
+Every write is one transaction begun with ``BEGIN IMMEDIATE`` (:meth:`Ledger.writing`): all of an entry is in
+the file, or none of it, and a writer waits out another one within the busy timeout.
 The file runs with ``journal_mode=WAL`` and ``synchronous=FULL`` so a committed operation survives a power
 cut (field-notes.md, Storage).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -183,7 +185,7 @@ class Ledger:
         ledger = cls(building, db, key)
         meta = {**meta, "schema_version": SCHEMA_VERSION, "key_id": key_id(key)}
         try:
-            with db.atomic():
+            with ledger.writing():
                 for statement in _SCHEMA.split(";\n"):
                     if statement.strip():
                         db.execute(statement)
@@ -254,7 +256,7 @@ class Ledger:
     def mark_open(self) -> None:
         """Record that the file is in use (cleared by :meth:`close`): an unclean stop is detected next time."""
         try:
-            with self.db.atomic():
+            with self.writing():
                 self.db.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
         except sqlite3.Error as exc:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
@@ -302,13 +304,40 @@ class Ledger:
         """Mark the file cleanly closed (if it was marked open), checkpoint the WAL and close the connection."""
         try:
             if self.marked:
-                with self.db.atomic():
+                with self.writing():
                     self.db.execute("UPDATE session SET open = 0 WHERE id = 1")
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error:
             pass
         finally:
             self._discard()
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        """One write transaction, begun with ``BEGIN IMMEDIATE``: the write lock is taken first, waiting out
+        another writer for up to the busy timeout (a deferred transaction that read first could not wait and
+        would fail at once with "database is locked"). Committed at the end of the block, rolled back on any
+        error. Nested blocks are savepoints."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
 
     # -- keyed hashes --------------------------------------------------------------------------------------
     def _mac(self, payload: str) -> str:
@@ -425,7 +454,7 @@ class Ledger:
         recorded_at = datetime.now(UTC).isoformat(timespec="seconds")
         changes = json.loads(canonical(changes))  # as it will read back
         try:
-            with self.db.atomic():
+            with self.writing():
                 last = self.last_entry()
                 seq = (last[0] + 1) if last else 1
                 prev = last[1] if last else self.genesis_mac()
