@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 import terminal
+from cards.errors import CardsError
 from terminal.errors import AuditFailed, GameError, LedgerError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
@@ -370,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except GameError as exc:
         return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+    except CardsError as exc:  # an edition or card-set file the command read
+        from terminal.bank.ledger import one_line
+        return _fail(one_line(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
     except Exception as exc:  # the promise is one line, never a traceback; this line is a bug to report
         from terminal.bank.ledger import one_line
         return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "

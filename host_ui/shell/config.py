@@ -133,7 +133,11 @@ class _Rule:
         if kind == "path":
             if not value.strip():
                 raise ValueError("expected a path, found an empty text")
-            path = Path(value).expanduser()
+            try:
+                path = Path(value).expanduser()
+            except RuntimeError as exc:  # ~name of a user that does not exist
+                raise ValueError(f"{_show(value)}: there is no such user's home folder here; use an absolute "
+                                 f"path") from exc
             if not path.is_absolute():
                 raise ValueError(f"{_show(value)} is a relative path; use an absolute one (or ~/...)")
             return path
@@ -511,12 +515,22 @@ def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = 
     return parse_config(raw, env, source=source, on_device=on_device)
 
 
+MAX_CONFIG_CHARS = 1_000_000
+
+
 def _parse_toml(text: str, origin: str) -> dict[str, Any]:
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ConfigError(f"{origin}: too large for a configuration ({len(text)} characters, at most "
+                          f"{MAX_CONFIG_CHARS}).", params={"file": origin, "key": "", "reason": "too large"})
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{origin}: not valid TOML ({exc}).",
                           params={"file": origin, "key": "", "reason": str(exc)}) from exc
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, arrays nested too deep
+        reason = "a number too long or values nested too deep"
+        raise ConfigError(f"{origin}: not valid TOML ({reason}).",
+                          params={"file": origin, "key": "", "reason": reason}) from exc
 
 
 def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = None, *,

@@ -153,8 +153,8 @@ def cmd_games(args, data: Path, key_path: Path | None = None, backups: Path | No
 
 def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None) -> int:
     """``games restore GAME``: the newest good backup of GAME into a new game file, made current; GAME is kept."""
+    from host_ui.shell.backup import newest_good_backup, restore_backup
     from host_ui.shell.device_key import load_key
-    from host_ui.shell.startup import newest_good_backup, restore_backup
     folder = backups if backups is not None else data / "backups"
     try:
         key = load_key(key_path)
@@ -163,7 +163,8 @@ def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None
             print(f"banquier: no backup of {path.name} in {folder} passes its check; nothing restored.",
                   file=sys.stderr)
             return EXIT_FILE
-        game = restore_backup(backup, data, key, stem=path.stem)
+        game = restore_backup(backup, games_dir(data), key, stem=path.stem)
+        set_current(data, game.path)
     except (GameError, OSError) as exc:
         print(f"banquier: cannot restore {path.name}: {one_line(exc)}", file=sys.stderr)
         return EXIT_FILE

@@ -4,25 +4,23 @@
 the fix (logged, and kept in :attr:`StartUp.problem` for the screen), left untouched for inspection, and the
 terminal starts without a game (the banker menu offers a new one) instead of exiting, so the service does not
 crash-loop at the table. :attr:`StartUp.backup` is the newest backup of that game that passes its full check;
-:func:`restore_backup` restores it into a new game file (the damaged one is kept) and makes it the current game.
+:func:`host_ui.shell.backup.restore_backup` restores it into a new game file (the damaged one is kept).
 """
 from __future__ import annotations
 
 import logging
-import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from host_ui.shell.backup import list_backups
+from host_ui.shell.backup import newest_good_backup
 from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.ledger import one_line
-from terminal.errors import GameError, LedgerError
+from terminal.errors import GameError
 
-__all__ = ["StartUp", "resume_at_startup", "newest_good_backup", "restore_backup"]
+__all__ = ["StartUp", "resume_at_startup"]
 
 log = logging.getLogger("banquier")
 
@@ -80,50 +78,3 @@ def _name_the_unreadable(data: Path, key_file: Path | None) -> None:
         if "problem" in row:
             log.warning("not resumed: %s (kept as it is; `banquier games restore %s` or a new game)",
                         row["problem"], row["name"])
-
-
-def newest_good_backup(game_path: Path, backups: Path | None, key: bytes) -> Path | None:
-    """The newest backup of ``game_path`` in ``backups`` that passes the full check (read without writing
-    anything), or None."""
-    if backups is None:
-        return None
-    for candidate in list_backups(game_path, backups):
-        try:
-            Game.open(candidate, key=key, check="full", read_only=True).close()
-        except (GameError, OSError, *DAMAGE):
-            continue
-        return candidate
-    return None
-
-
-def restore_backup(backup: Path, data: Path, key: bytes, *, stem: str,
-                   clock: Callable[[], datetime] | None = None) -> Game:
-    """Copy ``backup`` into a new game file ``DATA_DIR/games/<stem>-restored-<time>.db``, open it (full check)
-    and make it the current game; the damaged game is not touched. Raises LedgerError or AuditFailed."""
-    from host_ui.shell.manage import games_dir, set_current
-    from host_ui.shell.outputs import fsync_directory
-    folder = games_dir(data)
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = folder / f"{stem}-restored-{stamp}.db"
-    n = 1
-    while target.exists():
-        n += 1
-        target = folder / f"{stem}-restored-{stamp}-{n}.db"
-    temporary = folder / f".{target.name}.restoring"
-    try:
-        shutil.copyfile(backup, temporary)
-        os.chmod(temporary, 0o600)
-        with open(temporary, "rb+") as f:
-            os.fsync(f.fileno())
-        os.link(temporary, target)  # never over a file that appeared meanwhile
-        temporary.unlink()
-        fsync_directory(folder)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise LedgerError(f"Cannot restore {backup} into {target}: {exc.strerror or exc}.",
-                          code="ledger_unwritable", params={"path": str(target)}) from exc
-    game = Game.open(target, key=key, check="full", clock=clock)
-    set_current(data, target)
-    log.info("restored %s into %s", backup.name, target.name)
-    return game

@@ -199,6 +199,11 @@ class Game:
     @classmethod
     def _check_view(cls, ledger: Ledger, path: str | Path, key: bytes, check: str) -> tuple[GameConfig, dict, State]:
         meta = ledger.meta()
+        problem = _header_problem(meta)
+        if problem is not None:
+            raise LedgerError(f"{path}: the game's header is damaged or was edited ({problem}). It was left "
+                              f"untouched; restore a backup.", code="ledger_damaged",
+                              params={"path": str(path), "reason": problem})
         if meta.get("key_id") != key_id(key):
             raise AuditFailed(f"{path} was signed by another device's key: its journal cannot be verified "
                               f"here. Open it on the device that created it, or with that device's key.",
@@ -551,6 +556,32 @@ def _parse_time(text: str) -> datetime:
     except (TypeError, ValueError) as exc:
         raise RuleViolation(f"End time {text!r} is not an ISO 8601 date and time.", code="bad_end_time") from exc
     return value if value.tzinfo else value.astimezone()
+
+
+def _header_problem(meta: Mapping[str, Any]) -> str | None:
+    """What is of the wrong shape in a stored header (None when each field has its type and range)."""
+    players = meta.get("players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS \
+            or not all(isinstance(p, str) and 0 < len(p) <= MAX_NAME_LENGTH for p in players):
+        return f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names"
+    if not isinstance(meta.get("edition"), str):
+        return "edition must be a name"
+    if meta.get("mode") not in MODES:
+        return f"mode must be one of {', '.join(MODES)}"
+    if not isinstance(meta.get("rules"), dict):
+        return "rules must be an object"
+    dealt = meta.get("dealt") or {}
+    if not isinstance(dealt, dict) or not all(
+            isinstance(v, list) and all(type(s) is int and 0 <= s < 40 for s in v) for v in dealt.values()):
+        return "dealt must give each player a list of squares"
+    if meta.get("end_time") is not None and not isinstance(meta.get("end_time"), str):
+        return "end_time must be a date and time"
+    cards = meta.get("player_cards") or {}
+    if not isinstance(cards, dict) or not all(isinstance(v, str) for v in cards.values()):
+        return "player_cards must map players to card UIDs"
+    if type(meta.get("schema_version")) is not int:
+        return "schema_version must be a whole number"
+    return None
 
 
 def _check_players(players: tuple[str, ...]) -> None:

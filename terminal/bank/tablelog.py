@@ -21,6 +21,7 @@ CHECK_FIELDS = {"cash", "owner", "buildings", "mortgaged", "debt", "jail_cards",
                 "standings", "game_over"}
 SUBSET_FIELDS = {"cash", "owner", "buildings", "jail_cards", "worth", "bank"}
 UNORDERED_LIST_FIELDS = {"mortgaged", "bankrupt"}
+MAX_LINE_CHARS = 1_000_000
 
 
 class TableLogError(GameError, ValueError):
@@ -73,10 +74,14 @@ def read_table_log(path: str | Path) -> TableLog:
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
+        if len(stripped) > MAX_LINE_CHARS:
+            raise _malformed(path, number, f"longer than {MAX_LINE_CHARS} characters")
         try:
             data = json.loads(stripped)
         except json.JSONDecodeError as exc:
             raise _malformed(path, number, f"not valid JSON ({exc.msg})") from exc
+        except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting too deep
+            raise _malformed(path, number, "not valid JSON (a number too long or values nested too deep)") from exc
         if not isinstance(data, dict):
             raise _malformed(path, number, "not a JSON object")
         if header is None:
@@ -110,7 +115,7 @@ def _malformed(path: Path, number: int, reason: str) -> TableLogError:
 
 
 def _check_header(path: Path, number: int, data: dict) -> dict:
-    if data.get("format") != "table-log" or data.get("version") != 1:
+    if data.get("format") != "table-log" or data.get("version") != 1 or type(data.get("version")) is not int:
         raise _malformed(path, number, "the first line must be a header with \"format\": \"table-log\" and "
                                        "\"version\": 1")
     unknown = set(data) - HEADER_FIELDS
@@ -122,6 +127,11 @@ def _check_header(path: Path, number: int, data: dict) -> dict:
         raise _malformed(path, number, "the header needs \"players\", a list of names")
     if not isinstance(data.get("rules", {}), dict) or not isinstance(data.get("dealt", {}), dict):
         raise _malformed(path, number, "\"rules\" and \"dealt\" must be objects")
+    for player, squares in data.get("dealt", {}).items():
+        if not isinstance(squares, list) or not all(type(s) is int for s in squares):
+            raise _malformed(path, number, f"\"dealt\": {player!r} must be given a list of squares")
+    if not isinstance(data.get("mode", "classic"), str) or not isinstance(data.get("end_time") or "", str):
+        raise _malformed(path, number, "\"mode\" and \"end_time\" must be texts")
     return data
 
 
