@@ -187,6 +187,36 @@ def cmd_key(args) -> int:
     return EXIT_OK
 
 
+def cmd_pin(args) -> int:
+    """``sudo banquier pin set``: store the banker PIN as a salted hash in the configuration file."""
+    from host_ui.shell.config import SYSTEM_CONFIG, find_config, parse_config
+    from host_ui.shell.pin import set_pin_in_config, valid_pin
+    try:
+        target = find_config(_CONFIG_PATH) or SYSTEM_CONFIG
+    except GameError as exc:
+        return _fail(str(exc), EXIT_FILE)
+    if args.stdin or not sys.stdin.isatty():
+        lines = sys.stdin.read().splitlines()
+        pin, again = (lines + ["", ""])[0].strip(), (lines + ["", ""])[1].strip() or (lines + [""])[0].strip()
+    else:
+        import getpass
+        pin = getpass.getpass("New banker PIN (4 to 8 digits): ").strip()
+        again = getpass.getpass("The same PIN again: ").strip()
+    if not valid_pin(pin):
+        return _fail("a banker PIN is 4 to 8 digits; nothing was changed.", EXIT_USAGE)
+    if pin != again:
+        return _fail("the two PINs differ; nothing was changed.", EXIT_USAGE)
+    try:
+        set_pin_in_config(target, pin, lambda text: parse_config(text, source=target))
+    except GameError as exc:
+        return _fail(f"{exc}; nothing was changed.", EXIT_USAGE)
+    except OSError as exc:
+        return _fail(f"cannot write {target}: {exc.strerror or exc} (the configuration is root's: use sudo); "
+                     f"nothing was changed.", EXIT_FILE)
+    print(f"banker PIN stored as a salted hash in {target} (restart Banquier to use it).")
+    return EXIT_OK
+
+
 def cmd_demo(args) -> int:
     """Replay the shipped demo game and print the final standings."""
     from host_ui.shell.games import key_for_new_game, open_game
@@ -336,6 +366,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["new"])
     p.add_argument("--force", action="store_true", help="make the new key even though games exist")
     p.set_defaults(func=cmd_key)
+    p = sub.add_parser("pin", help="set the banker PIN (stored as a salted hash; run it with sudo)",
+                       description="Store the banker PIN as a salted hash (game.banker_pin_hash) in the configuration "
+                                   "file in use (default /etc/banquier/config.toml, root's: run it with sudo). The "
+                                   "PIN is asked twice, or read from standard input (one or two lines).")
+    p.add_argument("action", choices=["set"])
+    p.add_argument("--stdin", action="store_true", help="read the PIN from standard input")
+    p.set_defaults(func=cmd_pin)
     p = sub.add_parser("demo", help="replay a recorded game and print the standings",
                        description="Replay a recorded game shipped with Banquier and print the standings.")
     p.add_argument("--log", help="another table log to replay")

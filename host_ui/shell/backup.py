@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from terminal.bank.ledger import make_private_file
 from terminal.errors import GameError, LedgerError
 
 __all__ = ["BackupError", "rotate_backup", "list_backups", "backup_name", "backup_due", "snapshot",
@@ -95,6 +96,7 @@ def snapshot(game_path: str | os.PathLike, target: str | os.PathLike) -> int:
             source.execute("PRAGMA query_only = ON")
             if target.exists():
                 target.unlink()
+            make_private_file(target)  # a backup is as private as the game, whatever the umask
             copy = sqlite3.connect(str(target))
             source.backup(copy)
             problems = [row[0] for row in copy.execute("PRAGMA quick_check").fetchall()]

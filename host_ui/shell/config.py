@@ -33,6 +33,7 @@ from cards.editions import RULE_FLAGS, available_editions
 from hal import registry as hal_registry
 from hal.rpi_gpio import BOARD_TO_BCM, SPI0_PINS
 from hal.serial_reader import PROTOCOLS
+from host_ui.shell.pin import PinCheck, is_pin_hash
 from terminal.bank.state import MODES
 from terminal.errors import GameError
 from terminal.table.i18n import LANGUAGES
@@ -97,12 +98,13 @@ class _Rule:
             return f"{what} {self.lo:g}..{self.hi:g}{' ' + self.hint if self.hint else ''}"
         return {"bool": "true or false", "path": "an absolute path in quotes",
                 "str": "a text in quotes", "pin_code": "4 to 8 digits in quotes, e.g. \"2468\"",
+                "pin_hash": "the hash `sudo banquier pin set` writes",
                 "rules": "a table of rule flags"}[self.kind]
 
     def check(self, value: Any) -> Any:
         """Return the checked value, or raise ``ValueError(reason)``."""
         kind = self.kind
-        if self.optional and value == "" and kind in ("path", "str", "pin_code"):
+        if self.optional and value == "" and kind in ("path", "str", "pin_code", "pin_hash"):
             return None
         if kind == "bool":
             if not isinstance(value, bool):
@@ -119,7 +121,7 @@ class _Rule:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"expected {self.describe()}, found {_show(value)}")
             value = float(value)
-        elif kind in ("str", "path", "pin_code"):
+        elif kind in ("str", "path", "pin_code", "pin_hash"):
             if not isinstance(value, str):
                 extra = " (write it in quotes so a leading 0 is kept)" if kind == "pin_code" else ""
                 raise ValueError(f"expected {self.describe()}, found {_show(value)}{extra}")
@@ -143,6 +145,11 @@ class _Rule:
             return path
         if kind == "pin_code" and not (value.isascii() and value.isdigit() and 4 <= len(value) <= 8):
             raise ValueError(f"{_show(value)} is not 4 to 8 digits")
+        if kind == "pin_code":
+            raise ValueError("a banker PIN written in plaintext is refused: run `sudo banquier pin set` (it stores "
+                             "a salted hash as game.banker_pin_hash and removes this line)")
+        if kind == "pin_hash" and not is_pin_hash(value):
+            raise ValueError("not a PIN hash as `sudo banquier pin set` writes it: run it again")
         if kind == "str" and not value.strip():
             raise ValueError("expected a text, found an empty one")
         return value
@@ -324,8 +331,9 @@ class TimeoutSettings:
 @dataclass(frozen=True)
 class GameSettings:
     """``[game]``: ``language`` fr | en | uk, ``edition`` (a shipped edition), ``mode`` (classic,
-    sans_frontieres, quick, time_limit), ``amount_display`` plain | km, ``banker_protection``, ``banker_pin``
-    (4..8 digits, in quotes), ``[game.rules]`` flags that differ from the edition (``RULE_FLAGS``),
+    sans_frontieres, quick, time_limit), ``amount_display`` plain | km, ``banker_protection``,
+    ``banker_pin_hash`` (the salted hash ``sudo banquier pin set`` writes; a plaintext ``banker_pin`` is
+    refused), ``[game.rules]`` flags that differ from the edition (``RULE_FLAGS``),
     ``[game.timeouts]``."""
 
     language: str = _key(_Rule("str", choices=LANGUAGES), "fr")
@@ -333,7 +341,8 @@ class GameSettings:
     mode: str = _key(_Rule("str", choices=MODES), "classic")
     amount_display: str = _key(_Rule("str", choices=("plain", "km")), "plain")
     banker_protection: bool = _key(_Rule("bool"), True)
-    banker_pin: str | None = _key(_Rule("pin_code", optional=True), None)
+    banker_pin: str | None = _key(_Rule("pin_code", optional=True), None)  # plaintext: refused, see pin set
+    banker_pin_hash: str | None = _key(_Rule("pin_hash", optional=True), None)
     rules: Mapping[str, bool | str] = _key(_Rule("rules"), default_factory=lambda: MappingProxyType({}),
                                            hash=False)
     timeouts: TimeoutSettings = field(default_factory=TimeoutSettings)
@@ -399,7 +408,8 @@ class Config:
         return TerminalSettings(timeout_s=t.timeout_s, long_timeout_s=t.long_timeout_s,
                                 go_repeat_window_s=t.go_repeat_window_s,
                                 confirm_min_delay_s=t.confirm_min_delay_s, retap_guard_s=t.retap_guard_s,
-                                banker_protection=game.banker_protection, banker_pin=game.banker_pin,
+                                banker_protection=game.banker_protection,
+                                banker_pin=PinCheck(game.banker_pin_hash) if game.banker_pin_hash else None,
                                 language=game.language, display=game.amount_display)
 
     def to_toml(self) -> str:

@@ -181,6 +181,11 @@ class Ledger:
         building = path.with_name(f".{path.name}.creating")
         for leftover in (building, *(building.with_name(building.name + s) for s in ("-wal", "-shm", "-journal"))):
             leftover.unlink(missing_ok=True)  # a previous attempt that died half-way
+        try:
+            make_private_file(building)
+        except OSError as exc:
+            raise LedgerError(f"Cannot create the new game file {path}: {exc.strerror or exc}.",
+                              code="ledger_unwritable", params={"path": str(path)}) from exc
         db = cls._connect(building)
         ledger = cls(building, db, key)
         meta = {**meta, "schema_version": SCHEMA_VERSION, "key_id": key_id(key)}
@@ -437,8 +442,7 @@ class Ledger:
         """What is missing from the game's schema (a table, or a trigger that keeps the journal append-only
         and balanced): dropped or edited with another program. Empty when all is there."""
         have = {(kind, name) for kind, name in self.db.execute("SELECT type, name FROM sqlite_master")}
-        problems = [f"the {kind} {name} is missing" for kind, name in _EXPECTED_SCHEMA if (kind, name) not in have]
-        return problems
+        return [f"the {kind} {name} is missing" for kind, name in _EXPECTED_SCHEMA if (kind, name) not in have]
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
@@ -472,6 +476,19 @@ class Ledger:
                               f"recorded.", code="ledger_write_failed",
                               params={"path": str(self.path), "reason": str(exc)}) from exc
         return seq
+
+
+FILE_MODE = 0o640  # the owner writes, the service's group may read; others nothing, whatever the umask
+
+
+def make_private_file(path: Path, mode: int = FILE_MODE) -> None:
+    """Create the empty file ``path`` (which must not exist) with ``mode`` exactly, whatever the umask; SQLite
+    then gives the file's ``-wal`` and ``-shm`` the same mode. Raises OSError."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
 
 
 def one_line(exc: BaseException | str) -> str:
