@@ -105,7 +105,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         new = games_dir(data) / f"{datetime.now():%Y%m%d-%H%M%S}.db"
         end = (wall_clock() + timedelta(minutes=minutes)).isoformat(timespec="seconds") if minutes else None
         created = Game.create(new, edition, names, mode, rules or None, end_time=end, key=key, player_cards=cards,
-                              clock=wall_clock)
+                              clock=wall_clock, mirror=config.storage.backups / f"{new.stem}.mirror")
         set_current(data, new)
         log.info("new game %s: %s, %s, %s", new.name, edition, mode, ", ".join(names))
         return created

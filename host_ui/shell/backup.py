@@ -65,11 +65,18 @@ def list_backups(game_path: str | os.PathLike, backup_dir: str | os.PathLike) ->
 
 def backup_due(seq: int, last_backup_seq: int | None, every: int) -> bool:
     """Whether a game at journal ``seq`` needs a backup, the last one holding ``last_backup_seq``
-    (None: never backed up) and the configuration asking for one every ``every`` operations
-    (``[storage] backup_every``; 0 = only when the terminal stops)."""
+    (None: never backed up) and the configuration asking for one every ``every`` operations at least
+    (``[storage] backup_every``; 0 = only when the terminal stops); the interval then grows with the game
+    (see below)."""
     if every <= 0:
         return False
-    return last_backup_seq is None or seq - last_backup_seq >= every
+    if last_backup_seq is None:
+        return True
+    # A full copy costs the size of the game: at doubling intervals (every, then as many operations as the
+    # last copy held) their total stays within a constant times the game's length, so a backup costs the same
+    # per operation whatever the game's length. Every acknowledged entry in between is in the mirror
+    # (terminal.bank.ledger, kept in the backups folder).
+    return seq - last_backup_seq >= max(every, last_backup_seq)
 
 
 def _fsync(path: Path, directory: bool = False) -> None:

@@ -1,5 +1,10 @@
 """Which game the terminal resumes at start-up, and what it does with one that is damaged.
 
+The game is resumed with the start-up checks whose cost follows the entries written since the last keyed
+checkpoint, the full audit in a separate process (payments stop at once if it fails), and the mirror of
+acknowledged entries in the backups folder (:func:`mirror_of`), which mends a game file that lost the end of
+its journal.
+
 :func:`resume_at_startup` never raises: a damaged, foreign or edited current game is named in one line with
 the fix (logged, and kept in :attr:`StartUp.problem` for the screen), left untouched for inspection, and the
 terminal starts without a game (the banker menu offers a new one) instead of exiting, so the service does not
@@ -20,7 +25,7 @@ from terminal.bank.game import Game
 from terminal.bank.ledger import one_line
 from terminal.errors import GameError
 
-__all__ = ["StartUp", "resume_at_startup"]
+__all__ = ["StartUp", "resume_at_startup", "mirror_of"]
 
 log = logging.getLogger("banquier")
 
@@ -54,7 +59,7 @@ def resume_at_startup(data: Path, key: bytes, *, key_file: Path | None = None, b
         _name_the_unreadable(data, key_file)
         return StartUp()
     try:
-        game = Game.open(path, key=key, clock=clock)
+        game = Game.open(path, key=key, clock=clock, background=True, mirror=mirror_of(path, backups))
     except (GameError, OSError, *DAMAGE) as exc:
         found = newest_good_backup(path, backups, key) if backups is not None else None
         offer = (f"restore its newest good backup {found.name} (`banquier games restore {path.stem}`) or start "
@@ -64,7 +69,15 @@ def resume_at_startup(data: Path, key: bytes, *, key_file: Path | None = None, b
         log.error("%s", problem)
         return StartUp(path=path, problem=problem, backup=found)
     log.info("resumed %s", path.name)
+    if game.restored:
+        log.warning("%s had lost its last %d acknowledged entries (its WAL was damaged): written back from the "
+                    "mirror %s", path.name, game.restored, mirror_of(path, backups))
     return StartUp(game=game, path=path)
+
+
+def mirror_of(game_path: Path, backups: Path | None) -> Path | None:
+    """Where the mirror of acknowledged entries of ``game_path`` is kept: ``<backups>/<stem>.mirror``."""
+    return backups / f"{Path(game_path).stem}.mirror" if backups is not None else None
 
 
 def _name_the_unreadable(data: Path, key_file: Path | None) -> None:

@@ -13,14 +13,22 @@ Checks, in order, and reports every problem found (never changes the file):
 """
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import sqlite3
+import subprocess
+import sys
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from terminal.bank import engine
 from terminal.bank.ledger import Ledger, canonical, one_line
 from terminal.bank.state import State
 from terminal.bank.types import Effects, GameConfig
-from terminal.errors import GameError
+from terminal.errors import AuditFailed, GameError, LedgerError
 
 
 @dataclass
@@ -148,3 +156,132 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
                         f"{balance}.")
     if sum(sql.values()) != 0:
         report.fail(f"All accounts together sum to {sum(sql.values())}, not 0.")
+
+
+# -- the full audit in a separate process, while the game is played --------------------------------------------
+class BackgroundAudit:
+    """Start-up's deeper checks of a resumed game, in a separate process (a thread would hold the interpreter
+    against the tap loop): SQLite's ``quick_check`` first, then the full audit (every entry replayed), both
+    read in one read transaction through a read-only connection (nothing is written).
+
+    The ledger calls :meth:`before_write` before each entry: the first payment waits (up to ``wait_s``) for
+    the quick check, which is run in this process if the worker could not answer in time; once either check
+    has failed every payment is refused at once (:class:`~terminal.errors.AuditFailed` or LedgerError with
+    the problem and the fix). A full audit that passed moves the file's keyed checkpoint up to what it
+    verified, so the next start-up verifies only the entries written since."""
+
+    def __init__(self, path: Path, key: bytes, *, wait_s: float = 10.0):
+        self.path = Path(path)
+        self.wait_s = wait_s
+        self.quick: bool | None = None
+        self.quick_problem = ""
+        self.full: bool | None = None
+        self.full_summary = ""
+        self.audited: tuple[int, str] | None = None
+        self._recorded = False
+        self._quick_done = threading.Event()
+        self._full_done = threading.Event()
+        package_root = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
+                                                                          os.environ.get("PYTHONPATH")]))}
+        try:
+            self._proc: subprocess.Popen[str] | None = subprocess.Popen(
+                [sys.executable, "-m", "terminal.bank.audit", str(self.path)], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+        except OSError:
+            self._proc = None
+            self._quick_done.set()
+            self._full_done.set()
+            return
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(key.hex() + "\n")  # never on the command line, where others may read it
+            self._proc.stdin.close()
+        except OSError:
+            pass
+        threading.Thread(target=self._read, name="banquier-audit-reader", daemon=True).start()
+
+    def _read(self) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        try:
+            for line in proc.stdout:
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if message.get("stage") == "quick":
+                    self.quick, self.quick_problem = bool(message.get("ok")), str(message.get("problem", ""))
+                    self._quick_done.set()
+                elif message.get("stage") == "full":
+                    self.full, self.full_summary = bool(message.get("ok")), str(message.get("summary", ""))
+                    if self.full and isinstance(message.get("seq"), int) and isinstance(message.get("mac"), str):
+                        self.audited = (message["seq"], message["mac"])
+                    self._full_done.set()
+        finally:
+            self._quick_done.set()
+            self._full_done.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the full audit's answer (tests, benchmarks); True when it came."""
+        return self._full_done.wait(timeout) and self.full is not None
+
+    def before_write(self, ledger: Ledger) -> None:
+        if self.quick is None:
+            self._quick_done.wait(self.wait_s)
+        if self.quick is None:  # the worker could not answer: the quick check runs here, once
+            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+            self.quick, self.quick_problem = rows == ["ok"], "; ".join(rows[:3])
+        if not self.quick:
+            raise LedgerError(f"Payments are stopped: {self.path.name} is damaged (SQLite's check: "
+                              f"{self.quick_problem}). Nothing more is written to it; restore its newest good "
+                              f"backup or start a new game.", code="ledger_damaged",
+                              params={"path": str(self.path), "reason": self.quick_problem})
+        if self.full is False:
+            raise AuditFailed(f"Payments are stopped: the audit of {self.path.name} found {self.full_summary} "
+                              f"Nothing more is written to it; `banquier audit` tells more; restore its newest "
+                              f"good backup.", params={"problems": [self.full_summary], "first_bad_seq": None})
+        if self.full and self.audited is not None and not self._recorded:
+            self._recorded = True
+            with contextlib.suppress(sqlite3.Error, GameError):
+                ledger.set_checkpoint(*self.audited)
+
+    def stop(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=5)
+
+
+def _worker(path: Path, key: bytes) -> None:
+    """``python -m terminal.bank.audit GAME`` (key in hex on standard input): one JSON line after the quick
+    check, one after the full audit. Reads only."""
+    from cards.editions import load_edition
+
+    def say(**message: Any) -> None:
+        print(json.dumps(message), flush=True)
+
+    try:
+        ledger = Ledger.open(path, key, read_only=True, copy=False)
+    except GameError as exc:
+        say(stage="quick", ok=False, problem=one_line(exc))
+        return
+    try:
+        ledger.db.execute("BEGIN")  # one read transaction: one moment of the game, whatever the table writes
+        rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+        say(stage="quick", ok=rows == ["ok"], problem="; ".join(rows[:3]))
+        meta = ledger.meta()
+        config = GameConfig(load_edition(meta["edition"]), meta["mode"], dict(meta["rules"]))
+        report = audit_ledger(ledger, config)
+        last = ledger.last_entry()
+        say(stage="full", ok=report.ok, summary=report.summary(), seq=last[0] if last else 0,
+            mac=last[1] if last else "")
+    except (GameError, *DAMAGE) as exc:
+        say(stage="quick", ok=False, problem=one_line(exc)[:300])
+        say(stage="full", ok=False, summary=one_line(exc)[:300])
+    finally:
+        ledger._discard()
+
+
+if __name__ == "__main__":
+    _worker(Path(sys.argv[1]), bytes.fromhex(sys.stdin.readline().strip()))

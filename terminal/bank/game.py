@@ -51,6 +51,7 @@ class Game:
         self.meta = meta
         self._state = state
         self._clock = clock
+        self.restored = 0  # entries written back from the mirror when the game was resumed
 
     # -- creating and opening ------------------------------------------------------------------------------
     @classmethod
@@ -58,7 +59,7 @@ class Game:
                rules: Mapping[str, Any] | None = None, dealt: Mapping[str, Iterable[int]] | None = None,
                end_time: str | None = None, *, key: bytes,
                rng: random.Random | None = None, clock: Callable[[], datetime] | None = None,
-               player_cards: Mapping[str, str] | None = None) -> Game:
+               player_cards: Mapping[str, str] | None = None, mirror: str | Path | None = None) -> Game:
         """Start a new game in a new file ``path``.
 
         - ``edition``: a shipped edition name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``) or an
@@ -72,6 +73,7 @@ class Game:
         - ``key``: the device key's bytes (32; the host application reads or creates the key file and passes it).
         - ``player_cards``: ``{player: card UID}``, the bank card each player tapped when the game was set up
           (the terminal maps taps to players with it; without it, player card N is the N-th player).
+        - ``mirror``: where to keep the append-only record of acknowledged entries (see :meth:`open`).
         Raises UnknownName (unknown edition), RuleViolation (players, mode, flags, deal) or LedgerError.
         """
         if isinstance(edition, str):
@@ -133,6 +135,11 @@ class Game:
                 "dealt": dealt or {}, "end_time": end_time, "player_cards": dict(player_cards or {}),
                 "created_at": datetime.now().astimezone().isoformat(timespec="seconds")}
         ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()))
+        if mirror is not None:  # a new game's mirror starts empty (one left by an older file is set aside)
+            mirror = Path(mirror)
+            if mirror.exists():
+                mirror.replace(mirror.with_name(f"{mirror.name}.old-{datetime.now():%Y%m%d-%H%M%S}"))
+            ledger.mirror = mirror
         return cls(ledger, config, ledger.meta(), state, clock)
 
     @staticmethod
@@ -143,7 +150,8 @@ class Game:
 
     @classmethod
     def open(cls, path: str | Path, *, key: bytes,
-             check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False) -> Game:
+             check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False,
+             background: bool = False, mirror: str | Path | None = None) -> Game:
         """Resume a game from its file.
 
         ``check``: ``auto`` (default) audits the whole journal only after an unclean stop or when the
@@ -155,22 +163,43 @@ class Game:
         once it passed its checks: a refused file is left byte for byte as it was.
         Raises LedgerError (not a game, damaged, unreadable) or AuditFailed (what is wrong, the first entry
         edited). A damaged file is never replaced.
+
+        Unless ``check="none"``, every open also verifies the keyed hash chain from the file's keyed checkpoint
+        (the last entry verified) to the end, and SQLite's ``quick_check``. ``background`` (the terminal at
+        start-up): the quick check and the full audit run in a separate process instead
+        (:class:`~terminal.bank.audit.BackgroundAudit`); the first payment waits for the quick check and a
+        failure of either stops payments at once; an unclean stop then needs no full audit before resuming.
+        ``mirror``: the append-only record of acknowledged entries (:meth:`Ledger._mirror_entry`), kept from
+        now on; entries it holds beyond the file's end (a WAL that lost its last frames) are verified against
+        the keyed chain and written back before the game resumes (``restored`` counts them), or the game is
+        refused when they do not verify.
         """
         if check not in ("auto", "full", "none"):
             raise ValueError(f"check must be 'auto', 'full' or 'none', not {check!r}")
         # Every check reads a private view (nothing of the game's files is written or created): a refused file
         # is left byte for byte as it was. Only a game that passed is opened for writing.
         view = Ledger.open(path, key, read_only=True, copy=read_only)
+        background = background and not read_only and check == "auto"
         try:
-            config, meta, state = cls._checked(view, path, key, check)
+            config, meta, state = cls._checked(view, path, key, check, background)
         except BaseException:
             view._discard()
             raise
         if read_only:
             return cls(view, config, meta, state, clock)
         last = view.last_entry()
+        verified = view._checkpoint
+        missing: list[dict[str, Any]] = []
+        if mirror is not None:
+            view.mirror = Path(mirror)
+            try:
+                missing, state = cls._mirrored_entries(view, path, config, state, last)
+            except BaseException:
+                view._discard()
+                raise
         view._discard()
         ledger = Ledger.open(path, key)
+        ledger.mirror = Path(mirror) if mirror is not None else None
         try:
             if ledger.last_entry() != last:
                 raise LedgerError(f"{path} changed while it was being checked: is another Banquier using it? "
@@ -179,13 +208,56 @@ class Game:
         except BaseException:
             ledger._discard()
             raise
-        return cls(ledger, config, meta, state, clock)
+        ledger._checkpoint = verified
+        if missing:
+            try:
+                ledger.restore_mirrored(missing, state.to_json())
+            except (sqlite3.Error, GameError) as exc:
+                ledger._discard()
+                raise LedgerError(f"{path} lost its last {len(missing)} entries (its WAL was damaged) and they "
+                                  f"could not be written back from the mirror ({one_line(exc)}). The file was "
+                                  f"kept; restore a backup.", code="ledger_damaged",
+                                  params={"path": str(path), "reason": "entries lost"}) from exc
+        if background:
+            from terminal.bank.audit import BackgroundAudit
+            ledger.guard = BackgroundAudit(ledger.path, key)
+        game = cls(ledger, config, meta, state, clock)
+        game.restored = len(missing)
+        return game
+
+    @staticmethod
+    def _mirrored_entries(view: Ledger, path: str | Path, config: GameConfig, state: State,
+                          last: tuple[int, str] | None) -> tuple[list[dict[str, Any]], State]:
+        """The mirror's entries beyond the file's end, verified against the keyed chain, and the state after
+        them. Raises AuditFailed when they do not follow from the file's last entry."""
+        end_seq, end_mac = last if last is not None else (0, view.genesis_mac())
+        missing = view.mirrored_after(end_seq)
+        if not missing:
+            return [], state
+        prev_seq, prev = end_seq, end_mac
+        try:
+            for e in missing:
+                rows = [tuple(r) for r in e["rows"]]
+                mac = view.entry_mac(prev, e["seq"], e["kind"], e["op"], e["undoes"], rows, e["changes"],
+                                     e["recorded_at"])
+                if e["seq"] != prev_seq + 1 or not isinstance(e["mac"], str) or mac != e["mac"]:
+                    raise ValueError(f"entry #{e['seq']}")
+                state = engine.replay_effects(state, Effects(postings=_transfers_of(rows),
+                                                             changes=[tuple(c) for c in e["changes"]]))
+                prev_seq, prev = e["seq"], e["mac"]
+        except (*DAMAGE, GameError) as exc:
+            raise AuditFailed(f"{path} holds {end_seq} entries, but {missing[-1].get('seq')} were acknowledged "
+                              f"and the mirror's record of the others does not verify ({one_line(exc)[:100]}). "
+                              f"The file was left untouched; restore its newest good backup.",
+                              params={"problems": ["entries lost"], "first_bad_seq": end_seq + 1}) from exc
+        return missing, state
 
     @classmethod
-    def _checked(cls, ledger: Ledger, path: str | Path, key: bytes, check: str) -> tuple[GameConfig, dict, State]:
+    def _checked(cls, ledger: Ledger, path: str | Path, key: bytes, check: str,
+                 background: bool = False) -> tuple[GameConfig, dict, State]:
         """The checks of :meth:`open` on ``ledger`` (a private view): ``(config, meta, state)``, or raises."""
         try:
-            return cls._check_view(ledger, path, key, check)
+            return cls._check_view(ledger, path, key, check, background)
         except GameError:
             raise
         except sqlite3.DatabaseError as exc:
@@ -197,7 +269,8 @@ class Game:
                               params={"path": str(path), "reason": one_line(exc)[:200]}) from exc
 
     @classmethod
-    def _check_view(cls, ledger: Ledger, path: str | Path, key: bytes, check: str) -> tuple[GameConfig, dict, State]:
+    def _check_view(cls, ledger: Ledger, path: str | Path, key: bytes, check: str,
+                    background: bool = False) -> tuple[GameConfig, dict, State]:
         meta = ledger.meta()
         problem = _header_problem(meta)
         if problem is not None:
@@ -219,7 +292,9 @@ class Game:
         consistent = (raw is not None and last is not None and raw[0] == last[0]
                       and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1])
                       and meta.get("meta_mac") == ledger._meta_mac(meta))  # the header sets the rules
-        if check == "full" or (check == "auto" and (ledger.was_unclean or not consistent)):
+        if check != "none":
+            cls._check_chain_and_file(ledger, path, quick=not background)
+        if check == "full" or (check == "auto" and (not consistent or (ledger.was_unclean and not background))):
             report = audit_ledger(ledger, config)
             if not report.ok:
                 raise AuditFailed(report.summary(), params={"problems": report.problems,
@@ -228,6 +303,9 @@ class Game:
         if not consistent and check != "none":
             raise AuditFailed(f"{path}: the current state does not match the journal.",
                               params={"problems": ["projection"], "first_bad_seq": None})
+        missing = ledger.schema_problems() if check != "none" else []
+        if missing:  # after the entries: the first edited entry is what the banker needs first
+            raise _refuse_chain(path, [f"The file's structure was changed: {'; '.join(missing)}."], None)
         try:
             state = (State.from_json(json.loads(raw[1])) if raw is not None
                      else State.new(edition, tuple(meta["players"])))
@@ -237,8 +315,30 @@ class Game:
                               params={"problems": ["projection"], "first_bad_seq": None}) from exc
         return config, meta, state
 
+    @staticmethod
+    def _check_chain_and_file(ledger: Ledger, path: str | Path, *, quick: bool) -> None:
+        """The start-up checks whose cost does not follow the game's length: the keyed hash chain from the
+        keyed checkpoint to the end and (``quick``) SQLite's
+        ``quick_check``. Records the verified end in ``ledger._checkpoint``."""
+        if quick:
+            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+            if rows != ["ok"]:
+                raise LedgerError(f"{path} is damaged (SQLite's check: {'; '.join(rows[:3])}). It was left "
+                                  f"untouched; restore a backup.", code="ledger_damaged",
+                                  params={"path": str(path), "reason": "; ".join(rows[:3])})
+        checkpoint = ledger.stored_checkpoint()
+        if checkpoint is None:
+            raise _refuse_chain(path, ["The record of the last verified entry does not match its keyed hash."],
+                                None)
+        problems, first_bad, last = ledger.chain_since(*checkpoint)
+        if problems:
+            raise _refuse_chain(path, problems, first_bad)
+        ledger._checkpoint = last
+
     def close(self) -> None:
         """Close the file cleanly (the next :meth:`open` then needs no audit)."""
+        if self._ledger.guard is not None:
+            self._ledger.guard.stop()
         self._ledger.close()
 
     def __enter__(self) -> Game:
@@ -556,6 +656,18 @@ def _parse_time(text: str) -> datetime:
     except (TypeError, ValueError) as exc:
         raise RuleViolation(f"End time {text!r} is not an ISO 8601 date and time.", code="bad_end_time") from exc
     return value if value.tzinfo else value.astimezone()
+
+
+def _transfers_of(rows: list[tuple[Any, ...]]) -> list[tuple[str, str, int]]:
+    """``(payer, payee, amount)`` transfers from the signed rows of an entry."""
+    return [(rows[i][1], rows[i + 1][1], rows[i + 1][2]) for i in range(0, len(rows) - 1, 2)]
+
+
+def _refuse_chain(path: str | Path, problems: list[str], first_bad: int | None) -> AuditFailed:
+    where = f" First entry edited or inconsistent: #{first_bad}." if first_bad else ""
+    return AuditFailed(f"{path}: the journal was changed outside the terminal.{where} {' '.join(problems[:3])} "
+                       f"The file was left untouched; `banquier audit` tells more; restore a backup.",
+                       params={"problems": problems, "first_bad_seq": first_bad})
 
 
 def _header_problem(meta: Mapping[str, Any]) -> str | None:

@@ -28,7 +28,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -79,6 +79,12 @@ CREATE TRIGGER journal_entries_balance BEFORE INSERT ON journal
     BEGIN SELECT RAISE(ABORT, 'the postings of an entry must sum to zero'); END;
 """
 
+
+# The keyed checkpoint: the last entry whose hash chain was verified (from the header or the previous
+# checkpoint). Start-up verifies the chain from it to the end, so its cost follows the entries written since.
+_CHECKPOINT_TABLE = ("CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), "
+                     "seq INTEGER NOT NULL, mac TEXT NOT NULL, cp_mac TEXT NOT NULL)")
+CHECKPOINT_EVERY = 64  # entries between two checkpoints while the game is played
 
 _EXPECTED_SCHEMA = tuple(
     (kind.lower(), name) for kind, name in
@@ -138,7 +144,12 @@ class Ledger:
         self.was_unclean = False
         self.read_only = False
         self.marked = False
-        self._private: Path | None = None
+        self._private: Callable[[], None] | None = None
+        self.guard: Any = None  # the background audit (see terminal.bank.audit.BackgroundAudit), if any
+        self._checkpoint: tuple[int, str] | None = None  # (seq, mac) of the last entry verified
+        self.mirror: Path | None = None  # the append-only record of acknowledged entries, if kept
+        self.mirror_problem: str | None = None
+        self._mirror_fd: int | None = None
 
     # -- opening -------------------------------------------------------------------------------------------
     @staticmethod
@@ -194,6 +205,7 @@ class Ledger:
                 for statement in _SCHEMA.split(";\n"):
                     if statement.strip():
                         db.execute(statement)
+                db.execute(_CHECKPOINT_TABLE)
                 for name, value in meta.items():
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", [name, canonical(value)])
                 db.execute("INSERT INTO meta(key, value) VALUES ('meta_mac', ?)", [canonical(ledger._meta_mac(meta))])
@@ -216,6 +228,7 @@ class Ledger:
                               code="ledger_unwritable", params={"path": str(path)}) from exc
         ledger = cls.open(path, key)
         ledger.mark_open()
+        ledger._checkpoint = (0, ledger.genesis_mac())  # every entry of a new file is verified from its header
         return ledger
 
     @classmethod
@@ -262,6 +275,7 @@ class Ledger:
         """Record that the file is in use (cleared by :meth:`close`): an unclean stop is detected next time."""
         try:
             with self.writing():
+                self.db.execute(_CHECKPOINT_TABLE)
                 self.db.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
         except sqlite3.Error as exc:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
@@ -302,6 +316,10 @@ class Ledger:
 
     def _discard(self) -> None:
         """Close without writing anything (a refused open)."""
+        if self._mirror_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._mirror_fd)
+            self._mirror_fd = None
         _close_view(self.db, self._private)
         self._private = None
 
@@ -310,6 +328,7 @@ class Ledger:
         try:
             if self.marked:
                 with self.writing():
+                    self._advance_checkpoint()
                     self.db.execute("UPDATE session SET open = 0 WHERE id = 1")
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error:
@@ -343,6 +362,82 @@ class Ledger:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
             raise
+
+    # -- the keyed checkpoint ------------------------------------------------------------------------------
+    def checkpoint_mac(self, seq: int, mac: str) -> str:
+        return self._mac(canonical(["checkpoint", seq, mac]))
+
+    def stored_checkpoint(self) -> tuple[int, str] | None:
+        """``(seq, mac)`` of the last verified entry as the file records it; ``(0, header hash)`` when none is
+        recorded (a new file, or one written before checkpoints). None when the record fails its keyed hash or
+        names an entry that is not there as it was: edited."""
+        if "checkpoint" not in set(self.db.table_names()):
+            return 0, self.genesis_mac()
+        row = self.db.execute("SELECT seq, mac, cp_mac FROM checkpoint WHERE id = 1").fetchone()
+        if row is None:
+            return 0, self.genesis_mac()
+        seq, mac, cp_mac = row
+        if not isinstance(seq, int) or not isinstance(mac, str) or not isinstance(cp_mac, str) \
+                or not hmac.compare_digest(cp_mac, self.checkpoint_mac(seq, mac)):
+            return None
+        if seq == 0:
+            return (0, mac) if mac == self.genesis_mac() else None
+        entry = self.db.execute("SELECT mac FROM journal WHERE seq = ?", [seq]).fetchone()
+        if entry is None or entry[0] != mac:
+            return None
+        return seq, mac
+
+    def chain_since(self, seq: int, mac: str) -> tuple[list[str], int | None, tuple[int, str]]:
+        """Verify the keyed hash chain of every entry after ``seq`` (whose hash is ``mac``): ``(problems,
+        first_bad_seq, (last seq, last mac))``. Its cost follows the number of entries after ``seq``."""
+        problems: list[str] = []
+        first_bad: int | None = None
+        postings: dict[int, list[tuple[int, str, int]]] = {}
+        for s, n, account, amount in self.db.execute(
+                "SELECT seq, n, account, amount FROM postings WHERE seq > ? ORDER BY seq, n", [seq]):
+            postings.setdefault(s, []).append((n, account, amount))
+        prev_seq, prev = seq, mac
+        for s, kind, op, undoes, changes, recorded_at, entry_mac in self.db.execute(
+                "SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq > ? ORDER BY seq",
+                [seq]):
+            if s != prev_seq + 1:
+                problems.append(f"Entry #{prev_seq + 1} is missing (next is #{s}).")
+                first_bad = prev_seq + 1 if first_bad is None else first_bad
+            try:
+                computed = self.entry_mac(prev, s, kind, json.loads(op), undoes, postings.get(s, []),
+                                          json.loads(changes), recorded_at)
+            except (ValueError, TypeError, RecursionError):
+                computed = ""
+            if not hmac.compare_digest(computed, entry_mac if isinstance(entry_mac, str) else ""):
+                problems.append(f"Entry #{s} does not match its keyed hash: it was edited outside the terminal.")
+                first_bad = s if first_bad is None else first_bad
+            prev_seq, prev = s, entry_mac
+        return problems, first_bad, (prev_seq, prev)
+
+    def _advance_checkpoint(self) -> None:
+        """Inside a write transaction: verify the chain from the checkpoint to the end and, if it holds, move
+        the checkpoint to the last entry. A chain that fails leaves the checkpoint where it was (the next
+        start-up reports it)."""
+        if self._checkpoint is None:
+            return
+        problems, _, last = self.chain_since(*self._checkpoint)
+        if problems or last[0] == self._checkpoint[0]:
+            return
+        self.db.execute(_CHECKPOINT_TABLE)
+        self.db.execute("INSERT OR REPLACE INTO checkpoint(id, seq, mac, cp_mac) VALUES (1, ?, ?, ?)",
+                        [last[0], last[1], self.checkpoint_mac(*last)])
+        self._checkpoint = last
+
+    def set_checkpoint(self, seq: int, mac: str) -> None:
+        """Record ``(seq, mac)`` as verified (a full audit passed up to it), if it is still that entry."""
+        with self.writing():
+            row = self.db.execute("SELECT mac FROM journal WHERE seq = ?", [seq]).fetchone()
+            if row is None or row[0] != mac or (self._checkpoint is not None and seq <= self._checkpoint[0]):
+                return
+            self.db.execute(_CHECKPOINT_TABLE)
+            self.db.execute("INSERT OR REPLACE INTO checkpoint(id, seq, mac, cp_mac) VALUES (1, ?, ?, ?)",
+                            [seq, mac, self.checkpoint_mac(seq, mac)])
+        self._checkpoint = (seq, mac)
 
     # -- keyed hashes --------------------------------------------------------------------------------------
     def _mac(self, payload: str) -> str:
@@ -454,6 +549,8 @@ class Ledger:
 
         Raises :class:`LedgerError` if the file cannot be written; then nothing of the entry is written.
         """
+        if self.guard is not None:
+            self.guard.before_write(self)  # raises while the start-up check is failing or has failed
         rows = posting_rows(postings)
         recorded_at = datetime.now(UTC).isoformat(timespec="seconds")
         changes = json.loads(canonical(changes))  # as it will read back
@@ -471,11 +568,79 @@ class Ledger:
                 state_text = canonical(state_json)
                 self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
                                 [seq, state_text, self.projection_mac(seq, state_text, mac)])
+                if self.marked and self._checkpoint is not None and seq - self._checkpoint[0] >= CHECKPOINT_EVERY:
+                    self._advance_checkpoint()
         except sqlite3.Error as exc:
             raise LedgerError(f"The operation could not be written to {self.path} ({exc}); nothing was "
                               f"recorded.", code="ledger_write_failed",
                               params={"path": str(self.path), "reason": str(exc)}) from exc
+        self._mirror_entry(seq, kind, op, undoes, rows, changes, recorded_at, mac)
         return seq
+
+    # -- the mirror of acknowledged entries -------------------------------------------------------------------
+    def _mirror_entry(self, seq: int, kind: str, op: dict, undoes: int | None, rows: list[tuple[int, str, int]],
+                      changes: list, recorded_at: str, mac: str) -> None:
+        """Append the committed entry to the mirror (:attr:`mirror`), flushed to disk before the operation is
+        acknowledged: a second durable record, so a game file that lost the end of its journal (a damaged
+        WAL frame makes SQLite drop every later frame) is noticed and mended at the next start. A mirror that
+        cannot be written is logged by the caller through :attr:`mirror_problem`; the entry itself is
+        committed."""
+        if self.mirror is None:
+            return
+        line = canonical({"seq": seq, "kind": kind, "op": op, "undoes": undoes, "rows": [list(r) for r in rows],
+                          "changes": changes, "recorded_at": recorded_at, "mac": mac}) + "\n"
+        try:
+            if self._mirror_fd is None:
+                self.mirror.parent.mkdir(parents=True, exist_ok=True)
+                self._mirror_fd = os.open(self.mirror, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+            os.write(self._mirror_fd, line.encode("utf-8"))
+            os.fsync(self._mirror_fd)
+            self.mirror_problem = None
+        except OSError as exc:
+            self.mirror_problem = f"cannot write the mirror {self.mirror}: {exc.strerror or exc}"
+
+    def mirrored_after(self, seq: int) -> list[dict[str, Any]]:
+        """The mirror's entries after ``seq``, in order (only the mirror's end is read when it has few)."""
+        if self.mirror is None or not self.mirror.is_file():
+            return []
+        with open(self.mirror, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            chunk = 64 * 1024
+            while True:
+                start = max(0, size - chunk)
+                f.seek(start)
+                data = f.read(size - start)
+                lines = data.split(b"\n")
+                if start > 0:
+                    lines = lines[1:]  # a partial first line
+                found = []
+                for raw in lines:
+                    try:
+                        entry = json.loads(raw)
+                    except (ValueError, RecursionError):
+                        continue  # a torn last line (a power cut while it was written) or damage
+                    if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
+                        found.append(entry)
+                if start == 0 or (found and found[0]["seq"] <= seq + 1):
+                    return [e for e in found if e["seq"] > seq]
+                chunk *= 4
+
+    def restore_mirrored(self, entries: list[dict[str, Any]], state_json: dict) -> None:
+        """Write back ``entries`` (the mirror's, verified by the caller against the keyed chain) exactly as
+        they were recorded, and the projection ``state_json`` after them, in one transaction."""
+        with self.writing():
+            for e in entries:
+                rows = [tuple(r) for r in e["rows"]]
+                self.db.conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)",
+                                         [(e["seq"], n, account, amount) for n, account, amount in rows])
+                self.db.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                [e["seq"], e["kind"], canonical(e["op"]), e["undoes"], canonical(e["changes"]),
+                                 e["recorded_at"], e["mac"]])
+            last = entries[-1]
+            state_text = canonical(state_json)
+            self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
+                            [last["seq"], state_text, self.projection_mac(last["seq"], state_text, last["mac"])])
 
 
 FILE_MODE = 0o640  # the owner writes, the service's group may read; others nothing, whatever the umask
@@ -515,7 +680,7 @@ def _stat_key(path: Path) -> tuple[int, int, int] | None:
     return st.st_ino, st.st_size, st.st_mtime_ns
 
 
-def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Database, Path | None]:
+def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Database, Callable[[], None] | None]:
     """A connection that reads the game at ``path`` without writing or creating anything beside it, and the
     private folder to delete afterwards (None if there is none). Every read sees one moment of the game.
 
@@ -524,7 +689,10 @@ def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Databas
       taken again if the game changed while it was copied.
     - A game another connection has open (the terminal at the table) is copied through SQLite's backup API
       from a read-only connection: one read transaction, never a checkpoint.
-    - ``copy=False``: a cleanly closed game (no ``-wal``, no ``-shm``) is read in place as immutable.
+    - ``copy=False`` (the terminal's own checks before it resumes a game, where a copy would cost too much):
+      a cleanly closed game (no ``-wal``, no ``-shm``) is read in place as immutable; another is read in place
+      through a read-only connection, and a ``-shm`` that SQLite had to create for it is removed afterwards
+      (the game file and its WAL are never written).
     Raises LedgerError for a file SQLite cannot read.
     """
     wal, shm = companions(path)
@@ -534,6 +702,8 @@ def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Databas
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA query_only = ON")
             return sqlite_utils.Database(conn), None
+        if not copy and _head(path) == SQLITE_MAGIC:  # SQLite may drop the WAL of an empty or foreign file
+            return _read_only_in_place(path)
         folder = Path(tempfile.mkdtemp(prefix="banquier-view-"))
     except sqlite3.DatabaseError as exc:
         raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; restore "
@@ -546,7 +716,7 @@ def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Databas
     try:
         private_copy(path, target)
         conn = sqlite3.connect(str(target), isolation_level=None, check_same_thread=False)
-        return sqlite_utils.Database(conn), folder
+        return sqlite_utils.Database(conn), lambda: shutil.rmtree(folder, ignore_errors=True)
     except sqlite3.DatabaseError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; restore "
@@ -607,12 +777,37 @@ def _copy_live_game(path: Path, target: Path) -> None:
         source.close()
 
 
-def _close_view(db: sqlite_utils.Database, private: Path | None) -> None:
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_MAGIC))
+    except OSError:
+        return b""
+
+
+def _read_only_in_place(path: Path) -> tuple[sqlite_utils.Database, Callable[[], None] | None]:
+    _, shm = companions(path)
+    had_shm = shm.exists()
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                           timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    conn.execute("PRAGMA query_only = ON")
+
+    def cleanup() -> None:
+        if not had_shm:
+            with contextlib.suppress(OSError):
+                shm.unlink()
+    return sqlite_utils.Database(conn), cleanup
+
+
+def _close_view(db: sqlite_utils.Database, cleanup: Callable[[], None] | None) -> None:
     try:
         db.close()
     finally:
-        if private is not None:
-            shutil.rmtree(private, ignore_errors=True)
+        if cleanup is not None:
+            cleanup()
 
 
 def _fsync_directory(folder: Path) -> None:
