@@ -167,12 +167,39 @@ def cmd_audit(args) -> int:
         return _fail(str(exc), EXIT_FILE)
     try:
         report = game.audit()
+        lost = _lost_entries(game)
     finally:
         game.close()
+    if lost:
+        report.fail(lost)
     print(f"{args.game}: {report.summary()}")
     for problem in report.problems:
         print(f"  - {problem}")
     return EXIT_OK if report.ok else EXIT_MISMATCH
+
+
+def _lost_entries(game) -> str | None:
+    """The entries the mirror of acknowledged entries holds beyond the game file's end (a WAL that lost its
+    last frames), as one sentence; None when there are none (or no mirror)."""
+    from host_ui.shell.startup import mirror_of
+    try:
+        mirror = mirror_of(game.path, load_config().storage.backups)
+    except GameError:
+        return None
+    if mirror is None:
+        return None
+    game.ledger.mirror = mirror
+    last = game.ledger.last_entry()
+    try:
+        extra = game.ledger.mirrored_after(last[0] if last else 0)
+    except OSError:
+        return None
+    finally:
+        game.ledger.mirror = None
+    if not extra:
+        return None
+    return (f"The file lost its last {len(extra)} acknowledged entries (#{extra[0]['seq']} to #{extra[-1]['seq']}, "
+            f"kept in the mirror {mirror}): resuming the game on the terminal writes them back.")
 
 
 def cmd_key(args) -> int:

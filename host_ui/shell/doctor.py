@@ -624,19 +624,20 @@ def _read_key(ctx: _Context, games: list[Path]) -> tuple[Check, bytes | None]:
     return Check("key", "ok", f"device key {path} (private)"), key
 
 
-def _check_game(path: Path, data: Path, key: bytes | None) -> Check:
+def _check_game(path: Path, data: Path, key: bytes | None, backups: Path | None = None) -> Check:
     """One game's line. Reads a private copy of the game (nothing of the game's files is written or created,
     even for a game the terminal has open) and never raises: whatever is wrong is one line with the fix."""
     label = str(path.relative_to(data)) if data in path.parents else str(path)
     name = f"game {label}"
     restore = "restore its newest backup (data_dir/backups); never edit a game file by hand"
     try:
-        return _check_game_copy(path, label, name, restore, key)
+        return _check_game_copy(path, label, name, restore, key, backups)
     except Exception as exc:  # a damaged file must give a line, never a crash of the doctor
         return Check(name, "fail", f"{label} cannot be read or is damaged: {one_line(exc)}", restore)
 
 
-def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes | None) -> Check:
+def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes | None,
+                     backups: Path | None) -> Check:
     from terminal.bank.game import Game
     with tempfile.TemporaryDirectory(prefix="banquier-doctor-") as scratch:
         copy = Path(scratch) / "copy.db"
@@ -683,8 +684,15 @@ def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes
             return Check(name, "fail", f"{label}: {one_line(exc)}", restore)
         try:
             players = len(game.players)
+            game.ledger.mirror = backups / f"{path.stem}.mirror" if backups is not None else None
+            lost = game.ledger.mirrored_after(seq)
+            game.ledger.mirror = None
         finally:
             game.close()
+    if lost:
+        return Check(name, "fail", f"{label}: lost its last {len(lost)} acknowledged entries (a damaged WAL); the "
+                                   f"mirror in {backups} holds them",
+                     "start banquier: resuming the game writes them back from the mirror (or restore a backup)")
     return Check(name, "ok", f"{label}: intact, {seq} entries, {players} players, audit passed")
 
 
@@ -703,7 +711,7 @@ def _check_games(ctx: _Context) -> list[Check]:
     checks = [key_check]
     if not games:
         checks.append(Check("games", "ok", f"no games yet under {data}"))
-    checks += [_check_game(path, data, key) for path in games]
+    checks += [_check_game(path, data, key, ctx.config.storage.backups) for path in games]
     return checks
 
 

@@ -26,10 +26,11 @@ def clean_game(path: Path, key: bytes, ops: int = 6) -> Path:
     return path
 
 
-def unclean_game(path: Path, key: bytes, ops: int = 6, in_wal: int = 4) -> Path:
-    """A game whose last ``in_wal`` entries are only in its WAL, as left by a power cut (no ``-shm``)."""
+def unclean_game(path: Path, key: bytes, ops: int = 6, in_wal: int = 4, mirror: Path | None = None) -> Path:
+    """A game whose last ``in_wal`` entries are only in its WAL, as left by a power cut (no ``-shm``);
+    ``mirror``: where its mirror of acknowledged entries is kept."""
     building = path.with_name("building-" + path.name)
-    game = Game.create(building, "fr", ["Ann", "Bob"], key=key)
+    game = Game.create(building, "fr", ["Ann", "Bob"], key=key, mirror=mirror)
     play(game, ops - in_wal)
     game.ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     game.ledger.db.execute("PRAGMA wal_autocheckpoint = 0")
@@ -138,21 +139,47 @@ def damage_bytes(path: Path, rng, kind: str) -> None:
     path.write_bytes(bytes(data))
 
 
-def damaged_variant(folder: Path, key: bytes, rng, n: int) -> tuple[Path, str]:
+def contents(path: Path) -> object:
+    """What a game file holds for the Bank (every row of its tables, read from a private copy), or the error
+    SQLite gives: two files with equal contents are the same game, whatever their bytes."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "copy.db"
+        shutil.copyfile(path, copy)
+        wal = path.with_name(path.name + "-wal")
+        if wal.exists():
+            shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        try:
+            conn = sqlite3.connect(copy)
+            try:
+                return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+                        for t in ("meta", "journal", "postings", "projection")}
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            return f"unreadable: {exc}"
+
+
+def damaged_variant(folder: Path, key: bytes, rng, n: int) -> tuple[Path, str, object, Path | None]:
     """The ``n``-th damaged game file in ``folder`` (a mix of SQL edits and byte damage to the file or to
-    the WAL of an unclean game); returns ``(path, what was done)``."""
+    the WAL of an unclean game, which keeps a mirror); returns ``(path, what was done, the contents before the
+    damage, the mirror)``."""
     names = sorted(SQL_DAMAGE)
     path = folder / f"damaged-{n}.db"
     if n % 3 == 0:
         name = names[(n // 3) % len(names)]
         clean_game(path, key)
+        before = contents(path)
         damage_sql(path, name)
-        return path, f"sql:{name}"
+        return path, f"sql:{name}", before, None
     kind = ("flip", "garbage_page", "truncate")[(n // 3) % 3]
     if n % 3 == 1:
         clean_game(path, key, ops=40)
+        before = contents(path)
         damage_bytes(path, rng, kind)
-        return path, f"file:{kind}"
-    unclean_game(path, key, ops=12, in_wal=8)
+        return path, f"file:{kind}", before, None
+    mirror = folder.parent / "backups" / f"damaged-{n}.mirror"  # where the terminal keeps it
+    unclean_game(path, key, ops=12, in_wal=8, mirror=mirror)
+    before = contents(path)
     damage_bytes(path.with_name(path.name + "-wal"), rng, kind)
-    return path, f"wal:{kind}"
+    return path, f"wal:{kind}", before, mirror
