@@ -181,25 +181,37 @@ class BackgroundAudit:
         self._recorded = False
         self._quick_done = threading.Event()
         self._full_done = threading.Event()
+        self._proc: subprocess.Popen[str] | None = None
+        self._stopped = False
+        # Started from a thread: launching a process costs milliseconds the resume need not wait for (the
+        # first payment waits for the quick check anyway).
+        threading.Thread(target=self._run, args=(key,), name="banquier-audit", daemon=True).start()
+
+    def _run(self, key: bytes) -> None:
         package_root = str(Path(__file__).resolve().parents[2])
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
                                                                           os.environ.get("PYTHONPATH")]))}
         try:
-            self._proc: subprocess.Popen[str] | None = subprocess.Popen(
+            proc = subprocess.Popen(
                 [sys.executable, "-m", "terminal.bank.audit", str(self.path)], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+                close_fds=False)  # lets Python use posix_spawn; every file this process opens is
+            # close-on-exec anyway (Python's and SQLite's default)
         except OSError:
-            self._proc = None
             self._quick_done.set()
             self._full_done.set()
             return
-        assert self._proc.stdin is not None
+        self._proc = proc
+        if self._stopped:
+            self.stop()
+            return
+        assert proc.stdin is not None
         try:
-            self._proc.stdin.write(key.hex() + "\n")  # never on the command line, where others may read it
-            self._proc.stdin.close()
+            proc.stdin.write(key.hex() + "\n")  # never on the command line, where others may read it
+            proc.stdin.close()
         except OSError:
             pass
-        threading.Thread(target=self._read, name="banquier-audit-reader", daemon=True).start()
+        self._read()
 
     def _read(self) -> None:
         proc = self._proc
@@ -247,6 +259,7 @@ class BackgroundAudit:
                 ledger.set_checkpoint(*self.audited)
 
     def stop(self) -> None:
+        self._stopped = True
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):

@@ -188,7 +188,7 @@ class Game:
         if read_only:
             return cls(view, config, meta, state, clock)
         last = view.last_entry()
-        verified = view._checkpoint
+        verified, stored = view._checkpoint, view.checkpoint_stored
         missing: list[dict[str, Any]] = []
         if mirror is not None:
             view.mirror = Path(mirror)
@@ -197,8 +197,9 @@ class Game:
             except BaseException:
                 view._discard()
                 raise
+        view._private = None  # keep the WAL index SQLite built for the checks: the connection below reuses it
         view._discard()
-        ledger = Ledger.open(path, key)
+        ledger = Ledger.open(path, key, checked=True)
         ledger.mirror = Path(mirror) if mirror is not None else None
         try:
             if ledger.last_entry() != last:
@@ -208,7 +209,7 @@ class Game:
         except BaseException:
             ledger._discard()
             raise
-        ledger._checkpoint = verified
+        ledger._checkpoint, ledger.checkpoint_stored = verified, stored
         if missing:
             try:
                 ledger.restore_mirrored(missing, state.to_json())
@@ -331,6 +332,7 @@ class Game:
         if problems:
             raise _refuse_chain(path, problems, first_bad)
         ledger._checkpoint = last
+        ledger.checkpoint_stored = checkpoint[0]
 
     def close(self) -> None:
         """Close the file cleanly (the next :meth:`open` then needs no audit)."""
