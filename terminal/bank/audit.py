@@ -13,6 +13,7 @@ Checks, in order, and reports every problem found (never changes the file):
 """
 from __future__ import annotations
 
+import _thread
 import contextlib
 import json
 import os
@@ -170,7 +171,7 @@ class BackgroundAudit:
     the problem and the fix). A full audit that passed moves the file's keyed checkpoint up to what it
     verified, so the next start-up verifies only the entries written since."""
 
-    def __init__(self, path: Path, key: bytes, *, wait_s: float = 10.0):
+    def __init__(self, path: Path, key: bytes, *, wait_s: float = 10.0, start_after_s: float = 0.2):
         self.path = Path(path)
         self.wait_s = wait_s
         self.quick: bool | None = None
@@ -183,11 +184,18 @@ class BackgroundAudit:
         self._full_done = threading.Event()
         self._proc: subprocess.Popen[str] | None = None
         self._stopped = False
-        # Started from a thread: launching a process costs milliseconds the resume need not wait for (the
-        # first payment waits for the quick check anyway).
-        threading.Thread(target=self._run, args=(key,), name="banquier-audit", daemon=True).start()
+        self._stop_event = threading.Event()
+        # Launched from a thread a moment later: launching a process costs milliseconds (and holds the
+        # interpreter meanwhile) that the resume need not wait for; the first payment waits for the quick check.
+        # (_thread: threading.Thread.start would wait for the new thread to be scheduled, on a busy device
+        # as long as the resume itself)
+        _thread.start_new_thread(self._run, (key, start_after_s))
 
-    def _run(self, key: bytes) -> None:
+    def _run(self, key: bytes, start_after_s: float) -> None:
+        if start_after_s > 0 and self._stop_event.wait(start_after_s):
+            self._quick_done.set()
+            self._full_done.set()
+            return
         package_root = str(Path(__file__).resolve().parents[2])
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
                                                                           os.environ.get("PYTHONPATH")]))}
@@ -260,6 +268,7 @@ class BackgroundAudit:
 
     def stop(self) -> None:
         self._stopped = True
+        self._stop_event.set()
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
