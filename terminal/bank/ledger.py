@@ -603,7 +603,7 @@ class Ledger:
                 self.mirror.parent.mkdir(parents=True, exist_ok=True)
                 self._mirror_fd = os.open(self.mirror, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
             os.write(self._mirror_fd, line.encode("utf-8"))
-            os.fsync(self._mirror_fd)
+            (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(self._mirror_fd)
             self.mirror_problem = None
         except OSError as exc:
             self.mirror_problem = f"cannot write the mirror {self.mirror}: {exc.strerror or exc}"

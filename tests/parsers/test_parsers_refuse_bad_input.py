@@ -218,8 +218,9 @@ def good_game(tmp_path_factory) -> Path:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(key=st.sampled_from(HEADER_KEYS), value=st.one_of(VALUES, DEEP, HUGE_INT))
 def test_game_headers(tmp_path, good_game, key, value):
-    from tests.conftest import KEY
     import tempfile
+
+    from tests.conftest import KEY
     path = Path(tempfile.mkdtemp(dir=tmp_path)) / "g.db"  # a fresh folder for each example
     path.write_bytes(good_game.read_bytes())
     text = value if isinstance(value, str) and value[:1] in "[9" else json.dumps(value)
