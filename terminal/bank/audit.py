@@ -159,6 +159,30 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         report.fail(f"All accounts together sum to {sum(sql.values())}, not 0.")
 
 
+# -- SQLite's own check before the first payment -------------------------------------------------------------------
+class QuickCheckFirst:
+    """SQLite's ``quick_check`` of a resumed game, run once before its first entry is written (its cost follows
+    the file's size, so a resume does not wait for it; a payment refused for it writes nothing)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.quick: bool | None = None
+        self.quick_problem = ""
+
+    def before_write(self, ledger: Ledger) -> None:
+        if self.quick is None:
+            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+            self.quick, self.quick_problem = rows == ["ok"], "; ".join(rows[:3])
+        if not self.quick:
+            raise LedgerError(f"Payments are stopped: {self.path.name} is damaged (SQLite's check: "
+                              f"{self.quick_problem}). Nothing more is written to it; restore its newest good "
+                              f"backup or start a new game.", code="ledger_damaged",
+                              params={"path": str(self.path), "reason": self.quick_problem})
+
+    def stop(self) -> None:
+        pass
+
+
 # -- the full audit in a separate process, while the game is played --------------------------------------------
 class BackgroundAudit:
     """Start-up's deeper checks of a resumed game, in a separate process (a thread would hold the interpreter

@@ -165,8 +165,9 @@ class Game:
         edited). A damaged file is never replaced.
 
         Unless ``check="none"``, every open also verifies the keyed hash chain from the file's keyed checkpoint
-        (the last entry verified) to the end, and SQLite's ``quick_check``. ``background`` (the terminal at
-        start-up): the quick check and the full audit run in a separate process instead
+        (the last entry verified) to the end, and SQLite's ``quick_check`` (on opening to read; before the
+        first payment of a game opened to play). ``background`` (the terminal at start-up): the quick check
+        and the full audit run in a separate process
         (:class:`~terminal.bank.audit.BackgroundAudit`); the first payment waits for the quick check and a
         failure of either stops payments at once; an unclean stop then needs no full audit before resuming.
         ``mirror``: the append-only record of acknowledged entries (:meth:`Ledger._mirror_entry`), kept from
@@ -181,7 +182,7 @@ class Game:
         view = Ledger.open(path, key, read_only=True, copy=read_only)
         background = background and not read_only and check == "auto"
         try:
-            config, meta, state = cls._checked(view, path, key, check, background)
+            config, meta, state = cls._checked(view, path, key, check, background, reads_only=read_only)
         except BaseException:
             view._discard()
             raise
@@ -222,6 +223,9 @@ class Game:
         if background:
             from terminal.bank.audit import BackgroundAudit
             ledger.guard = BackgroundAudit(ledger.path, key)
+        elif check != "none":
+            from terminal.bank.audit import QuickCheckFirst
+            ledger.guard = QuickCheckFirst(ledger.path)
         game = cls(ledger, config, meta, state, clock)
         game.restored = len(missing)
         return game
@@ -255,10 +259,10 @@ class Game:
 
     @classmethod
     def _checked(cls, ledger: Ledger, path: str | Path, key: bytes, check: str,
-                 background: bool = False) -> tuple[GameConfig, dict, State]:
+                 background: bool = False, *, reads_only: bool = True) -> tuple[GameConfig, dict, State]:
         """The checks of :meth:`open` on ``ledger`` (a private view): ``(config, meta, state)``, or raises."""
         try:
-            return cls._check_view(ledger, path, key, check, background)
+            return cls._check_view(ledger, path, key, check, background, reads_only)
         except GameError:
             raise
         except sqlite3.DatabaseError as exc:
@@ -271,7 +275,7 @@ class Game:
 
     @classmethod
     def _check_view(cls, ledger: Ledger, path: str | Path, key: bytes, check: str,
-                    background: bool = False) -> tuple[GameConfig, dict, State]:
+                    background: bool = False, reads_only: bool = True) -> tuple[GameConfig, dict, State]:
         meta = ledger.meta()
         problem = _header_problem(meta)
         if problem is not None:
@@ -293,8 +297,8 @@ class Game:
         consistent = (raw is not None and last is not None and raw[0] == last[0]
                       and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1])
                       and meta.get("meta_mac") == ledger._meta_mac(meta))  # the header sets the rules
-        if check != "none":
-            cls._check_chain_and_file(ledger, path, quick=not background)
+        if check != "none":  # SQLite's check: here for a reader; before the first payment for the terminal
+            cls._check_chain_and_file(ledger, path, quick=reads_only)
         if check == "full" or (check == "auto" and (not consistent or (ledger.was_unclean and not background))):
             report = audit_ledger(ledger, config)
             if not report.ok:

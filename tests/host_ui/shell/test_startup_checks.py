@@ -111,14 +111,17 @@ def test_a_damaged_index_is_found_by_sqlites_check_before_the_first_payment(tmp_
     path.write_bytes(bytes(data))
     before = hashes(tmp_path)
     with pytest.raises(LedgerError, match="SQLite's check"):
-        Game.open(path, key=key)
+        Game.open(path, key=key, read_only=True)  # a reader (audit, export) checks on opening
     assert hashes(tmp_path) == before
-    game = Game.open(path, key=key, background=True)  # the same check, in the worker, before the first payment
-    try:
-        with pytest.raises(LedgerError, match="Payments are stopped"):
-            game.pass_go("Ann")
-    finally:
-        game.close()
+    for background in (False, True):  # the terminal: before the first payment (in the worker, or here)
+        game = Game.open(path, key=key, background=background)
+        try:
+            with pytest.raises(LedgerError, match="Payments are stopped"):
+                game.pass_go("Ann")
+        finally:
+            game.close()
+        with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as conn:
+            assert conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0] == 61  # nothing written
 
 
 def _image_while_open(game: Game, target: Path) -> None:
