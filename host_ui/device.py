@@ -41,7 +41,8 @@ from hal.interfaces import Beeper, ButtonEvent, Buttons, CardReader, HalEvent, R
 from host_ui.shell.backup import backup_due, rotate_backup
 from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
-from host_ui.shell.manage import current_game, games_dir, set_current
+from host_ui.shell.manage import games_dir, set_current
+from host_ui.shell.startup import resume_at_startup
 from terminal.bank.game import Game
 from terminal.errors import GameError
 from terminal.table.machine import Terminal
@@ -397,7 +398,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
         data.mkdir(parents=True, exist_ok=True)
-        key = load_or_create_key(config.storage.key_file)
+        key = load_or_create_key(config.storage.key_file, data=data)
         registry = CardRegistry.load(data / "cards.txt", edition=load_edition(config.game.edition))
     except (GameError, OSError) as exc:
         log.error("%s", exc)
@@ -417,22 +418,18 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     def notices() -> list[str]:
         return [f"{label}: {problem}" for label, part in parts if (problem := part.problem) is not None]
 
-    game: Game | None = None
-    path = current_game(data, config.storage.key_file)
-    if path is not None:
-        try:
-            game = Game.open(path, key=key, clock=wall_clock)
-            game.start_play_clock(time.monotonic)
-            log.info("resumed %s", path.name)
-        except GameError as exc:
-            log.error("cannot resume %s: %s (the file is left untouched; start a new game from the banker menu)",
-                      path.name, exc)
+    # Never raises: a damaged, foreign or edited current game is named in the journal and left untouched.
+    game = resume_at_startup(data, key, key_file=config.storage.key_file, backups=config.storage.backups,
+                             clock=wall_clock).game
+    if game is not None:
+        game.start_play_clock(time.monotonic)
 
     def factory(edition: str, names: list[str], mode: str, rules: dict[str, Any], cards: dict[str, str],
                 minutes: int | None = None) -> Game:
         new = games_dir(data) / f"{datetime.now():%Y%m%d-%H%M%S}.db"
         created = Game.create(new, edition, names, mode, rules or None, key=key, player_cards=cards,
-                              clock=wall_clock, length_minutes=minutes)
+                              clock=wall_clock, length_minutes=minutes,
+                              mirror=config.storage.backups / f"{new.stem}.mirror")
         created.start_play_clock(time.monotonic)
         set_current(data, new)
         log.info("new game %s: %s, %s, %s", new.name, edition, mode, ", ".join(names))
