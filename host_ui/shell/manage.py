@@ -3,6 +3,9 @@
 Game files live in ``DATA_DIR/games/*.db`` (archived ones in ``DATA_DIR/archive/``); the game the terminal
 resumes at start-up is named in ``DATA_DIR/current`` (else the most recently changed game that is not over).
 The card set is ``DATA_DIR/cards.txt`` (see :mod:`cards.registry`).
+
+Every ``banquier`` command (``--help`` too) loads this module for :func:`add_parsers`: what a subcommand needs
+(opening games, backups, output files, the card registry, hal) is loaded by that subcommand when it runs.
 """
 from __future__ import annotations
 
@@ -15,16 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Required, TypedDict
 
 from cards.errors import CardsError
-from host_ui.shell.backup import newest_good_backup, restore_backup
-from host_ui.shell.device_key import default_key_path, load_key
-from host_ui.shell.games import open_game
-from host_ui.shell.outputs import OutputFileError, OutputRefused, Protected, write_output
 from terminal.bank.audit import DAMAGE
 from terminal.bank.ledger import one_line
 from terminal.errors import GameError
 
 if TYPE_CHECKING:
     from cards.registry import CardRegistry
+    from host_ui.shell.outputs import Protected
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
 
@@ -52,6 +52,8 @@ class GameRow(TypedDict, total=False):
 def list_games(data: Path, key_path: Path | None = None) -> list[GameRow]:
     """Every game file under ``DATA_DIR/games`` with its header and size, newest first. A file that cannot be
     opened is listed with its problem, never removed. ``key_path``: the device key (default: the usual one)."""
+    # Late (here and below): a subcommand's modules, off the path of `banquier --help` (see the docstring).
+    from host_ui.shell.games import open_game
     rows = []
     folder = games_dir(data)
     for path in sorted(folder.glob("*.db"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []:
@@ -137,6 +139,7 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
               f"are not managed here).", file=sys.stderr)
         return EXIT_USAGE
     if args.action == "resume":
+        from host_ui.shell.games import open_game  # late: opening games, for resume and archive only
         try:
             open_game(path, check="full", read_only=True, key_path=key_path).close()
         except (GameError, OSError) as exc:
@@ -148,6 +151,7 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
     if args.action == "restore":
         return _restore(path, data, key_path, backups)
     if args.action == "archive":
+        from host_ui.shell.games import open_game
         try:
             with open_game(path, check="none", read_only=True, key_path=key_path) as game:
                 over = game.is_over()
@@ -177,6 +181,9 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
 
 def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None) -> int:
     """``games restore GAME``: the newest good backup of GAME into a new game file, made current; GAME is kept."""
+    # Late: the backups and the device key, for `games restore` only.
+    from host_ui.shell.backup import newest_good_backup, restore_backup
+    from host_ui.shell.device_key import load_key
     folder = backups if backups is not None else data / "backups"
     try:
         key = load_key(key_path)
@@ -198,7 +205,7 @@ def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None
 
 
 def cmd_cards(args: argparse.Namespace, data: Path) -> int:
-    # Late: the card registry only for this command, not for `banquier --help` and the other commands.
+    # Late: the card registry and (for an export) the output guard, for `banquier cards` only.
     from cards.registry import CardRegistry, describe, parse_role
     path = Path(args.card_set) if args.card_set else data / "cards.txt"
     try:
@@ -213,6 +220,7 @@ def cmd_cards(args: argparse.Namespace, data: Path) -> int:
         if args.action == "export":
             text = registry.export_text()
             if args.file:
+                from host_ui.shell.outputs import OutputFileError, OutputRefused, write_output
                 try:
                     write_output(args.file, lambda f: f.write(text), force=getattr(args, "force", False),
                                  protected=_protected(data, path), what="card export")
@@ -259,12 +267,15 @@ def cmd_cards(args: argparse.Namespace, data: Path) -> int:
 def _protected(data: Path, card_set: Path) -> Protected:
     """What a card export may never replace: the card set in use, the data directory's one, the device key
     and every game."""
+    # Late: the device key's place and the output guard, for a card export only.
+    from host_ui.shell.device_key import default_key_path
+    from host_ui.shell.outputs import Protected
     return Protected(key_files=[default_key_path()], card_sets=[card_set, data / "cards.txt"], data_dirs=[data])
 
 
 def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace) -> int:
     """The guided enrolment on the configured reader: one prompt per card, Ctrl-C or SIGTERM to stop."""
-    # Late: the card registry and hal (the reader's backend) only for the guided enrolment.
+    # Late: hal (the reader's backend) and the enrolment, for the guided enrolment only.
     import hal
     from cards.registry import Enrolment, parse_role
     if args.role:
