@@ -201,7 +201,8 @@ def _key(rule: _Rule, *, default_factory: Callable[[], _T], hash: bool | None = 
 def _key(rule: _Rule, default: Any = None, *, default_factory: Callable[[], Any] | None = None,
          hash: bool | None = None) -> Any:
     """A dataclass field carrying its rule: what :func:`dataclasses.field` returns (typed as its value, as
-    ``field`` is), so the call in a class body makes no default shared between instances."""
+    ``field`` is), so the call in a class body makes no default shared between instances (the ``noqa: RUF009``
+    below: ruff cannot tell that ``_key`` is ``field``)."""
     if default_factory is not None:
         return field(default_factory=default_factory, hash=hash, metadata={"rule": rule})
     return field(default=default, hash=hash, metadata={"rule": rule})
@@ -224,7 +225,7 @@ class ReaderSettings:
     spi_device: int = _key(_Rule("int", lo=0, hi=2), 0)
     spi_speed_hz: int = _key(_Rule("int", lo=100_000, hi=10_000_000, hint="Hz"), 1_000_000)
     reset_pin: int = _key(_Rule("pin"), 22)
-    port: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is a dataclasses.field())
+    port: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
     format: str = _key(_Rule("str", choices=tuple(PROTOCOLS)), "rdm6300")
     baudrate: int = _key(_Rule("int", lo=1200, hi=921_600, hint="baud"), 9600)
 
@@ -324,8 +325,8 @@ class DisplaySettings:
     height: int = _key(_Rule("int", lo=160, hi=4320, hint="pixels"), 480)
     rotation: int = _key(_Rule("int", choices=(0, 90, 180, 270)), 0)
     output: str = _key(_Rule("str", choices=("window", "kmsdrm", "framebuffer")), "window")
-    fb_device: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is a dataclasses.field())
-    touch_device: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is a dataclasses.field())
+    fb_device: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
+    touch_device: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
     fullscreen: bool = _key(_Rule("bool"), False)
     max_fps: int = _key(_Rule("int", lo=5, hi=120, hint="frames per second"), 30)
 
@@ -368,11 +369,12 @@ class StorageSettings:
     game, ``key_file`` (the device key that signs the journals; left out: ``$BANQUIER_KEY_FILE`` or
     ``~/.config/banquier/device.key``)."""
 
-    data_dir: Path = _key(_Rule("path"), default_factory=lambda: default_data_dir(os.environ))  # noqa: RUF009 (_key is a dataclasses.field())
-    backup_dir: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is a dataclasses.field())
+    data_dir: Path = _key(_Rule("path"),  # noqa: RUF009 (_key is field())
+                          default_factory=lambda: default_data_dir(os.environ))
+    backup_dir: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
     backup_every: int = _key(_Rule("int", lo=0, hi=10_000, hint="operations"), 20)
     backups_kept: int = _key(_Rule("int", lo=1, hi=1000), 5)
-    key_file: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is a dataclasses.field())
+    key_file: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
 
     @property
     def backups(self) -> Path:
