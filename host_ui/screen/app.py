@@ -101,6 +101,9 @@ class TerminalApp:
         if event.type == pygame.QUIT:
             self.running = False
             return
+        to_window = getattr(self.output, "to_window", None)  # a window shown shrunk maps pointers back
+        if to_window is not None and hasattr(event, "pos"):
+            event = pygame.event.Event(event.type, {**event.dict, "pos": to_window(event.pos)})
         if self.extra_events is not None and self.extra_events(event):
             return
         if event.type == pygame.MOUSEWHEEL:

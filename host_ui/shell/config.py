@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cards.editions import RULE_FLAGS, available_editions
 from hal import registry as hal_registry
@@ -36,6 +36,9 @@ from hal.serial_reader import PROTOCOLS
 from terminal.bank.state import MODES
 from terminal.errors import GameError
 from terminal.table.i18n import LANGUAGES
+
+if TYPE_CHECKING:
+    from terminal.table.shared import TerminalSettings
 
 __all__ = [
     "ConfigError", "ConfigFileError", "Config", "ReaderSettings", "BeeperSettings", "ButtonsSettings",
@@ -388,7 +391,7 @@ class Config:
     def buttons(self) -> ButtonsSettings:
         return self.hardware.buttons
 
-    def terminal_settings(self):
+    def terminal_settings(self) -> TerminalSettings:
         """The state machine's :class:`terminal.table.machine.TerminalSettings` from ``[game]``."""
         from terminal.table.machine import TerminalSettings
         game, t = self.game, self.game.timeouts

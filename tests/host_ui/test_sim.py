@@ -1,0 +1,193 @@
+"""The simulator as a stand-in for the device: the configured banker PIN typed on the keyboard or on screen, a
+window shrunk to fit the desktop with clicks mapped back, a demo that checks its log (exit 1 on a wrong
+``expect`` line, through the ``banquier`` command) and ends on the standings, and one notion of the current
+game shared with the device (the wizard's game is the one resumed, with a notice on screen)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import OWN_LOGS
+
+KEY = bytes(range(32))
+BANQUIER = Path(sys.executable).with_name("banquier")
+
+
+def _config(tmp_path, monkeypatch, text: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("BANQUIER_CONFIG", str(path))
+
+
+def _key(pg, key, app):
+    pg.event.post(pg.event.Event(pg.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+
+
+def _press_at(pg, app, action):
+    """A mouse click where the button for ``action`` is drawn, in the coordinates of the window as shown."""
+    rect = next(r for r, a in app.frame.hits if a == action)
+    scale = getattr(app.output, "scale", 1.0)
+    pos = (round(rect.centerx * scale), round(rect.centery * scale))
+    pg.event.post(pg.event.Event(pg.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False))
+    pg.event.post(pg.event.Event(pg.MOUSEBUTTONUP, pos=pos, button=1, touch=False))
+
+
+# -- the banker PIN and the window's size ---------------------------------------------------------------------
+def test_fit_scale_shrinks_only_what_does_not_fit():
+    from host_ui.screen.display import fit_scale
+    assert fit_scale((1710, 840), (1600, 900)) == pytest.approx((1600 - 40) / 1710)
+    assert fit_scale((1230, 600), (1920, 1080)) == 1.0
+    assert fit_scale((1230, 600), None) == 1.0
+    assert fit_scale((910, 600), (800, 600)) == pytest.approx(500 / 600)  # the height decides
+
+
+def test_the_configured_pin_is_typed_on_the_keyboard_in_a_shrunk_window(pg, tmp_path, monkeypatch):
+    """1280x720 with its tray is 1710 px wide: on a 1600-px desktop the window is shrunk, the banker button is
+    clicked where it is shown, and the PIN from the configuration is typed on the keyboard."""
+    from host_ui.sim import run_sim
+    _config(tmp_path, monkeypatch, '[game]\nbanker_pin = "2468"\n')
+    seen = {}
+
+    def script(app):
+        seen["app"] = app
+        assert app.output.scale < 1.0
+        _press_at(pg, app, ("choose", "banker"))
+        for key in (pg.K_2, pg.K_4, pg.K_6, pg.K_8, pg.K_RETURN):
+            _key(pg, key, app)
+
+    shot = tmp_path / "shot.png"
+    code = run_sim(headless=True, size=(1280, 720), data_dir=tmp_path / "data", key=KEY, desktop=(1600, 900),
+                   max_seconds=0.5, screenshot=shot, on_start=script)
+    assert code == 0
+    assert seen["app"].terminal.view.screen == "banker", seen["app"].terminal.view.message
+    picture = pg.image.load(str(shot))
+    assert picture.get_width() <= 1600 - 40 and picture.get_height() <= 900 - 100
+
+
+def test_the_configured_pin_is_typed_on_the_screen_keypad(pg, tmp_path, monkeypatch):
+    from host_ui.sim import run_sim
+    _config(tmp_path, monkeypatch, '[game]\nbanker_pin = "1357"\n')
+    seen = {}
+
+    def script(app):
+        seen["app"] = app
+        _press_at(pg, app, ("choose", "banker"))
+        app.step()
+        assert app.terminal.view.screen == "pin"
+        for digit in "1357":
+            app.draw_if_needed(app.monotonic(), force=True)
+            _press_at(pg, app, ("digit", digit))
+            time.sleep(0.2)  # a person's pace: the input filter takes one press per 0.18 s
+            app.step()
+        assert app.terminal.view.keypad == "••••"
+        app.draw_if_needed(app.monotonic(), force=True)
+        time.sleep(0.2)
+        _press_at(pg, app, ("confirm",))
+
+    assert run_sim(headless=True, data_dir=tmp_path / "data", key=KEY, max_seconds=0.3, on_start=script) == 0
+    assert seen["app"].terminal.view.screen == "banker"
+
+
+def test_without_a_configured_pin_the_button_asks_for_the_banker_card(pg, tmp_path, monkeypatch):
+    from host_ui.sim import run_sim
+    _config(tmp_path, monkeypatch, "")
+    seen = {}
+
+    def script(app):
+        seen["app"] = app
+        _press_at(pg, app, ("choose", "banker"))
+
+    assert run_sim(headless=True, data_dir=tmp_path / "data", key=KEY, max_seconds=0.2, on_start=script) == 0
+    view = seen["app"].terminal.view
+    assert view.screen == "idle" and view.message.code == "needs_banker"
+
+
+# -- the demo -------------------------------------------------------------------------------------------------
+def test_a_headless_demo_ends_on_the_standings(pg, tmp_path):
+    from host_ui.sim import run_sim
+    seen = {}
+    shot = tmp_path / "end.png"
+    code = run_sim(OWN_LOGS / "us-end-classic.jsonl", headless=True, speed=1e6, data_dir=tmp_path / "data",
+                   key=KEY, screenshot=shot, on_start=lambda app: seen.update(app=app))
+    assert code == 0
+    app = seen["app"]
+    assert app.terminal.view.screen == "game_over"
+    assert app.frame is not None and app.frame.texts_with("title")[0].text == app.renderer.render(
+        app.terminal.view).texts_with("title")[0].text
+    assert shot.stat().st_size > 1000
+
+
+def _wrong_log(tmp_path) -> Path:
+    lines = (OWN_LOGS / "us-end-classic.jsonl").read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines) if line.startswith('{"expect"'))
+    data = json.loads(lines[number])
+    data["expect"]["cash"]["Ann"] += 1
+    lines[number] = json.dumps(data)
+    path = tmp_path / "wrong.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _banquier(*args, cwd):
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    return subprocess.run([str(BANQUIER), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+
+
+def test_banquier_sim_headless_demo_exits_1_on_a_wrong_expect_line(tmp_path):
+    wrong = _wrong_log(tmp_path)
+    data = tmp_path / "data"
+    bad = _banquier("sim", "--headless", "--speed", "1000000", "--demo", str(wrong), "--data-dir", str(data),
+                    cwd=tmp_path)
+    assert bad.returncode == 1, bad.stderr
+    assert "MISMATCH" in bad.stderr and "line 18: cash.Ann: expected 531, actual 530" in bad.stderr
+    good = _banquier("sim", "--headless", "--speed", "1000000", "--demo", str(OWN_LOGS / "us-end-classic.jsonl"),
+                     "--data-dir", str(data), cwd=tmp_path)
+    assert good.returncode == 0, good.stderr
+    assert "MISMATCH" not in good.stderr
+
+
+def test_a_demo_fails_when_an_operation_is_not_recorded(pg, tmp_path):
+    from host_ui.sim import run_sim
+    log = tmp_path / "unrecorded.jsonl"
+    log.write_text('{"format": "table-log", "version": 1, "edition": "us", "players": ["Ann", "Bob"]}\n'
+                   '{"op": "buy", "player": "Ann", "square": 1}\n'
+                   '{"op": "buy", "player": "Bob", "square": 1}\n', encoding="utf-8")  # the second is refused
+    assert run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY) == 1
+    marked = log.read_text(encoding="utf-8").replace('"square": 1}\n{"op": "buy", "player": "Bob", "square": 1}',
+                                                     '"square": 1}\n{"op": "buy", "player": "Bob", "square": 1, '
+                                                     '"refused": true}')
+    log.write_text(marked, encoding="utf-8")
+    assert run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY) == 0
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb)")
+def test_under_xvfb_the_window_fits_a_1600_px_screen_and_a_demo_stays_on_the_standings(tmp_path):
+    display = ":97"
+    server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x900x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(1.0)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
+        env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy")
+        shot = tmp_path / "xvfb.png"
+        started = time.monotonic()
+        done = subprocess.run([str(BANQUIER), "sim", "--size", "1280x720", "--demo",
+                               str(OWN_LOGS / "us-end-classic.jsonl"), "--speed", "1000000", "--seconds", "2",
+                               "--data-dir", str(tmp_path / "data"), "--screenshot", str(shot)],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert time.monotonic() - started >= 2.0, "the window closed before the standings could be read"
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        import pygame
+        picture = pygame.image.load(str(shot))
+        assert picture.get_width() <= 1600 - 40, picture.get_size()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
