@@ -72,6 +72,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     from cards.editions import load_edition
     from cards.registry import CardRegistry, Enrolment
     from host_ui.shell.device_key import load_or_create_key
+    from host_ui.shell.games import resumed_notice
     from host_ui.shell.manage import current_game, games_dir, set_current
     from terminal.bank.game import Game
     from terminal.errors import GameError
@@ -97,12 +98,13 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         hal.close_all()
         return 3
 
-    game = None
+    game = notice = None
     path = current_game(data, config.storage.key_file)
     if path is not None:
         try:
             game = Game.open(path, key=key, clock=wall_clock)
             log.info("resumed %s", path.name)
+            notice = resumed_notice(game)
         except GameError as exc:
             log.error("cannot resume %s: %s (the file is left untouched; start a new game from the banker menu)",
                       path.name, exc)
@@ -117,7 +119,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         return created
 
     terminal = Terminal(game, registry, beeper, time.monotonic, config.terminal_settings(), game_factory=factory,
-                        enrolment_factory=lambda: Enrolment(registry, players=8))
+                        enrolment_factory=lambda: Enrolment(registry, players=8), notice=notice)
     keeper = BackupKeeper(config.storage.backups, config.storage.backup_every, config.storage.backups_kept)
     try:
         app = _open_display(config, terminal, reader, headless)

@@ -41,6 +41,7 @@ from host_ui.device import wall_clock
 from host_ui.screen.input_map import InputMapper, panel_size
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
+from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import current_game, games_dir, set_current
 from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
@@ -312,15 +313,6 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         reader.close()
         pygame.display.quit()
     return code
-
-
-def resumed_notice(game: Game) -> Msg:
-    """What the first screen says about a game resumed at start-up: after an unexpected stop (the file was not
-    closed), that a step not yet confirmed then was not recorded."""
-    if game.ledger.was_unclean:
-        return Msg("game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step not yet confirmed "
-                                               "was not recorded.")
-    return Msg("game_resumed", {}, "Game resumed where it stopped.")
 
 
 def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: FakeClock, log: TableLog,

@@ -10,6 +10,7 @@ from typing import Any
 
 from host_ui.shell.device_key import load_key, load_or_create_key
 from terminal.bank.game import Game
+from terminal.table.view import Msg
 
 
 def open_game(path: str | Path, *, key_path: str | Path | None = None, **kwargs: Any) -> Game:
@@ -26,3 +27,12 @@ def key_for_new_game(key_path: str | Path | None = None) -> bytes:
     """The device key for a game about to be created: read, or made on the first game (mode 0600).
     Raises LedgerError when it cannot be read or made."""
     return load_or_create_key(key_path)
+
+
+def resumed_notice(game: Game) -> Msg:
+    """What the first screen says about a game resumed at start-up: after an unexpected stop (the file was not
+    closed), that a step not yet confirmed then was not recorded."""
+    if game.ledger.was_unclean:
+        return Msg("game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step not yet confirmed "
+                                               "was not recorded.")
+    return Msg("game_resumed", {}, "Game resumed where it stopped.")

@@ -26,6 +26,14 @@ def _config(tmp_path, monkeypatch, text: str) -> None:
     monkeypatch.setenv("BANQUIER_CONFIG", str(path))
 
 
+def _install_key() -> None:
+    """KEY in the key file the commands read (the tests' own, see tests/conftest.py)."""
+    key_file = Path(os.environ["BANQUIER_KEY_FILE"])
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key_file.write_bytes(KEY)
+    os.chmod(key_file, 0o600)
+
+
 def _key(pg, key, app):
     pg.event.post(pg.event.Event(pg.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
 
@@ -191,3 +199,136 @@ def test_under_xvfb_the_window_fits_a_1600_px_screen_and_a_demo_stays_on_the_sta
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+# -- one notion of the current game ------------------------------------------------------------------------------
+def _wizard(terminal, seats):
+    """The banker starts a new game from the menu: banker card, "Nouvelle partie", the players' cards, start."""
+    from host_ui.demo import BANKER_UID, player_uid
+    terminal.present(BANKER_UID)
+    terminal.choose("new_game")
+    for seat in seats:
+        terminal.clock.advance(2)
+        terminal.present(player_uid(seat))
+    terminal.choose("start")
+    assert terminal.view.message.code == "game_created"
+
+
+def test_the_wizard_game_is_the_one_resumed_after_a_restart_and_listed(pg, tmp_path, monkeypatch):
+    from host_ui.sim import run_sim
+    _install_key()
+    data = tmp_path / "data"
+    seen = {}
+    assert run_sim(headless=True, data_dir=data, key=KEY, max_seconds=0.1,
+                   on_start=lambda app: seen.update(first=app.terminal.game.players)) == 0
+    assert seen["first"] == ("Anne", "Bohdan", "Chloé", "Dmytro")
+    assert run_sim(headless=True, data_dir=data, key=KEY, max_seconds=0.1,
+                   on_start=lambda app: (_wizard(app.terminal, (5, 6, 7)),
+                                         seen.update(wizard=(app.terminal.game.players, app.terminal.game.path)))) == 0
+    players, path = seen["wizard"]
+    assert path.parent == data / "games" and (data / "current").read_text().strip() == path.name
+    # restart: the wizard's game, not the first one, with "game resumed" on the first screen
+    assert run_sim(headless=True, data_dir=data, key=KEY, max_seconds=0.1,
+                   on_start=lambda app: seen.update(resumed=(app.terminal.game.players, app.terminal.view))) == 0
+    assert seen["resumed"][0] == players
+    view = seen["resumed"][1]
+    assert view.screen == "idle" and view.message.code == "game_resumed"
+    # every game of the data folder is listed, the current one marked
+    env = {**os.environ, "BANQUIER_DATA_DIR": str(data)}
+    listed = subprocess.run([str(BANQUIER), "games", "list"], capture_output=True, text=True, env=env, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert len(lines) == 2, listed.stdout
+    assert [line for line in lines if line.startswith("*")] == [next(x for x in lines if path.stem in x)]
+    assert any("Anne" in line for line in lines)
+
+
+def test_after_a_crash_the_wizard_game_is_resumed_with_a_notice(pg, tmp_path):
+    """``kill -9`` of the simulator while a step was on screen: the next start resumes the same game and says the
+    step was not recorded."""
+    data = tmp_path / "data"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    running = subprocess.Popen([str(BANQUIER), "sim", "--headless", "--seconds", "60", "--data-dir", str(data)],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for _ in range(200):
+            if (data / "current").exists():
+                break
+            time.sleep(0.05)
+        time.sleep(1.0)
+    finally:
+        running.kill()
+        running.wait(timeout=10)
+    from host_ui.sim import run_sim
+    seen = {}
+    assert run_sim(headless=True, data_dir=data, key=None, max_seconds=0.1,
+                   on_start=lambda app: seen.update(view=app.terminal.view, path=app.terminal.game.path)) == 0
+    assert seen["path"].name == (data / "current").read_text().strip()
+    assert seen["view"].message.code == "game_resumed_unclean"
+
+
+def test_sim_new_refuses_names_run_together_before_changing_anything(pg, tmp_path, capsys):
+    from host_ui.sim import main
+    data = tmp_path / "data"
+    assert main(["--headless", "--seconds", "0.1", "--data-dir", str(data)]) == 0
+    current = (data / "current").read_text()
+    games = sorted((data / "games").iterdir())
+    capsys.readouterr()
+    for argv, words in ((["--players", "Anne Bruno"], "separate the players' names with commas"),
+                        (["--players", "Anne,anne"], "same name"), (["--edition", "xx"], "--edition 'xx'"),
+                        (["--players", "Anne,Bank"], "reserved")):
+        assert main(["--headless", "--seconds", "0.1", "--data-dir", str(data), "--new", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert words in err, err
+        assert (data / "current").read_text() == current and sorted((data / "games").iterdir()) == games
+    assert main(["--headless", "--seconds", "0.1", "--data-dir", str(data), "--new", "--players", "Anne,Bruno"]) == 0
+    assert (data / "current").read_text() != current and len(list((data / "games").glob("*.db"))) == 2
+
+
+def test_older_simulator_games_are_moved_into_games(pg, tmp_path):
+    from host_ui.sim import run_sim
+    from terminal.bank.game import Game
+    _install_key()
+    data = tmp_path / "data"
+    data.mkdir()
+    Game.create(data / "sim-game.db", "fr", ["Ann", "Bob"], key=KEY).close()
+    time.sleep(0.05)
+    with Game.create(data / "sim-game-20261130-200000-1.db", "fr", ["Zoé", "Yann"], key=KEY) as newer:
+        newer.pass_go("Zoé")
+    seen = {}
+    assert run_sim(headless=True, data_dir=data, key=KEY, max_seconds=0.1,
+                   on_start=lambda app: seen.update(players=app.terminal.game.players)) == 0
+    assert seen["players"] == ("Zoé", "Yann"), "the newest game not over is resumed"
+    assert sorted(p.name for p in (data / "games").glob("*.db")) == ["sim-game-20261130-200000-1.db", "sim-game.db"]
+    assert not list(data.glob("*.db"))
+
+
+def test_the_device_says_the_game_was_resumed(tmp_path, monkeypatch):
+    from host_ui.device import run_device
+    from host_ui.screen.app import TerminalApp
+    from host_ui.shell.config import load_config
+    from host_ui.shell.manage import set_current
+    from terminal.bank.game import Game
+    data = tmp_path / "data"
+    (data / "games").mkdir(parents=True)
+    key_file = tmp_path / "device.key"
+    key_file.write_bytes(KEY)
+    os.chmod(key_file, 0o600)
+    Game.create(data / "games" / "sunday.db", "fr", ["Ann", "Bob"], key=KEY).close()
+    set_current(data, data / "games" / "sunday.db")
+    config_path = tmp_path / "config.toml"
+    config_path.write_text('[hardware.reader]\nbackend = "sim"\n[hardware.beeper]\nbackend = "sim"\n'
+                           f'[hardware.buttons]\nbackend = "sim"\n[storage]\ndata_dir = "{data}"\n'
+                           f'key_file = "{key_file}"\n')
+    seen = []
+    original = TerminalApp.run
+
+    def run(self, until=lambda: False):
+        seen.append(self.terminal.view.message)
+        return original(self, until)
+
+    monkeypatch.setattr(TerminalApp, "run", run)
+    monkeypatch.delenv("BANQUIER_DATA_DIR")  # the configuration's folders, not the tests' overrides
+    monkeypatch.delenv("BANQUIER_KEY_FILE")
+    assert run_device(load_config(config_path), headless=True, max_seconds=0.2) == 0
+    assert seen and seen[0].code == "game_resumed"
