@@ -3,7 +3,8 @@
 Public API: :class:`terminal.Game` (see :mod:`terminal.bank.game`). No pygame and no hardware library is imported
 from this package.
 """
-from terminal.bank.game import Game, Receipt
+from terminal.bank.game import Game
+from terminal.bank.types import Receipt
 from terminal.errors import GameError
 
 __all__ = ["Game", "Receipt", "GameError"]

@@ -1,8 +1,10 @@
 """The Bank: money, rules and the journal of a game.
 
+- ``operations``: one typed record per operation of docs/table-log.md, parsed once where input enters.
 - ``money``: amounts (ints of the edition's unit), parsing, formatting, the rounding rules.
 - ``state``: the state of a game as a plain record; ``types``: the records the modules share
-  (``GameConfig``, ``Effects``, ``Receipt``); ``tx``: the transaction one operation is computed on.
+  (``GameConfig``, ``Effects``, ``Receipt``, postings, debts, changes); ``tx``: the transaction one
+  operation is computed on.
 - ``rules``, ``bankruptcy``: the money rules (RULES.md); ``engine``: one operation -> its effects;
   ``auction``: auctions held in memory until they close.
 - ``ledger``: the journal on SQLite (WAL, ``synchronous=FULL``, keyed hash chain); ``audit``: its full check.

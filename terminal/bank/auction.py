@@ -147,4 +147,5 @@ class BuildingAuction(_Auction):
 
     def _record(self, best: Bid) -> Receipt:
         """The winner builds at the bid price: one ``build`` operation with ``price``. No bid, no build."""
+        assert best.square is not None, "a building auction's bids name their street"
         return self.game.build(best.player, best.square, price=best.amount)

@@ -5,10 +5,13 @@ creditor of their oldest debt: another player, or the Bank (whose deeds are then
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from terminal.bank import rules
 from terminal.bank.money import half
 from terminal.bank.state import BANK, HOTEL, POT
 from terminal.bank.tx import Tx
+from terminal.bank.types import Debt
 from terminal.errors import RuleViolation
 
 
@@ -32,14 +35,14 @@ def declare_bankruptcy(tx: Tx, player: str, lift_now: list[int]) -> None:
     if not debts:
         raise RuleViolation(f"{player} owes nothing: bankruptcy is only for a player who cannot pay a debt.",
                             code="bankruptcy_no_debt", params={"player": player})
-    total = sum(d["amount"] for d in debts)
+    total = sum(d.amount for d in debts)
     could_raise = rules.raisable(state, tx.cfg, player)
     if total <= could_raise:
         raise RuleViolation(
             f"{player} owes {total} but could still raise {could_raise} by selling buildings and mortgaging "
             f"deeds: raise the money instead of going bankrupt.", code="bankruptcy_can_pay",
             params={"player": player, "owed": total, "raisable": could_raise})
-    creditor = debts[0]["creditor"]
+    creditor = debts[0].creditor
     to_player = creditor not in (BANK, POT)
     deeds = state.deeds_of(player)
     mortgaged = [s for s in deeds if state.mortgaged.get(s)]
@@ -49,14 +52,14 @@ def declare_bankruptcy(tx: Tx, player: str, lift_now: list[int]) -> None:
                                 f"player in this bankruptcy.", code="lift_now_not_received",
                                 params={"square": square, "deed": rules.square_name(tx.ed, square)})
 
-    remaining = []
+    remaining: list[Debt] = []
     for debt in state.debt_list:
-        if debt["debtor"] == player:
+        if debt.debtor == player:
             continue  # the oldest is settled by the assets, the later ones are cancelled
-        if debt["creditor"] == player:
-            if debt["debtor"] == creditor:
+        if debt.creditor == player:
+            if debt.debtor == creditor:
                 continue
-            debt = {**debt, "creditor": creditor}
+            debt = replace(debt, creditor=creditor)
         remaining.append(debt)
     tx.set_debts(remaining)
     tx.set("bankrupt", "list", state.bankrupt_list + [player])

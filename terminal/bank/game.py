@@ -27,9 +27,12 @@ from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import AuditReport, audit_ledger
-from terminal.bank.ledger import Ledger, key_id
+from terminal.bank.ledger import Entry, Ledger, key_id
+from terminal.bank.operations import Operation, Undo, parse_operation
+from terminal.bank.rules import raisable, rent_due
 from terminal.bank.state import BANK, MODES, POT, State, standings, worth
-from terminal.bank.types import Effects, GameConfig, Receipt
+from terminal.bank.tx import Tx
+from terminal.bank.types import Effects, GameConfig, Owed, Receipt
 from terminal.errors import AuditFailed, LedgerError, NothingToUndo, RuleViolation, UnknownName
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -43,8 +46,8 @@ class Game:
     Not thread-safe: one caller (the terminal's state machine) drives it.
     """
 
-    def __init__(self, ledger: Ledger, config: GameConfig, meta: dict, state: State,
-                 clock: Callable[[], datetime] | None):
+    def __init__(self, ledger: Ledger, config: GameConfig, meta: dict[str, Any], state: State,
+                 clock: Callable[[], datetime] | None) -> None:
         self._ledger = ledger
         self.config = config
         self.meta = meta
@@ -105,18 +108,19 @@ class Game:
         if player_cards and len(set(player_cards.values())) != len(player_cards):
             raise RuleViolation("Two players cannot share one bank card.", code="player_cards_shared")
         config = GameConfig(edition, mode, flags)
+        deal: dict[str, list[int]] = {}
         if mode in ("quick", "time_limit"):
             if dealt is None:
                 deeds = [s.index for s in edition.deeds()]
                 (rng or random.SystemRandom()).shuffle(deeds)
                 dealt = {p: sorted(deeds[i * DEALT_PER_PLAYER:(i + 1) * DEALT_PER_PLAYER])
                          for i, p in enumerate(players)}
-            dealt = {p: list(v) for p, v in dealt.items()}
-            for p, squares in dealt.items():
+            deal = {p: list(v) for p, v in dealt.items()}
+            for p in deal:
                 if p not in players:
                     raise UnknownName(f"The deal names {p!r}, who is not a player.", code="unknown_player",
                                       params={"player": p})
-            short = [p for p in players if len(dealt.get(p, [])) != DEALT_PER_PLAYER]
+            short = [p for p in players if len(deal.get(p, [])) != DEALT_PER_PLAYER]
             if short:
                 raise RuleViolation(f"The deal gives each player {DEALT_PER_PLAYER} title deeds (RULES.md, End of "
                                     f"the game); not so for {', '.join(short)}.", code="deal_count",
@@ -125,11 +129,11 @@ class Game:
             raise RuleViolation("Only the quick and time-limited games deal deeds at setup.",
                                 code="deal_not_allowed")
         state = State.new(edition, players)
-        state, effects = engine.setup_effects(state, config, dealt)
+        state, effects = engine.setup_effects(state, config, deal)
         meta = {"format": "banquier-game", "edition": edition.name,
                 "players": list(players), "mode": mode, "rules": flags,
                 "rules_changed": {k: v for k, v in flags.items() if edition.rules.get(k) != v},
-                "dealt": dealt or {}, "end_time": end_time, "player_cards": dict(player_cards or {}),
+                "dealt": deal, "end_time": end_time, "player_cards": dict(player_cards or {}),
                 "created_at": datetime.now().astimezone().isoformat(timespec="seconds")}
         ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()))
         return cls(ledger, config, ledger.meta(), state, clock)
@@ -150,8 +154,8 @@ class Game:
         (for :meth:`audit` to report everything itself). The cost of ``auto`` after a clean stop does not grow
         with the length of the game. ``read_only``: open to look only (audit, export): nothing is ever written.
         ``key``: the device key's bytes (the host reads the key file, never creating one to open a game; call
-        :meth:`check_file` first to refuse a file that is no game before looking for a key). The file is marked in use only
-        once it passed its checks: a refused file is left byte for byte as it was.
+        :meth:`check_file` first to refuse a file that is no game before looking for a key). The file is marked
+        in use only once it passed its checks: a refused file is left byte for byte as it was.
         Raises LedgerError (not a game, damaged, unreadable) or AuditFailed (what is wrong, the first entry
         edited). A damaged file is never replaced.
         """
@@ -205,7 +209,7 @@ class Game:
     def __enter__(self) -> Game:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # -- properties ----------------------------------------------------------------------------------------
@@ -242,28 +246,30 @@ class Game:
         return self._state
 
     # -- the generic entry point ---------------------------------------------------------------------------
-    def preview(self, op: Mapping[str, Any]) -> Effects:
+    def preview(self, op: Operation | Mapping[str, Any]) -> Effects:
         """Compute an operation without committing it: what it would pay to whom (for a confirmation
         screen). Raises the same errors as :meth:`apply` would."""
-        op = engine.check_shape(op)
-        if op["op"] == "undo":
+        operation = parse_operation(op)
+        if isinstance(operation, Undo):
             return engine.invert(_effects(self._undo_target()))
-        _, effects = engine.apply(self._state, self.config, op)
+        _, effects = engine.apply(self._state, self.config, operation)
         return effects
 
-    def apply(self, op: Mapping[str, Any]) -> Receipt:
-        """Commit one operation given as a table-log line (``{"op": "buy", "player": "Ann", "square": 39}``).
+    def apply(self, op: Operation | Mapping[str, Any]) -> Receipt:
+        """Commit one operation: a record of :mod:`terminal.bank.operations`, or a table-log line
+        (``{"op": "buy", "player": "Ann", "square": 39}``), parsed here once.
 
         Raises MalformedOperation for a line of the wrong shape, a GameError subclass for a refusal (nothing
         changes), LedgerError if the file cannot be written (nothing is recorded).
         """
-        op = engine.check_shape(op)
-        if op["op"] == "undo":
+        operation = parse_operation(op)
+        if isinstance(operation, Undo):
             return self.undo()
-        new_state, effects = engine.apply(self._state, self.config, op)
-        seq = self._ledger.append("op", op, None, effects.postings, effects.changes, new_state.to_json())
+        new_state, effects = engine.apply(self._state, self.config, operation)
+        recorded = operation.to_json()
+        seq = self._ledger.append("op", recorded, None, _rows(effects), effects.changes, new_state.to_json())
         self._state = new_state
-        return self._receipt(seq, op, effects)
+        return self._receipt(seq, recorded, effects)
 
     def undo(self) -> Receipt:
         """Undo the last operation not yet undone, by appending a compensating entry (nothing is deleted).
@@ -274,11 +280,11 @@ class Game:
         effects = engine.invert(_effects(target))
         new_state = engine.replay_effects(self._state, effects)
         op = {"op": "undo"}
-        new_seq = self._ledger.append("undo", op, seq, effects.postings, effects.changes, new_state.to_json())
+        new_seq = self._ledger.append("undo", op, seq, _rows(effects), effects.changes, new_state.to_json())
         self._state = new_state
         return self._receipt(new_seq, {"op": "undo", "undoes": target.op}, effects)
 
-    def _undo_target(self):
+    def _undo_target(self) -> Entry:
         """The journal entry an undo would undo, checked against its keyed hash. Raises NothingToUndo, or
         AuditFailed for an entry edited outside the terminal (its postings are never paid back)."""
         seq = self._ledger.last_undoable()
@@ -291,12 +297,13 @@ class Game:
                               params={"problems": [f"entry {seq}"], "first_bad_seq": seq, "seq": seq})
         return target
 
-    def last_undoable(self) -> dict | None:
+    def last_undoable(self) -> dict[str, Any] | None:
         """The operation :meth:`undo` would undo (as recorded), or None."""
         seq = self._ledger.last_undoable()
-        return self._ledger.entry(seq).op if seq is not None else None
+        entry = self._ledger.entry(seq) if seq is not None else None
+        return entry.op if entry is not None else None
 
-    def _receipt(self, seq: int, op: dict, effects: Effects) -> Receipt:
+    def _receipt(self, seq: int, op: dict[str, Any], effects: Effects) -> Receipt:
         return Receipt(seq=seq, op=op, postings=tuple(effects.postings), debts=self.debts())
 
     # -- one method per operation (docs/table-log.md) ------------------------------------------------------
@@ -365,7 +372,7 @@ class Game:
 
     def sell_building(self, player: str, square: int, whole: bool = False) -> Receipt:
         """Sell one building back to the Bank at half price, or (``whole``) every building of the group."""
-        op = {"op": "sell_building", "player": player, "square": square}
+        op: dict[str, Any] = {"op": "sell_building", "player": player, "square": square}
         if whole:
             op["whole"] = True
         return self.apply(op)
@@ -386,14 +393,14 @@ class Game:
               lift_now: Iterable[int] = ()) -> Receipt:
         """A trade: each side gives ``{"cash": n, "squares": [...], "jail_cards": n}``. Received mortgaged
         deeds cost 10 % at once; those in ``lift_now`` are lifted at once for their mortgage value."""
-        op = {"op": "trade", "a": a, "b": b, "a_gives": dict(a_gives), "b_gives": dict(b_gives)}
+        op: dict[str, Any] = {"op": "trade", "a": a, "b": b, "a_gives": dict(a_gives), "b_gives": dict(b_gives)}
         if lift_now:
             op["lift_now"] = list(lift_now)
         return self.apply(op)
 
     def declare_bankruptcy(self, player: str, lift_now: Iterable[int] = ()) -> Receipt:
         """Bankruptcy to the creditor of the oldest debt (see :mod:`terminal.bank.bankruptcy`)."""
-        op = {"op": "declare_bankruptcy", "player": player}
+        op: dict[str, Any] = {"op": "declare_bankruptcy", "player": player}
         if lift_now:
             op["lift_now"] = list(lift_now)
         return self.apply(op)
@@ -414,12 +421,12 @@ class Game:
         return self.end_game()
 
     # -- auctions ------------------------------------------------------------------------------------------
-    def start_auction(self, square: int):
+    def start_auction(self, square: int) -> DeedAuction:
         """Open the auction of an unowned deed (declined at its price, or taken from a bankrupt player).
         Returns a :class:`terminal.bank.auction.DeedAuction`; nothing is recorded until it closes."""
         return DeedAuction(self, square)
 
-    def start_building_auction(self, building: str = "house"):
+    def start_building_auction(self, building: str = "house") -> BuildingAuction:
         """Open a housing-shortage auction of one house or hotel (RULES.md, Buildings)."""
         return BuildingAuction(self, building)
 
@@ -427,12 +434,12 @@ class Game:
     def is_over(self) -> bool:
         return bool(self._state.game.get("over"))
 
-    def debts(self) -> dict[str, list[dict]]:
+    def debts(self) -> dict[str, list[Owed]]:
         """Each player's outstanding debts, oldest first: ``{player: [{"to": name|"bank", "amount": n}]}``."""
-        out: dict[str, list[dict]] = {}
+        out: dict[str, list[Owed]] = {}
         for d in self._state.debt_list:
-            out.setdefault(d["debtor"], []).append(
-                {"to": BANK if d["creditor"] in (BANK, POT) else d["creditor"], "amount": d["amount"]})
+            out.setdefault(d.debtor, []).append(
+                {"to": BANK if d.creditor in (BANK, POT) else d.creditor, "amount": d.amount})
         return out
 
     def cash(self, player: str) -> int:
@@ -447,13 +454,11 @@ class Game:
 
     def rent(self, payer: str, square: int, dice: int | None = None, card: str | None = None) -> tuple[int, str]:
         """``(amount, owner)`` that :meth:`pay_rent` would charge; raises as it would."""
-        from terminal.bank.rules import rent_due
-        tx = engine.Tx(self._state, self.config)
+        tx = Tx(self._state, self.config)
         return rent_due(self._state, self.config, tx.player(payer), tx.deed(square), dice, card)
 
     def raisable(self, player: str) -> int:
         """What a player could still raise from the Bank (half their buildings + unmortgaged deeds)."""
-        from terminal.bank.rules import raisable
         return raisable(self._state, self.config, player)
 
     def state(self) -> dict[str, Any]:
@@ -485,7 +490,7 @@ class Game:
         replayed state = stored state, SQL sums = projected cash. Never changes the file."""
         return audit_ledger(self._ledger, self.config)
 
-    def history(self) -> list[dict]:
+    def history(self) -> list[dict[str, Any]]:
         """The journal, oldest first: ``{"seq", "kind", "op", "undoes", "postings", "undone"}``."""
         entries = list(self._ledger.entries())
         undone = {e.undoes for e in entries if e.undoes is not None}
@@ -495,7 +500,7 @@ class Game:
     def worth_history(self) -> list[dict[str, int]]:
         """Every player's worth after each journal entry (setup first), for the end-of-game chart."""
         state = State.new(self.edition, self.players)
-        out = []
+        out: list[dict[str, int]] = []
         hbh = self.config.houses_before_hotel
         for entry in self._ledger.entries():
             state = engine.replay_effects(state, _effects(entry))
@@ -503,11 +508,17 @@ class Game:
         return out
 
 
-def _effects(entry) -> Effects:
-    return Effects(postings=list(entry.postings), changes=[tuple(c) for c in entry.changes])
+def _effects(entry: Entry) -> Effects:
+    """The effects a journal entry recorded."""
+    return Effects.recorded(entry.postings, entry.changes)
 
 
-def _drop_none(op: dict) -> dict:
+def _rows(effects: Effects) -> list[tuple[str, str, int]]:
+    """The postings as the ledger takes them."""
+    return [(p.payer, p.payee, p.amount) for p in effects.postings]
+
+
+def _drop_none(op: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in op.items() if v is not None}
 
 

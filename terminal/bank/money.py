@@ -62,7 +62,7 @@ def check_amount(amount: object, edition: Edition, *, allow_zero: bool = False, 
 
 
 def _group_thousands(digits: str, separator: str) -> str:
-    parts = []
+    parts: list[str] = []
     while len(digits) > 3:
         parts.insert(0, digits[-3:])
         digits = digits[:-3]

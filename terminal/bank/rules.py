@@ -6,9 +6,8 @@ Nothing here changes a state; the engine calls these and records what follows. S
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from cards.editions import Square
+from cards.editions import Edition, Square
 from terminal.bank.money import half, ten_percent
 from terminal.bank.state import HOTEL, State
 from terminal.bank.tx import Tx
@@ -18,7 +17,7 @@ from terminal.errors import RuleViolation
 RENT_CARDS = ("nearest_railroad", "nearest_utility")
 
 
-def square_name(edition, square: Any) -> str:
+def square_name(edition: Edition, square: object) -> str:
     """The name of ``square`` in ``edition`` for a message (``deed`` param), or ``repr(square)`` when there is
     no such square."""
     return edition.squares[square].name if isinstance(square, int) and 0 <= square < 40 else repr(square)
@@ -33,8 +32,8 @@ def holds_whole_group(state: State, config: GameConfig, owner: str, deed: Square
     return all(state.owner.get(s) == owner for s in config.edition.group_of(deed.index))
 
 
-def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: Any = None,
-             card: Any = None) -> tuple[int, str]:
+def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: int | None = None,
+             card: str | None = None) -> tuple[int, str]:
     """The rent ``payer`` owes for landing on ``deed``, and to whom: ``(amount, owner)``.
 
     - Street: printed rent for its houses or hotel; a bare street of a colour group one owner holds entirely
@@ -60,8 +59,8 @@ def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: A
         raise RuleViolation(f"Unknown rent card {card!r}: 'nearest_railroad' or 'nearest_utility'.",
                             code="unknown_rent_card",
                             params={"card": card, "square": deed.index, "deed": deed.name})
-    expected_card_kind = {"nearest_railroad": "railroad", "nearest_utility": "utility"}.get(card)
-    if expected_card_kind and deed.kind != expected_card_kind:
+    expected_card_kind = {"nearest_railroad": "railroad", "nearest_utility": "utility"}.get(card or "")
+    if card is not None and expected_card_kind and deed.kind != expected_card_kind:
         raise RuleViolation(f"The {card.replace('_', ' ')} card sends the player to a {expected_card_kind}, "
                             f"not to {deed.name}.", code="rent_card_wrong_deed",
                             params={"card": card, "square": deed.index, "deed": deed.name,
@@ -102,7 +101,7 @@ def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: A
     return rent, owner
 
 
-def tax_due(state: State, config: GameConfig, player: str, square: Any, choice: Any) -> int:
+def tax_due(state: State, config: GameConfig, player: str, square: int, choice: str | None) -> int:
     """The tax for square 4 (income tax) or 38 (luxury tax).
 
     With ``income_tax_percent`` on, square 4 takes ``choice``: ``flat`` (the printed amount) or ``percent``:

@@ -7,11 +7,11 @@ Free Parking jackpot). Sum of all accounts is always 0.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from cards.editions import Edition
+from terminal.bank.types import Debt
 
 BANK = "bank"
 POT = "pot"
@@ -29,7 +29,9 @@ class State:
     - ``level``: square -> 0..houses_before_hotel houses, or 5 for a hotel (absent: 0).
     - ``mortgaged``: square -> True for mortgaged deeds (absent: not mortgaged).
     - ``jail_card``: deck -> holder's name (absent while the card is in its deck).
-    - ``debts``: outstanding debts oldest first, each ``{"debtor", "creditor", "amount"}``.
+    - ``debts``: outstanding debts oldest first (:class:`~terminal.bank.types.Debt`); stored, and recorded in
+      the journal's changes, as the section ``debts`` with one key ``list``: ``{"list": [{"debtor", "creditor",
+      "amount"}, ...]}``.
     - ``bankrupt``: names of bankrupt players in the order they went bankrupt.
     - ``bank``: ``{"houses": n, "hotels": n}`` left in the Bank.
     - ``game``: ``{"over": bool}``.
@@ -40,11 +42,11 @@ class State:
     owner: dict[int, str] = field(default_factory=dict)
     level: dict[int, int] = field(default_factory=dict)
     mortgaged: dict[int, bool] = field(default_factory=dict)
-    jail_card: dict[str, str | None] = field(default_factory=dict)
-    debts: dict[str, list] = field(default_factory=dict)
-    bankrupt: dict[str, list] = field(default_factory=dict)
+    jail_card: dict[str, str] = field(default_factory=dict)
+    debts: tuple[Debt, ...] = ()
+    bankrupt: dict[str, list[str]] = field(default_factory=dict)
     bank: dict[str, int] = field(default_factory=dict)
-    game: dict[str, Any] = field(default_factory=dict)
+    game: dict[str, bool] = field(default_factory=dict)
 
     #: The sections an operation may change (besides ``cash``, which only postings change).
     SECTIONS = ("owner", "level", "mortgaged", "jail_card", "debts", "bankrupt", "bank", "game")
@@ -53,41 +55,42 @@ class State:
     def new(cls, edition: Edition, players: tuple[str, ...]) -> State:
         """The state before the setup entry: every account at 0, the Bank holding everything."""
         return cls(players=tuple(players), cash={**dict.fromkeys(players, 0), BANK: 0, POT: 0},
-                   jail_card={}, debts={"list": []}, bankrupt={"list": []},
+                   jail_card={}, debts=(), bankrupt={"list": []},
                    bank={"houses": edition.houses, "hotels": edition.hotels}, game={"over": False})
 
     def copy(self) -> State:
-        """An independent copy (every section is a dict of plain values; debts are dicts in a list)."""
+        """An independent copy (every section is a dict of plain values; debts are immutable records)."""
         return State(players=self.players, cash=dict(self.cash), owner=dict(self.owner), level=dict(self.level),
-                     mortgaged=dict(self.mortgaged), jail_card=dict(self.jail_card),
-                     debts={"list": [dict(d) for d in self.debts["list"]]},
+                     mortgaged=dict(self.mortgaged), jail_card=dict(self.jail_card), debts=self.debts,
                      bankrupt={"list": list(self.bankrupt["list"])}, bank=dict(self.bank), game=dict(self.game))
 
     # -- serialisation -------------------------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (int keys become strings)."""
         return {
             "players": list(self.players), "cash": dict(self.cash),
             "owner": {str(k): v for k, v in sorted(self.owner.items())},
             "level": {str(k): v for k, v in sorted(self.level.items())},
             "mortgaged": {str(k): v for k, v in sorted(self.mortgaged.items())},
-            "jail_card": dict(self.jail_card), "debts": copy.deepcopy(self.debts),
-            "bankrupt": copy.deepcopy(self.bankrupt), "bank": dict(self.bank), "game": dict(self.game),
+            "jail_card": dict(self.jail_card), "debts": {"list": [d.to_json() for d in self.debts]},
+            "bankrupt": {"list": list(self.bankrupt["list"])}, "bank": dict(self.bank), "game": dict(self.game),
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> State:
+    def from_json(cls, data: dict[str, Any]) -> State:
         return cls(players=tuple(data["players"]), cash=dict(data["cash"]),
                    owner={int(k): v for k, v in data["owner"].items()},
                    level={int(k): v for k, v in data["level"].items()},
                    mortgaged={int(k): v for k, v in data["mortgaged"].items()},
-                   jail_card=dict(data["jail_card"]), debts=copy.deepcopy(data["debts"]),
-                   bankrupt=copy.deepcopy(data["bankrupt"]), bank=dict(data["bank"]), game=dict(data["game"]))
+                   jail_card=dict(data["jail_card"]), debts=tuple(Debt.of(d) for d in data["debts"]["list"]),
+                   bankrupt={"list": list(data["bankrupt"]["list"])}, bank=dict(data["bank"]),
+                   game=dict(data["game"]))
 
     # -- simple questions ----------------------------------------------------------------------------------
     @property
-    def debt_list(self) -> list[dict]:
-        return self.debts["list"]
+    def debt_list(self) -> tuple[Debt, ...]:
+        """The outstanding debts, oldest first."""
+        return self.debts
 
     @property
     def bankrupt_list(self) -> list[str]:
@@ -98,12 +101,12 @@ class State:
         out = set(self.bankrupt_list)
         return [p for p in self.players if p not in out]
 
-    def debts_of(self, player: str) -> list[dict]:
+    def debts_of(self, player: str) -> list[Debt]:
         """The player's outstanding debts, oldest first."""
-        return [d for d in self.debt_list if d["debtor"] == player]
+        return [d for d in self.debts if d.debtor == player]
 
     def total_debt(self, player: str) -> int:
-        return sum(d["amount"] for d in self.debt_list if d["debtor"] == player)
+        return sum(d.amount for d in self.debts if d.debtor == player)
 
     def deeds_of(self, player: str) -> list[int]:
         """Squares of the deeds the player holds, in board order."""

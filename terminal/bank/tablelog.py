@@ -1,6 +1,8 @@
 """Table logs (``docs/table-log.md``, version 1): read, replay into a game file, and export a game back.
 
-A table log is JSON Lines: a header, then operations (``"op"``) and checks (``"expect"``). :func:`replay`
+A table log is JSON Lines: a header, then operations (``"op"``) and checks (``"expect"``). Reading it parses
+every operation into its record (:mod:`terminal.bank.operations`), so a malformed line is refused before
+anything is replayed. :func:`replay`
 applies every operation through :class:`terminal.Game` (an operation marked ``"refused": true`` must be
 refused, every other one accepted) and compares every check with the game's state, stopping at the first
 mismatch with the line, the field, the expected and the actual value.
@@ -8,12 +10,13 @@ mismatch with the line, the field, the expected and the actual value.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from terminal.bank.game import Game
+from terminal.bank.operations import Operation, parse_operation
 from terminal.errors import GameError, LedgerError, MalformedOperation
 
 HEADER_FIELDS = {"format", "version", "edition", "players", "mode", "rules", "dealt", "end_time", "source"}
@@ -35,21 +38,25 @@ class ReplayMismatch(GameError, ValueError):
     code = "replay_mismatch"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Line:
+    """One operation or check of a table log: its line ``number`` in the file, the ``data`` as read, and for
+    an operation its parsed record (``None`` for a check)."""
+
     number: int
-    data: dict
+    data: dict[str, Any]
+    operation: Operation | None = None
 
 
 @dataclass
 class TableLog:
     path: Path
-    header: dict
+    header: dict[str, Any]
     lines: list[Line]
 
     @property
     def operations(self) -> int:
-        return sum(1 for line in self.lines if "op" in line.data)
+        return sum(1 for line in self.lines if line.operation is not None)
 
 
 @dataclass
@@ -67,7 +74,7 @@ def read_table_log(path: str | Path) -> TableLog:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TableLogError(f"{path}: cannot read the table log ({exc}).", params={"path": str(path)}) from exc
-    header: dict | None = None
+    header: dict[str, Any] | None = None
     lines: list[Line] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
@@ -82,12 +89,12 @@ def read_table_log(path: str | Path) -> TableLog:
         if header is None:
             header = _check_header(path, number, data)
             continue
+        operation = None
         if "op" in data:
             if "expect" in data:
                 raise _malformed(path, number, "a line is an operation or a check, not both")
             try:
-                from terminal.bank.engine import check_shape
-                check_shape(data)
+                operation = parse_operation(data)
             except MalformedOperation as exc:
                 raise _malformed(path, number, str(exc)) from exc
         elif "expect" in data:
@@ -98,7 +105,7 @@ def read_table_log(path: str | Path) -> TableLog:
                 raise _malformed(path, number, f"unknown check field(s) {', '.join(sorted(unknown))}")
         else:
             raise _malformed(path, number, "neither an operation (\"op\") nor a check (\"expect\")")
-        lines.append(Line(number, data))
+        lines.append(Line(number, data, operation))
     if header is None:
         raise TableLogError(f"{path}: empty table log (no header).", params={"path": str(path)})
     return TableLog(path, header, lines)
@@ -109,7 +116,7 @@ def _malformed(path: Path, number: int, reason: str) -> TableLogError:
                          params={"path": str(path), "line": number, "reason": reason})
 
 
-def _check_header(path: Path, number: int, data: dict) -> dict:
+def _check_header(path: Path, number: int, data: dict[str, Any]) -> dict[str, Any]:
     if data.get("format") != "table-log" or data.get("version") != 1:
         raise _malformed(path, number, "the first line must be a header with \"format\": \"table-log\" and "
                                        "\"version\": 1")
@@ -126,7 +133,7 @@ def _check_header(path: Path, number: int, data: dict) -> dict:
 
 
 def _compare(number: int, field: str, expected: Any, actual: Any) -> None:
-    def mismatch(exp, act, name=field):
+    def mismatch(exp: Any, act: Any, name: str = field) -> NoReturn:
         raise ReplayMismatch(f"line {number}: {name}: expected {json.dumps(exp, ensure_ascii=False)}, "
                              f"actual {json.dumps(act, ensure_ascii=False)}",
                              params={"line": number, "field": name, "expected": exp, "actual": act})
@@ -143,7 +150,8 @@ def _compare(number: int, field: str, expected: Any, actual: Any) -> None:
         mismatch(expected, actual)
 
 
-def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes, progress=None) -> ReplayResult:
+def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
+           progress: Callable[[int], object] | None = None) -> ReplayResult:
     """Replay a table log into a new game file ``game_path``.
 
     Returns the counts on success. Raises TableLogError (malformed line: the replay stops there),
@@ -167,11 +175,11 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes, pro
     try:
         for line in log.lines:
             data = line.data
-            if "op" in data:
+            if line.operation is not None:
                 operations += 1
                 should_refuse = bool(data.get("refused"))
                 try:
-                    game.apply(data)
+                    game.apply(line.operation)
                 except MalformedOperation as exc:
                     raise _malformed(log.path, line.number, str(exc)) from exc
                 except GameError as exc:
@@ -197,12 +205,12 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes, pro
     return ReplayResult(operations, refused, checks, Path(game_path))
 
 
-def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict]:
+def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict[str, Any]]:
     """The game as table-log lines: the header, every recorded operation and undo in journal order, and
     (by default) a final check of the whole state. Replaying them gives the same state."""
     meta = game.meta
-    header = {"format": "table-log", "version": 1, "edition": meta["edition"], "players": meta["players"],
-              "mode": meta["mode"]}
+    header: dict[str, Any] = {"format": "table-log", "version": 1, "edition": meta["edition"],
+                              "players": meta["players"], "mode": meta["mode"]}
     if meta.get("rules_changed"):
         header["rules"] = meta["rules_changed"]
     if meta.get("dealt"):

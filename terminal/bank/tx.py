@@ -6,11 +6,13 @@ become a debt, the settlement of debts) and the checks of names and amounts. The
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from cards.editions import Square
 from terminal.bank.money import check_amount, ten_percent
 from terminal.bank.state import BANK, POT, State
-from terminal.bank.types import Effects, GameConfig
+from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting
 from terminal.errors import InsufficientCash, PlayerBankrupt, PlayerInDebt, RuleViolation, UnknownName
 
 _SENTINEL = object()
@@ -19,7 +21,7 @@ _SENTINEL = object()
 class Tx:
     """A working copy of the state on which one operation is computed, recording each change."""
 
-    def __init__(self, state: State, config: GameConfig):
+    def __init__(self, state: State, config: GameConfig) -> None:
         self.s = state.copy()
         self.cfg = config
         self.ed = config.edition
@@ -27,6 +29,8 @@ class Tx:
 
     # -- primitive changes ---------------------------------------------------------------------------------
     def set(self, section: str, key: Any, value: Any) -> None:
+        """Set ``key`` of ``section`` (a dict section of the state, not ``debts``: see :meth:`set_debts`) to
+        ``value`` (``None``, a level 0 or an unmortgaged deed: the key goes), recording the change."""
         table = getattr(self.s, section)
         before = table.get(key, _SENTINEL)
         before = None if before is _SENTINEL else before
@@ -36,10 +40,18 @@ class Tx:
             table.pop(key, None)
         else:
             table[key] = value
-        self.effects.changes.append((section, key, _copy(before), _copy(value)))
+        self.effects.changes.append(Change(section, key, _copy(before), _copy(value)))
 
-    def set_debts(self, debts: list[dict]) -> None:
-        self.set("debts", "list", [dict(d) for d in debts if d["amount"] > 0])
+    def set_debts(self, debts: Iterable[Mapping[str, Any]]) -> None:
+        """Replace the outstanding debts by ``debts`` (records or their stored form), oldest first; those paid
+        off (amount 0) go. Recorded as the journal has them: section ``debts``, key ``list``, the lists of
+        stored debts before and after."""
+        new = tuple(Debt.of(d) for d in debts if d["amount"] > 0)
+        if new == self.s.debts:
+            return
+        before = [d.to_json() for d in self.s.debts]
+        self.s.debts = new
+        self.effects.changes.append(Change("debts", "list", before, [d.to_json() for d in new]))
 
     def move(self, payer: str, payee: str, amount: int) -> None:
         """Move money. No check here: callers decide whether the payment is voluntary or a charge."""
@@ -47,7 +59,7 @@ class Tx:
             return
         self.s.cash[payer] -= amount
         self.s.cash[payee] += amount
-        self.effects.postings.append((payer, payee, amount))
+        self.effects.postings.append(Posting(payer, payee, amount))
 
     # -- money rules ---------------------------------------------------------------------------------------
     def pay_voluntary(self, payer: str, payee: str, amount: int, what: str) -> None:
@@ -71,7 +83,7 @@ class Tx:
         """
         if amount <= 0:
             return
-        self.set_debts(self.s.debt_list + [{"debtor": debtor, "creditor": creditor, "amount": amount}])
+        self.set_debts((*self.s.debt_list, Debt(debtor, creditor, amount)))
         self.settle()
 
     def bank_creditor(self) -> str:
@@ -147,7 +159,7 @@ class Tx:
             self.set("mortgaged", square, False)
 
     # -- checks --------------------------------------------------------------------------------------------
-    def player(self, name: Any, role: str = "player") -> str:
+    def player(self, name: object, role: str = "player") -> str:
         if not isinstance(name, str) or name not in self.s.players:
             raise UnknownName(f"There is no player {name!r} in this game (players: {', '.join(self.s.players)}).",
                               code="unknown_player", params={"player": name})
@@ -159,14 +171,14 @@ class Tx:
     def require_no_debt(self, player: str, what: str) -> None:
         debts = self.s.debts_of(player)
         if debts:
-            owed = ", ".join(f"{d['amount']} to {_account_name(d['creditor'])}" for d in debts)
+            owed = ", ".join(f"{d.amount} to {_account_name(d.creditor)}" for d in debts)
             raise PlayerInDebt(
                 f"{player} owes {owed}: {what} must wait. Raise the money by selling buildings, mortgaging "
                 f"deeds or trading, or declare bankruptcy.",
-                params={"player": player, "what": what, "debts": [dict(d) for d in debts],
-                        "owed": sum(d["amount"] for d in debts), "creditor_list": [d["creditor"] for d in debts]})
+                params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
+                        "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts]})
 
-    def deed(self, square: Any):
+    def deed(self, square: object) -> Square:
         if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square < 40:
             raise UnknownName(f"There is no square {square!r}: squares are numbered 0 to 39.",
                               code="unknown_square", params={"square": square})
@@ -176,7 +188,7 @@ class Tx:
                                 params={"square": square, "name": deed.name, "deed": deed.name})
         return deed
 
-    def own_deed(self, player: str, square: int):
+    def own_deed(self, player: str, square: int) -> Square:
         deed = self.deed(square)
         holder = self.s.owner.get(square)
         if holder != player:
@@ -186,7 +198,7 @@ class Tx:
                 params={"player": player, "square": square, "deed": deed.name, "owner": holder or BANK})
         return deed
 
-    def amount(self, value: Any, what: str = "amount", allow_zero: bool = False) -> int:
+    def amount(self, value: object, what: str = "amount", allow_zero: bool = False) -> int:
         return check_amount(value, self.ed, allow_zero=allow_zero, what=what)
 
 

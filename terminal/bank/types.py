@@ -1,13 +1,16 @@
-"""Types the Bank's modules share: a game's fixed configuration and the recorded effects of one operation.
+"""Types the Bank's modules share: a game's fixed configuration, the named records of money moved, debts
+owed and state changed, and the recorded effects of one operation.
 
 Kept apart from :mod:`terminal.bank.engine` so that the rules, bankruptcy and the transaction import them
-without importing the engine (no import cycle).
+without importing the engine (no import cycle). The records keep the journal's stored JSON as it always was:
+a posting is the array ``[payer, payee, amount]``, a change ``[section, key, before, after]`` (a named tuple
+is written as a JSON array), a debt the object ``{"debtor", "creditor", "amount"}`` (:meth:`Debt.to_json`).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, TypedDict
 
 from cards.editions import Edition
 
@@ -19,7 +22,7 @@ class GameConfig:
 
     edition: Edition
     mode: str
-    rules: dict
+    rules: Mapping[str, Any]
 
     @property
     def houses_before_hotel(self) -> int:
@@ -32,37 +35,105 @@ class GameConfig:
 
     @property
     def rounding(self) -> str:
-        return self.rules.get("interest_rounding", "up")
+        return str(self.rules.get("interest_rounding", "up"))
+
+
+class Posting(NamedTuple):
+    """Money one operation moved: ``amount`` (> 0) from ``payer`` to ``payee`` (a player, ``"bank"`` or
+    ``"pot"``)."""
+
+    payer: str
+    payee: str
+    amount: int
+
+
+class Change(NamedTuple):
+    """One recorded change of the state besides cash: in ``section`` (a :class:`~terminal.bank.state.State`
+    section: ``owner``, ``level``, ``mortgaged``, ``jail_card``, ``debts``, ``bankrupt``, ``bank``, ``game``),
+    the value at ``key`` went from ``before`` to ``after`` (``None``: absent). Keys are squares (ints), decks
+    or names; values are JSON values as stored (the debts as :meth:`Debt.to_json` objects)."""
+
+    section: str
+    key: Any
+    before: Any
+    after: Any
+
+
+_DEBT_FIELDS = ("debtor", "creditor", "amount")
+
+
+@dataclass(frozen=True, slots=True)
+class Debt(Mapping[str, Any]):
+    """An outstanding debt: ``debtor`` owes ``amount`` (> 0) to ``creditor`` (a player, ``"bank"`` or
+    ``"pot"``). Read by attribute; it also reads as the mapping it is stored as (``debt["amount"]``,
+    ``dict(debt)``), for callers written against the stored form."""
+
+    debtor: str
+    creditor: str
+    amount: int
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in _DEBT_FIELDS:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_DEBT_FIELDS)
+
+    def __len__(self) -> int:
+        return len(_DEBT_FIELDS)
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form, ``{"debtor", "creditor", "amount"}``."""
+        return {"debtor": self.debtor, "creditor": self.creditor, "amount": self.amount}
+
+    @classmethod
+    def of(cls, value: Mapping[str, Any]) -> Debt:
+        """The debt ``value`` describes (a :class:`Debt`, or its stored form)."""
+        if isinstance(value, Debt):
+            return value
+        return cls(value["debtor"], value["creditor"], value["amount"])
+
+
+class Owed(TypedDict):
+    """One outstanding debt as the table sees it (``Game.debts``, the table log's ``debt`` check): to whom
+    (``"bank"`` for the Bank and the Free Parking pot) and how much."""
+
+    to: str
+    amount: int
 
 
 @dataclass
 class Effects:
-    """What one operation did. ``postings``: ``(payer, payee, amount)`` transfers, amount > 0, in order.
-    ``changes``: ``(section, key, before, after)``. ``notes``: facts for the screen (e.g. a debt created)."""
+    """What one operation did: the ``postings`` (money moved, in order) and the ``changes`` of everything
+    else, in order."""
 
-    postings: list[tuple[str, str, int]] = field(default_factory=list)
-    changes: list[tuple[str, Any, Any, Any]] = field(default_factory=list)
+    postings: list[Posting] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, list[list[Any]]]:
         return {"postings": [list(p) for p in self.postings], "changes": [list(c) for c in self.changes]}
 
     @classmethod
-    def from_json(cls, data: dict) -> Effects:
-        return cls(postings=[tuple(p) for p in data["postings"]], changes=[tuple(c) for c in data["changes"]])
+    def from_json(cls, data: Mapping[str, Any]) -> Effects:
+        return cls.recorded(data["postings"], data["changes"])
 
-
+    @classmethod
+    def recorded(cls, postings: Iterable[Sequence[Any]], changes: Iterable[Sequence[Any]]) -> Effects:
+        """The effects a journal entry recorded (its postings and changes as read back, tuples or lists)."""
+        return cls(postings=[Posting(*p) for p in postings], changes=[Change(*c) for c in changes])
 
 
 @dataclass(frozen=True)
 class Receipt:
     """What a committed operation did. ``seq``: its journal number; ``op``: the operation as recorded;
-    ``postings``: ``(payer, payee, amount)`` transfers in order (``"bank"``, ``"pot"`` or a player);
+    ``postings``: the money moved, in order (``"bank"``, ``"pot"`` or a player);
     ``debts``: each player's outstanding debts after it (``{player: [{"to", "amount"}]}``)."""
 
     seq: int
-    op: dict
-    postings: tuple[tuple[str, str, int], ...]
-    debts: Mapping[str, list]
+    op: dict[str, Any]
+    postings: tuple[Posting, ...]
+    debts: Mapping[str, list[Owed]]
 
     def paid(self, payer: str, payee: str) -> int:
         """Total moved from ``payer`` to ``payee`` by this operation."""

@@ -33,6 +33,7 @@ import terminal.bank.game as game_module
 from terminal.bank import engine
 from terminal.bank.game import Game
 from terminal.bank.ledger import canonical
+from terminal.bank.operations import parse_operation
 from terminal.bank.state import State
 from terminal.bank.tablelog import read_table_log
 from terminal.errors import GameError
@@ -126,7 +127,7 @@ def expected_entries(plan: dict, config) -> tuple[list[tuple[str, str]], list[st
             state = before.pop()
             entries.append(("undo", canonical({"op": "undo"})))
         else:
-            op = engine.check_shape(dict(line))
+            op = parse_operation(dict(line)).to_json()
             try:
                 new_state, _ = engine.apply(state, config, op)
             except GameError:

@@ -1,0 +1,355 @@
+"""The operations of ``docs/table-log.md`` as typed records, parsed and checked once where input enters.
+
+One frozen record per operation (:class:`Buy`, :class:`Trade`...). :func:`parse_operation` turns a table-log
+line (a dict read from JSON, built by the state machine, or stored in the journal) into its record and refuses
+a line of the wrong shape with :class:`~terminal.errors.MalformedOperation`: not an object, an unknown ``op``,
+an unknown field, a wrong JSON type, a missing field. :meth:`Operation.to_json` gives back the dict the
+journal stores: the fields the line gave, without the ``refused`` marker.
+
+A record says only that a line is well formed; whether the rules allow it is the engine's business. An
+optional field the line leaves out is ``None`` in the record (so that ``to_json`` gives back exactly the
+line's fields: ``"whole": false`` stays written out, an absent ``whole`` stays absent).
+"""
+from __future__ import annotations
+
+import types
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+
+from terminal.errors import MalformedOperation
+
+__all__ = [
+    "Operation", "TradeSide", "OPERATIONS", "parse_operation",
+    "PassGo", "Buy", "Auction", "PayRent", "PayTax", "BankPays", "PayBank", "PayEachPlayer",
+    "CollectFromEachPlayer", "Repairs", "JailFine", "GainJailCard", "UseJailCard", "FreeParking", "Build",
+    "SellBuilding", "Mortgage", "Unmortgage", "Transfer", "Trade", "DeclareBankruptcy", "Undo", "EndGame",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TradeSide:
+    """What one side of a trade gives (``{"cash": n, "squares": [..], "jail_cards": n}``); a key the line
+    leaves out is ``None`` (no cash, no deed, no card)."""
+
+    cash: int | None = None
+    squares: tuple[int, ...] | None = None
+    jail_cards: int | None = None
+
+    #: The JSON type of each key.
+    KINDS: ClassVar[dict[str, type]] = {"cash": int, "squares": list, "jail_cards": int}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.cash is not None:
+            out["cash"] = self.cash
+        if self.squares is not None:
+            out["squares"] = list(self.squares)
+        if self.jail_cards is not None:
+            out["jail_cards"] = self.jail_cards
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TradeSide:
+        squares = data.get("squares")
+        return cls(cash=data.get("cash"), squares=None if squares is None else tuple(squares),
+                   jail_cards=data.get("jail_cards"))
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """An operation of the table log. ``op`` (a class attribute) is its name in the log."""
+
+    op: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The operation as the journal stores it: ``{"op": ..., field: value, ...}``, the fields given only."""
+        out: dict[str, Any] = {"op": self.op}
+        for spec in _FIELDS[self.op]:
+            value = getattr(self, spec.attr)
+            if value is None:
+                continue
+            if isinstance(value, TradeSide):
+                value = value.to_json()
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[spec.key] = value
+        return out
+
+
+# -- the operations (docs/table-log.md, Operations), in the spec's order --------------------------------------
+@dataclass(frozen=True, slots=True)
+class PassGo(Operation):
+    op: ClassVar[str] = "pass_go"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Buy(Operation):
+    op: ClassVar[str] = "buy"
+    player: str
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Auction(Operation):
+    op: ClassVar[str] = "auction"
+    square: int
+    winner: str
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
+class PayRent(Operation):
+    op: ClassVar[str] = "pay_rent"
+    player: str
+    square: int
+    dice: int | None = None
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PayTax(Operation):
+    op: ClassVar[str] = "pay_tax"
+    player: str
+    square: int
+    choice: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BankPays(Operation):
+    op: ClassVar[str] = "bank_pays"
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PayBank(Operation):
+    op: ClassVar[str] = "pay_bank"
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PayEachPlayer(Operation):
+    op: ClassVar[str] = "pay_each_player"
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CollectFromEachPlayer(Operation):
+    op: ClassVar[str] = "collect_from_each_player"
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Repairs(Operation):
+    op: ClassVar[str] = "repairs"
+    player: str
+    per_house: int
+    per_hotel: int
+
+
+@dataclass(frozen=True, slots=True)
+class JailFine(Operation):
+    op: ClassVar[str] = "jail_fine"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class GainJailCard(Operation):
+    op: ClassVar[str] = "gain_jail_card"
+    player: str
+    deck: str
+
+
+@dataclass(frozen=True, slots=True)
+class UseJailCard(Operation):
+    op: ClassVar[str] = "use_jail_card"
+    player: str
+    deck: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FreeParking(Operation):
+    op: ClassVar[str] = "free_parking"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Operation):
+    op: ClassVar[str] = "build"
+    player: str
+    square: int
+    price: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SellBuilding(Operation):
+    op: ClassVar[str] = "sell_building"
+    player: str
+    square: int
+    whole: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mortgage(Operation):
+    op: ClassVar[str] = "mortgage"
+    player: str
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unmortgage(Operation):
+    op: ClassVar[str] = "unmortgage"
+    player: str
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer(Operation):
+    """``from`` and ``to`` in the log (``payer``, ``payee`` here: ``from`` is a Python keyword)."""
+
+    op: ClassVar[str] = "transfer"
+    payer: str = field(metadata={"json": "from"})
+    payee: str = field(metadata={"json": "to"})
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Trade(Operation):
+    op: ClassVar[str] = "trade"
+    a: str
+    b: str
+    a_gives: TradeSide
+    b_gives: TradeSide
+    lift_now: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareBankruptcy(Operation):
+    op: ClassVar[str] = "declare_bankruptcy"
+    player: str
+    lift_now: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Operation):
+    op: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame(Operation):
+    op: ClassVar[str] = "end_game"
+
+
+#: Every operation's record, by its name in the log.
+OPERATIONS: dict[str, type[Operation]] = {cls.op: cls for cls in (
+    PassGo, Buy, Auction, PayRent, PayTax, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Repairs,
+    JailFine, GainJailCard, UseJailCard, FreeParking, Build, SellBuilding, Mortgage, Unmortgage, Transfer, Trade,
+    DeclareBankruptcy, Undo, EndGame)}
+
+
+# -- parsing ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """One field of an operation as the log writes it: the record's attribute, the line's key, the JSON type
+    (``str``, ``int``, ``bool``, ``dict`` for a trade side, ``list`` for a list of squares), required or not."""
+
+    attr: str
+    key: str
+    kind: type
+    required: bool
+
+
+_SCALARS: dict[object, type] = {str: str, int: int, bool: bool}
+
+
+def _kind(hint: Any) -> type:
+    """The JSON type of a record field from its annotation (``int | None`` -> ``int``)."""
+    if get_origin(hint) in (Union, types.UnionType):
+        (hint,) = [arg for arg in get_args(hint) if arg is not type(None)]
+    if hint is TradeSide:
+        return dict
+    if get_origin(hint) is tuple:
+        return list
+    kind = _SCALARS.get(hint)
+    if kind is not None:
+        return kind
+    raise TypeError(f"an operation field cannot be of type {hint!r}")
+
+
+def _fields_of(cls: type[Operation]) -> tuple[_Field, ...]:
+    hints = get_type_hints(cls)
+    return tuple(_Field(f.name, f.metadata.get("json", f.name), _kind(hints[f.name]),
+                        f.default is MISSING and f.default_factory is MISSING) for f in fields(cls))
+
+
+#: Each operation's fields, in the order the records (and the spec) list them.
+_FIELDS: dict[str, tuple[_Field, ...]] = {name: _fields_of(cls) for name, cls in OPERATIONS.items()}
+_BY_KEY: dict[str, dict[str, _Field]] = {name: {f.key: f for f in specs} for name, specs in _FIELDS.items()}
+
+
+def _is(value: object, kind: type) -> bool:
+    """Whether ``value`` is of the JSON type ``kind`` (a JSON ``true`` is no number)."""
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def parse_operation(line: object) -> Operation:
+    """The record of the operation ``line`` (a dict shaped like a table-log line; a record is returned as it
+    is). The ``refused`` marker is checked and left out.
+
+    Raises :class:`MalformedOperation` (code ``not_an_operation``, ``unknown_operation``, ``unknown_field``,
+    ``wrong_type`` or ``missing_field``) for a line that is not of docs/table-log.md's shape; not whether the
+    rules allow the operation.
+    """
+    if isinstance(line, Operation):
+        return line
+    if not isinstance(line, dict) or not isinstance(line.get("op"), str):
+        raise MalformedOperation(f"Not an operation: {line!r}.", code="not_an_operation")
+    name: str = line["op"]
+    if name not in OPERATIONS:
+        raise MalformedOperation(f"Unknown operation {name!r}.", code="unknown_operation", params={"op": name})
+    by_key = _BY_KEY[name]
+    for key, value in line.items():
+        if key in ("op", "refused"):
+            continue
+        spec = by_key.get(key)
+        if spec is None:
+            raise MalformedOperation(f"{name}: unknown field {key!r}.", code="unknown_field",
+                                     params={"op": name, "field": key})
+        if not _is(value, spec.kind):
+            raise MalformedOperation(f"{name}: field {key!r} must be {spec.kind.__name__}, not {value!r}.",
+                                     code="wrong_type", params={"op": name, "field": key})
+    for spec in _FIELDS[name]:
+        if spec.required and spec.key not in line:
+            raise MalformedOperation(f"{name}: missing field {spec.key!r}.", code="missing_field",
+                                     params={"op": name, "field": spec.key})
+    if "refused" in line and not isinstance(line["refused"], bool):
+        raise MalformedOperation(f"{name}: 'refused' must be true or false.", code="wrong_type")
+    values: dict[str, Any] = {}
+    for spec in _FIELDS[name]:
+        if spec.key in line and spec.kind is dict:
+            values[spec.attr] = _trade_side(name, spec.key, line[spec.key])
+    for spec in _FIELDS[name]:
+        if spec.key in line and spec.kind is list:
+            if not all(_is(s, int) for s in line[spec.key]):
+                raise MalformedOperation(f"{name}: {spec.key} must list square numbers.", code="wrong_type")
+            values[spec.attr] = tuple(line[spec.key])
+    for spec in _FIELDS[name]:
+        if spec.key in line and spec.attr not in values:
+            values[spec.attr] = line[spec.key]
+    return OPERATIONS[name](**values)
+
+
+def _trade_side(name: str, key: str, side: dict[str, Any]) -> TradeSide:
+    for field_name, value in side.items():
+        if field_name not in TradeSide.KINDS or not _is(value, TradeSide.KINDS[field_name]):
+            raise MalformedOperation(f"{name}: {key}.{field_name} is not a valid field ({value!r}).",
+                                     code="wrong_type", params={"op": name, "field": f"{key}.{field_name}"})
+    if not all(_is(s, int) for s in side.get("squares", [])):
+        raise MalformedOperation(f"{name}: {key}.squares must be square numbers.", code="wrong_type")
+    return TradeSide.from_json(side)
