@@ -92,8 +92,8 @@ class TerminalApp:
             elif isinstance(item, Action):
                 if item.kind == "digit" and self.terminal.view.screen not in ("keypad", "pin"):
                     continue  # digits mean nothing elsewhere: no refusal beep for a stray key
-                if item.kind == "scroll":
-                    self.dispatch(("scroll", int(item.arg) * 3))
+                if item.kind in ("scroll", "page"):
+                    self.dispatch((item.kind, int(item.arg) * (3 if item.kind == "scroll" else 1)))
                 else:
                     self.dispatch((item.kind, item.arg) if item.arg else (item.kind,))
 
