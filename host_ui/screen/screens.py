@@ -12,6 +12,7 @@ from typing import Any
 
 import pygame
 
+from cards.editions import DeckCard
 from host_ui.screen import theme
 from host_ui.screen.chart import draw_worth_chart
 from host_ui.screen.context import Context
@@ -272,8 +273,83 @@ def draw_player(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     footer(c, foot, ctx, pager=pager)
 
 
+#: The choice screens that list a deck's cards (their title's code), and the deck.
+DECK_LISTS = {"opt_chance": "chance", "opt_community_chest": "community_chest"}
+
+
+def deck_cards(ctx: Context) -> dict[str, DeckCard] | None:
+    """The deck's cards by option id when the choice is one of a deck's cards (the ids are the card numbers),
+    else None."""
+    deck = DECK_LISTS.get(ctx.view.title.code)
+    if deck is None or ctx.edition is None or not ctx.view.options:
+        return None
+    cards = {str(card.number): card for card in ctx.edition.decks.get(deck, ())}
+    return cards if all(o.id in cards for o in ctx.view.options) else None
+
+
+def deck_card_tile(text: str, card: DeckCard, ctx: Context) -> tuple[str, str, int]:
+    """A deck card's short title (its text up to the first ``:`` or ``;``), the money it moves (signed, or
+    "" when none) and its sign (+1 received, -1 paid, 0 none)."""
+    short = text
+    for mark in (" : ", " ; ", ": ", "; "):
+        short = short.split(mark, 1)[0]
+    short = short.strip().rstrip(".").strip()
+    p = card.params
+    action = card.action
+    edition = ctx.edition
+    if action in ("collect", "advance_to_go"):
+        amount = p["amount"] if action == "collect" else (edition.go_salary if edition else 0)
+        return short, f"+{ctx.fmt(amount)}", 1
+    if action in ("pay", "pay_or_draw"):
+        return short, f"−{ctx.fmt(p['amount'])}", -1
+    if action == "collect_from_each_player":
+        return short, ctx.t("ui_deck_each", amount=f"+{ctx.fmt(p['amount'])}"), 1
+    if action == "pay_each_player":
+        return short, ctx.t("ui_deck_each", amount=f"−{ctx.fmt(p['amount'])}"), -1
+    if action == "repairs":
+        return short, f"−{ctx.fmt(p['per_house'])} / {ctx.fmt(p['per_hotel'])}", -1
+    return short, "", 0
+
+
+def deck_grid(c: Canvas, rect: pygame.Rect, ctx: Context, cards: Mapping[str, DeckCard]) -> tuple[int, int]:
+    """A deck's cards as tiles, each with its short title and its amount, two columns where they fit, paged;
+    returns ``(page, pages)``. Sixteen cards take two pages at 800x480 (and at every landscape size)."""
+    options = list(ctx.view.options)
+    gap = c.px(6)
+    cols = 2 if rect.w >= c.px(380) else 1
+    target = max(MIN_TARGET_PX, c.px(MIN_BUTTON))
+    rows = max(1, (rect.h + gap) // (target + gap))
+    per_page = cols * rows
+    pages = max(1, -(-len(options) // per_page))
+    page = min(ctx.ui.get("page", 0), pages - 1)
+    ctx.ui["page"], ctx.ui["pages"] = page, pages
+    shown = options[page * per_page:(page + 1) * per_page]
+    row_h = min(c.px(64), (rect.h - gap * (rows - 1)) // rows)
+    area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
+    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
+        title, money, sign = deck_card_tile(ctx.msg(option.label), cards[option.id], ctx)
+        c.box(cell, theme.BUTTON if option.enabled else theme.BUTTON_OFF, radius=7)
+        inner = cell.inflate(-c.px(12), -c.px(4))
+        if money:
+            colour = theme.OK if sign > 0 else theme.WARN
+            f = theme.font(max(MIN_TEXT_PX, c.px(13)), True)
+            money_w = min(inner.w // 2, f.size(money)[0] + c.px(4))
+            text_rect, money_rect = split_h(inner, 1, -money_w, gap=c.px(6))
+            c.text(money_rect, money, 13, colour, bold=True, align="right", role="amount", min_size=13)
+        else:
+            text_rect = inner
+        c.paragraph(text_rect, title, 12.5, theme.TEXT, bold=True, role="option", min_size=9, max_lines=2)
+        if option.enabled:
+            c.hits.append((cell, ("choose", option.id)))
+    return page, pages
+
+
 def draw_choose(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    cards = deck_cards(ctx)
+    if cards is not None:
+        footer(c, foot, ctx, pager=deck_grid(c, options, ctx, cards))
+        return
     labels = [ctx.msg(o.label) for o in ctx.view.options]
     longest = max((len(label) for label in labels), default=0)
     cols = 1 if longest > 34 else None

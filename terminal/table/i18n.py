@@ -291,6 +291,7 @@ CATALOG: dict[str, dict[str, str]] = {
                   "uk": "Зчитувач: прикладіть картку"},
     "ui_cards": {"fr": "Cartes (cliquez ou glissez sur le lecteur)", "en": "Cards (click, or drag onto the reader)",
                  "uk": "Картки (клацніть або перетягніть на зчитувач)"},
+    "ui_deck_each": {"fr": "{amount}/joueur", "en": "{amount}/player", "uk": "{amount}/гравця"},
     "ui_demo": {"fr": "Démo ×{speed} : {done}/{total}", "en": "Demo ×{speed}: {done}/{total}",
                 "uk": "Демо ×{speed}: {done}/{total}"},
     "ui_keys": {"fr": "Entrée = OK · Échap = annuler · F1-F4 · 0-9", "en": "Enter = OK · Esc = cancel · F1-F4 · 0-9",

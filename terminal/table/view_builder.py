@@ -197,16 +197,16 @@ class ViewBuilder(TerminalParts):
 
         def opt(option_id: str, english: str, enabled: bool = True, **params: object) -> Option:
             return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
-        options = [opt("pass_go", "GO salary"), opt("income_tax", "Income tax"), opt("luxury_tax", "Luxury tax"),
+        # the most used first (they fill the first page); F1 stays the GO salary
+        options = [opt("pass_go", "GO salary"), opt("transfer", "Pay an amount", enabled=not in_debt),
                    opt("chance", "Chance card"), opt("community_chest", "Community Chest card"),
-                   opt("jail_fine", "Jail fine"),
+                   opt("income_tax", "Income tax"), opt("luxury_tax", "Luxury tax"), opt("jail_fine", "Jail fine"),
+                   opt("pay_bank", "Pay the Bank"), opt("bank_pays", "Receive from the Bank"),
+                   opt("free_parking", "Free Parking"),
                    opt("use_jail_card", "Use Get Out of Jail Free", enabled=bool(state.jail_cards_of(player))),
-                   opt("free_parking", "Free Parking"), opt("pay_bank", "Pay the Bank"),
-                   opt("bank_pays", "Receive from the Bank"), opt("pay_each_player", "Pay each player"),
+                   opt("trade", "Trade"), opt("my_deeds", "My title deeds"), opt("pay_each_player", "Pay each player"),
                    opt("collect_from_each_player", "Collect from each player"), opt("repairs", "Repairs"),
-                   opt("transfer", "Pay an amount", enabled=not in_debt), opt("trade", "Trade"),
-                   opt("my_deeds", "My title deeds"), opt("any_deed", "Pick a title deed"),
-                   opt("bankruptcy", "Declare bankruptcy", enabled=in_debt)]
+                   opt("any_deed", "Pick a title deed"), opt("bankruptcy", "Declare bankruptcy", enabled=in_debt)]
         if in_debt:  # the ways to raise money and bankruptcy first
             first = {"my_deeds", "trade", "bankruptcy"}
             options.sort(key=lambda o: o.id not in first)
