@@ -2,7 +2,12 @@
 # Banquier's one-stop developer script: it creates .venv on first use, installs Banquier into it
 # (with the test tools), then does what you ask.
 #   ./dev.sh run [ARGS...]   start Banquier (on a PC: the simulator; see README)
-#   ./dev.sh test [ARGS...]  run the whole test suite (ARGS go to pytest)
+#   ./dev.sh test [--quick] [--no-tools] [ARGS...]
+#                            the toolchain (lint-imports, ruff check, mypy), then the whole test suite (what CI
+#                            runs); --quick: only the tests not marked slow (under a minute); --no-tools: pytest
+#                            only. ARGS go to pytest (after --quick's -m "not slow": a later -m replaces it).
+#                            Every tool and pytest run; the command fails if any of them failed, with pytest's
+#                            exit code when it failed (5: no test collected).
 #   ./dev.sh bench           run the benchmark scripts and print their figures
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -43,11 +48,61 @@ system_test_tools() {
     fi
 }
 
+# One tool of the checked toolchain (configured in pyproject.toml): `tool NAME COMMAND...`. A failure is named
+# and remembered in failed_tools; the next tool runs all the same.
+failed_tools=()
+tool() {
+    local name=$1 code=0
+    shift
+    if [ ! -x "$1" ]; then
+        echo "dev.sh: $name is not installed in .venv (it comes with the test extras: .venv/bin/python -m pip" \
+             "install -e '.[test]')" >&2
+        failed_tools+=("$name")
+        return 0
+    fi
+    echo "== $name" >&2
+    "$@" || code=$?
+    if [ "$code" -ne 0 ]; then
+        echo "dev.sh: $name failed (exit $code): see its report above" >&2
+        failed_tools+=("$name")
+    fi
+}
+
+run_tests() {
+    local quick=0 tools=1 code=0
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --quick)    quick=1; shift ;;
+            --no-tools) tools=0; shift ;;
+            *)          break ;;
+        esac
+    done
+    system_test_tools
+    if [ "$tools" -eq 1 ]; then
+        tool lint-imports .venv/bin/lint-imports
+        tool "ruff check" .venv/bin/ruff check --output-format concise .
+        tool mypy .venv/bin/mypy
+    fi
+    local select=()
+    [ "$quick" -eq 0 ] || select=(-m "not slow")
+    echo "== pytest$([ "$quick" -eq 0 ] || echo ' -m "not slow"')${*:+ $*}" >&2
+    .venv/bin/python -m pytest ${select[@]+"${select[@]}"} "$@" || code=$?
+    if [ "${#failed_tools[@]}" -gt 0 ]; then
+        echo "dev.sh: FAILED: $(printf '%s, ' "${failed_tools[@]}")pytest exited $code" >&2
+        [ "$code" -ne 0 ] || code=1
+    elif [ "$code" -eq 5 ]; then
+        echo "dev.sh: pytest collected no test (exit 5): check the paths and the -m/-k selection" >&2
+    elif [ "$code" -ne 0 ]; then
+        echo "dev.sh: pytest failed (exit $code)" >&2
+    fi
+    return "$code"
+}
+
 cmd=${1:-run}
 shift || true
 case "$cmd" in
     run)   exec .venv/bin/banquier "$@" ;;
-    test)  system_test_tools; exec .venv/bin/python -m pytest "$@" ;;
+    test)  run_tests "$@" ;;
     bench) for b in bench/*.py; do echo "== $b"; .venv/bin/python "$b"; done ;;
     *)     echo "usage: ./dev.sh run|test|bench [ARGS...]" >&2; exit 2 ;;
 esac

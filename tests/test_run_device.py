@@ -64,7 +64,7 @@ def test_run_stops_cleanly_on_sigterm(tmp_path, key):
 
 
 def test_run_refuses_a_blind_screen_on_a_device(tmp_path, key):
-    data, env = _setup(tmp_path, key)
+    _data, env = _setup(tmp_path, key)
     result = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(tmp_path / "config.toml"), "run",
                              "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3 and "refuses to take payments" in result.stderr

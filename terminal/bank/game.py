@@ -32,7 +32,7 @@ from terminal.bank.operations import Operation, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
 from terminal.bank.state import BANK, MODES, POT, State, standings, worth
 from terminal.bank.tx import Tx
-from terminal.bank.types import Effects, GameConfig, Owed, Receipt
+from terminal.bank.types import LEGACY_SETTLEMENT, SETTLEMENTS, Effects, GameConfig, Owed, Receipt
 from terminal.errors import AuditFailed, LedgerError, NothingToUndo, RuleViolation, UnknownName
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -134,7 +134,8 @@ class Game:
                 "players": list(players), "mode": mode, "rules": flags,
                 "rules_changed": {k: v for k, v in flags.items() if edition.rules.get(k) != v},
                 "dealt": deal, "end_time": end_time, "player_cards": dict(player_cards or {}),
-                "created_at": datetime.now().astimezone().isoformat(timespec="seconds")}
+                "created_at": datetime.now().astimezone().isoformat(timespec="seconds"),
+                "settlement": config.settlement}
         ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()))
         return cls(ledger, config, ledger.meta(), state, clock)
 
@@ -173,7 +174,13 @@ class Game:
             except LookupError as exc:
                 raise LedgerError(f"{path} is a game of edition {meta['edition']!r}, which this Banquier does "
                                   f"not have.", code="ledger_unknown_edition") from exc
-            config = GameConfig(edition, meta["mode"], dict(meta["rules"]))
+            if meta.get("settlement", LEGACY_SETTLEMENT) not in SETTLEMENTS:
+                raise LedgerError(f"{path} settles debts in an order this Banquier does not know "
+                                  f"({meta.get('settlement')!r}): it was written by a newer version.",
+                                  code="ledger_schema", params={"path": str(path),
+                                                                "version": meta.get("settlement")})
+            config = GameConfig(edition, meta["mode"], dict(meta["rules"]),
+                                settlement=meta.get("settlement", LEGACY_SETTLEMENT))
             raw = ledger.projection_raw()
             last = ledger.last_entry()
             consistent = (raw is not None and last is not None and raw[0] == last[0]

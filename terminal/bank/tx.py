@@ -125,6 +125,9 @@ class Tx:
         # The passes keep the order the terminal has always recorded wherever each debtor's oldest debt was
         # already paid first, so those journal entries stay exactly what the rules give (the audit recomputes
         # every entry); only settlements that paid a newer debt first now come out differently.
+        if self.cfg.settlement == "passes_v1":
+            self._settle_passes_v1()
+            return
         while True:
             debts = [dict(d) for d in self.s.debt_list]
             paid = False
@@ -141,6 +144,29 @@ class Tx:
                     paid = True
                 if debt["amount"] > 0:
                     owing.add(debtor)
+            if not paid:
+                return
+            self.set_debts(debts)
+
+    def _settle_passes_v1(self) -> None:
+        """The settlement of games started before the order was fixed (:data:`~terminal.bank.types.
+        LEGACY_SETTLEMENT`): passes over the list of debts in which every debtor with cash pays the debt at
+        hand, so money received in the middle of a pass could pay a newer debt before an older one already
+        passed. Kept, unchanged, only so that those games' journals still audit and play on the way they
+        were computed; every new game uses the order of :meth:`settle`."""
+        while True:
+            debts = [dict(d) for d in self.s.debt_list]
+            paid = False
+            for debt in debts:
+                debtor = debt["debtor"]
+                if debtor in (BANK, POT):
+                    continue
+                available = self.s.cash[debtor]
+                if available > 0 and debt["amount"] > 0:
+                    amount = min(available, debt["amount"])
+                    self.move(debtor, debt["creditor"], amount)
+                    debt["amount"] -= amount
+                    paid = True
             if not paid:
                 return
             self.set_debts(debts)

@@ -14,6 +14,11 @@ from typing import Any, NamedTuple, TypedDict
 
 from cards.editions import Edition
 
+#: The settlement orders a game can be started with (:attr:`GameConfig.settlement`).
+SETTLEMENTS = ("oldest_first", "passes_v1")
+#: The order of games whose header names none: those started before the order was fixed (issue 17).
+LEGACY_SETTLEMENT = "passes_v1"
+
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -23,6 +28,11 @@ class GameConfig:
     edition: Edition
     mode: str
     rules: Mapping[str, Any]
+    #: How debts are settled (see :meth:`terminal.bank.tx.Tx.settle`): ``oldest_first`` for every game
+    #: started by this version; ``passes_v1`` for games started before it, whose header has no
+    #: ``settlement`` field: their journal was computed that way, and the audit recomputes every entry, so
+    #: such a game keeps the order it was started with (issue 17).
+    settlement: str = "oldest_first"
 
     @property
     def houses_before_hotel(self) -> int:

@@ -10,7 +10,13 @@ from cards.editions import available_editions, load_edition, load_edition_file
 from cards.errors import EditionError, UnknownEditionError
 from tests.conftest import ROOT
 
-BOARD = list(csv.DictReader(open(ROOT / "cards" / "data" / "board.csv", encoding="utf-8")))
+
+def _board() -> list[dict[str, str]]:
+    with open(ROOT / "cards" / "data" / "board.csv", encoding="utf-8", newline="") as rows:
+        return list(csv.DictReader(rows))
+
+
+BOARD = _board()
 
 
 def test_shipped_editions():
@@ -20,7 +26,7 @@ def test_shipped_editions():
 @pytest.mark.parametrize("name, column", [("fr", "fr_name"), ("us", "us_name")])
 def test_board_matches_board_csv(name, column):
     edition = load_edition(name)
-    for row, square in zip(BOARD, edition.squares):
+    for row, square in zip(BOARD, edition.squares, strict=True):
         assert square.name == row[column]
         assert square.kind == row["kind"]
         if square.is_deed:
@@ -100,5 +106,5 @@ def test_a_derived_edition_file_beside_its_base(tmp_path):
     big = load_edition_file(tmp_path / "us-big.toml")
     assert big.starting_cash == 15000 and big.square(39).price == 4000 and big.scale == 10
     (tmp_path / "bad.toml").write_text('[edition]\nname = "bad"\nbase = "us"\n[square_amounts]\n39 = 5\n')
-    with pytest.raises(EditionError, match="square_amounts.39"):
+    with pytest.raises(EditionError, match=r"square_amounts\.39"):
         load_edition_file(tmp_path / "bad.toml")

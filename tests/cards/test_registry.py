@@ -270,7 +270,7 @@ def test_the_file_is_readable_text_with_deed_names(registry, path):
 
 def test_export_import_round_trip(registry, path, tmp_path):
     cards = dict(zip(uids(37), [BankerCard(), *(PlayerCard(n) for n in range(1, 9)),
-                                *(DeedCard(s) for s in sorted(deed_squares()))]))
+                                *(DeedCard(s) for s in sorted(deed_squares()))], strict=True))
     for uid, role in cards.items():
         registry.enrol(uid, role)
     text = registry.export_text()

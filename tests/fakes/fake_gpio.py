@@ -68,11 +68,12 @@ class FakeGPIO:
     # -- the module ------------------------------------------------------------------------------
     def _make_module(self) -> types.ModuleType:
         module = types.ModuleType("RPi.GPIO")
-        for name, value in dict(BOARD=BOARD, BCM=BCM, OUT=OUT, IN=IN, LOW=LOW, HIGH=HIGH,
-                                PUD_OFF=PUD_OFF, PUD_DOWN=PUD_DOWN, PUD_UP=PUD_UP, RISING=RISING,
-                                FALLING=FALLING, BOTH=BOTH, HARD_PWM=HARD_PWM, SERIAL=SERIAL,
-                                I2C=I2C, SPI=SPI, UNKNOWN=UNKNOWN, VERSION="0.7.1-fake",
-                                RPI_INFO={"P1_REVISION": 3, "TYPE": "Pi 4 Model B"}).items():
+        constants = {"BOARD": BOARD, "BCM": BCM, "OUT": OUT, "IN": IN, "LOW": LOW, "HIGH": HIGH,
+                     "PUD_OFF": PUD_OFF, "PUD_DOWN": PUD_DOWN, "PUD_UP": PUD_UP, "RISING": RISING,
+                     "FALLING": FALLING, "BOTH": BOTH, "HARD_PWM": HARD_PWM, "SERIAL": SERIAL,
+                     "I2C": I2C, "SPI": SPI, "UNKNOWN": UNKNOWN, "VERSION": "0.7.1-fake",
+                     "RPI_INFO": {"P1_REVISION": 3, "TYPE": "Pi 4 Model B"}}
+        for name, value in constants.items():
             setattr(module, name, value)
         for name in ("setmode", "getmode", "setwarnings", "setup", "output", "input", "cleanup",
                      "gpio_function", "add_event_detect", "remove_event_detect", "event_detected"):
@@ -156,7 +157,7 @@ class FakeGPIO:
                 pin = self._pin(ch)
                 if pin in self.foreign and pin not in self.direction and self.warnings:
                     warnings.warn("This channel is already in use, continuing anyway.  Use "
-                                  "GPIO.setwarnings(False) to disable warnings.", RuntimeWarning)
+                                  "GPIO.setwarnings(False) to disable warnings.", RuntimeWarning, stacklevel=2)
                 self.direction[pin] = direction
                 self.pulls[pin] = pull_up_down
                 self._record(pin, "setup", "out" if direction == OUT else "in")
@@ -179,7 +180,7 @@ class FakeGPIO:
             values = self._channels(value) if isinstance(value, (list, tuple)) else [value] * len(channels)
             if len(values) != len(channels):
                 raise RuntimeError("Number of channels != number of values")
-            for ch, val in zip(channels, values):
+            for ch, val in zip(channels, values, strict=True):
                 pin = self._pin(ch)
                 if self.direction.get(pin) != OUT:
                     raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
@@ -225,7 +226,7 @@ class FakeGPIO:
                 self.mode = None
             if not found and self.warnings:
                 warnings.warn("No channels have been set up yet - nothing to clean up!  Try "
-                              "cleaning up at the end of your program instead!", RuntimeWarning)
+                              "cleaning up at the end of your program instead!", RuntimeWarning, stacklevel=2)
 
     def gpio_function(self, channel) -> int:
         pin = self._pin(channel)

@@ -4,7 +4,7 @@ Register once in a root ``conftest.py``::
 
     pytest_plugins = ["tests.fakes.plugin"]
 
-(``tests/hal/conftest.py`` imports them directly until then.) Fixtures:
+(``tests/conftest.py`` does.) Fixtures:
 
 * ``fake_clock``: a ``FakeClock`` (call it for seconds, ``advance(s)`` to move it).
 * ``fake_gpio``: a ``FakeGPIO`` installed as ``RPi.GPIO`` (pin history, rules of the real library).

@@ -1,10 +1,3 @@
-"""Fixtures for the hal tests: the shared fakes of ``tests/fakes`` (see ``tests/fakes/plugin.py``)."""
-
-import sys
-from pathlib import Path
-
-_ROOT = str(Path(__file__).resolve().parents[2])
-if _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)
-
-from tests.fakes.plugin import *  # noqa: E402, F403 - the fixtures
+"""The hal tests use the shared fakes' fixtures (``tests/fakes/plugin.py``, registered for every folder by
+``tests/conftest.py``): ``fake_clock``, ``fake_gpio``, ``fake_mfrc522``, ``make_rc522_reader``, ``fake_serial``,
+``sim_reader``, ``sim_beeper``, ``sim_buttons``."""

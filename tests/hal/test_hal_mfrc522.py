@@ -87,7 +87,7 @@ def test_the_package_anticollision_alone_confuses_two_stickers(make_rc522_reader
     for uid in ("04A1B2C3D4E5F6", "04A1B2FFEEDDCC"):
         card = fake_mfrc522.enter(uid)
         chip.MFRC522_Request(chip.PICC_REQALL)  # status aside (their loop), the card is now READY
-        status, data = chip.MFRC522_Anticoll()
+        _status, data = chip.MFRC522_Anticoll()
         answers.append(data)
         fake_mfrc522.leave(card)
     assert answers[0] == answers[1] and answers[0][0] == 0x88

@@ -76,7 +76,7 @@ def test_any_chunking_and_noise_parse_each_frame_exactly_once_or_not_at_all(fram
     parser = Rdm6300Parser()
     reads = []
     start = 0
-    for cut in sorted(set(c for c in cuts if c < len(stream))) + [len(stream)]:
+    for cut in sorted({c for c in cuts if c < len(stream)}) + [len(stream)]:
         reads += parser.feed(bytes(stream[start:cut]))
         start = cut
     assert reads == expected

@@ -110,7 +110,7 @@ def test_language_and_sound_buttons_show_their_value(pg, scenes_by_language, lan
     scene = _scene(scenes_by_language, language, "banker")
     renderer = Renderer(size, game=scene.game)
     labels = {}
-    for page in range(3):  # a small portrait screen pages the options
+    for _page in range(3):  # a small portrait screen pages the options
         frame = renderer.render(scene.view, "")
         for option in ("language", "mute"):
             if any(a == ("choose", option) for _, a in frame.hits):

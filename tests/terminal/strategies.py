@@ -33,7 +33,7 @@ WEIGHTS = {
     "buy": 14, "auction": 3, "pay_rent": 10, "pay_tax": 3, "bank_pays": 3, "pay_bank": 6,
     "pay_each_player": 3, "collect_from_each_player": 3, "repairs": 3, "jail_fine": 2, "gain_jail_card": 2,
     "use_jail_card": 2, "free_parking": 2, "build": 14, "sell_building": 4, "mortgage": 5, "unmortgage": 3,
-    "transfer": 3, "trade": 8, "declare_bankruptcy": 3, "end_game": 1, "undo": 4, "malformed": 1,
+    "transfer": 3, "trade": 8, "declare_bankruptcy": 3, "end_game": 1, "undo": 4, "malformed": 2,
 }
 #: Weights while some player is in debt: raise money, trade with the creditor, or go bankrupt.
 DEBT_WEIGHTS = {**WEIGHTS, "declare_bankruptcy": 30, "mortgage": 10, "sell_building": 10, "trade": 10}
@@ -161,6 +161,14 @@ def draw_operation(data, game, s: State) -> dict[str, Any]:
     if s.game.get("over") and _chance(data, 40, "undo after the end"):
         return {"op": "undo"}
     kind = data.draw(KIND_DEBT if debtors else KIND_BUILD if builders else KIND_NORMAL, label="op kind")
+    # A Jail card is rarely held when use_jail_card comes up (and so it was rarely used): a holder uses it soon.
+    holders = [p for p in active if s.jail_cards_of(p)]
+    if holders and kind != "use_jail_card" and _rare(data, 8, "use the Jail card now"):
+        kind = "use_jail_card"
+    # Likewise a mortgaged deed is rarely lifted while its owner has the cash: sometimes they do.
+    if kind in ("buy", "build") and not debtors and _rare(data, 6, "lift a mortgage now") and any(
+            s.mortgaged.get(d) for p in active for d in s.deeds_of(p)):
+        kind = "unmortgage"
 
     if kind == "buy":
         cheapest = min((edition.squares[d].price for d in _deeds(edition) if d not in s.owner), default=0)
@@ -227,7 +235,6 @@ def draw_operation(data, game, s: State) -> dict[str, Any]:
                 "deck": _pick(data, DECKS + DECKS + ("luck",), "deck")}
 
     if kind == "use_jail_card":
-        holders = [p for p in active if s.jail_cards_of(p)]
         op = {"op": kind, "player": draw_player(data, s, prefer=holders)}
         if _chance(data, 50, "name the deck"):
             op["deck"] = _pick(data, DECKS + DECKS + ("luck",), "deck")
@@ -267,7 +274,9 @@ def draw_operation(data, game, s: State) -> dict[str, Any]:
         return op
 
     if kind in ("mortgage", "unmortgage"):
-        player = draw_player(data, s, prefer=debtors if kind == "mortgage" else None)
+        # Mortgage: mostly a debtor raising money; unmortgage: mostly a player with a mortgaged deed and no debt.
+        lifters = [p for p in active if not s.debts_of(p) and any(s.mortgaged.get(d) for d in s.deeds_of(p))]
+        player = draw_player(data, s, prefer=debtors if kind == "mortgage" else lifters)
         held = s.deeds_of(player) if player in s.players else []
         wanted = [d for d in held if bool(s.mortgaged.get(d)) == (kind == "unmortgage")]
         return {"op": kind, "player": player, "square": draw_square_from(data, wanted or held, 85)}

@@ -65,7 +65,7 @@ def _params_keys(node: ast.AST | None, where: str, problems: list[str]) -> froze
         problems.append(f"{where}: params is not a dict literal: {ast.unparse(node)}")
         return frozenset()
     keys = set()
-    for key, value in zip(node.keys, node.values):
+    for key, value in zip(node.keys, node.values, strict=True):
         if key is None:  # **spread
             keys |= _params_keys(value, where, problems)
         elif isinstance(key, ast.Constant) and isinstance(key.value, str):
@@ -104,7 +104,7 @@ def _code_params(node: ast.AST | None, where: str, problems: list[str]) -> dict[
     found: dict[str, set[str]] = {}
     if not isinstance(node, ast.Dict):
         return found
-    for key, value in zip(node.keys, node.values):
+    for key, value in zip(node.keys, node.values, strict=True):
         if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.endswith("_code"):
             codes = _literal_codes(value)
             if codes is None:
@@ -149,7 +149,8 @@ def scan() -> tuple[dict[str, list[tuple[str, frozenset[str]]]], list[str]]:
                 # its code's other sites already cover it.
                 params = keywords.get("params")
                 if "code" in keywords or not (isinstance(params, ast.Dict) and None in params.keys and any(
-                        k is None and ast.unparse(v).endswith(".params") for k, v in zip(params.keys, params.values))):
+                        k is None and ast.unparse(v).endswith(".params")
+                        for k, v in zip(params.keys, params.values, strict=True))):
                     problems.append(f"{where}: an error of a dynamic type that does not extend exc.params")
                 continue
             name = _name(node.func)
@@ -239,7 +240,8 @@ def test_translate_shows_code_params_in_the_language():
     # English shows the error's own message; a code the catalog lacks, or a value that is not text, stays.
     assert translate("jail_card_taken", params, "en", "own words", prefer_english=True) == "own words"
     assert translate("deed_context", {"deed": "x", "other_code": "no_such_code"}, "fr") == "x"
-    assert translate("wrong_card", {"expected": "a", "n_code": 3}, "fr") == "Pas cette carte ici : il faut la carte de a."
+    assert translate("wrong_card", {"expected": "a", "n_code": 3}, "fr") == (
+        "Pas cette carte ici : il faut la carte de a.")
     plain = {"player": "Ann"}
     assert translate("pay_self", plain, "fr") == translate("pay_self", dict(plain), "fr")
 
@@ -465,8 +467,8 @@ def test_french_cards_and_auctions_are_translated_words(make_game):
     game.gain_jail_card("Ann", "community_chest")
     error = refusal(lambda: game.gain_jail_card("Bob", "community_chest"))
     assert error.code == "jail_card_taken"
-    assert fr(error) == "Ann a déjà la carte « libéré de prison » du paquet Caisse de communauté : chaque paquet " \
-                        "n'en a qu'une."
+    assert fr(error) == ("Ann a déjà la carte « libéré de prison » du paquet Caisse de communauté : chaque paquet "
+                         "n'en a qu'une.")
     assert "«Громадська скарбниця»" in translate(error.code, error.params, "uk", str(error))
     for square in (1, 3):
         game.buy("Ann", square)

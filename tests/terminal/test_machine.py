@@ -67,7 +67,7 @@ def test_buy_flow_beeps_once_per_tap_and_success_after_commit(table):
     d.tap(ANN)
     assert table.beeps() == ["success"]
     assert table.game.cash("Ann") == 1100 and table.view.screen == "idle"
-    assert [p.cash for p in table.view.players][0] == 1100
+    assert table.view.players[0].cash == 1100
 
 
 def test_resting_card_and_quick_retap_never_charge_twice(table):

@@ -10,7 +10,7 @@ from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from terminal.bank.game import Game
-from terminal.bank.tablelog import _compare, read_table_log, replay
+from terminal.bank.tablelog import _compare, read_table_log
 from terminal.table.machine import Terminal, TerminalSettings
 from tests.conftest import OWN_LOGS, RECORDED
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, GaveUp, TableDriver, deed_uid, player_uid
@@ -41,9 +41,9 @@ def drive(log_path, tmp_path, key):
     log = read_table_log(log_path)
     header = log.header
     clock = FakeClock()
-    game = Game.create(tmp_path / "machine.db", header["edition"], header["players"], mode=header.get("mode", "classic"),
-                       rules=header.get("rules") or None, dealt=header.get("dealt") or None,
-                       end_time=header.get("end_time"), key=key)
+    game = Game.create(tmp_path / "machine.db", header["edition"], header["players"],
+                       mode=header.get("mode", "classic"), rules=header.get("rules") or None,
+                       dealt=header.get("dealt") or None, end_time=header.get("end_time"), key=key)
     beeper = SimBeeper(audio=False, clock=clock)
     reader = SimReader(clock=clock)
     terminal = Terminal(game, make_registry(len(header["players"])), beeper, clock,
@@ -78,10 +78,11 @@ def drive(log_path, tmp_path, key):
     return terminal.game
 
 
-@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.name)
-def test_log_through_the_state_machine_matches_direct_replay(log, tmp_path, key):
+@pytest.mark.parametrize("log", [pytest.param(p, id=p.name, marks=[pytest.mark.slow] if p.name.startswith("long-")
+                                              else []) for p in LOGS])
+def test_log_through_the_state_machine_matches_direct_replay(log, tmp_path, key, direct_replay):
     game = drive(log, tmp_path, key)
-    replay(log, tmp_path / "direct.db", key=key)
-    with Game.open(tmp_path / "direct.db", key=key) as direct:
-        assert game.state() == direct.state()
-    game.close()
+    try:
+        assert game.state() == direct_replay(log).state
+    finally:
+        game.close()

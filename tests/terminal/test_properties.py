@@ -20,15 +20,19 @@ After every step (invariants written here, independently of the projection code)
 - undo restores exactly the state before the operation it undoes (full state() and raw_state.to_json()), and
   applying the operation again gives exactly the state it gave the first time;
 - model checks written from RULES.md for every operation (where debts cascade from creditor to creditor, only
-  what does not depend on the cascade): accepted exactly when RULES.md allows it (refusals of the right kind: unknown or bankrupt player, game over, malformed
-  line, voluntary payment while in debt), with the amounts RULES.md gives (rent, taxes, charges and the debts
-  they leave, income paying debts oldest first, mortgages and interest, building and selling, bankruptcy to a
-  player or to the Bank, trades);
+  what does not depend on the cascade): accepted exactly when RULES.md allows it (refusals of the right kind:
+  unknown or bankrupt player, game over, malformed line, voluntary payment while in debt), with the amounts
+  RULES.md gives (rent, taxes, charges and the debts they leave, income paying debts oldest first, mortgages
+  and interest, building and selling, bankruptcy to a player or to the Bank, trades);
 - a trade gives the same result whichever player is named ``a``;
 - deed auctions through the bidding API refuse exactly the bids RULES.md refuses and record nothing until the
   result; closing and reopening the file (check auto/full/none) resumes the same state.
 
 A second machine starts with every colour group bought, so that the Bank runs out of houses and hotels.
+
+Which runs: the coverage test plays a fixed series of seeded examples (the same on every run, whatever the
+file's text; in the quick run too); the two ``slow`` tests play new random examples on every run (more of
+them: 100 random games, 30 shortage games), so the full suite keeps looking for new failures.
 Failing games are reported unshrunk with every operation they accepted (set BANQUIER_PROPERTY_SHRINK=1 to
 shrink); the bugs found are pinned by the regression tests at the end of the file.
 
@@ -50,6 +54,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, event, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -60,6 +65,8 @@ from hypothesis.stateful import (
 )
 
 from terminal.bank import engine
+from terminal.bank.game import Game
+from terminal.bank.state import BANK, DECKS, HOTEL, POT
 from terminal.errors import (
     GameError,
     GameOver,
@@ -70,8 +77,6 @@ from terminal.errors import (
     PlayerInDebt,
     UnknownName,
 )
-from terminal.bank.game import Game
-from terminal.bank.state import BANK, DECKS, HOTEL, POT
 
 from .strategies import MALFORMED, STREET_GROUPS, draw_operation, game_setups, openings
 
@@ -422,7 +427,7 @@ class BankMachine(RuleBasedStateMachine):
         assert sql.execute("SELECT COUNT(*) FROM postings WHERE amount = 0").fetchone()[0] == 0
 
         # The money in every account, summed by SQL, equals the projection and adds up to zero.
-        balances = {a: b for a, b in sql.execute("SELECT account, SUM(amount) FROM postings GROUP BY account")}
+        balances = dict(sql.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
         assert set(balances) <= set(s.cash), f"postings name unknown accounts: {set(balances) - set(s.cash)}"
         for account, cash in s.cash.items():
             assert balances.get(account, 0) == cash, \
@@ -704,7 +709,7 @@ class BankMachine(RuleBasedStateMachine):
     def model_use_jail_card(self, op, s):
         held = s.jail_cards_of(op["player"])
         deck = op.get("deck")
-        if deck is not None and deck not in held or not held:
+        if (deck is not None and deck not in held) or not held:
             raise Refuse("no such card held")
 
         def check(before, after):
@@ -815,7 +820,7 @@ class BankMachine(RuleBasedStateMachine):
         cost = deed.house_cost
         level = levels[square]
         if op.get("whole") or (level == HOTEL and s.bank["houses"] < self.hbh):
-            new = {x: 0 for x in group}
+            new = dict.fromkeys(group, 0)
             refund = sum(cost * _rank(lv, self.hbh) // 2 for lv in levels.values())
         else:
             if _rank(level, self.hbh) < max(_rank(lv, self.hbh) for lv in levels.values()):
@@ -988,7 +993,7 @@ class BankMachine(RuleBasedStateMachine):
                     cash[taker] -= value
 
         def check(before, after):
-            for giver, taker, side in sides:
+            for _giver, taker, side in sides:
                 for sq in side.get("squares", []):
                     assert after.owner.get(sq) == taker
                     assert bool(after.mortgaged.get(sq)) == (bool(before.mortgaged.get(sq)) and sq not in lift)
@@ -1048,7 +1053,7 @@ class ShortageMachine(BankMachine):
     @initialize(setup=game_setups(players=(2, 3)),
                 opening=st.permutations(STREET_GROUPS).flatmap(
                     lambda groups: st.lists(st.integers(0, 2), min_size=len(groups), max_size=len(groups))
-                    .map(lambda owners: list(zip(owners, groups)))))
+                    .map(lambda owners: list(zip(owners, groups, strict=True)))))
     def create(self, setup, opening):
         super().create(setup, opening)
         for player in self.s.players:
@@ -1074,45 +1079,76 @@ MACHINE_SETTINGS = {"deadline": None, "database": None, "stateful_step_count": 5
                                               HealthCheck.filter_too_much]}
 
 
-def _run(max_examples: int, derandomize: bool = False) -> None:
-    run_state_machine_as_test(BankMachine, settings=settings(max_examples=max_examples, derandomize=derandomize,
-                                                             **MACHINE_SETTINGS))
+def _run(max_examples: int, seed: int | None = None) -> None:
+    """Run the bank machine; with ``seed``, always the same examples (the coverage test)."""
+    factory = BankMachine
+    if seed is not None:
+        # Hypothesis's ``derandomize`` seeds from a hash of the machine's source, so any edit of this file
+        # (even a reformatting) changed the examples; ``@seed`` does not depend on the source.
+        def factory() -> BankMachine:
+            return BankMachine()
+        factory = hypothesis_seed(seed)(factory)
+    run_state_machine_as_test(factory, settings=settings(max_examples=max_examples, **MACHINE_SETTINGS))
 
 
+@pytest.mark.slow
 def test_random_games_keep_the_books():
     """Random legal and illegal operations on random games: every invariant after every step."""
     _run(max_examples=100)
 
 
+@pytest.mark.slow
 def test_housing_shortage_keeps_the_books():
     """Games where the Bank runs short of houses and hotels: every invariant after every step."""
     run_state_machine_as_test(ShortageMachine, settings=settings(
         max_examples=30, **{**MACHINE_SETTINGS, "stateful_step_count": 30}))
 
 
+#: The coverage test's fixed series of examples: several short seeded runs (examples within one run are
+#: variations of each other, so a few runs vary more than one long run). Its thresholds hold with a wide margin
+#: for these seeds and for every other series tried, so a change of the generator needs no new seeds
+#: (tests/README.md, "Property tests").
+COVERAGE_SEEDS = (20_261_201, 20_261_202, 20_261_203, 20_261_204, 20_261_205)
+COVERAGE_EXAMPLES = 10
+OPS = ("buy", "auction", "pay_rent", "pay_tax", "bank_pays", "pay_bank", "pay_each_player",
+       "collect_from_each_player", "repairs", "jail_fine", "gain_jail_card", "use_jail_card", "free_parking",
+       "build", "sell_building", "mortgage", "unmortgage", "transfer", "trade", "declare_bankruptcy", "undo")
+REFUSALS = ("UnknownName", "PlayerBankrupt", "PlayerInDebt", "InsufficientCash", "InvalidAmount",
+            "RuleViolation", "MalformedOperation", "GameOver")
+#: What the coverage test requires over its examples: ``(what COVERAGE counts, at least)``.
+COVERAGE_NEEDED = (
+    [("games", len(COVERAGE_SEEDS) * COVERAGE_EXAMPLES), ("debt created", 50), ("bankruptcy to player", 10),
+     ("bankruptcy to bank", 5), ("undo of a bankruptcy", 5), ("game over", 10), ("op build", 50), ("hotel built", 5),
+     ("undo and redo", 50), ("reopened", 5), ("auction by bids", 5), ("trade with a creditor", 1)]
+    + [(f"op {kind}", 1) for kind in OPS] + [(f"refused {error}", 1) for error in REFUSALS])
+
+
+def coverage_shortfalls(seen: dict) -> list[str]:
+    """What ``seen`` (a COVERAGE) lacks of COVERAGE_NEEDED, as readable lines (none: all reached)."""
+    return [f"{what}: {seen.get(what, 0)} < {least}" for what, least in COVERAGE_NEEDED if seen.get(what, 0) < least]
+
+
+def _coverage_of(seeds: tuple[int, ...]) -> dict:
+    COVERAGE.clear()
+    for number in seeds:
+        _run(max_examples=COVERAGE_EXAMPLES, seed=number)
+    return dict(COVERAGE)
+
+
 def test_generator_reaches_debts_bankruptcies_and_game_ends():
     """The random games are not trivial: over a fixed series of examples, debts, bankruptcies (to a player and
-    to the Bank), hotels, game ends and undos of bankruptcies all happen, and many refusals."""
-    COVERAGE.clear()
-    _run(max_examples=40, derandomize=True)
-    seen = dict(COVERAGE)
-    assert seen["games"] >= 40, seen
-    assert seen.get("debt created", 0) >= 50, seen
-    assert seen.get("bankruptcy to player", 0) >= 10, seen
-    assert seen.get("bankruptcy to bank", 0) >= 5, seen
-    assert seen.get("undo of a bankruptcy", 0) >= 5, seen
-    assert seen.get("game over", 0) >= 10, seen
-    assert seen.get("op build", 0) >= 50 and seen.get("hotel built", 0) >= 5, seen
-    assert seen.get("undo and redo", 0) >= 50 and seen.get("reopened", 0) >= 5, seen
-    assert seen.get("auction by bids", 0) >= 5 and seen.get("trade with a creditor", 0) >= 1, seen
-    for kind in ("buy", "auction", "pay_rent", "pay_tax", "bank_pays", "pay_bank", "pay_each_player",
-                 "collect_from_each_player", "repairs", "jail_fine", "gain_jail_card", "use_jail_card",
-                 "free_parking", "build", "sell_building", "mortgage", "unmortgage", "transfer", "trade",
-                 "declare_bankruptcy", "undo"):
-        assert seen.get(f"op {kind}", 0) >= 1, f"no accepted {kind}: {seen}"
-    for error in ("UnknownName", "PlayerBankrupt", "PlayerInDebt", "InsufficientCash", "InvalidAmount",
-                  "RuleViolation", "MalformedOperation", "GameOver"):
-        assert seen.get(f"refused {error}", 0) >= 1, f"never refused with {error}: {seen}"
+    to the Bank), hotels, game ends and undos of bankruptcies all happen, every operation is accepted and every
+    kind of refusal happens. (Every invariant is checked on these examples too.)"""
+    seen = _coverage_of(COVERAGE_SEEDS)
+    assert not coverage_shortfalls(seen), f"{coverage_shortfalls(seen)}\n{seen}"
+
+
+@pytest.mark.slow
+def test_the_generator_reaches_as_far_with_other_seeds():
+    """The thresholds above are not a lucky draw of COVERAGE_SEEDS: another series reaches them too (when a
+    change of the generator makes this fail, its reach has become marginal: bias it, rather than pick seeds)."""
+    seen = _coverage_of(tuple(range(1, len(COVERAGE_SEEDS) + 1)))
+    assert not coverage_shortfalls(seen), f"{coverage_shortfalls(seen)}\n{seen}"
 
 
 # -- regressions found by the properties above ---------------------------------------------------------------

@@ -9,7 +9,13 @@ import pytest
 from terminal.errors import RuleViolation
 from tests.conftest import ROOT
 
-BOARD = list(csv.DictReader(open(ROOT / "cards" / "data" / "board.csv", encoding="utf-8")))
+
+def _board() -> list[dict[str, str]]:
+    with open(ROOT / "cards" / "data" / "board.csv", encoding="utf-8", newline="") as rows:
+        return list(csv.DictReader(rows))
+
+
+BOARD = _board()
 STREETS = [row for row in BOARD if row["kind"] == "street"]
 LEVELS = ["rent_0", "rent_1", "rent_2", "rent_3", "rent_4", "rent_hotel"]
 

@@ -24,6 +24,7 @@ from terminal.bank import engine
 from terminal.bank.game import Game
 from terminal.bank.state import BANK, State
 from terminal.bank.tx import Tx
+from terminal.bank.types import Debt as BankDebt
 from terminal.bank.types import GameConfig
 from terminal.errors import GameError
 
@@ -111,7 +112,7 @@ def engine_settlement(players, cash, debts, event):
     state = State.new(US, tuple(players))
     state.cash.update(cash)
     state.cash[BANK] = -sum(cash.values())
-    state.debts["list"] = [{"debtor": d, "creditor": c, "amount": a} for d, c, a in debts]
+    state.debts = tuple(BankDebt(d, c, a) for d, c, a in debts)
     tx = Tx(state, CONFIG)
     start_cash, start_debts = dict(cash), list(debts)
     if event[0] == "settle":
@@ -182,7 +183,7 @@ def test_a_settlement_follows_the_rule(case):
     for (_, after), (before, _) in pairwise(lists):
         assert after == before
     if lists:
-        assert lists[-1][1] == tx.s.debt_list
+        assert lists[-1][1] == [d.to_json() for d in tx.s.debt_list]
 
 
 @QUICK

@@ -21,8 +21,8 @@ def test_the_recorded_and_own_logs_are_there():
 
 
 @pytest.mark.parametrize("log", RECORDED_LOGS + OWN, ids=lambda p: p.name)
-def test_log_replays_without_mismatch(log, tmp_path, key):
-    result = replay(log, tmp_path / "game.db", key=key)
+def test_log_replays_without_mismatch(log, direct_replay):
+    result = direct_replay(log).result  # replay() raised nothing: no mismatch
     parsed = read_table_log(log)
     assert result.operations == parsed.operations
     assert result.checks == sum(1 for line in parsed.lines if "expect" in line.data)
@@ -30,17 +30,16 @@ def test_log_replays_without_mismatch(log, tmp_path, key):
 
 
 @pytest.mark.slow
-def test_long_recorded_game_replays_and_audits(tmp_path, key):
-    result = replay(LONG_LOG, tmp_path / "long.db", key=key)
-    assert result.operations > 9000 and result.checks > 900
-    with Game.open(tmp_path / "long.db", key=key, check="full") as game:
+def test_long_recorded_game_replays_and_audits(tmp_path, key, direct_replay):
+    replayed = direct_replay(LONG_LOG)
+    assert replayed.result.operations > 9000 and replayed.result.checks > 900
+    with Game.open(replayed.copy_to(tmp_path), key=key, check="full") as game:
         assert game.audit().ok
 
 
 @pytest.mark.parametrize("log", RECORDED_LOGS[:3] + OWN, ids=lambda p: p.name)
-def test_export_then_replay_gives_the_same_state(log, tmp_path, key):
-    replay(log, tmp_path / "a.db", key=key)
-    with Game.open(tmp_path / "a.db", key=key) as game:
+def test_export_then_replay_gives_the_same_state(log, tmp_path, key, direct_replay):
+    with Game.open(direct_replay(log).copy_to(tmp_path), key=key) as game:
         export_table_log(game, tmp_path / "export.jsonl")
         original = game.state()
     replay(tmp_path / "export.jsonl", tmp_path / "b.db", key=key)
