@@ -654,6 +654,7 @@ def draw_trade(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         _, column_pages = option_grid(c, rest, by_giver.get(giver, []), sub_ctx, cols=1, min_h=32, max_h=44)
         pages = max(pages, column_pages)
     extra_buttons: list[FooterItem] = [(ctx.msg(done.label), ("choose", done.id), theme.OK, 1.2)] if done else []
+    ctx.ui["page"], ctx.ui["pages"] = min(page, pages - 1), pages
     footer(c, foot, ctx, extra=extra_buttons, pager=(min(page, pages - 1), pages))
 
 
@@ -823,7 +824,7 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     if _landscape(main):  # on a small screen the table takes what its headings need at the smallest font
-        table, chart = split_h(main, 1 if main.w >= c.px(600) else 2, 1, gap=c.px(8))
+        table, chart = split_h(main, 2 if main.w < 600 else 1, 1, gap=c.px(8))
     else:
         table, chart = split_v(main, 1, 1, gap=c.px(6))
     standings = list((view.extra or {}).get("standings") or [p.name for p in view.players])
