@@ -145,7 +145,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             data_dir: str | os.PathLike[str] | None = None, edition: str = "fr",
             players: Sequence[str] = DEFAULT_PLAYERS, new_game: bool = False, max_seconds: float | None = None,
             screenshot: str | os.PathLike[str] | None = None, key: bytes | None = None, audio: bool | str = "auto",
-            stay: bool = True, settings: TerminalSettings | None = None,
+            stay: bool = False, settings: TerminalSettings | None = None,
             desktop: tuple[int, int] | None = None,
             on_start: Callable[[TerminalApp], None] | None = None) -> int:
     """Run the simulator; returns an exit code (0 done, 1 the demo failed or a check of its log disagreed,
@@ -158,8 +158,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
       (``games/demo-<log name>-<time>.db``); every ``expect`` line is checked on the way and every operation
       must be recorded (or refused, when the log says so), as ``banquier replay`` does: the first
       disagreement is printed and the code is 1. ``speed``: table seconds per real second (4 = four times
-      faster; large values play at once). After the log a window stays on the last screen (the standings)
-      until it is closed (``stay``; ``max_seconds`` bounds it); headless, the simulator stops there.
+      faster; large values play at once). After the log a window shows the last screen (the standings) until
+      it is closed when ``stay`` is true (``banquier sim`` does so unless ``--close``), for ``max_seconds`` when
+      given, else for 3 s; headless, the simulator stops there.
     - Without a log: resumes the current game (with a notice on screen), or creates one with ``edition`` and
       ``players`` when there is none or ``new_game`` is set (checked before anything changes).
     - ``headless``: SDL's dummy video driver, no sound; without a log, stops after ``max_seconds`` (default 1).
@@ -286,9 +287,11 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         if log is not None:
             code = _play_demo(app, terminal, reader, clock, log, speed, tray)
             last_real = time.monotonic()
-            if not headless and app.running and (stay or max_seconds is not None):
+            if not headless and app.running:
                 # the last screen (the standings of a finished game) stays until the window is closed
-                deadline = None if max_seconds is None else time.monotonic() + max_seconds
+                # (``stay``), for ``max_seconds``, or else 3 s
+                linger = max_seconds if max_seconds is not None else None if stay else 3.0
+                deadline = None if linger is None else time.monotonic() + linger
                 app.reader = reader
                 while app.running and (deadline is None or time.monotonic() < deadline):
                     follow_real_time()

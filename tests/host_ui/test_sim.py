@@ -177,6 +177,8 @@ def test_a_demo_fails_when_an_operation_is_not_recorded(pg, tmp_path):
 
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb)")
 def test_under_xvfb_the_window_fits_a_1600_px_screen_and_a_demo_stays_on_the_standings(tmp_path):
+    from terminal.bank.game import Game
+    _install_key()
     display = ":97"
     server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x900x24", "-nolisten", "tcp"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -184,18 +186,39 @@ def test_under_xvfb_the_window_fits_a_1600_px_screen_and_a_demo_stays_on_the_sta
         time.sleep(1.0)
         env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
         env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy")
+        data = tmp_path / "data"
         shot = tmp_path / "xvfb.png"
-        started = time.monotonic()
-        done = subprocess.run([str(BANQUIER), "sim", "--size", "1280x720", "--demo",
-                               str(OWN_LOGS / "us-end-classic.jsonl"), "--speed", "1000000", "--seconds", "2",
-                               "--data-dir", str(tmp_path / "data"), "--screenshot", str(shot)],
-                              capture_output=True, text=True, env=env, timeout=120)
+        done = subprocess.run([str(BANQUIER), "sim", "--size", "1280x720", "--seconds", "0.5", "--data-dir",
+                               str(data), "--screenshot", str(shot)], capture_output=True, text=True, env=env,
+                              timeout=120)
         assert done.returncode == 0, done.stderr
-        assert time.monotonic() - started >= 2.0, "the window closed before the standings could be read"
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         import pygame
         picture = pygame.image.load(str(shot))
-        assert picture.get_width() <= 1600 - 40, picture.get_size()
+        assert picture.get_width() <= 1600 - 40 and picture.get_height() <= 900 - 100, picture.get_size()
+        # a windowed demo stays on the standings until the window is closed
+        demo = subprocess.Popen([str(BANQUIER), "sim", "--demo", str(OWN_LOGS / "us-end-classic.jsonl"), "--speed",
+                                 "1000000", "--data-dir", str(data)], env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        try:
+            over = False
+            for _ in range(150):
+                time.sleep(0.2)
+                games = list((data / "games").glob("demo-us-end-classic-*.db"))
+                if games:
+                    try:
+                        with Game.open(games[0], key=KEY, read_only=True) as game:
+                            over = game.is_over()
+                    except Exception:
+                        over = False
+                if over:
+                    break
+            assert over, "the demo did not reach the end of the game"
+            time.sleep(4.0)  # longer than the 3 s the window used to linger
+            assert demo.poll() is None, "the window closed on its own after the demo"
+        finally:
+            demo.terminate()
+            demo.wait(timeout=10)
     finally:
         server.terminate()
         server.wait(timeout=10)
