@@ -95,7 +95,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     snap("idle", "idle")
     # a restart after an unexpected stop: the first screen says the game was resumed
     snap("idle_resumed", "idle", on=_terminal(game, language, clock, tmp=tmp, notice=Msg(
-        "game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step not yet confirmed was not "
+        "game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step in progress then was not "
                                     "recorded.")))
     _tap(term, clock, deed_uid(11))
     snap("deed_for_sale", "deed")

@@ -31,8 +31,8 @@ def key_for_new_game(key_path: str | Path | None = None) -> bytes:
 
 def resumed_notice(game: Game) -> Msg:
     """What the first screen says about a game resumed at start-up: after an unexpected stop (the file was not
-    closed), that a step not yet confirmed then was not recorded."""
+    closed), that a step in progress then was not recorded."""
     if game.ledger.was_unclean:
-        return Msg("game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step not yet confirmed "
-                                               "was not recorded.")
+        return Msg("game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step in progress then was "
+                                               "not recorded.")
     return Msg("game_resumed", {}, "Game resumed where it stopped.")

@@ -172,10 +172,10 @@ CATALOG: dict[str, dict[str, str]] = {
     "cancelled": {"fr": "Annulé.", "en": "Cancelled.", "uk": "Скасовано."},
     "game_resumed": {"fr": "Partie reprise là où elle s'était arrêtée.", "en": "Game resumed where it stopped.",
                      "uk": "Гру відновлено з місця зупинки."},
-    "game_resumed_unclean": {"fr": "Partie reprise après un arrêt imprévu : une opération non confirmée n'a pas "
-                                   "été enregistrée.",
-                             "en": "Game resumed after an unexpected stop: a step not yet confirmed was not recorded.",
-                             "uk": "Гру відновлено після раптової зупинки: непідтверджену дію не записано."},
+    "game_resumed_unclean": {"fr": "Partie reprise après un arrêt imprévu : une opération en cours à ce moment n'a "
+                                   "pas été enregistrée.",
+                             "en": "Game resumed after an unexpected stop: a step in progress then was not recorded.",
+                             "uk": "Гру відновлено після раптової зупинки: дію, що тоді тривала, не записано."},
     "timed_out": {"fr": "Délai dépassé : rien n'a été fait.", "en": "Timed out: nothing was done.",
                   "uk": "Час вийшов: нічого не зроблено."},
     "unknown_card": {"fr": "Carte inconnue : enregistrez-la depuis le menu du banquier.",

@@ -79,6 +79,28 @@ def test_the_configured_pin_is_typed_on_the_keyboard_in_a_shrunk_window(pg, tmp_
     assert picture.get_width() <= 1600 - 40 and picture.get_height() <= 900 - 100
 
 
+def test_a_tray_card_clicked_in_a_shrunk_window_is_tapped(pg, tmp_path, monkeypatch):
+    from host_ui.demo import BANKER_UID
+    from host_ui.sim import run_sim
+    _config(tmp_path, monkeypatch, "")
+    seen = {}
+
+    def script(app):
+        seen["app"] = app
+        tray = app.on_frame.__self__
+        tray._layout()
+        rect = next(r for r, uid, *_ in tray.cards if uid == BANKER_UID)
+        scale = app.output.scale
+        assert scale < 1.0
+        pos = (round(rect.centerx * scale), round(rect.centery * scale))
+        pg.event.post(pg.event.Event(pg.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False))
+        pg.event.post(pg.event.Event(pg.MOUSEBUTTONUP, pos=pos, button=1, touch=False))
+
+    assert run_sim(headless=True, size=(1024, 600), data_dir=tmp_path / "data", key=KEY, desktop=(1280, 720),
+                   max_seconds=0.5, on_start=script) == 0
+    assert seen["app"].terminal.view.screen == "banker"
+
+
 def test_the_configured_pin_is_typed_on_the_screen_keypad(pg, tmp_path, monkeypatch):
     from host_ui.sim import run_sim
     _config(tmp_path, monkeypatch, '[game]\nbanker_pin = "1357"\n')
