@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from hal import rpi_gpio
 from hal.beeper_base import ThreadedBeeper
-from hal.errors import HalConfigError
+from hal.errors import HalConfigError, HalError
 from hal.interfaces import Clock
 from hal.presence import check_range
 
@@ -47,6 +47,7 @@ class GpioBeeper(ThreadedBeeper):
     Raises:
         HalConfigError: bad pin, kind, frequency or volume, or the pin already used by another part.
         BackendUnavailableError: RPi.GPIO / rpi-lgpio missing or unusable here (message names the fix).
+        HalDeviceError: the GPIO library refused the pin (no access to /dev/gpiomem, pin busy...).
     """
 
     backend = "gpio"
@@ -73,6 +74,12 @@ class GpioBeeper(ThreadedBeeper):
             self._gpio.setup(self._channel, self._gpio.OUT, initial=1 - self._on_level)
             if kind == "passive":
                 self._pwm = self._gpio.PWM(self._channel, self._fixed_hz or 2000)
+        except HalError:
+            rpi_gpio.release(self._owner)
+            raise
+        except Exception as exc:  # RPi.GPIO's RuntimeError ("No access to /dev/mem"), lgpio.error...
+            rpi_gpio.release(self._owner)
+            raise rpi_gpio.device_error(exc, f"the beeper on header pin {self._pin}") from exc
         except BaseException:
             rpi_gpio.release(self._owner)
             raise

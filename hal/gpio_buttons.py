@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from hal import rpi_gpio
 from hal.buttons import DebouncedButtons
-from hal.errors import HalConfigError
+from hal.errors import HalConfigError, HalError
 from hal.interfaces import Clock
 
 __all__ = ["GpioButtons", "DEFAULT_BUTTON_PINS"]
@@ -35,6 +35,7 @@ class GpioButtons(DebouncedButtons):
     Raises:
         HalConfigError: bad names or pins, two buttons on one pin, a pin used by another part.
         BackendUnavailableError: RPi.GPIO / rpi-lgpio missing or unusable (the message names the fix).
+        HalDeviceError: the GPIO library refused a pin (no access to /dev/gpiomem, pin busy...).
     """
 
     backend = "gpio"
@@ -60,16 +61,22 @@ class GpioButtons(DebouncedButtons):
                 channel = to_channel(pin)
                 self._gpio.setup(channel, self._gpio.IN, pull_up_down=pud)
                 self._channels[name] = channel
-        except BaseException:
+        except BaseException as exc:
             if self._channels:
                 self._gpio.cleanup(list(self._channels.values()))
             rpi_gpio.release(self._owner)
+            # RPi.GPIO's RuntimeError ("No access to /dev/mem"), lgpio.error...: our own error, with the fix.
+            if isinstance(exc, Exception) and not isinstance(exc, HalError):
+                raise rpi_gpio.device_error(exc, f"the buttons on header pins {sorted(board.values())}") from exc
             raise
         self.pins = board
 
     def _read_raw(self) -> dict[str, bool]:
-        return {name: self._gpio.input(channel) == self._pressed_level
-                for name, channel in self._channels.items()}
+        try:
+            return {name: self._gpio.input(channel) == self._pressed_level
+                    for name, channel in self._channels.items()}
+        except Exception as exc:
+            raise rpi_gpio.device_error(exc, "reading the buttons") from exc
 
     def _close(self) -> None:
         try:

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol, Unpack
 
 from hal import rpi_gpio
-from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
+from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError, HalError
 from hal.interfaces import Clock
 from hal.presence import PollingReader, PollingTiming, ScanResult, check_range
 from hal.uid import bcc, crc_a, uid_from_bytes
@@ -195,6 +195,17 @@ class Mfrc522Reader(PollingReader):
                     f"no MFRC522 answers on {self._path} ({reason}): check the wiring: SDA to pin "
                     f"24 (CE0), SCK 23, MOSI 19, MISO 21, RST {self._reset_pin}, 3.3 V (never 5 V)"
                 )
+        except OSError as exc:  # an SPI transfer failing while the chip is configured
+            self._release_hardware()
+            if isinstance(exc, HalDeviceError):
+                raise
+            raise HalDeviceError(f"the SPI link to the card reader on {self._path} failed ({exc}): check the "
+                                 "wiring and the 3.3 V supply") from exc
+        except Exception as exc:
+            self._release_hardware()
+            if isinstance(exc, HalError):
+                raise
+            raise rpi_gpio.device_error(exc, "the card reader") from exc
         except BaseException:
             self._release_hardware()
             raise
@@ -220,6 +231,8 @@ class Mfrc522Reader(PollingReader):
             ) from exc
         except OSError as exc:
             raise HalDeviceError(f"cannot open {self._path}: {exc}") from exc
+        except Exception as exc:  # RPi.GPIO's RuntimeError on the reset pin ("No access to /dev/mem"), ...
+            raise rpi_gpio.device_error(exc, f"the card reader's reset pin {self._reset_pin}") from exc
         finally:
             # The package adds a StreamHandler to a shared logger on every construction.
             for handler in logger.handlers[:]:
@@ -348,6 +361,8 @@ class Mfrc522Reader(PollingReader):
             reason = self._health_problem()
         except OSError as exc:
             return f"the card reader's SPI link failed: {exc}"
+        except Exception as exc:  # RPi.GPIO refusing the reset pin: reported, retried, never a crash
+            return str(rpi_gpio.device_error(exc, f"resetting the card reader (pin {self._reset_pin})"))
         if reason is None:
             self._next_health = now + self._health_interval
         return reason

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Protocol, cast
 
-from hal.errors import BackendUnavailableError, HalConfigError
+from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError, HalError
 
 __all__ = [
     "Gpio",
@@ -30,6 +30,7 @@ __all__ = [
     "BOARD_TO_BCM",
     "SPI0_PINS",
     "import_gpio",
+    "device_error",
     "numbering",
     "check_pin",
     "claim",
@@ -118,6 +119,28 @@ def import_gpio() -> Gpio:
                 "BANQUIER_READER=sim BANQUIER_BEEPER=sim BANQUIER_BUTTONS=sim"
             ) from exc
         raise BackendUnavailableError(f"RPi.GPIO failed to load ({text}); {_PI5_HINT}") from exc
+    except Exception as exc:  # rpi-lgpio: lgpio.error when no /dev/gpiochip can be opened
+        raise device_error(exc, "the GPIO library") from exc
+
+
+def device_error(exc: BaseException, what: str) -> HalError:
+    """The vendor library's own failure while ``what`` (e.g. "the beeper on header pin 12") is set up or
+    driven (RPi.GPIO's ``RuntimeError: No access to /dev/mem``, rpi-lgpio's ``lgpio.error: GPIO busy``...)
+    as a :class:`HalDeviceError` whose message names the fix. A ``HalError`` is returned as it is."""
+    if isinstance(exc, HalError):
+        return exc
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    low = text.lower()
+    if "/dev/mem" in low or "gpiomem" in low or "gpiochip" in low or isinstance(exc, PermissionError):
+        fix = ("no access to the GPIO (/dev/gpiomem, /dev/gpiochip*): add the user to the gpio group "
+               "(sudo usermod -aG gpio $USER), then log in again or restart the service")
+    elif "busy" in low or "already in use" in low:
+        fix = "the pin is held by another program or a kernel driver (dtoverlay): free it or choose another pin"
+    elif "soc peripheral base" in low:
+        fix = _PI5_HINT
+    else:
+        fix = "run banquier doctor to check the GPIO library and the groups"
+    return HalDeviceError(f"{what} failed ({type(exc).__name__}: {text}): {fix}")
 
 
 def numbering(gpio: Gpio) -> Callable[[int], int]:

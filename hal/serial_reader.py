@@ -122,6 +122,9 @@ class SerialReader(PollingReader):
         try:
             return serial.Serial(port=self._port_path, baudrate=self._baudrate, timeout=0,
                                  exclusive=True)
+        except ValueError as exc:  # pyserial refusing a setting of this port
+            raise HalDeviceError(f"cannot open {self._port_path}: {exc}: check baudrate in [hardware.reader]"
+                                 ) from exc
         except (serial.SerialException, OSError) as exc:
             number = getattr(exc, "errno", None)
             if number == 13 or isinstance(exc, PermissionError):

@@ -221,6 +221,9 @@ def cmd_doctor(args) -> int:
         config = load_config()
     except GameError as exc:
         print(f"FAIL  config     {exc}", file=sys.stderr)
+        if isinstance(exc.__cause__, PermissionError):
+            print(f"{'':16} fix: run it as the service user: banquier doctor (the command in /usr/local/bin "
+                  f"does it), or sudo -u banquier {sys.argv[0]} doctor", file=sys.stderr)
         return EXIT_FILE
     checks = run_checks(config, probe_hardware=not args.no_probe)
     print(format_checks(checks))

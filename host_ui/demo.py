@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard, Role
-from hal.interfaces import ButtonPressed
 from hal.sim_reader import SimReader
 from terminal.table.machine import Terminal
 
@@ -84,9 +83,13 @@ class TableDriver:
         for event in self.reader.poll():
             self.terminal.handle(event)
 
+    def _aim(self) -> int:
+        """The screen the person looks at: every key and touch carries its version."""
+        return self.terminal.view.screen_version
+
     def button(self, name: str) -> None:
         self._step()
-        self.terminal.handle(ButtonPressed(name))
+        self.terminal.press(name, version=self._aim())
         self.inputs.append(("button", name))
 
     def choose(self, option_id: str | None) -> None:
@@ -94,7 +97,7 @@ class TableDriver:
         ids = {o.id: o for o in self.terminal.view.options}
         if option_id is None or option_id not in ids or not ids[option_id].enabled:
             raise GaveUp(f"no option {option_id!r} on screen {self.terminal.view.screen}")
-        self.terminal.choose(option_id)
+        self.terminal.choose(option_id, version=self._aim())
         self.inputs.append(("choose", option_id))
 
     def type_number(self, value: int) -> None:
@@ -102,12 +105,12 @@ class TableDriver:
             raise GaveUp(f"expected the keypad, screen is {self.terminal.view.screen}")
         if value < 0:
             raise GaveUp("a keypad cannot type a negative number")
-        self.terminal.digit("C")
+        self.terminal.digit("C", version=self._aim())
         for char in str(value):
             self._step(0.2)
-            self.terminal.digit(char)
+            self.terminal.digit(char, version=self._aim())
         self._step(0.2)
-        self.terminal.digit("OK")
+        self.terminal.digit("OK", version=self._aim())
         self.inputs.append(("type", value))
 
     def card_of(self, name: str) -> str:
@@ -124,7 +127,7 @@ class TableDriver:
         pending = self.terminal.view.pending
         assert pending is not None, "the confirm screen always shows the operation to confirm"
         use_card = payer is not None and self._count % self.confirm_with_card_every == 0
-        if pending.warning is not None:  # a second GO salary: confirm twice
+        if pending.warning is not None and pending.warning.code == "second_go":  # a second GO salary: twice
             self.button("confirm")
         if use_card and payer is not None and payer in pending.confirm_by:
             self.tap(self.card_of(payer))
@@ -138,6 +141,15 @@ class TableDriver:
         name = op["op"]
         getattr(self, f"_op_{name}")(op)
 
+    def settle(self, payer: str | None) -> None:
+        """After the touch that commits (the one that named the amount): a confirmation appears only where
+        the terminal keeps one (a payment that creates a debt, a second GO salary); a screen left open means
+        the terminal said no."""
+        if self.terminal.view.screen == "confirm":
+            return self.confirm(payer)
+        if self.terminal.view.screen not in ("idle", "game_over"):
+            raise GaveUp(f"refused: {self.terminal.view.message}")
+
     def give_up(self) -> None:
         """Cancel back to idle, as a person does when the terminal says no."""
         if self.terminal.view.screen not in ("idle", "game_over"):
@@ -150,7 +162,7 @@ class TableDriver:
     def _simple(self, player: str, option: str) -> None:
         self._context(player)
         self.choose(option)
-        self.confirm(player)
+        self.settle(player)
 
     def _op_pass_go(self, op: Op) -> None:
         self._simple(op["player"], "pass_go")
@@ -171,7 +183,7 @@ class TableDriver:
             self.choose(op.get("choice", "flat"))
         elif "choice" in op:
             raise GaveUp("the screen offers no choice of tax")
-        self.confirm(op["player"])
+        self.settle(op["player"])
 
     def _amount_op(self, op: Op, option: str) -> None:
         self._context(op["player"])
@@ -210,7 +222,7 @@ class TableDriver:
         if not jail:
             raise GaveUp("no Get Out of Jail Free card in the list")
         self.choose(jail[0])
-        self.confirm(op["player"])
+        self.settle(op["player"])
 
     def _op_use_jail_card(self, op: Op) -> None:
         self._context(op["player"])
@@ -220,23 +232,28 @@ class TableDriver:
         self.choose(op.get("deck") or ids[0])
         self.confirm(op["player"])
 
-    def _deed_then_player(self, square: int, player: str) -> None:
+    def _look(self, square: int) -> str | None:
+        """Tap a deed's card; returns its owner as the screen shows it (the deed card, or the keypad that a
+        utility someone owns opens for the dice)."""
         if not 0 <= square < 40:
             raise GaveUp("no such square")
         self.tap(deed_uid(square))
-        self.expect_screen("deed")
-        self.tap(self.card_of(player))
+        self.expect_screen("deed", "keypad")
+        deed = self.terminal.view.deed
+        if deed is None:
+            raise GaveUp("the screen does not show the deed")
+        return deed.owner
 
     def _op_buy(self, op: Op) -> None:
-        self._deed_then_player(op["square"], op["player"])
-        self.expect_screen("offer")
-        self.choose("buy")
-        self.confirm(op["player"])
+        if self._look(op["square"]) is not None:
+            raise GaveUp("the deed is not for sale")
+        self.tap(self.card_of(op["player"]))  # the buyer's card buys at the price shown
+        self.settle(op["player"])
 
     def _op_auction(self, op: Op) -> None:
         winner = op["winner"]
-        self._deed_then_player(op["square"], winner)
-        self.expect_screen("offer")
+        if self._look(op["square"]) is not None:
+            raise GaveUp("the deed is not for sale")
         self.choose("decline")
         self.expect_screen("auction")
         self.tap(self.card_of(winner))
@@ -249,22 +266,27 @@ class TableDriver:
 
     def _op_pay_rent(self, op: Op) -> None:
         square, player = op["square"], op["player"]
-        self._deed_then_player(square, player)
+        owner = self._look(square)
         if self.terminal.view.screen == "keypad":
             if "dice" not in op:
                 raise GaveUp("the terminal asks for the dice, which the log does not give")
             self.type_number(op["dice"])
+            self.expect_screen("deed")
         elif "dice" in op:
             raise GaveUp("the terminal does not ask for dice here")
-        self.expect_screen("confirm")
+        if owner is None or owner == player:
+            raise GaveUp("no rent: the payer's card would buy the deed or open the owner's context")
         card = op.get("card")
         if card:
             option = {"nearest_railroad": "rent_railroad_card", "nearest_utility": "rent_utility_card"}.get(card)
-            self.choose(option)
-        self.confirm(player)
+            self.choose(option or card)
+        self.tap(self.card_of(player))  # the payer's card pays the rent shown
+        self.settle(player)
 
     def _own_deed(self, op: Op, option: str) -> None:
-        self._deed_then_player(op["square"], op["player"])
+        if self._look(op["square"]) != op["player"]:
+            raise GaveUp("not the player's deed")
+        self.tap(self.card_of(op["player"]))
         self.expect_screen("own_deed")
         self.choose(option)
 
@@ -341,6 +363,7 @@ class TableDriver:
         self._context(player)
         self.choose("bankruptcy")
         if self.terminal.view.screen == "bankruptcy":
+            self.tap(self.card_of(self.terminal.view.extra["creditor"]))  # the creditor decides on their tap
             for square in op.get("lift_now", []):
                 self.choose(f"lift:{square}")
             self.choose("done")

@@ -1,9 +1,24 @@
 """The composition root of the terminal on a device: ``banquier run``.
 
-It reads the configuration (:mod:`host_ui.shell.config`), picks the ``hal`` backends by name, opens the display
-(an SDL window, kmsdrm on a console, or the framebuffer of an SPI panel with evdev touch), resumes the current
-game of the data directory, and runs the state machine until SIGTERM (systemd) or Ctrl-C. On the way out it
-stops the beeper, releases only its own pins, backs the game up and closes it cleanly.
+It reads the configuration (:mod:`host_ui.shell.config`), opens the display (an SDL window, kmsdrm on a
+console, or the framebuffer of an SPI panel with evdev touch), picks the ``hal`` backends by name, resumes the
+current game of the data directory, and runs the state machine until SIGTERM (systemd) or Ctrl-C. On the way
+out it stops the beeper, releases only its own pins, backs the game up and closes it cleanly.
+
+A missing part never stops the terminal (issue 15). The card reader, the beeper, the buttons and the touch
+panel are each a :class:`Part`: when one cannot start (SPI disabled, no chip answering, no access to the GPIO,
+no sound, a vendor library missing) its one-line fix is drawn over the message band of every frame and logged
+once, and it is tried again every :data:`RETRY_S` seconds until it works; the rest of the terminal runs
+meanwhile (a game can be looked at, the buttons and the touch screen still work). Only what makes the terminal
+useless stops it, with one line on stderr (the journal):
+
+    exit 0   stopped cleanly (SIGTERM, Ctrl-C or ``--seconds``)
+    exit 2   the configuration is refused (raised from :func:`host_ui.shell.config.load_config`, before this)
+    exit 3   no usable screen after waiting :data:`DISPLAY_WAIT_S` seconds for one (the terminal refuses to
+             take payments blind), or the data directory, the device key or the card set cannot be used
+
+The systemd unit restarts the terminal 30 s after any failure, forever (deploy/banquier.service), so a
+screen that appears late, or a fixed data directory, is picked up without a reboot.
 
 Backups: after every ``storage.backup_every`` operations and at shutdown, through the SQLite backup API
 (:mod:`host_ui.shell.backup`), keeping ``storage.backups_kept`` per game.
@@ -14,10 +29,20 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger("banquier")
+
+EXIT_OK, EXIT_CONFIG, EXIT_CANNOT_START = 0, 2, 3
+#: Seconds between two attempts to start a part that failed (reader, beeper, buttons, touch).
+RETRY_S = 5.0
+#: Seconds the terminal waits for a screen (a display that appears late at boot) before it exits 3.
+DISPLAY_WAIT_S = 60.0
+#: Seconds between two attempts to open the screen while waiting.
+DISPLAY_RETRY_S = 2.0
 
 
 def wall_clock() -> datetime:
@@ -62,11 +87,248 @@ def setup_logging(level: str) -> None:
     root.setLevel(level.upper())
 
 
-def run_device(config, *, headless: bool = False, max_seconds: float | None = None) -> int:
-    """Run the terminal with the configured hardware. Returns an exit code (0 after a clean stop).
+# ------------------------------------------------------------------------------------------------- parts
+def _problem_of(exc: BaseException) -> str:
+    """One line for a part that failed to start: the backend's own message (it names the fix), or the
+    exception's type and text for anything a backend did not wrap."""
+    import hal
+    text = " ".join(str(exc).split())
+    if isinstance(exc, (hal.HalError, OSError, ImportError)) and text:
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
-    ``headless`` (tests only) allows SDL's dummy driver; ``max_seconds`` stops the loop after that long.
-    Raises nothing for a hardware or display problem: it logs one line saying what to do and returns 3.
+
+class Part:
+    """One peripheral that may be missing: started by ``start()``, tried again every ``retry_s`` seconds
+    while it fails, its current problem (one line with the fix) in :attr:`problem`.
+
+    ``label``: how the screen and the journal name it ("card reader"). ``clock``: monotonic seconds.
+    """
+
+    def __init__(self, label: str, start: Callable[[], Any], *, clock: Callable[[], float] = time.monotonic,
+                 retry_s: float = RETRY_S):
+        self.label, self._start, self._clock, self.retry_s = label, start, clock, retry_s
+        self.device: Any = None
+        self.problem: str | None = None
+        self.attempts = 0
+        self._next_try = float("-inf")
+        self.retry()
+
+    def retry(self, force: bool = False) -> bool:
+        """Try to start the part if it is not running and a try is due; True if it runs now."""
+        if self.device is not None:
+            return True
+        now = self._clock()
+        if not force and now < self._next_try:
+            return False
+        self._next_try = now + self.retry_s
+        self.attempts += 1
+        try:
+            self.device = self._start()
+        except Exception as exc:  # every failure of a part is shown and retried, never fatal
+            problem = _problem_of(exc)
+            if problem != self.problem:
+                log.warning("%s not working: %s (trying again every %g s)", self.label, problem, self.retry_s)
+            self.problem = problem
+            return False
+        if self.problem is not None:
+            log.warning("%s is working again", self.label)
+        self.problem = None
+        return True
+
+    def failed(self, exc: BaseException) -> None:
+        """The running part failed (its poll raised): closed, shown, and tried again later."""
+        self.close()
+        self.problem = _problem_of(exc)
+        self._next_try = self._clock() + self.retry_s
+        log.warning("%s failed: %s (trying again every %g s)", self.label, self.problem, self.retry_s)
+
+    def close(self) -> None:
+        device, self.device = self.device, None
+        if device is not None:
+            try:
+                device.close()
+            except Exception:
+                log.exception("closing the %s failed", self.label)
+
+
+class PartReader:
+    """The card reader as the screen loop sees it, whether or not the hardware has started.
+
+    While the reader cannot start it reports ``ReaderLost`` once (the terminal shows it is not reading cards)
+    and tries again; once it starts it reports ``ReaderBack`` and passes the reader's own events on."""
+
+    def __init__(self, part: Part):
+        self.part = part
+        self._announced = False
+
+    @property
+    def problem(self) -> str | None:
+        if self.part.problem is not None:
+            return self.part.problem
+        device = self.part.device
+        if device is not None and not getattr(device, "healthy", True):
+            return getattr(device, "lost_reason", None) or "the card reader stopped answering"
+        return None
+
+    def poll(self) -> list:
+        from hal.interfaces import ReaderBack, ReaderLost
+        if self.part.device is None and not self.part.retry():
+            if not self._announced:
+                self._announced = True
+                return [ReaderLost(self.part.problem or "the card reader cannot start")]
+            return []
+        events: list = []
+        if self._announced:
+            self._announced = False
+            events.append(ReaderBack())
+        try:
+            return events + list(self.part.device.poll())
+        except Exception as exc:  # a backend error it did not turn into ReaderLost itself
+            self.part.failed(exc)
+            self._announced = True
+            return [ReaderLost(self.part.problem or "the card reader failed")]
+
+    def next_poll_in(self) -> float:
+        device = self.part.device
+        if device is None:
+            return 0.5
+        return float(getattr(device, "next_poll_in", lambda: 0.05)())
+
+    def close(self) -> None:
+        self.part.close()
+
+
+class PartBeeper:
+    """The beeper as the terminal sees it: silent (``play`` returns False) while it cannot start; the mute
+    setting is kept and applied when it starts."""
+
+    def __init__(self, part: Part):
+        self.part = part
+        self._muted = False
+
+    @property
+    def problem(self) -> str | None:
+        return self.part.problem
+
+    def retry(self):
+        """Start the beeper if a try is due; the device, or None while it cannot start."""
+        if self.part.device is None and self.part.retry():
+            self.part.device.muted = self._muted
+        return self.part.device
+
+    def play(self, pattern: str) -> bool:
+        device = self.retry()
+        return bool(device.play(pattern)) if device is not None else False
+
+    @property
+    def muted(self) -> bool:
+        return self._muted
+
+    @muted.setter
+    def muted(self, value: bool) -> None:
+        self._muted = bool(value)
+        if self.part.device is not None:
+            self.part.device.muted = self._muted
+
+    def stop(self) -> None:
+        if self.part.device is not None:
+            self.part.device.stop()
+
+    def close(self) -> None:
+        self.part.close()
+
+
+class PartButtons:
+    """The buttons: no events while they cannot start."""
+
+    def __init__(self, part: Part):
+        self.part = part
+
+    @property
+    def problem(self) -> str | None:
+        return self.part.problem
+
+    def poll(self) -> list:
+        if self.part.device is None and not self.part.retry():
+            return []
+        try:
+            return list(self.part.device.poll())
+        except Exception as exc:  # e.g. the GPIO refused a read: shown and retried, never a crash
+            self.part.failed(exc)
+            return []
+
+    def close(self) -> None:
+        self.part.close()
+
+
+class NoticeOutput:
+    """Wraps the screen's output: every frame gets the parts' problems drawn over its message band (the
+    band never holds a button, so touches are unchanged), one line each with its fix."""
+
+    def __init__(self, output, notices: Callable[[], list[str]]):
+        self.output, self.notices = output, notices
+        self.shown: list[str] = []
+
+    def __getattr__(self, name: str):
+        return getattr(self.output, name)
+
+    def show(self, logical, update: bool = True) -> None:
+        notices = self.notices()
+        self.shown = notices
+        if notices:
+            logical = logical.copy()
+            draw_notices(logical, notices)
+        self.output.show(logical, update)
+
+    def close(self) -> None:
+        self.output.close()
+
+
+def draw_notices(surface, notices: list[str]) -> None:
+    """Draw ``notices`` (one line each) in the message band of ``surface`` (a logical frame)."""
+    import pygame
+
+    from host_ui.screen import theme
+    from host_ui.screen.render import message_height
+    from host_ui.screen.widgets import Canvas
+
+    w, h = surface.get_size()
+    canvas = Canvas(surface, min(w, h) / 320)
+    band_h = max(message_height((w, h)), canvas.px(22) * min(len(notices), 4))
+    band = pygame.Rect(0, h - band_h, w, band_h)
+    pygame.draw.rect(surface, theme.ERROR, band)
+    text = "\n".join(notices)
+    canvas.paragraph(band.inflate(-canvas.px(12), -canvas.px(2)), text, 12, theme.text_on(theme.ERROR),
+                     role="notice", min_size=8, max_lines=max(4, len(notices) * 2))
+
+
+def start_parts(config, *, clock: Callable[[], float] = time.monotonic, retry_s: float = RETRY_S,
+                hal_module=None) -> tuple[PartReader, PartBeeper, PartButtons]:
+    """The reader, beeper and buttons of ``config``, each started now if it can be (see :class:`Part`)."""
+    import hal as default_hal
+    hal = hal_module or default_hal
+    # env={}: the configuration has already applied the BANQUIER_READER/... overrides.
+    reader = PartReader(Part("card reader", lambda: hal.load_reader(config.reader.backend, env={},
+                                                                      **config.reader.hal_options()),
+                             clock=clock, retry_s=retry_s))
+    beeper = PartBeeper(Part("beeper", lambda: hal.load_beeper(config.beeper.backend, env={},
+                                                               **config.beeper.hal_options()),
+                             clock=clock, retry_s=retry_s))
+    buttons = PartButtons(Part("buttons", lambda: hal.load_buttons(config.buttons.backend, env={},
+                                                                   **config.buttons.hal_options()),
+                               clock=clock, retry_s=retry_s))
+    return reader, beeper, buttons
+
+
+# --------------------------------------------------------------------------------------------- the run
+def run_device(config, *, headless: bool = False, max_seconds: float | None = None,
+               display_wait_s: float = DISPLAY_WAIT_S, retry_s: float = RETRY_S) -> int:
+    """Run the terminal with the configured hardware. Returns an exit code (see the module docstring).
+
+    ``headless`` (tests only) allows SDL's dummy driver; ``max_seconds`` stops the loop after that long (and
+    bounds the wait for a screen). Raises nothing for a hardware or display problem: a missing part is shown
+    on the screen and retried; no screen logs one line and returns 3.
     """
     import hal
     from cards.editions import load_edition
@@ -79,6 +341,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     from terminal.table.machine import Terminal
 
     setup_logging(config.logging.level)
+    started = time.monotonic()
     data = Path(config.storage.data_dir)
     stop = threading.Event()
     hal.install_sigterm_handler(stop)
@@ -89,14 +352,23 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         data.mkdir(parents=True, exist_ok=True)
         key = load_or_create_key(config.storage.key_file)
         registry = CardRegistry.load(data / "cards.txt", edition=load_edition(config.game.edition))
-        # env={}: the configuration has already applied the BANQUIER_READER/... overrides.
-        reader = hal.load_reader(config.reader.backend, env={}, **config.reader.hal_options())
-        beeper = hal.load_beeper(config.beeper.backend, env={}, **config.beeper.hal_options())
-        buttons = hal.load_buttons(config.buttons.backend, env={}, **config.buttons.hal_options())
-    except (hal.HalError, GameError, OSError) as exc:
+    except (GameError, OSError) as exc:
         log.error("%s", exc)
-        hal.close_all()
-        return 3
+        return EXIT_CANNOT_START
+
+    wait = display_wait_s if max_seconds is None else min(display_wait_s, max_seconds)
+    screen = _wait_for_screen(config, headless, stop, wait)
+    if screen is None:
+        return EXIT_OK if stop.is_set() else EXIT_CANNOT_START
+    output, touch_part = screen
+
+    reader, beeper, buttons = start_parts(config, retry_s=retry_s)
+    parts = [("card reader", reader), ("beeper", beeper), ("buttons", buttons)]
+    if touch_part is not None:
+        parts.append(("touch panel", touch_part))
+
+    def notices() -> list[str]:
+        return [f"{label}: {problem}" for label, part in parts if (problem := part.problem) is not None]
 
     game = notice = None
     path = current_game(data, config.storage.key_file)
@@ -121,26 +393,25 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     terminal = Terminal(game, registry, beeper, time.monotonic, config.terminal_settings(), game_factory=factory,
                         enrolment_factory=lambda: Enrolment(registry, players=8), notice=notice)
     keeper = BackupKeeper(config.storage.backups, config.storage.backup_every, config.storage.backups_kept)
-    try:
-        app = _open_display(config, terminal, reader, headless)
-    except OSError as exc:
-        log.error("%s", exc)
-        hal.close_all()
-        if game is not None:
-            game.close()
-        return 3
-    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    shown = NoticeOutput(output, notices)
+    app = _make_app(config, terminal, shown, reader)
+    deadline = None if max_seconds is None else started + max_seconds
     seen = -1
 
     def until() -> bool:
         nonlocal seen
         for event in buttons.poll():
             terminal.handle(event)
+        beeper.retry()  # so that its notice goes as soon as it works, not at the next beep
+        if touch_part is not None and app.touch is None and touch_part.part.retry():
+            app.touch = touch_part.part.device
         if terminal.version != seen:
             seen = terminal.version
             keeper.maybe(terminal.game)
             if app.renderer.game is not terminal.game:  # a new game was started from the banker menu
                 app.renderer.game = terminal.game
+        if notices() != shown.shown:
+            app.draw_if_needed(time.monotonic(), force=True)
         return stop.is_set() or (deadline is not None and time.monotonic() >= deadline)
 
     log.info("terminal running (reader %s, beeper %s, buttons %s)", config.reader.backend,
@@ -151,37 +422,85 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         keeper.maybe(terminal.game, force=True)
         if terminal.game is not None:
             terminal.game.close()
-        app.output.close()
+        output.close()
+        for _, part in parts:
+            part.close()
         hal.close_all()
         log.info("stopped cleanly")
-    return 0
+    return EXIT_OK
 
 
-def _open_display(config, terminal, reader, headless: bool):
+class PartTouch:
+    """The touch panel (``display.touch_device``): shown and retried like the other parts."""
+
+    def __init__(self, part: Part):
+        self.part = part
+
+    @property
+    def problem(self) -> str | None:
+        return self.part.problem
+
+    def close(self) -> None:
+        self.part.close()
+
+
+def _wait_for_screen(config, headless: bool, stop: threading.Event, wait_s: float):
+    """``(output, touch part or None)`` once a screen opens; None when none opened within ``wait_s`` seconds
+    (one line logged, whatever the number of tries) or a stop was asked for meanwhile."""
     import pygame
 
-    from host_ui.screen.app import TerminalApp
+    from host_ui.screen.display import DisplayError
+    until = time.monotonic() + max(0.0, wait_s)
+    reported = False
+    while True:
+        try:
+            return _open_output(config, headless)
+        except (DisplayError, pygame.error) as exc:
+            if not reported:  # one line in the journal, however many tries
+                log.error("no screen: %s (trying again for %g s, then exit 3)", " ".join(str(exc).split()), wait_s)
+                reported = True
+        try:
+            pygame.display.quit()
+        except pygame.error:
+            pass
+        left = until - time.monotonic()
+        if left <= 0 or stop.wait(min(DISPLAY_RETRY_S, left)):
+            return None
+
+
+def _open_output(config, headless: bool):
+    import pygame
+
     from host_ui.screen.display import FramebufferOutput, WindowOutput, check_driver
-    from host_ui.screen.input_map import InputMapper
-    from host_ui.screen.render import Renderer
 
     display = config.display
     size, rotation = (display.width, display.height), display.rotation
     touch = None
     if display.output == "framebuffer":
         os.environ["SDL_VIDEODRIVER"] = "dummy"  # frames are written to the framebuffer, not through SDL
-        pygame.display.init()
+        check_driver(on_device=False)
         pygame.font.init()
         output = FramebufferOutput(display.fb_device or "/dev/fb1", size, rotation)
         if display.touch_device:
-            from host_ui.screen.evdev_touch import EvdevTouch
-            touch = EvdevTouch(str(display.touch_device))
+            def start_touch():
+                from host_ui.screen.evdev_touch import EvdevTouch
+                return EvdevTouch(str(display.touch_device))
+            touch = PartTouch(Part("touch panel", start_touch))
     else:  # "kmsdrm" (full screen on the console) or "window"
         if display.output == "kmsdrm" and not headless:
             os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
-        pygame.display.init()
         check_driver(on_device=not headless)
         pygame.font.init()
         output = WindowOutput(size, rotation, fullscreen=display.fullscreen or display.output == "kmsdrm")
+    return output, touch
+
+
+def _make_app(config, terminal, output, reader):
+    from host_ui.screen.app import TerminalApp
+    from host_ui.screen.input_map import InputMapper
+    from host_ui.screen.render import Renderer
+
+    display = config.display
+    size, rotation = (display.width, display.height), display.rotation
     return TerminalApp(terminal, output, Renderer(size, rotation, game=terminal.game), InputMapper(size, rotation),
-                       reader=reader, touch=touch, fps=display.max_fps)
+                       reader=reader, touch=None, fps=display.max_fps)

@@ -69,6 +69,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         game.buy(player, square)
     for _ in range(3):
         game.build(b, 6), game.build(b, 8), game.build(b, 9)
+    game.build(b, 9)  # four houses: Chloé cannot pay the rent (its confirmation says what stays owed)
     game.build(c, 37), game.build(c, 39)
     game.mortgage(d, 15)
     game.pay_tax(a, 4)
@@ -98,15 +99,16 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         "game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step in progress then was not "
                                     "recorded.")))
     _tap(term, clock, deed_uid(11))
-    snap("deed_for_sale", "deed")
+    snap("deed_for_sale", "deed")  # the price, "the buyer taps their card", Decline: auction
+    reset()
     _tap(term, clock, player_uid(1))
+    term.choose("any_deed")
+    term.choose("11")
     snap("offer", "offer")
-    term.choose("buy")
-    snap("confirm_buy", "confirm")
     reset()
     _tap(term, clock, deed_uid(9))
     snap("deed_owned", "deed")
-    _tap(term, clock, player_uid(3))
+    _tap(term, clock, player_uid(3))  # more than Chloé's cash: confirmed, with what stays owed
     snap("confirm_rent", "confirm")
     _tap(term, clock, player_uid(1))  # not the payer's card: an error under the same buttons
     snap("confirm_rent_wrong_card", "confirm")
@@ -120,8 +122,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     _tap(term, clock, deed_uid(15))
     snap("deed_mortgaged", "deed")
     reset()
-    _tap(term, clock, deed_uid(12))
-    _tap(term, clock, player_uid(3))
+    _tap(term, clock, deed_uid(12))  # a utility someone owns: the keypad for the dice at once
     snap("keypad_dice", "keypad")
     reset()
     _tap(term, clock, player_uid(1))
@@ -138,8 +139,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     snap("player_in_debt", "player")
     reset()
     _tap(term, clock, player_uid(2))
-    term.choose("pass_go")
-    term.confirm()
+    term.choose("pass_go")  # the button names the amount: it commits
     _tap(term, clock, player_uid(2))
     term.choose("pass_go")
     snap("confirm_second_go", "confirm")
@@ -159,7 +159,6 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     snap("choose_deed", "choose")
     reset()
     _tap(term, clock, deed_uid(13))
-    _tap(term, clock, player_uid(1))
     term.choose("decline")
     snap("auction", "auction")
     for seat, price in ((1, 120), (3, 150), (1, 180)):
@@ -215,6 +214,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         _tap(term, clock, player_uid(4))
         term.choose("bankruptcy")
         if term.view.screen == "bankruptcy":
+            _tap(term, clock, player_uid(2))  # the creditor decides on their own tap
             term.choose(f"lift:{15}")
             snap("bankruptcy", "bankruptcy")
             term.choose("done")
@@ -229,13 +229,16 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     term._changed()
 
     # The longest names: the amounts keep their size.
-    al = LONG_PLAYERS[0]
+    al, ba = LONG_PLAYERS[0], LONG_PLAYERS[1]
     long_game = Game.create(tmp / f"long-{language}.db", "fr", LONG_PLAYERS, key=KEY)
     long_game.buy(al, 39)
+    long_game.pay_bank(ba, 1480)  # 20 left: the rent below makes a debt, so it is confirmed
     long_term = _terminal(long_game, language, clock, players=3, tmp=tmp)
     _tap(long_term, clock, deed_uid(37))
+    long_term.choose("decline")
     _tap(long_term, clock, player_uid(1))
-    long_term.choose("buy")
+    long_term.type_amount(350)
+    long_term.confirm()  # the auction's price, confirmed
     snap("confirm_long_buy", "confirm", long_term)
     reset(long_term)
     _tap(long_term, clock, deed_uid(39))

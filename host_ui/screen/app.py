@@ -67,19 +67,21 @@ class TerminalApp:
 
     # -- inputs --------------------------------------------------------------------------------------
     def dispatch(self, action: ButtonAction) -> None:
-        """Do a button's action (see :mod:`host_ui.screen.screens`)."""
+        """Do a button's action (see :mod:`host_ui.screen.screens`). Every touch and key carries the screen
+        version of the frame on display, so one aimed at a screen no longer current is dropped."""
         kind = action[0]
         term = self.terminal
+        version = term.shown_version
         if kind == "choose":
-            term.choose(str(action[1]))
+            term.choose(str(action[1]), version=version)
         elif kind == "digit":
-            term.digit(str(action[1]))
+            term.digit(str(action[1]), version=version)
         elif kind == "confirm":
-            term.confirm()
+            term.confirm(version=version)
         elif kind == "cancel":
-            term.cancel()
+            term.cancel(version=version)
         elif kind == "press":
-            term.press(str(action[1]))
+            term.press(str(action[1]), version=version)
         elif self.renderer.ui_event(action):
             self._dirty = True
 
@@ -132,7 +134,9 @@ class TerminalApp:
             return False
         if not force and now - self._last_frame < 1.0 / self.fps:
             return False
-        self.frame = self.renderer.render(self.terminal.view, clock_text)
+        view = self.terminal.view
+        self.frame = self.renderer.render(view, clock_text)
+        self.terminal.shown(view.screen_version)
         self.output.show(self.frame.surface, update=self.on_frame is None)
         if self.on_frame is not None:
             self.on_frame()

@@ -36,10 +36,32 @@ def refuse_blind(driver: str, *, on_device: bool) -> None:
             f"output = \"framebuffer\" and fb_device = \"/dev/fb1\" in [display]. Use --headless only for tests.")
 
 
+def sdl_failure(exc: Exception, dri: str | os.PathLike = "/dev/dri") -> DisplayError:
+    """A :class:`DisplayError` with the fix for SDL failing to open the screen (``pygame.error``, e.g.
+    "kmsdrm not available"): what ``/dev/dri`` shows says which fix applies."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    cards = sorted(Path(dri).glob("card*"))
+    if not cards:
+        fix = ("no /dev/dri/card*: the KMS display driver is not loaded: put dtoverlay=vc4-kms-v3d in the [all] "
+               "section of /boot/firmware/config.txt, then sudo reboot")
+    elif not any(os.access(card, os.R_OK | os.W_OK) for card in cards):
+        fix = (f"this user may not use {cards[0]}: add it to the 'video' and 'render' groups (the service user "
+               f"banquier has them: run deploy/install.sh again), then restart")
+    else:
+        fix = ("another program holds the screen (a desktop?): boot to the console (sudo raspi-config nonint "
+               "do_boot_behaviour B1), then sudo reboot")
+    return DisplayError(f"SDL cannot open the screen ({reason}); {fix}")
+
+
 def check_driver(*, on_device: bool) -> str:
-    """The SDL video driver in use (after ``pygame.display.init()``); refuses a blind one on a device."""
+    """The SDL video driver in use (after ``pygame.display.init()``); refuses a blind one on a device.
+
+    Raises :class:`DisplayError` when SDL cannot open the screen (its ``pygame.error`` wrapped, with the fix)."""
     if not pygame.display.get_init():
-        pygame.display.init()
+        try:
+            pygame.display.init()
+        except pygame.error as exc:
+            raise sdl_failure(exc) from exc
     driver = pygame.display.get_driver()
     refuse_blind(driver, on_device=on_device)
     return driver
@@ -73,12 +95,16 @@ class WindowOutput:
         self.window_size = (window_size[0], window_size[1])
         self.scale = min(1.0, max(0.1, float(scale)))
         flags = pygame.FULLSCREEN if fullscreen else 0
-        if self.scale < 1.0:
-            shown = (max(1, round(self.window_size[0] * self.scale)), max(1, round(self.window_size[1] * self.scale)))
-            self.display = pygame.display.set_mode(shown, flags)
-            self.window = pygame.Surface(self.window_size).convert()
-        else:
-            self.display = self.window = pygame.display.set_mode(self.window_size, flags)
+        try:
+            if self.scale < 1.0:
+                shown = (max(1, round(self.window_size[0] * self.scale)),
+                         max(1, round(self.window_size[1] * self.scale)))
+                self.display = pygame.display.set_mode(shown, flags)
+                self.window = pygame.Surface(self.window_size).convert()
+            else:
+                self.display = self.window = pygame.display.set_mode(self.window_size, flags)
+        except pygame.error as exc:
+            raise sdl_failure(exc) from exc
         pygame.display.set_caption(title)
         x, y, w, h = screen_rect or (0, 0, *self.panel)
         self.screen_rect = (x, y, w, h)

@@ -206,6 +206,11 @@ def _deed_and_side(c: Canvas, body: pygame.Rect, ctx: Context,
 
 
 def draw_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    if ctx.view.options:  # a deed for sale (Decline: auction) or an owned one with a rent card's rule
+        side, foot = _deed_and_side(c, body, ctx)
+        option_grid(c, side, ctx.view.options, ctx, cols=1, max_h=70)
+        footer(c, foot, ctx)
+        return
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
     if _landscape(main):  # the card as tall as the screen allows, its owner and rent beside it
@@ -287,6 +292,14 @@ def deck_cards(ctx: Context) -> dict[str, DeckCard] | None:
     return cards if all(o.id in cards for o in ctx.view.options) else None
 
 
+def deck_card_text(option: Option, ctx: Context) -> str:
+    """The card's own text from its option (the machine's label may put the amount in front of it)."""
+    label = option.label
+    if label.code == "deck_card_amount" and isinstance((label.params or {}).get("text"), str):
+        return str(label.params["text"])
+    return ctx.msg(label)
+
+
 def deck_card_tile(text: str, card: DeckCard, ctx: Context) -> tuple[str, str, int]:
     """A deck card's short title (its text up to the first ``:`` or ``;``), the money it moves (signed, or
     "" when none) and its sign (+1 received, -1 paid, 0 none)."""
@@ -327,7 +340,7 @@ def deck_grid(c: Canvas, rect: pygame.Rect, ctx: Context, cards: Mapping[str, De
     row_h = min(c.px(64), (rect.h - gap * (rows - 1)) // rows)
     area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
     for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
-        title, money, sign = deck_card_tile(ctx.msg(option.label), cards[option.id], ctx)
+        title, money, sign = deck_card_tile(deck_card_text(option, ctx), cards[option.id], ctx)
         c.box(cell, theme.BUTTON if option.enabled else theme.BUTTON_OFF, radius=7)
         inner = cell.inflate(-c.px(12), -c.px(4))
         if money:
@@ -465,6 +478,13 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if pending is None:
         return footer(c, foot, ctx, ok=True)
     c.text(purpose, ctx.msg(pending.purpose), 18, theme.TEXT, bold=True, role="purpose", min_size=10)
+    details = pending.details[:4]  # what else moves (a bankruptcy's deeds, cards, ended debts), under the money
+    if details:
+        line_h = c.px(17)
+        moves, lines = split_v(moves, 1, -line_h * len(details), gap=c.px(2))
+        for i, detail in enumerate(details):
+            c.text(pygame.Rect(lines.x, lines.y + i * line_h, lines.w, line_h), ctx.msg(detail), 12, theme.TEXT,
+                   role="detail", min_size=9)
     rows = _movements(pending.postings)
     if pending.op.get("op") == "trade":
         moves, rows = _trade_sides(c, moves, ctx, pending.op), rows

@@ -238,6 +238,92 @@ class _Context:
         return f"{prefix}{sys.executable} -m pip"
 
 
+# ------------------------------------------------------------------------ devices, config.txt, reboot
+#: Groups no fix ever asks to join: membership gives far more than one device.
+PRIVILEGED_GROUPS = frozenset({"root", "sudo", "admin", "wheel", "adm", "disk", "kmem", "shadow", "staff", "tty",
+                               "systemd-journal"})
+#: udev matches that give a device class to its usual group.
+UDEV_MATCHES = {"spi": 'SUBSYSTEM=="spidev"', "gpio": 'SUBSYSTEM=="gpio"', "gpiomem": 'KERNEL=="gpiomem*"',
+                "video": 'SUBSYSTEM=="drm"', "fb": 'SUBSYSTEM=="graphics"', "input": 'SUBSYSTEM=="input"',
+                "dialout": 'SUBSYSTEM=="tty"'}
+
+
+def _access_fix(ctx: _Context, node: Path, usual: str, kind: str | None = None) -> str:
+    """The fix for a user who may not use ``node``: join the device's group, unless that group is root (or
+    another privileged one) or unnamed: then a udev rule gives the device to ``usual`` first."""
+    group = ctx.group_of(node)
+    user = ctx.user.name
+    if group is not None and group not in PRIVILEGED_GROUPS:
+        return f"sudo usermod -aG {group} {user}, then log in again (or reboot)"
+    rule = f'{UDEV_MATCHES[kind or usual]}, GROUP="{usual}", MODE="0660"'
+    shown = "/" + str(node.relative_to(ctx.root)) if node.is_relative_to(ctx.root) else str(node)
+    join = "" if usual in ctx.user.groups else f"; sudo usermod -aG {usual} {user}"
+    return (f"{shown} belongs to group {group or 'unknown'}, which no service should join: give it to {usual} "
+            f"with a udev rule: echo '{rule}' | sudo tee /etc/udev/rules.d/60-banquier-{kind or usual}.rules; "
+            f"sudo udevadm trigger{join}")
+
+
+CONFIG_TXT_PLACES = ("boot/firmware/config.txt", "boot/config.txt")
+_SECTION_MODELS = {"pi1": r"Raspberry Pi (Model )?[AB]( Plus)? Rev", "pi2": r"Raspberry Pi 2", "pi3": r"Raspberry Pi 3",
+                   "pi3+": r"Raspberry Pi 3 Model [AB] Plus", "pi4": r"Raspberry Pi 4", "pi400": r"Raspberry Pi 400",
+                   "pi5": r"Raspberry Pi 5", "pi500": r"Raspberry Pi 500", "cm4": r"Compute Module 4",
+                   "cm5": r"Compute Module 5", "pi0": r"Raspberry Pi Zero", "pi0w": r"Raspberry Pi Zero W",
+                   "pi02": r"Raspberry Pi Zero 2"}
+
+
+def config_txt(root: Path) -> Path | None:
+    """The firmware's config.txt under ``root`` (Bookworm's /boot/firmware, or the older /boot), or None."""
+    return next((root / p for p in CONFIG_TXT_PLACES if (root / p).is_file()), None)
+
+
+def config_txt_setting(root: Path, pattern: str, model: str | None) -> tuple[str, str, bool] | None:
+    """The first active line of config.txt matching ``pattern`` (a regular expression from the line's start):
+    ``(line, section, applies)``, where ``applies`` says whether its section (``[all]``, ``[pi4]``...)
+    covers ``model``; None when no active line matches (commented lines do not count)."""
+    path = config_txt(root)
+    if path is None:
+        return None
+    section = "all"
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    for raw in lines:
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip().lower()
+            continue
+        if line and re.match(pattern, line):
+            wanted = _SECTION_MODELS.get(section)
+            applies = section == "all" or (wanted is not None and bool(model and re.search(wanted, model)))
+            return line, section, applies
+    return None
+
+
+def _boot_id(root: Path) -> str | None:
+    try:
+        return (root / "proc/sys/kernel/random/boot_id").read_text(encoding="ascii").strip() or None
+    except OSError:
+        return None
+
+
+REBOOT_STAMP = "var/lib/banquier/.reboot-pending"
+
+
+def _check_reboot(ctx: _Context) -> Check | None:
+    """A reboot that deploy/install.sh asked for and that has not happened yet (same boot id): a warning on
+    every run until it happened; nothing otherwise."""
+    try:
+        asked = ctx.path("/" + REBOOT_STAMP).read_text(encoding="ascii").strip()
+    except OSError:
+        return None
+    now = _boot_id(ctx.root)
+    if not asked or now is None or asked != now:
+        return None
+    return Check("reboot", "warn", "install.sh enabled SPI in config.txt, and the Pi has not rebooted since: "
+                                   "SPI and the reader do not work until it does", "sudo reboot")
+
+
 # ----------------------------------------------------------------------------------------- checks
 def _check_config(ctx: _Context) -> Check:
     c = ctx.config
@@ -254,15 +340,30 @@ def _check_spi(ctx: _Context) -> Check:
     present = sorted(p.name for p in ctx.path("/dev").glob("spidev*"))
     if not wanted.exists():
         if not present:
+            model = read_model(ctx.root)
+            enabled = config_txt_setting(ctx.root, r"dtparam=spi=on\b", model)
+            where = config_txt(ctx.root)
+            shown = "/" + str(where.relative_to(ctx.root)) if where else "/boot/firmware/config.txt"
+            if enabled and enabled[2]:
+                return Check("spi", "fail", f"SPI is enabled in {shown} but {reader.spi_path} is missing: the Pi "
+                                            f"has not rebooted since, or the overlay failed",
+                             "sudo reboot; if it is still missing after the reboot: dmesg | grep -i spi")
+            if enabled:
+                return Check("spi", "fail", f"{reader.spi_path} is missing: dtparam=spi=on in {shown} is under "
+                                            f"[{enabled[1]}], which does not apply to this Pi",
+                             f"move dtparam=spi=on under an [all] line at the end of {shown}, then sudo reboot")
+            if where is not None and not (ctx.root / "usr/bin/raspi-config").exists():
+                return Check("spi", "fail", f"SPI is not enabled: {reader.spi_path} is missing",
+                             f"add the line dtparam=spi=on under an [all] line at the end of {shown}, then sudo reboot")
             return Check("spi", "fail", f"SPI is not enabled: {reader.spi_path} is missing",
                          "sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in /boot/firmware/config.txt), "
                          "then sudo reboot")
         return Check("spi", "fail", f"{reader.spi_path} is missing; SPI devices present: {', '.join(present)}",
                      "set spi_bus and spi_device in [hardware.reader] to one of them (spidev<bus>.<device>)")
     if not ctx.can(wanted, os.R_OK | os.W_OK):
-        group = ctx.group_of(wanted) or "spi"
+        group = ctx.group_of(wanted) or "unknown"
         return Check("spi", "fail", f"{ctx.user.name} may not use {reader.spi_path} (group {group})",
-                     f"sudo usermod -aG {group} {ctx.user.name}, then log in again (or reboot)")
+                     _access_fix(ctx, wanted, "spi"))
     return Check("spi", "ok", f"SPI is enabled: {reader.spi_path} is usable by {ctx.user.name}")
 
 
@@ -315,9 +416,9 @@ def _check_serial(ctx: _Context) -> Check | None:
                                        + (f"; present: {', '.join(present)}" if present else ""),
                      "plug the reader in, and set port in [hardware.reader] to its /dev/serial/by-id/ name")
     if not ctx.can(port, os.R_OK | os.W_OK):
-        group = ctx.group_of(port) or "dialout"
+        group = ctx.group_of(port) or "unknown"
         return Check("serial", "fail", f"{ctx.user.name} may not use {reader.port} (group {group})",
-                     f"sudo usermod -aG {group} {ctx.user.name}, then log in again (or reboot)")
+                     _access_fix(ctx, port, "dialout"))
     return Check("serial", "ok", f"the serial reader {reader.port} is present and usable by {ctx.user.name}")
 
 
@@ -353,7 +454,42 @@ def _check_gpio(ctx: _Context) -> Check:
     if not ctx.found("RPi.GPIO"):
         return Check("gpio", "fail", f"{chosen} is listed as installed but RPi.GPIO cannot be imported",
                      f"{ctx.pip} install --force-reinstall {chosen.split()[0]}")
+    problem = _gpio_device_problem(ctx, chosen, model)
+    if problem is not None:
+        return problem
     return Check("gpio", "ok", f"{chosen} for the {model}")
+
+
+def _gpio_device_problem(ctx: _Context, chosen: str, model: str) -> Check | None:
+    """Try the device the GPIO library will open: /dev/gpiomem for RPi.GPIO, /dev/gpiochip4 (else
+    /dev/gpiochip0) for rpi-lgpio. None when it can be used."""
+    if chosen.startswith("RPi.GPIO"):
+        node, kind = ctx.path("/dev/gpiomem"), "gpiomem"
+        if not node.exists():
+            return Check("gpio", "fail", f"no /dev/gpiomem: RPi.GPIO cannot drive the pins of this {model} "
+                                         f"(it would need /dev/mem, which only root may use)",
+                         f"use Raspberry Pi OS's kernel (sudo apt install raspberrypi-kernel), or rpi-lgpio, "
+                         f"which uses /dev/gpiochip0: {ctx.pip} uninstall -y RPi.GPIO && {ctx.pip} install rpi-lgpio")
+    else:
+        chips = [ctx.path(f"/dev/gpiochip{n}") for n in (4, 0)]
+        node, kind = next((c for c in chips if c.exists()), chips[-1]), "gpio"
+        if not node.exists():
+            return Check("gpio", "fail", f"no /dev/gpiochip0: {chosen} cannot drive the pins of this {model}",
+                         "update the kernel (sudo apt full-upgrade), then sudo reboot")
+    shown = "/" + str(node.relative_to(ctx.root))
+    if ctx._access is None and ctx.user.current:
+        try:  # the very open the library will do
+            os.close(os.open(node, os.O_RDWR | os.O_CLOEXEC))
+            return None
+        except OSError as exc:
+            if not isinstance(exc, PermissionError):
+                return Check("gpio", "fail", f"{shown} cannot be opened: {exc.strerror or exc}",
+                             "sudo reboot; if it persists: dmesg | grep -i gpio")
+    elif ctx.can(node, os.R_OK | os.W_OK):
+        return None
+    group = ctx.group_of(node) or "unknown"
+    return Check("gpio", "fail", f"{chosen} is installed, but {ctx.user.name} may not use {shown} (group {group})",
+                 _access_fix(ctx, node, "gpio", kind))
 
 
 def _needed_groups(config: Config) -> dict[str, list[str]]:
@@ -444,23 +580,33 @@ def _check_display(ctx: _Context) -> Check:
                                             f"loaded", "add the panel's dtoverlay to /boot/firmware/config.txt "
                                                        "and reboot, or set fb_device in [display]")
         if not ctx.can(node, os.R_OK | os.W_OK):
-            group = ctx.group_of(node) or "video"
+            group = ctx.group_of(node) or "unknown"
             return Check("display", "fail", f"{ctx.user.name} may not write {fb} (group {group})",
-                         f"sudo usermod -aG {group} {ctx.user.name}, then log in again (or reboot)")
+                         _access_fix(ctx, node, "video", "fb"))
         return Check("display", "ok", f"framebuffer output to {fb}")
     if driver and driver != "kmsdrm":
         return Check("display", "fail", f"SDL_VIDEODRIVER={driver}, but output = \"kmsdrm\" needs kmsdrm",
                      "set SDL_VIDEODRIVER=kmsdrm (the service does) or unset it")
     cards = [c for c in sorted(ctx.path("/dev/dri").glob("card*")) if c.exists()]
     if not cards:
+        overlay = config_txt_setting(ctx.root, r"dtoverlay=vc4-f?kms-v3d\b", read_model(ctx.root))
+        if overlay and overlay[2]:
+            return Check("display", "fail", f"no DRM display device (/dev/dri/card*), although config.txt has "
+                                            f"{overlay[0]}",
+                         "sudo reboot if it was added since the last boot; otherwise the driver failed to load: "
+                         "dmesg | grep -i vc4")
+        if overlay:
+            return Check("display", "fail", f"no DRM display device (/dev/dri/card*): {overlay[0]} in config.txt "
+                                            f"is under [{overlay[1]}], which does not apply to this Pi",
+                         f"move {overlay[0]} under an [all] line at the end of config.txt, then sudo reboot")
         return Check("display", "fail", "no DRM display device (/dev/dri/card*): the KMS driver is not loaded",
                      "add dtoverlay=vc4-kms-v3d to /boot/firmware/config.txt, then sudo reboot")
     usable = [c for c in cards if ctx.can(c, os.R_OK | os.W_OK)]
     shown = ", ".join("/" + str(c.relative_to(ctx.root)) for c in cards)
     if not usable:
-        group = ctx.group_of(cards[0]) or "video"
+        group = ctx.group_of(cards[0]) or "unknown"
         return Check("display", "fail", f"{ctx.user.name} may not use {shown} (group {group})",
-                     f"sudo usermod -aG {group} {ctx.user.name}, then log in again (or reboot)")
+                     _access_fix(ctx, cards[0], "video"))
     drivers = ctx.video_drivers()
     if drivers is None:
         return Check("display", "warn", "cannot tell which video drivers pygame's SDL has (pygame or SDL not found)",
@@ -501,9 +647,9 @@ def _check_touch(ctx: _Context) -> Check:
             return Check("touch", "fail", f"the touch device {display.touch_device} does not exist",
                          "ls -l /dev/input/by-path/ to find it, or leave touch_device out of [display]")
         if not ctx.can(device, os.R_OK):
-            group = ctx.group_of(device) or "input"
+            group = ctx.group_of(device) or "unknown"
             return Check("touch", "fail", f"{user} may not read {display.touch_device} (group {group})",
-                         f"sudo usermod -aG {group} {user}, then log in again (or reboot)")
+                         _access_fix(ctx, device, "input"))
         return Check("touch", "ok", f"the touch device {display.touch_device} is readable by {user}")
     if display.output == "window":
         return Check("touch", "ok", "touch and mouse come through the desktop")
@@ -517,10 +663,10 @@ def _check_touch(ctx: _Context) -> Check:
     name, event = touch[0]
     node = ctx.path(f"/dev/input/{event}")
     if node.exists() and not ctx.can(node, os.R_OK):
-        group = ctx.group_of(node) or "input"
+        group = ctx.group_of(node) or "unknown"
         return Check("touch", "fail", f"{user} may not read the touchscreen {name!r} (/dev/input/{event}, "
                                       f"group {group})",
-                     f"sudo usermod -aG {group} {user}, then log in again (or reboot)")
+                     _access_fix(ctx, node, "input"))
     return Check("touch", "ok", f"touchscreen {name!r} on /dev/input/{event}")
 
 
@@ -707,5 +853,8 @@ def run_checks(config: Config, *, root: str | os.PathLike = "/", env: Mapping[st
     checks += [c for c in (_check_reader(ctx, spi), _check_serial(ctx)) if c is not None]
     checks += [_check_gpio(ctx), _check_groups(ctx), _check_display(ctx), _check_touch(ctx),
                _check_data_dir(ctx)]
+    reboot = _check_reboot(ctx)
+    if reboot is not None:  # only while one is pending
+        checks.insert(1, reboot)
     checks += _check_games(ctx)
     return checks

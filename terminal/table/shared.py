@@ -1,4 +1,4 @@
-"""What the parts of the state machine share: its settings, the context a screen carries, and
+"""What the parts of the state machine share: its settings, the protocols of what it is given, and
 :class:`TerminalParts`, the declaration of what the two mixins (:mod:`terminal.table.flows`,
 :mod:`terminal.table.view_builder`) use of :class:`terminal.table.machine.Terminal`.
 
@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from cards.registry import Enrolment, Role
-from terminal.bank.auction import DeedAuction
 from terminal.bank.game import Game
+from terminal.bank.types import Effects
 from terminal.errors import GameError
-from terminal.table.view import Msg, Option, Pending, View
+from terminal.table.dialogs import ChoiceNext, Dialog, KeypadNext, RentAsk
+from terminal.table.dialogs import Gives as Gives  # re-exported (it lived here)
+from terminal.table.view import DeedView, Msg, Option, View
+
+D = TypeVar("D")
 
 
 @dataclass
@@ -47,9 +51,38 @@ class TerminalSettings:
     display: str = "plain"
 
 
-#: What a card tap does on a screen: ``(kind, who, uid)``, ``kind`` ``"player"`` (``who`` the player's name)
-#: or ``"deed"`` (``who`` the square). ``who`` is loose until the machine's inputs are typed records.
-CardHandler = Callable[[str, Any, str], None]
+def owes_of(effects: Effects) -> tuple[tuple[str, str, int], ...]:
+    """The debts an operation would create or raise (from its preview): ``(debtor, creditor, amount more
+    owed)``."""
+    lists = [c for c in effects.changes if c[0] == "debts"]
+    if not lists:
+        return ()
+
+    def totals(debts: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
+        out: dict[tuple[str, str], int] = {}
+        for debt in debts:
+            key = (debt["debtor"], debt["creditor"])
+            out[key] = out.get(key, 0) + debt["amount"]
+        return out
+    before, after = totals(lists[0][2]), totals(lists[-1][3])
+    return tuple((d, c, a - before.get((d, c), 0)) for (d, c), a in after.items() if a > before.get((d, c), 0))
+
+
+def joined(items: list[Msg]) -> Msg:
+    """A list of texts, each translated in the reader's language, joined with commas."""
+    if len(items) == 1:
+        return items[0]
+    rest = joined(items[1:])
+    return Msg("joined_list", {"first": items[0], "rest": rest}, f"{items[0].english}, {rest.english}")
+
+
+def account_msg(account: str) -> Msg:
+    """An account's name: the Bank and the Free Parking pot in the reader's language, a player as named."""
+    names = {"bank": ("ui_bank_name", "Bank"), "pot": ("ui_pot_name", "Free Parking")}
+    if account in names:
+        code, english = names[account]
+        return Msg(code, {}, english)
+    return Msg("name", {}, account)
 
 
 class CardLookup(Protocol):
@@ -73,85 +106,29 @@ class GameFactory(Protocol):
                  player_cards: dict[str, str], /, minutes: int | None = None) -> Game: ...
 
 
-class Gives(TypedDict):
-    """What one side of a trade gives: cash, deeds (squares) and Get Out of Jail Free cards."""
-
-    cash: int
-    squares: list[int]
-    jail_cards: int
-
-
-class Ctx(TypedDict, total=False):
-    """What the current screen carries (``Terminal.ctx``), by screen. A key is there only on the screens
-    that set it."""
-
-    # keypad and PIN: the digits typed; the keypad's label, what OK does with the value, what the number is
-    # (amount, dice, bid), the screen to go back to, and what it is for (shown above the keypad)
-    buffer: str
-    label: Msg
-    on_enter: Callable[[int], None]
-    kind: str
-    back: tuple[str, Ctx]
-    purpose: Msg | None
-    # the deed and player contexts (also the keypad's subject, and the bankrupt player)
-    player: str
-    square: int
-    # confirm: the pending operation, when it appeared, whether it needs a second tap or every party's card,
-    # the cards tapped so far; for a rent, what it was asked with (to ask it again with a card's rule)
-    pending: Pending
-    shown_at: float
-    double: bool
-    card_only: bool
-    cards: set[str]
-    rent_player: str
-    rent_square: int
-    rent_dice: int | None
-    rent_card: str | None
-    # choose: a list of options, and what a choice or a card tap does
-    title: Msg
-    options: list[Option]
-    on_choose: Callable[[str], None]
-    on_card: CardHandler | None
-    # auction
-    auction: DeedAuction
-    # trade (players a and b; lift_now also in bankruptcy)
-    a: str
-    b: str
-    gives: dict[str, Gives]
-    lift_now: list[int]
-    # bankruptcy
-    lift_options: list[int]
-    # new-game wizard
-    edition: str
-    mode: str
-    rules: dict[str, Any]
-    seats: list[tuple[str, str]]
-    editions: list[str]
-    minutes: int
-    # enrolment wizard
-    enrolment: Enrolment
-
-
 class TerminalParts:
     """What the mixins use of :class:`terminal.table.machine.Terminal`: its state (set by its ``__init__``)
     and the helpers it defines. See the module docstring."""
 
     game: Game | None
     beeper: Sounds | None
+    clock: Callable[[], float]
     settings: TerminalSettings
     game_factory: GameFactory | None
     enrolment_factory: Callable[[], Enrolment] | None
     reader_ok: bool
-    screen: str
-    ctx: Ctx
+    dialog: Dialog
     message: Msg | None
     message_kind: str
+    screen_version: int
     banker_unlocked: bool
-    _after_banker: Callable[[], None] | None
+    _after_banker: str | None
     _last_go: dict[str, float]
     _view: View | None
 
     if TYPE_CHECKING:  # defined by Terminal
+        @property
+        def screen(self) -> str: ...
         @property
         def _game(self) -> Game: ...
         def _changed(self) -> None: ...
@@ -160,17 +137,22 @@ class TerminalParts:
         def _accept(self) -> None: ...
         def _refuse(self, msg: Msg) -> None: ...
         def _refuse_error(self, error: GameError, money: tuple[str, ...] = ()) -> None: ...
-        def _wrong_card_code(self, code: str) -> None: ...
-        def _go(self, screen: str, **ctx: Unpack[Ctx]) -> None: ...
+        def _refuse_needs(self) -> None: ...
+        def _go(self, dialog: Dialog) -> None: ...
+        def _back_to(self, dialog: Dialog) -> None: ...
         def _go_idle(self) -> None: ...
+        def _at(self, kind: type[D]) -> D: ...
         def _fmt(self, amount: int) -> str: ...
         def _deed_name(self, square: int) -> str: ...
         def _in_debt(self, player: str) -> bool: ...
-        def _ask_number(self, label: Msg, on_enter: Callable[[int], None], kind: str = "amount", *, player: str,
-                        purpose: Msg | None = None, square: int | None = None) -> None: ...
+        def _ask_number(self, label: Msg, then: KeypadNext, kind: str = "amount", *, player: str,
+                        purpose: Msg | None = None, square: int | None = None, back: Dialog | None = None) -> None: ...
         def _ask_confirm(self, op: Mapping[str, Any], purpose: Msg, confirm_by: tuple[str, ...] = (),
-                         warning: Msg | None = None, double: bool = False, card_only: bool = False) -> None: ...
-        def _choose(self, title: Msg, options: list[Option], on_choose: Callable[[str], None],
-                    on_card: CardHandler | None = None) -> None: ...
-        def _card_idle(self, kind: str, who: Any, uid: str) -> None: ...
+                         warning: Msg | None = None, double: bool = False, card_only: bool = False,
+                         rent: RentAsk | None = None, effects: Effects | None = None,
+                         back: Dialog | None = None) -> None: ...
+        def _choose(self, title: Msg, options: list[Option], then: ChoiceNext) -> None: ...
         def _choose_idle(self, option_id: str) -> None: ...
+        def _deed_view(self, square: int, payer: str | None = None) -> DeedView: ...
+        def _label(self, account: str) -> str: ...
+        def _rent_reason(self, square: int, owner: str, dice: int | None, card: str | None) -> Msg | None: ...

@@ -71,7 +71,9 @@ class DeedView:
 @dataclass(frozen=True)
 class Pending:
     """A money movement waiting for confirmation: who pays whom how much and why, before it commits.
-    ``postings``: ``(payer, payee, amount)`` as the Bank will record them; ``warning``: shown in red."""
+    ``postings``: ``(payer, payee, amount)`` as the Bank will record them; ``warning``: shown in red (a
+    second GO salary, or what stays owed); ``owes``: the debts it would create, ``(debtor, creditor,
+    amount)``; ``details``: lines saying what else moves (a bankruptcy's deeds, cards and ended debts)."""
 
     op: Mapping[str, Any]
     purpose: Msg
@@ -79,6 +81,8 @@ class Pending:
     confirm_by: tuple[str, ...] = ()
     confirmed_by: tuple[str, ...] = ()
     warning: Msg | None = None
+    owes: tuple[tuple[str, str, int], ...] = ()
+    details: tuple[Msg, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,3 +110,5 @@ class View:
     edition: str = ""
     language: str = "fr"
     game_over: bool = False
+    #: Counts the screens shown: an input carries the version of the screen it was aimed at.
+    screen_version: int = 0

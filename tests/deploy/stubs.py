@@ -4,12 +4,21 @@ Each stub is a small Python script put first on PATH. It appends ``[name, *args]
 ``$STUB_LOG`` and then behaves like the real command as far as the scripts can see, always inside the
 ``--root`` it was given (a stub called without ``--root`` where it would change the system refuses):
 
-- ``apt-get``, ``raspi-config``, ``chown``: record only.
+- ``apt-get``, ``raspi-config``, ``chown``, ``runuser``: record only.
+- ``dpkg-query -W PKG``: installed only for names in ``$STUB_DPKG_HAS`` (comma list, or ``all``).
+- ``apt-cache show PKG``: every package exists except those in ``$STUB_APT_MISSING``.
+- ``id``: ``-un``, ``-u``, ``-Gn`` print ``$STUB_USER``, ``$STUB_UID``, ``$STUB_GROUPS`` (default: the real ones).
+- ``sudo``: ``-n -l`` succeeds only with ``STUB_SUDO_LIST=yes``; anything else is recorded.
 - ``systemctl``: ``--version`` prints ``systemd $STUB_SYSTEMD_VERSION`` (default 252, Bookworm's).
-- ``groupadd``, ``useradd``, ``usermod -aG``, ``userdel``: edit ``ROOT/etc/group`` and ``ROOT/etc/passwd``.
+- ``groupadd``, ``useradd``, ``usermod -aG``, ``userdel``, ``groupdel``: edit ``ROOT/etc/group`` and
+  ``ROOT/etc/passwd``.
 - ``python3``: ``-m venv [--system-site-packages] DIR`` makes a fake environment whose ``bin/python``
-  is the ``venv-python`` stub (``-m pip show NAME`` succeeds only for names in ``$STUB_PIP_HAS``;
-  ``pip install --force-reinstall`` writes ``bin/banquier``); anything else runs the real Python.
+  is the ``venv-python`` stub: ``-m pip show NAME`` succeeds only for names in ``$STUB_PIP_HAS``;
+  ``pip wheel`` writes a fake wheel per requirement into ``--wheel-dir``; with ``--no-index``, ``pip
+  install``/``wheel`` fail unless every requirement has its wheel in ``--find-links`` (and a build has
+  setuptools there); without it they fail when ``STUB_OFFLINE=yes``; ``pip install --force-reinstall``
+  writes ``bin/banquier``; ``-c CODE`` succeeds unless it imports ``$STUB_NO_MODULE``. Anything else runs
+  the real Python.
 """
 from __future__ import annotations
 
@@ -123,15 +132,105 @@ if ARGS[:2] == ["-m", "venv"]:
     sys.exit(0)
 os.execv({sys.executable!r}, [{sys.executable!r}] + ARGS)
 """,
+    "id": """
+import grp, pwd
+if ARGS == ["-un"]:
+    print(os.environ.get("STUB_USER") or pwd.getpwuid(os.getuid()).pw_name)
+elif ARGS == ["-u"]:
+    print(os.environ.get("STUB_UID") or os.getuid())
+elif ARGS == ["-Gn"]:
+    print(os.environ.get("STUB_GROUPS") or " ".join(grp.getgrgid(g).gr_name for g in os.getgroups()))
+else:
+    sys.exit("id stub: unexpected " + " ".join(ARGS))
+""",
+    "sudo": """
+if "-n" in ARGS and "-l" in ARGS:
+    sys.exit(0 if os.environ.get("STUB_SUDO_LIST") == "yes" else 1)
+""",
+    "runuser": "",
+    "dpkg-query": """
+has = os.environ.get("STUB_DPKG_HAS", "")
+package = ARGS[-1]
+if has == "all" or package in has.split(","):
+    print("ii ", end="")
+    sys.exit(0)
+print("dpkg-query: no packages found matching " + package, file=sys.stderr)
+sys.exit(1)
+""",
+    "apt-cache": """
+missing = os.environ.get("STUB_APT_MISSING", "").split(",")
+if ARGS[:1] == ["show"] and ARGS[-1] not in missing:
+    print("Package: " + ARGS[-1])
+    sys.exit(0)
+print("E: No packages found", file=sys.stderr)
+sys.exit(100)
+""",
+    "groupdel": """
+path, groups = table("group")
+name = ARGS[-1]
+if not any(r[0] == name for r in groups):
+    sys.exit(6)
+save(path, [r for r in groups if r[0] != name])
+""",
     "venv-python": """
+import re
+def name_of(requirement):
+    return re.split(r"[\\s<>=!~;\\[(]", requirement, maxsplit=1)[0].lower().replace("-", "_").replace(".", "_")
+def option(flag):
+    return ARGS[ARGS.index(flag) + 1] if flag in ARGS else None
+VALUED = {"--find-links", "--wheel-dir", "--dest"}
+def requirements():
+    out, skip = [], False
+    for arg in ARGS[3:]:
+        if skip:
+            skip = False
+        elif arg in VALUED:
+            skip = True
+        elif not arg.startswith("-"):
+            out.append(arg)
+    return out
+def wheel_name(requirement):
+    if os.path.isdir(requirement):
+        return "banquier-0.1.0-py3-none-any.whl"
+    if requirement.endswith(".whl"):
+        return os.path.basename(requirement)
+    return name_of(requirement) + "-1.0-py3-none-any.whl"
+def in_wheelhouse(requirement):
+    if os.path.isdir(requirement) or requirement.endswith(".whl"):
+        return os.path.exists(requirement) or os.path.isdir(requirement)
+    house = option("--find-links")
+    return bool(house) and os.path.exists(os.path.join(house, wheel_name(requirement)))
 if ARGS[:3] == ["-m", "pip", "show"]:
     has = os.environ.get("STUB_PIP_HAS", "").split(",")
     sys.exit(0 if ARGS[-1] in has else 1)
-if ARGS[:3] == ["-m", "pip", "install"] and "--force-reinstall" in ARGS:
-    script = os.path.join(os.path.dirname(sys.argv[0]), "banquier")
-    with open(script, "w") as f:
-        f.write("#!/bin/sh\\necho banquier stub\\n")
-    os.chmod(script, 0o755)
+if ARGS[:1] == ["-c"]:  # python -c: imports succeed unless named in STUB_NO_MODULE
+    missing = os.environ.get("STUB_NO_MODULE", "")
+    sys.exit(1 if missing and "import " + missing in ARGS[1] else 0)
+if ARGS[:2] == ["-m", "pip"] and ARGS[2] in ("install", "wheel"):
+    wanted = requirements()
+    if "--no-index" in ARGS:
+        build_backend = [r for r in wanted if os.path.isdir(r)]
+        if build_backend and not os.path.exists(os.path.join(option("--find-links"), "setuptools-1.0-py3-none-any.whl")):
+            sys.exit("ERROR: Could not find a version that satisfies the requirement setuptools>=77 (offline)")
+        missing = [r for r in wanted if not in_wheelhouse(r)]
+        if missing:
+            sys.exit("ERROR: No matching distribution found for " + missing[0] + " (offline)")
+    elif os.environ.get("STUB_OFFLINE") == "yes":
+        sys.exit("ERROR: network is unreachable (stub)")
+    if ARGS[2] == "wheel":
+        target = option("--wheel-dir")
+        os.makedirs(target, exist_ok=True)
+        for r in wanted:
+            if os.path.isdir(r):  # what the build sees, for the tests
+                tree = sorted(os.path.relpath(os.path.join(d, f), r) for d, _, fs in os.walk(r) for f in fs)
+                with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
+                    log.write(json.dumps(["build-tree", r] + tree) + "\\n")
+            open(os.path.join(target, wheel_name(r)), "w").write("wheel of " + r)
+    if ARGS[2] == "install" and "--force-reinstall" in ARGS:
+        script = os.path.join(os.path.dirname(sys.argv[0]), "banquier")
+        with open(script, "w") as f:
+            f.write("#!/bin/sh\\necho banquier stub\\n")
+        os.chmod(script, 0o755)
 """,
 }
 

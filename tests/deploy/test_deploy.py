@@ -1,7 +1,9 @@
-"""The Raspberry Pi deploy scripts, run for real here: shellcheck-clean, the unit file accepted by
-``systemd-analyze verify``, and install.sh / uninstall.sh run against a temporary root directory with
-recording stubs for apt-get, systemctl, raspi-config, useradd/usermod/groupadd/userdel, chown and the
-Python/pip calls (tests/deploy/stubs.py), then every file they wrote checked.
+"""The Raspberry Pi deploy scripts, run here: shellcheck-clean, the unit file accepted by ``systemd-analyze
+verify`` and hardened, and install.sh / uninstall.sh run against a temporary root directory (their test-only
+BANQUIER_TEST_ROOT) with recording stubs for apt-get, dpkg-query, apt-cache, systemctl, raspi-config,
+useradd/usermod/groupadd/userdel/groupdel, chown, id, sudo, runuser and the Python/pip calls
+(tests/deploy/stubs.py), then every file they wrote checked. The real install, nothing stubbed, is
+tests/deploy/real_install.sh (run by .ci/run).
 
 shellcheck and systemd-analyze must be installed (``apt-get install -y shellcheck systemd``): these tests
 fail, they do not skip, when a tool is missing.
@@ -12,6 +14,8 @@ import os
 import re
 import shutil
 import stat
+import sys
+import tempfile
 import subprocess
 from pathlib import Path
 
@@ -33,6 +37,8 @@ INSTALL = DEPLOY / "install.sh"
 UNINSTALL = DEPLOY / "uninstall.sh"
 UNIT = DEPLOY / "banquier.service"
 DEVICE_GROUPS = ("spi", "gpio", "input", "dialout", "video", "render")
+BASE_PACKAGES = ("python3", "python3-venv", "python3-dev", "gcc", "python3-pygame", "python3-spidev", "python3-evdev",
+                 "fonts-dejavu-core", "sqlite3")
 
 
 def need(tool: str, package: str) -> str:
@@ -54,9 +60,9 @@ class Run:
 
     def __call__(self, script: Path, *args: str, check: bool = True, **env: str) -> subprocess.CompletedProcess:
         self.log.write_text("")
-        result = subprocess.run(["bash", str(script), "--root", str(self.root), *args], capture_output=True,
-                                text=True, timeout=120, check=False,
-                                env=environment(self.stubs, self.log, **{**self.extra_env, **env}))
+        result = subprocess.run(["bash", str(script), *args], capture_output=True, text=True, timeout=120,
+                                check=False, env=environment(self.stubs, self.log, BANQUIER_TEST_ROOT=str(self.root),
+                                                             **{**self.extra_env, **env}))
         if check:
             assert result.returncode == 0, f"{script.name} failed:\n{result.stdout}\n{result.stderr}"
         return result
@@ -107,7 +113,10 @@ def pip_calls(run: Run) -> list[list[str]]:
 
 
 # --------------------------------------------------------------------------------------- shellcheck
-@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+REAL_INSTALL = Path(__file__).with_name("real_install.sh")
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL, REAL_INSTALL, REPO / ".ci" / "run"], ids=lambda p: p.name)
 def test_scripts_are_shellcheck_clean(script):
     shellcheck = need("shellcheck", "shellcheck")
     result = subprocess.run([shellcheck, "--shell=bash", "--severity=style", "--external-sources", str(script)],
@@ -115,7 +124,7 @@ def test_scripts_are_shellcheck_clean(script):
     assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL, REAL_INSTALL], ids=lambda p: p.name)
 def test_scripts_are_executable_bash(script):
     assert os.access(script, os.X_OK)
     assert script.read_text().startswith("#!/usr/bin/env bash\n")
@@ -153,10 +162,11 @@ def test_the_unit_says_what_the_device_needs():
     assert "PYTHONUNBUFFERED=1" in environment_lines
     assert "BANQUIER_CONFIG=/etc/banquier/config.toml" in environment_lines
     assert not any(e.startswith("DISPLAY=") for e in environment_lines)
+    # Restarted slowly and forever: never left failed until a reboot (systemd 252 understands both).
     assert values(text, "Service", "Restart") == ["on-failure"]
-    assert float(values(text, "Service", "RestartSec")[0]) >= 1
-    assert int(values(text, "Unit", "StartLimitIntervalSec")[0]) > 0
-    assert int(values(text, "Unit", "StartLimitBurst")[0]) > 1
+    assert values(text, "Service", "RestartSec") == ["30"]
+    assert values(text, "Unit", "StartLimitIntervalSec") == ["0"]
+    assert not values(text, "Service", "RestartPreventExitStatus")
     assert values(text, "Service", "KillSignal") == ["SIGTERM"]
     assert 5 <= int(values(text, "Service", "TimeoutStopSec")[0]) <= 60
     assert values(text, "Service", "StateDirectory") == ["banquier"]
@@ -271,26 +281,58 @@ def test_install_makes_a_venv_that_sees_the_system_packages(pi):
     assert "include-system-site-packages = true" in pi.file("/opt/banquier/venv/pyvenv.cfg").read_text()
 
 
+def dependency_install(run: Run) -> list[str]:
+    """The pip call that installs the dependencies (from the wheelhouse)."""
+    return next(c for c in pip_calls(run) if c[0] == "install" and "--no-index" in c and "sqlite-utils>=4,<5" in c)
+
+
 def test_install_on_a_pi_4_uses_rpi_gpio(pi):
     pi(INSTALL)
-    deps, nodeps, banquier = pip_calls(pi)
-    assert deps[:1] == ["install"]
+    deps = dependency_install(pi)
     assert "RPi.GPIO>=0.7; platform_machine != 'x86_64'" in deps
     assert "spidev>=3.6" in deps and "sqlite-utils>=4,<5" in deps and "pyserial>=3.5" in deps
     assert not any(d.lower().startswith("pygame") for d in deps), "pygame comes from Debian (kmsdrm)"
-    assert "rpi-lgpio" not in deps
-    assert nodeps[-2:] == ["--no-deps", "mfrc522==0.0.7"]
-    assert banquier[-3:] == ["--no-deps", "--force-reinstall", str(REPO)]
+    assert "rpi-lgpio" not in deps and "lgpio" not in deps
+    assert any(c[0] == "install" and c[-2:] == ["--no-deps", "mfrc522==0.0.7"] for c in pip_calls(pi))
+    assert not any("rpi-lgpio" in c for c in pip_calls(pi))
+    banquier = pip_calls(pi)[-1]
+    assert banquier[0] == "install" and "--no-index" in banquier
+    assert banquier[-3:-1] == ["--no-deps", "--force-reinstall"]
+    assert banquier[-1].endswith("/dist/banquier-0.1.0-py3-none-any.whl")
+    assert not banquier[-1].startswith(str(REPO)), "built from a copy, not in the checkout"
 
 
 def test_install_on_a_pi_5_uses_rpi_lgpio(pi5):
-    pi5(INSTALL, STUB_PIP_HAS="RPi.GPIO")
+    result = pi5(INSTALL, STUB_PIP_HAS="RPi.GPIO")
     apt_install = pi5.calls("apt-get")[1]
     assert "python3-lgpio" in apt_install
-    deps = pip_calls(pi5)[0]
-    assert "rpi-lgpio" in deps
-    assert not any(d.startswith("RPi.GPIO") for d in deps)
+    deps = dependency_install(pi5)
+    assert not any(d.startswith(("RPi.GPIO", "rpi-lgpio", "lgpio")) for d in deps)
+    # Without its dependencies: lgpio is Debian's (pip would try to build it from source).
+    assert any(c[0] == "install" and "--no-deps" in c and "rpi-lgpio" in c for c in pip_calls(pi5))
+    assert not any(c[-1] == "lgpio" for c in pip_calls(pi5))
     assert ["uninstall", "--yes", "RPi.GPIO"] in pip_calls(pi5)
+    assert "lgpio from Debian's python3-lgpio" in result.stdout
+
+
+def test_install_on_a_pi_5_on_plain_debian_takes_lgpio_from_pypi(pi5):
+    """Plain Debian has no python3-lgpio: `E: Unable to locate package python3-lgpio` stopped the install."""
+    result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio")
+    apt_install = pi5.calls("apt-get")[1]
+    assert "python3-lgpio" not in apt_install and "swig" in apt_install
+    assert any(c[0] == "wheel" and c[-1] == "lgpio" for c in pip_calls(pi5))  # built from source (PYPI=1)
+    assert any(c[0] == "install" and "--no-index" in c and c[-1] == "lgpio" for c in pip_calls(pi5))
+    assert "lgpio from PyPI" in result.stdout
+    # The choice is remembered: a rerun with everything installed asks apt nothing (no network).
+    result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio", STUB_DPKG_HAS=",".join(BASE_PACKAGES) + ",swig",
+                 STUB_OFFLINE="yes")
+    assert pi5.calls("apt-get") == [] and "lgpio from PyPI" in result.stdout
+    assert any(c[0] == "install" and c[-1] == "lgpio" for c in pip_calls(pi5))
+
+
+def test_install_on_a_pi_5_stops_when_lgpio_cannot_be_imported(pi5):
+    result = pi5(INSTALL, STUB_NO_MODULE="lgpio", check=False)
+    assert result.returncode != 0 and "the lgpio module cannot be imported" in result.stderr
 
 
 def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
@@ -302,7 +344,7 @@ def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
     model.write_text("Raspberry Pi 5 Model B Rev 1.0\0")
     result = run(INSTALL)
     assert "this is a Raspberry Pi 5 Model B Rev 1.0" in result.stdout
-    assert "rpi-lgpio" in pip_calls(run)[0]
+    assert any("--no-deps" in c and "rpi-lgpio" in c for c in pip_calls(run))
 
 
 def test_install_puts_the_user_in_the_device_groups(pi):
@@ -329,7 +371,7 @@ def test_install_enables_spi_by_uncommenting(pi):
     text = pi.file("/boot/firmware/config.txt").read_text()
     assert re.findall(r"^.*dtparam=spi=on.*$", text, re.MULTILINE) == ["dtparam=spi=on"]
     assert text == CONFIG_TXT.replace("#dtparam=spi=on", "dtparam=spi=on")
-    assert pi.calls("raspi-config") == []  # under --root the file is edited, not this machine
+    assert pi.calls("raspi-config") == []  # in the test tree the file is edited, not this machine
 
 
 def test_install_enables_spi_for_every_model_after_a_conditional_section(tmp_path):
@@ -383,7 +425,8 @@ def test_install_repairs_a_venv_without_system_packages(pi):
 
 def test_install_help_and_bad_options(pi):
     result = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True, check=False)
-    assert result.returncode == 0 and "--root DIR" in result.stdout
+    assert result.returncode == 0 and "--source DIR" in result.stdout
+    assert "--root" not in result.stdout and "SD card images" not in result.stdout
     result = pi(INSTALL, "--frobnicate", check=False)
     assert result.returncode != 0 and "unknown option: --frobnicate" in result.stderr
     assert pi.calls() == []
@@ -467,3 +510,332 @@ def test_uninstall_help_and_bad_options(pi):
     assert result.returncode == 0 and "--purge" in result.stdout
     result = pi(UNINSTALL, "--everything", check=False)
     assert result.returncode != 0 and "unknown option" in result.stderr
+
+
+# ------------------------------------------------------------------------ the command for everyone
+COMMAND = DEPLOY / "banquier-command.sh"
+
+
+def test_install_puts_banquier_on_path_for_everyone(pi):
+    pi(INSTALL)
+    command = pi.file("/usr/local/bin/banquier")
+    assert command.read_bytes() == COMMAND.read_bytes()
+    assert stat.S_IMODE(command.stat().st_mode) == 0o755
+
+
+def test_the_command_is_shellcheck_clean():
+    shellcheck = need("shellcheck", "shellcheck")
+    result = subprocess.run([shellcheck, "--shell=sh", "--severity=style", str(COMMAND)], capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0 and not result.stdout.strip(), result.stdout
+
+
+def run_command(tmp_path: Path, *args: str, **env: str) -> tuple[subprocess.CompletedProcess, list[list[str]]]:
+    """The /usr/local/bin/banquier wrapper run with the stubs (id, sudo, runuser) and a fake program."""
+    stubs = make_stubs(tmp_path / "stubs")
+    program = tmp_path / "venv-banquier"
+    program.write_text('#!/bin/sh\necho "program: $(id -un) $BANQUIER_CONFIG $*"\n')
+    program.chmod(0o755)
+    script = tmp_path / "banquier"
+    script.write_text(COMMAND.read_text().replace("/opt/banquier/venv/bin/banquier", str(program)))
+    log = tmp_path / "calls.jsonl"
+    log.write_text("")
+    result = subprocess.run(["sh", str(script), *args], capture_output=True, text=True, timeout=30, check=False,
+                            env=environment(stubs, log, **env))
+    return result, read_log(log)
+
+
+def test_the_command_as_root_runs_as_the_service_user(tmp_path):
+    result, calls = run_command(tmp_path, "doctor", "--no-probe", STUB_USER="root", STUB_UID="0")
+    assert result.returncode == 0, result.stderr
+    assert ["runuser", "-u", "banquier", "--", "env", "BANQUIER_CONFIG=/etc/banquier/config.toml",
+            str(tmp_path / "venv-banquier"), "doctor", "--no-probe"] in calls
+
+
+def test_the_command_for_a_sudoer_goes_through_sudo(tmp_path):
+    result, calls = run_command(tmp_path, "doctor", STUB_USER="pi", STUB_UID="1000", STUB_GROUPS="pi adm sudo video")
+    assert result.returncode == 0, result.stderr
+    assert ["sudo", "-u", "banquier", "--", "env", "BANQUIER_CONFIG=/etc/banquier/config.toml",
+            str(tmp_path / "venv-banquier"), "doctor"] in calls
+
+
+def test_the_command_for_a_passwordless_sudo_rule_goes_through_sudo(tmp_path):
+    result, calls = run_command(tmp_path, "games", "list", STUB_USER="kiosk", STUB_UID="1001", STUB_GROUPS="kiosk",
+                                STUB_SUDO_LIST="yes")
+    assert result.returncode == 0 and [c for c in calls if c[:3] == ["sudo", "-u", "banquier"]], calls
+
+
+def test_the_command_for_anyone_else_says_what_to_type(tmp_path):
+    result, calls = run_command(tmp_path, "doctor", STUB_USER="guest", STUB_UID="1002", STUB_GROUPS="guest")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "guest may not use sudo" in lines[0]
+    assert f"sudo -u banquier env BANQUIER_CONFIG=/etc/banquier/config.toml {tmp_path / 'venv-banquier'} doctor" \
+        in lines[0]
+    assert not [c for c in calls if c[0] == "runuser" or c[:3] == ["sudo", "-u", "banquier"]]
+
+
+def test_the_command_as_the_service_user_runs_the_program_with_the_configuration(tmp_path):
+    result, _ = run_command(tmp_path, "games", "list", STUB_USER="banquier", STUB_UID="990")
+    assert result.returncode == 0 and result.stdout.strip().endswith("/etc/banquier/config.toml games list")
+
+
+def test_the_command_without_an_installation_says_so(tmp_path):
+    stubs = make_stubs(tmp_path / "stubs")
+    result = subprocess.run(["sh", str(COMMAND), "doctor"], capture_output=True, text=True, check=False,
+                            env=environment(stubs, tmp_path / "log"))
+    if Path("/opt/banquier/venv/bin/banquier").exists():
+        pytest.fail("this test needs a machine where Banquier is not installed in /opt/banquier")
+    assert result.returncode == 3 and "sudo deploy/install.sh" in result.stderr
+
+
+def test_uninstall_removes_the_command_but_not_someone_elses(pi):
+    pi(INSTALL)
+    pi(UNINSTALL)
+    assert not pi.file("/usr/local/bin/banquier").exists()
+    mine = pi.file("/usr/local/bin/banquier")
+    mine.write_text("#!/bin/sh\necho my own banquier\n")
+    pi(UNINSTALL)
+    assert mine.exists()
+
+
+def test_doctor_as_a_user_who_cannot_read_the_configuration_says_how(tmp_path):
+    """As /etc/banquier/config.toml (root:banquier 0640) for the login user: "Permission denied", no hint."""
+    folder = Path(tempfile.mkdtemp(prefix="banquier-etc-"))  # a folder everyone may enter, like /etc/banquier
+    try:
+        folder.chmod(0o755)
+        config = folder / "config.toml"
+        config.write_text("[game]\n")
+        config.chmod(0o640)
+        command = [sys.executable, "-m", "host_ui", "--config", str(config), "doctor", "--no-probe"]
+        if os.geteuid() == 0:
+            setpriv = need("setpriv", "util-linux")
+            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        result = subprocess.run(command, capture_output=True, text=True, cwd="/", check=False, timeout=60,
+                                env={**os.environ, "HOME": str(tmp_path), "PYTHONPATH": str(REPO)})
+    finally:
+        shutil.rmtree(folder)
+    assert result.returncode == 3
+    assert "Permission denied" in result.stderr and "run it as the service user: banquier doctor" in result.stderr
+
+
+# ------------------------------------------------------------- install from a copy, offline reruns
+NOBODY = 65534
+
+
+def clone_of_the_repository(tmp_path: Path) -> Path:
+    """A user's clone of Banquier (owned by an ordinary user, as in /home/pi/banquier)."""
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO, clone, ignore=shutil.ignore_patterns(".venv", ".git", "build", "*.egg-info", "__pycache__",
+                                                               ".pytest_cache", ".hypothesis", ".mypy_cache",
+                                                               ".ruff_cache"))
+    for path in [clone, *clone.rglob("*")]:
+        os.lchown(path, NOBODY, NOBODY)
+    return clone
+
+
+def snapshot(folder: Path) -> dict[str, tuple]:
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        content = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+        out[str(path.relative_to(folder))] = (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode), content)
+    return out
+
+
+def build_trees(run: Run) -> list[list[str]]:
+    return [c[2:] for c in run.calls("build-tree")]
+
+
+def test_install_builds_from_a_copy_and_gives_the_checkout_back(pi, tmp_path):
+    """The installer used to build in the clone as root: build/ and banquier.egg-info stayed, root's."""
+    clone = clone_of_the_repository(tmp_path)
+    before = snapshot(clone)
+    # What an earlier installer left there, as root.
+    (clone / "build/lib/terminal").mkdir(parents=True)
+    (clone / "build/lib/terminal/gone.py").write_text("a module deleted from the source long ago\n")
+    (clone / "banquier.egg-info").mkdir()
+    (clone / "banquier.egg-info/PKG-INFO").write_text("Name: banquier\n")
+    result = pi(INSTALL, "--source", str(clone))
+    assert snapshot(clone) == before, "the checkout is as its owner left it"
+    assert "removing banquier.egg-info" in result.stdout and "removing build/lib" in result.stdout
+    trees = build_trees(pi)
+    assert len(trees) == 1
+    where, files = trees[0][0], trees[0][1:]
+    assert not where.startswith(str(clone))
+    assert "pyproject.toml" in files and "terminal/bank/game.py" in files
+    assert not [f for f in files if f.startswith(("build/", ".git/", ".venv/")) or ".egg-info" in f
+                or "__pycache__" in f], files
+
+
+def test_a_rerun_with_nothing_changed_needs_no_network(pi):
+    pi(INSTALL)
+    assert any(c[0] == "wheel" and "--no-index" not in c for c in pip_calls(pi)), "the first run fetches"
+    first = pi.tree()
+    result = pi(INSTALL, STUB_OFFLINE="yes", STUB_DPKG_HAS="all")
+    assert pi.calls("apt-get") == [], "no apt-get update when every package is installed"
+    assert "system packages: all there" in result.stdout
+    for call in pip_calls(pi):
+        if call[0] in ("install", "wheel"):
+            assert "--no-index" in call, call
+    assert "Banquier: already installed from this source" in result.stdout
+    assert pi.tree() == first
+
+
+def test_the_first_install_keeps_the_build_backend_and_the_packages_as_wheels(pi):
+    pi(INSTALL)
+    wheelhouse = str(pi.file("/opt/banquier/wheelhouse"))
+    fetched = [c for c in pip_calls(pi) if c[0] == "wheel" and "--no-index" not in c]
+    assert any(c[-2:] == ["--no-deps", "setuptools>=77"] and wheelhouse in c for c in fetched), fetched
+    assert any("sqlite-utils>=4,<5" in c and c[c.index("--wheel-dir") + 1] == wheelhouse for c in fetched)
+    assert pi.file("/opt/banquier/wheelhouse/setuptools-1.0-py3-none-any.whl").exists()
+
+
+def test_a_changed_source_is_built_again_offline_without_the_deleted_module(pi, tmp_path):
+    clone = clone_of_the_repository(tmp_path)
+    pi(INSTALL, "--source", str(clone))
+    (clone / "hal/sim_beeper.py").unlink()
+    result = pi(INSTALL, "--source", str(clone), STUB_OFFLINE="yes", STUB_DPKG_HAS="all")
+    assert "Banquier: building from a copy" in result.stdout
+    files = build_trees(pi)[-1][1:]
+    assert "hal/sim_beeper.py" not in files and "hal/gpio_beeper.py" in files
+    reinstall = pip_calls(pi)[-1]
+    assert reinstall[:1] == ["install"] and "--force-reinstall" in reinstall and "--no-index" in reinstall
+
+
+def test_a_new_environment_gets_banquier_again(pi):
+    pi(INSTALL)
+    shutil.rmtree(pi.file("/opt/banquier/venv"))
+    result = pi(INSTALL, STUB_DPKG_HAS="all", STUB_OFFLINE="yes")
+    assert "Banquier: building from a copy" in result.stdout and pi.file("/opt/banquier/venv/bin/banquier").exists()
+
+
+# ------------------------------------------------------------------------------- advice that is right
+def test_a_pending_reboot_is_said_on_every_run_until_it_happened(pi):
+    """After a first run (even an interrupted one), later runs said "start it now": SPI needs the reboot."""
+    assert "reboot to enable SPI" in pi(INSTALL).stdout
+    result = pi(INSTALL)
+    assert "SPI: already enabled" in result.stdout and "reboot to enable SPI" in result.stdout
+    assert "start it now" not in result.stdout
+    stamp = pi.file("/var/lib/banquier/.reboot-pending")
+    stamp.write_text("another-boot\n")  # the machine rebooted since
+    result = pi(INSTALL)
+    assert "start it now" in result.stdout and "reboot" not in result.stdout.replace("systemctl", "")
+    assert not stamp.exists()
+
+
+def test_no_config_txt_does_not_send_the_user_to_a_missing_raspi_config(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, config_txt=None)
+    result = run(INSTALL)
+    assert "raspi-config" not in result.stdout.replace("do_boot_behaviour", "")
+    assert "dtparam=spi=on" in result.stdout and "boot partition" in result.stdout
+
+
+# ------------------------------------------------------------------------------ SD-card images: gone
+def test_the_root_option_is_gone(pi):
+    result = pi(INSTALL, "--root", str(pi.root), check=False)
+    assert result.returncode != 0 and "--root is gone" in result.stderr and pi.calls() == []
+    result = pi(UNINSTALL, "--root=/mnt", check=False)
+    assert result.returncode != 0 and "--root is gone" in result.stderr
+
+
+# ------------------------------------------------------------------------------------------ purge
+def test_purge_deletes_the_groups_install_created_and_only_those(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, group="\n".join(line for line in GROUP.splitlines()
+                                      if not line.startswith(("spi:", "gpio:"))) + "\n")
+    installed_with_a_game(run)
+    result = run(UNINSTALL, "--purge")
+    groups = [line.split(":")[0] for line in run.file("/etc/group").read_text().splitlines()]
+    assert "spi" not in groups and "gpio" not in groups
+    assert {"dialout", "video", "input", "render", "pi"} <= set(groups)
+    assert "deleting the group spi" in result.stdout
+
+
+def test_purge_keeps_a_created_group_someone_joined_since(tmp_path):
+    run = Run(tmp_path)
+    fake_pi(run.root, group="\n".join(line for line in GROUP.splitlines() if not line.startswith("spi:")) + "\n")
+    installed_with_a_game(run)
+    group_file = run.file("/etc/group")
+    group_file.write_text(re.sub(r"^(spi:x:\d+:)banquier$", r"\1banquier,pi", group_file.read_text(), flags=re.M))
+    result = run(UNINSTALL, "--purge")
+    assert run.members("spi") == ["pi"] and "keeping the group spi" in result.stdout
+
+
+def test_uninstall_removes_roots_leftovers_from_the_checkout(pi, tmp_path):
+    clone = clone_of_the_repository(tmp_path)
+    before = snapshot(clone)
+    (clone / "build/lib").mkdir(parents=True)
+    (clone / "banquier.egg-info").mkdir()
+    pi(INSTALL, "--source", str(clone))
+    (clone / "build/lib").mkdir(parents=True)  # left by an installer of before this one
+    (clone / "banquier.egg-info").mkdir()
+    result = pi(clone / "deploy/uninstall.sh", "--purge")
+    assert snapshot(clone) == before and "checkout: removing" in result.stdout
+
+
+# ------------------------------------------------------------------------------ the hardened unit
+def exposure(unit: Path) -> float:
+    tool = need("systemd-analyze", "systemd")
+    result = subprocess.run([tool, "security", "--offline=yes", str(unit)], capture_output=True, text=True,
+                            timeout=60, check=False, env={**os.environ, "SYSTEMD_LOG_COLOR": "0", "SYSTEMD_COLORS": "0"})
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout + result.stderr)
+    assert found, result.stdout + result.stderr
+    return float(found.group(1))
+
+
+def test_the_unit_is_hardened_to_an_exposure_of_at_most_3():
+    """It scored 8.1 EXPOSED: no system-call filter, every capability, every address family, the network."""
+    assert exposure(UNIT) <= 3.0
+
+
+def test_the_exposure_check_does_see_a_weak_unit(tmp_path):
+    weak = tmp_path / "banquier.service"
+    weak.write_text("\n".join(line for line in UNIT.read_text().splitlines()
+                              if not line.startswith(("SystemCall", "CapabilityBoundingSet", "PrivateNetwork",
+                                                      "RestrictAddressFamilies", "RestrictNamespaces"))) + "\n")
+    assert exposure(weak) > 3.0
+
+
+def test_the_hardening_keeps_what_the_terminal_needs():
+    text = UNIT.read_text()
+    devices = " ".join(values(text, "Service", "DeviceAllow"))
+    for device in ("char-spidev", "gpiomem", "char-gpiochip", "char-drm", "char-fb", "char-input", "char-tty"):
+        assert device in devices, device
+    assert values(text, "Service", "DevicePolicy") == ["closed"]
+    assert not values(text, "Service", "ProtectKernelTunables"), "RPi.GPIO writes /sys/class/gpio"
+    assert not values(text, "Service", "PrivateDevices") and not values(text, "Service", "ProcSubset")
+    assert values(text, "Service", "ProtectSystem") == ["strict"] and values(text, "Service", "StateDirectory")
+    assert values(text, "Service", "SupplementaryGroups")
+
+
+def test_every_hardening_setting_has_its_comment():
+    lines = UNIT.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("# ---- Hardening"))
+    end = lines.index("[Install]")
+    settings = 0
+    for i in range(start + 1, end):
+        if lines[i] and not lines[i].startswith("#"):
+            settings += 1
+            assert lines[i - 1].startswith("#"), f"no comment above {lines[i]!r}"
+    assert settings >= 25
+
+
+# ------------------------------------------------------------------------------ the real install test
+def test_the_real_install_test_fails_loudly_without_root(tmp_path):
+    """It never skips: without root (or debootstrap, or the network) it fails and says why."""
+    command = ["bash", str(REAL_INSTALL)]
+    if os.geteuid() == 0:
+        setpriv = need("setpriv", "util-linux")
+        command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, cwd="/")
+    assert result.returncode != 0
+    assert "FAIL: run it as root" in result.stderr and "FAILED" in result.stderr
+
+
+def test_ci_runs_the_real_install_test_after_the_suite():
+    ci = (REPO / ".ci" / "run").read_text().splitlines()
+    commands = [line.strip() for line in ci if line.strip() and not line.strip().startswith("#")]
+    suite = commands.index("./dev.sh test")
+    assert any("tests/deploy/real_install.sh" in c for c in commands[suite + 1:])

@@ -6,7 +6,9 @@ Enforced like the real library (same exception types and messages):
 * ``output`` on a channel not set up as an output, ``input`` on one not set up, raise RuntimeError;
 * power/ground pins and unknown channels raise ValueError;
 * one ``PWM`` object per channel, only on outputs; duty cycle 0..100 and frequency > 0 checked;
-* ``cleanup(channels)`` releases those channels only; ``cleanup()`` releases all and forgets the mode.
+* ``cleanup(channels)`` releases those channels only; ``cleanup()`` releases all and forgets the mode;
+* with ``no_access = True`` (the user cannot open /dev/gpiomem), ``setup`` and ``input`` raise the real
+  library's ``RuntimeError: No access to /dev/mem.  Try running as root!``.
 
 Recorded for assertions (pins are always *header* pins, whatever the numbering mode):
 * ``history``: ``(seq, pin, what, value)`` tuples (what: setup, output, pwm_start, pwm_duty,
@@ -42,6 +44,7 @@ BOARD_TO_BCM = {
 }
 BCM_TO_BOARD = {bcm: board for board, bcm in BOARD_TO_BCM.items()}
 
+_NO_ACCESS_MSG = "No access to /dev/mem.  Try running as root!"
 _MODE_MSG = "Please set pin numbering mode using GPIO.setmode(GPIO.BOARD) or GPIO.setmode(GPIO.BCM)"
 
 
@@ -60,6 +63,7 @@ class FakeGPIO:
         self.calls: list[tuple] = []
         self.violations: list[str] = []
         self.foreign: set[int] = set()  # pins set up by "other code" (see claim_foreign)
+        self.no_access = False  # True: /dev/gpiomem cannot be opened (RuntimeError, as the real library)
         self._watchers: dict[int, list[Callable[[int, int], None]]] = {}
         self._seq = itertools.count()
         self._lock = threading.RLock()
@@ -103,6 +107,10 @@ class FakeGPIO:
         if self.mode is None:
             raise RuntimeError(_MODE_MSG)
 
+    def _need_access(self) -> None:
+        if self.no_access:
+            raise RuntimeError(_NO_ACCESS_MSG)
+
     def _pin(self, channel) -> int:
         """Header pin of a channel in the current mode (ValueError like the real library)."""
         self._need_mode()
@@ -145,6 +153,7 @@ class FakeGPIO:
         with self._lock:
             self.calls.append(("setup", channel, direction, pull_up_down, initial))
             self._need_mode()
+            self._need_access()
             if direction not in (IN, OUT):
                 raise ValueError("An invalid direction was passed to setup()")
             if direction == OUT and pull_up_down != PUD_OFF:
@@ -192,6 +201,7 @@ class FakeGPIO:
     def input(self, channel) -> int:
         with self._lock:
             self.calls.append(("input", channel))
+            self._need_access()
             pin = self._pin(channel)
             if pin not in self.direction:
                 raise RuntimeError("You must setup() the GPIO channel first")

@@ -132,3 +132,26 @@ def test_sim_main_creates_then_resumes_a_game(pg, tmp_path):
     assert (tmp_path / "current").read_text().strip() == game.name and (tmp_path / "shot.png").stat().st_size > 1000
     assert main(["--headless", "--seconds", "0.1", "--data-dir", str(tmp_path)]) == 0
     assert main(["--size", "big"]) == 2
+
+
+def test_two_quick_enters_never_commit_a_confirmation_not_drawn(pg, app):
+    """Both presses reach the loop before it redraws: the second was aimed at the keypad, and is dropped."""
+    from host_ui.demo import player_uid
+    pg.event.clear()
+    app.step()
+    app.clock.advance(2)
+    app.reader.tap(player_uid(1))
+    app.clock.advance(0.1)
+    app.step()
+    _click_at(pg, app, ("choose", "pay_bank"), finger=False)
+    for key, char in ((pg.K_5, "5"), (pg.K_0, "0")):
+        pg.event.post(pg.event.Event(pg.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
+    app.step()
+    assert app.terminal.view.keypad == "50"
+    for _ in range(2):
+        pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_RETURN, mod=0, unicode="\r", scancode=0))
+    app.step()
+    assert app.terminal.view.screen == "confirm" and app.terminal.game.cash("Anne") == 1500
+    pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_RETURN, mod=0, unicode="\r", scancode=0))
+    app.step()
+    assert app.terminal.game.cash("Anne") == 1450

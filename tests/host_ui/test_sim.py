@@ -67,6 +67,9 @@ def test_the_configured_pin_is_typed_on_the_keyboard_in_a_shrunk_window(pg, tmp_
         seen["app"] = app
         assert app.output.scale < 1.0
         _press_at(pg, app, ("choose", "banker"))
+        app.step()  # the PIN screen is drawn: keys are aimed at what is on screen
+        app.draw_if_needed(app.monotonic(), force=True)
+        assert app.terminal.view.screen == "pin"
         for key in (pg.K_2, pg.K_4, pg.K_6, pg.K_8, pg.K_RETURN):
             _key(pg, key, app)
 

@@ -93,12 +93,12 @@ def test_a_deck_takes_at_most_two_pages_at_800x480_with_its_amounts(pg, tmp_path
 
 def test_a_deck_tile_says_what_the_card_moves(pg, tmp_path):
     from host_ui.screen.context import Context
-    from host_ui.screen.screens import deck_card_tile, deck_cards
+    from host_ui.screen.screens import deck_card_text, deck_card_tile, deck_cards
     game, terminal = _deck_view(tmp_path, "fr", "community_chest")
     ctx = Context(terminal.view, "fr", game.edition, "plain", game)
     cards = deck_cards(ctx)
     assert cards is not None
-    tiles = {o.id: deck_card_tile(ctx.msg(o.label), cards[o.id], ctx) for o in terminal.view.options}
+    tiles = {o.id: deck_card_tile(deck_card_text(o, ctx), cards[o.id], ctx) for o in terminal.view.options}
     assert tiles["2"] == ("Erreur de la banque en votre faveur", "+200\xa0€", 1)
     assert tiles["3"] == ("Note du médecin", "−50\xa0€", -1)
     assert tiles["9"] == ("C'est votre anniversaire", "+10\xa0€/joueur", 1)
@@ -125,8 +125,13 @@ class _Shown:
         self.view = view
         self.version = 0
 
+        self.shown_version = None
+
     def tick(self):
         pass
+
+    def shown(self, version):
+        self.shown_version = version
 
 
 def _app(pg, view, game, size=(800, 480)):

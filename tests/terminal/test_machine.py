@@ -58,13 +58,10 @@ def test_buy_flow_beeps_once_per_tap_and_success_after_commit(table):
     d = table.driver
     d.tap(deed_uid(39))
     assert table.view.screen == "deed" and table.view.deed.name == "Rue de la Paix"
-    d.tap(ANN)
-    assert table.view.screen == "offer"
-    assert table.beeps() == ["accepted", "accepted"]
-    d.choose("buy")
-    assert table.view.pending.postings == (("Ann", "bank", 400),)
-    assert table.entries() == 1, "nothing is committed before confirmation"
-    d.tap(ANN)
+    assert table.view.title.code == "deed_tap_buyer" and table.view.title.params["price"] == "400\u00a0€"
+    assert table.beeps() == ["accepted"]
+    assert table.entries() == 1, "nothing is committed by looking at a deed"
+    d.tap(ANN)  # the buyer's card, under the price shown: it commits
     assert table.beeps() == ["success"]
     assert table.game.cash("Ann") == 1100 and table.view.screen == "idle"
     assert table.view.players[0].cash == 1100
@@ -73,6 +70,7 @@ def test_buy_flow_beeps_once_per_tap_and_success_after_commit(table):
 def test_resting_card_and_quick_retap_never_charge_twice(table):
     d = table.driver
     table.game.buy("Ann", 39)
+    table.game.pay_bank("Bob", 1480)  # 20 left: the rent of 50 makes a debt, so it is confirmed
     d.tap(deed_uid(39))
     d.tap(BOB)
     assert table.view.screen == "confirm"
@@ -89,29 +87,31 @@ def test_resting_card_and_quick_retap_never_charge_twice(table):
     table.clock.advance(0.06)
     for event in table.reader.poll():
         table.terminal.handle(event)
-    assert table.game.cash("Bob") == 1450
-    assert table.entries() == 3
+    assert table.game.cash("Bob") == 0 and table.game.current.debts_of("Bob")[0]["amount"] == 30
+    assert table.entries() == 4
     assert table.beeps().count("success") == 1
 
 
 def test_a_too_quick_confirming_tap_is_ignored(table):
     table.game.buy("Ann", 39)
+    table.game.pay_bank("Bob", 1480)
     table.terminal.present(deed_uid(39))
     table.clock.advance(1)
-    table.terminal.present(BOB)  # confirmation shown now
+    table.terminal.present(BOB)  # a debt: the confirmation is shown now
     table.clock.advance(0.1)
     table.terminal.present(BOB)  # the same hand twice in 0.1 s
-    assert table.view.screen == "confirm" and table.game.cash("Bob") == 1500
+    assert table.view.screen == "confirm" and table.game.cash("Bob") == 20
     table.clock.advance(1)
     table.terminal.present(BOB)
-    assert table.game.cash("Bob") == 1450
+    assert table.game.cash("Bob") == 0
 
 
 def test_cancel_drops_the_pending_payment(table):
     d = table.driver
-    d.tap(deed_uid(39))
     d.tap(ANN)
-    d.choose("buy")
+    d.choose("pay_bank")
+    d.type_number(50)
+    assert table.view.screen == "confirm"
     d.button("cancel")
     assert table.view.screen == "idle" and table.game.cash("Ann") == 1500 and table.entries() == 1
     assert table.view.message.code == "cancelled"
@@ -137,15 +137,18 @@ def test_unknown_cards_get_their_own_message(table, uid, code):
 
 
 def test_wrong_kind_of_card_for_the_step(table):
+    from terminal.table.i18n import text
     d = table.driver
-    d.tap(deed_uid(39))
     d.tap(ANN)
-    d.choose("buy")
+    d.choose("pay_bank")
+    d.type_number(50)
     d.tap(deed_uid(1))
-    assert table.view.screen == "confirm" and table.view.message.code == "wrong_card"
+    assert table.view.screen == "confirm" and table.view.message.code == "screen_needs"
     assert table.beeps()[-1] == "refused"
-    d.tap(BOB)  # not the payer
-    assert table.view.message.code == "wrong_card" and table.game.cash("Bob") == 1500
+    deed_message = text(table.view.message, "fr")
+    assert deed_message == "Cet écran attend la carte de Ann ou OK."
+    d.tap(BOB)  # not the payer: the same message, whatever the wrong card
+    assert text(table.view.message, "fr") == deed_message and table.game.cash("Bob") == 1500
 
 
 def test_a_bankrupt_players_card_is_refused(table):
@@ -208,8 +211,8 @@ def test_a_refusal_of_the_rules_shows_the_rule_and_changes_nothing(table):
 def test_second_go_salary_within_the_window_asks_again(table):
     d = table.driver
     d.tap(ANN)
-    d.choose("pass_go")
-    d.button("confirm")
+    d.choose("pass_go")  # the button names the amount: it commits
+    assert table.game.cash("Ann") == 1700
     d.tap(ANN)
     d.choose("pass_go")
     assert table.view.pending.warning.code == "second_go"
@@ -220,20 +223,19 @@ def test_second_go_salary_within_the_window_asks_again(table):
     table.clock.advance(200)
     d.tap(ANN)
     d.choose("pass_go")
-    assert table.view.pending.warning is None
+    assert table.view.screen == "idle" and table.game.cash("Ann") == 2100
 
 
 def test_rent_on_a_utility_asks_the_dice(table):
     d = table.driver
     table.game.buy("Bob", 12)
     d.tap(deed_uid(12))
-    d.tap(ANN)
     assert table.view.screen == "keypad"
     d.type_number(9)
-    assert table.view.pending.postings == (("Ann", "Bob", 36),)
+    assert table.view.screen == "deed" and table.view.title.params["rent"] == "36\u00a0€"
     d.choose("rent_utility_card")
-    assert table.view.pending.postings == (("Ann", "Bob", 90),)
-    d.button("confirm")
+    assert table.view.title.params["rent"] == "90\u00a0€"
+    d.tap(ANN)
     assert table.game.cash("Bob") == 1500 - 150 + 90
 
 
@@ -280,7 +282,7 @@ def test_undo_shows_what_it_undoes_before_doing_it(table):
     d.choose("undo")
     assert table.view.screen == "confirm"
     from terminal.table.i18n import text
-    assert text(table.view.pending.purpose, "fr") == "Annuler : Achat de Rue de la Paix (Ann)"
+    assert text(table.view.pending.purpose, "fr") == "Défaire : Achat de Rue de la Paix (Ann)"
     assert text(table.view.pending.purpose, "en") == "Undo: Buying Rue de la Paix (Ann)"
     assert table.view.pending.postings == (("bank", "Ann", 400),)
     d.button("confirm")
@@ -297,8 +299,8 @@ def test_reader_health_is_shown(table):
 def test_function_keys_pick_the_first_options(table):
     d = table.driver
     d.tap(ANN)
-    table.terminal.handle(ButtonPressed("f1"))  # GO salary
-    assert table.view.screen == "confirm" and table.view.pending.postings == (("bank", "Ann", 200),)
+    table.terminal.handle(ButtonPressed("f1"))  # GO salary, named with its amount: it commits
+    assert table.view.screen == "idle" and table.game.cash("Ann") == 1700
 
 
 def test_view_is_rebuilt_only_on_change(table):

@@ -114,6 +114,7 @@ def ready_pi(fake: FakeRoot, model: str = "Raspberry Pi 4 Model B Rev 1.5") -> N
     fake.write("dev/spidev0.0")
     fake.write("dev/spidev0.1")
     fake.write("dev/dri/card1")
+    fake.write("dev/gpiomem")  # what RPi.GPIO opens
     for group in ("spi", "gpio", "video", "input", "dialout"):
         fake.group(group, "banquier")
 
@@ -284,6 +285,8 @@ def test_gpio_on_a_pc_is_a_failure(fake, data):
 ])
 def test_gpio_library_for_the_model(fake, data, model, packages, status, words):
     fake.model(model)
+    for node in ("dev/gpiomem", "dev/gpiochip0"):  # the devices RPi.GPIO and rpi-lgpio open
+        fake.write(node)
     found = checks(config_for(data, '[hardware.beeper]\nbackend = "gpio"\n'), fake,
                    installed=lambda name: packages.get(name))
     assert_status(found["gpio"], status, *words)

@@ -1,0 +1,80 @@
+"""Debts and bankruptcy shown before they happen (issue 12, point 4): what is paid and what stays owed; the
+bankruptcy confirmation lists per creditor what they receive and the debts it ends; the creditor decides
+"lift now" on their own tap."""
+from __future__ import annotations
+
+import pytest
+
+from terminal.table.i18n import text
+from tests.terminal.test_machine import ANN, BOB, Table
+from tests.terminal.ui_driver import deed_uid
+
+NBSP = "\u00a0"
+
+
+@pytest.fixture
+def table(make_game):
+    return Table(make_game, edition="us")
+
+
+def _bob_owes_ann(table):
+    g = table.game
+    g.buy("Ann", 39), g.buy("Ann", 37)
+    g.build("Ann", 39), g.build("Ann", 37), g.build("Ann", 39)
+    g.buy("Bob", 1), g.buy("Bob", 3), g.build("Bob", 1), g.buy("Bob", 5), g.mortgage("Bob", 5)
+    g.gain_jail_card("Bob", "chance")
+    g.pay_bank("Bob", 900)
+
+
+def test_a_rent_beyond_the_cash_says_what_is_paid_and_owed_before_commit(table):
+    _bob_owes_ann(table)
+    start = table.entries()
+    table.driver.tap(deed_uid(39))
+    assert "600" in text(table.view.title, "en")
+    table.driver.tap(BOB)
+    pending = table.view.pending
+    assert table.entries() == start and pending.owes == (("Bob", "Ann", 270),)
+    assert text(pending.warning, "en").startswith("Bob pays ") and "owes" in text(pending.warning, "en")
+
+
+def test_bankruptcy_lists_per_creditor_and_the_creditor_decides_on_their_tap(table):
+    _bob_owes_ann(table)
+    table.game.pay_rent("Bob", 39)  # Bob pays what he has and owes Ann the rest
+    d = table.driver
+    d.tap(BOB)
+    d.choose("bankruptcy")
+    view = table.view
+    assert view.screen == "bankruptcy" and view.extra["creditor"] == "Ann"
+    assert not any(o.enabled for o in view.options), "nothing is chosen before the creditor's card"
+    d.tap(BOB)  # the debtor's card: the screen needs the creditor's
+    assert view.screen == "bankruptcy"
+    assert text(table.view.message, "en") == "This screen needs Ann's card (the creditor)."
+    d.tap(ANN)
+    assert all(o.enabled for o in table.view.options) and table.view.player == "Ann"
+    d.choose("lift:5")
+    d.choose("done")
+    pending = table.view.pending
+    assert table.view.screen == "confirm" and pending.op["lift_now"] == [5]
+    lines = [text(m, "en") for m in pending.details]
+    receives = next(line for line in lines if line.startswith("Ann receives: "))
+    assert "Mediterranean Avenue" in receives and "Baltic Avenue" in receives
+    assert "Reading Railroad (mortgage lifted: $110)" in receives.replace(NBSP, " ")
+    assert "a Get Out of Jail Free card" in receives
+    assert any(line.startswith("Sold back to the Bank: 1 house(s) on Mediterranean Avenue") for line in lines)
+    assert any(line.startswith("Debt ended: ") and "Ann" in line for line in lines)
+    assert "Bob" not in table.game.current.bankrupt_list, "nothing happens before the confirmation"
+    d.button("confirm")
+    assert "Bob" in table.game.current.bankrupt_list and table.game.current.owner[5] == "Ann"
+    assert not table.game.current.mortgaged.get(5)
+
+
+def test_bankruptcy_to_the_bank_lists_what_returns_to_it(table):
+    g = table.game
+    g.buy("Bob", 1), g.gain_jail_card("Bob", "chance"), g.pay_bank("Bob", 2000)
+    d = table.driver
+    d.tap(BOB)
+    d.choose("bankruptcy")
+    assert table.view.screen == "confirm"
+    lines = [text(m, "en") for m in table.view.pending.details]
+    assert lines[0] == "Bank receives: Mediterranean Avenue, a Get Out of Jail Free card"
+    assert any(line.startswith("Debt ended: ") for line in lines)

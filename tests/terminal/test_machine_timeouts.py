@@ -1,0 +1,129 @@
+"""Time that suits each flow (issue 12, point 7): any input restarts the timeout; keypads inside trades and
+auctions, card lists and the wizard use the long timeout; a timeout never throws away a trade or an auction
+already set up without asking."""
+from __future__ import annotations
+
+import pytest
+
+from tests.terminal.test_machine import ANN, BOB, Table
+from tests.terminal.ui_driver import BANKER_UID, deed_uid
+
+
+@pytest.fixture
+def table(make_game):
+    return Table(make_game)  # timeouts: 10 s, long 60 s
+
+
+def wait(table, seconds):
+    table.clock.advance(seconds)
+    table.terminal.tick()
+
+
+def test_any_input_restarts_the_timeout(table):
+    table.driver.tap(ANN)
+    wait(table, 8)
+    table.driver.tap(deed_uid(1))  # even a refused or wrong input shows someone is there
+    wait(table, 8)
+    assert table.view.screen != "idle"
+    table.terminal.digit("5", version=table.view.screen_version - 1)  # a dropped input counts too
+    wait(table, 8)
+    assert table.view.screen != "idle"
+    wait(table, 3)
+    assert table.view.screen == "idle" and table.view.message.code == "timed_out"
+
+
+def test_typing_the_cash_of_a_trade_has_the_long_timeout(table):
+    d = table.driver
+    d.tap(ANN)
+    d.choose("trade")
+    d.tap(BOB)
+    d.choose("cash:Ann")
+    for char in "15":
+        table.terminal.digit(char)
+    wait(table, 11)
+    assert table.view.screen == "keypad" and table.view.keypad == "15"
+    table.terminal.digit("0")
+    table.terminal.digit("OK")
+    assert table.view.screen == "trade" and table.view.extra["gives"]["Ann"]["cash"] == 150
+
+
+def test_a_card_list_has_the_long_timeout(table):
+    table.driver.tap(ANN)
+    table.driver.choose("chance")
+    wait(table, 30)
+    assert table.view.screen == "choose"
+    wait(table, 31)
+    assert table.view.screen == "idle"
+
+
+def test_a_bid_keypad_in_an_auction_has_the_long_timeout(table):
+    d = table.driver
+    d.tap(deed_uid(39))
+    d.choose("decline")
+    d.tap(ANN)
+    wait(table, 20)
+    assert table.view.screen == "keypad"
+
+
+def test_the_wizard_has_the_long_timeout(make_game):
+    table = Table(make_game)
+    table.terminal.game_factory = lambda *a, **k: None  # the wizard opens; nothing is started here
+    table.driver.tap(BANKER_UID)
+    table.driver.choose("new_game")
+    wait(table, 30)
+    assert table.view.screen == "new_game"
+
+
+def test_a_trade_set_up_is_not_thrown_away_without_asking(table):
+    d = table.driver
+    table.game.buy("Ann", 1)
+    d.tap(ANN)
+    d.choose("trade")
+    d.tap(BOB)
+    d.choose("deed:Ann:1")
+    d.choose("done")                      # the confirmation waits for both cards
+    wait(table, 61)
+    view = table.view
+    assert view.screen == "trade" and view.message.code == "timeout_kept_trade"
+    assert view.extra["gives"]["Ann"]["squares"] == [1], "kept as it was"
+    wait(table, 61)                       # asked, and nobody answered: now it is dropped
+    assert table.view.screen == "idle" and table.view.message.code == "timed_out_dropped"
+    assert table.game.current.owner[1] == "Ann"
+
+
+def test_answering_the_question_keeps_the_trade_going(table):
+    d = table.driver
+    table.game.buy("Ann", 1)
+    d.tap(ANN)
+    d.choose("trade")
+    d.tap(BOB)
+    d.choose("deed:Ann:1")
+    wait(table, 61)
+    assert table.view.message.code == "timeout_kept_trade"
+    d.choose("done")
+    d.tap(ANN)
+    d.tap(BOB)
+    assert table.game.current.owner[1] == "Bob"
+
+
+def test_an_empty_trade_times_out_at_once(table):
+    d = table.driver
+    d.tap(ANN)
+    d.choose("trade")
+    d.tap(BOB)
+    wait(table, 61)
+    assert table.view.screen == "idle" and table.view.message.code == "timed_out"
+
+
+def test_an_auction_with_a_bid_is_kept_and_asked_about(table):
+    d = table.driver
+    d.tap(deed_uid(39))
+    d.choose("decline")
+    d.tap(ANN)
+    d.type_number(120)
+    wait(table, 61)
+    assert table.view.screen == "auction" and table.view.message.code == "timeout_kept_auction"
+    assert table.view.extra["best"] == ("Ann", 120)
+    d.button("confirm")
+    d.button("confirm")
+    assert table.game.current.owner[39] == "Ann" and table.game.cash("Ann") == 1380
