@@ -36,7 +36,7 @@ def refuse_blind(driver: str, *, on_device: bool) -> None:
             f"output = \"framebuffer\" and fb_device = \"/dev/fb1\" in [display]. Use --headless only for tests.")
 
 
-def sdl_failure(exc: Exception, dri: str | os.PathLike = "/dev/dri") -> DisplayError:
+def sdl_failure(exc: Exception, dri: str | os.PathLike[str] = "/dev/dri") -> DisplayError:
     """A :class:`DisplayError` with the fix for SDL failing to open the screen (``pygame.error``, e.g.
     "kmsdrm not available"): what ``/dev/dri`` shows says which fix applies."""
     reason = " ".join(str(exc).split()) or type(exc).__name__

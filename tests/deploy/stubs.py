@@ -210,7 +210,8 @@ if ARGS[:2] == ["-m", "pip"] and ARGS[2] in ("install", "wheel"):
     wanted = requirements()
     if "--no-index" in ARGS:
         build_backend = [r for r in wanted if os.path.isdir(r)]
-        if build_backend and not os.path.exists(os.path.join(option("--find-links"), "setuptools-1.0-py3-none-any.whl")):
+        backend_wheel = os.path.join(option("--find-links"), "setuptools-1.0-py3-none-any.whl")
+        if build_backend and not os.path.exists(backend_wheel):
             sys.exit("ERROR: Could not find a version that satisfies the requirement setuptools>=77 (offline)")
         missing = [r for r in wanted if not in_wheelhouse(r)]
         if missing:

@@ -14,9 +14,9 @@ import os
 import re
 import shutil
 import stat
+import subprocess
 import sys
 import tempfile
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -188,7 +188,8 @@ def verify_root(run: Run) -> Path:
 def analyze(root: Path) -> subprocess.CompletedProcess:
     tool = need("systemd-analyze", "systemd")
     return subprocess.run([tool, "verify", f"--root={root}", "/etc/systemd/system/banquier.service"],
-                          capture_output=True, text=True, timeout=60, check=False, env={**os.environ, "SYSTEMD_LOG_COLOR": "0"})
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "SYSTEMD_LOG_COLOR": "0"})
 
 
 def test_the_installed_unit_passes_systemd_analyze_verify(pi):
@@ -270,7 +271,8 @@ def test_install_installs_the_system_packages(pi):
     assert apt[0][1:] == ["update", "-q"]
     packages = apt[1][apt[1].index("--no-install-recommends") + 1:]
     assert apt[1][1:3] == ["install", "-y"]
-    assert {"python3-pygame", "python3-spidev", "python3-evdev", "python3-venv", "fonts-dejavu-core", "python3-dev", "gcc"} <= set(packages)
+    assert {"python3-pygame", "python3-spidev", "python3-evdev", "python3-venv", "fonts-dejavu-core", "python3-dev",
+            "gcc"} <= set(packages)
     assert "python3-lgpio" not in packages
 
 
@@ -360,7 +362,8 @@ def test_install_puts_the_user_in_the_device_groups(pi):
 
 def test_install_creates_missing_groups(tmp_path):
     run = Run(tmp_path)
-    fake_pi(run.root, group="\n".join(l for l in GROUP.splitlines() if not l.startswith(("spi:", "gpio:"))) + "\n")
+    kept = [line for line in GROUP.splitlines() if not line.startswith(("spi:", "gpio:"))]
+    fake_pi(run.root, group="\n".join(kept) + "\n")
     run(INSTALL)
     assert [c[-1] for c in run.calls("groupadd")] == ["spi", "gpio"]
     assert "banquier" in run.members("spi") and "banquier" in run.members("gpio")
@@ -779,7 +782,8 @@ def test_uninstall_removes_roots_leftovers_from_the_checkout(pi, tmp_path):
 def exposure(unit: Path) -> float:
     tool = need("systemd-analyze", "systemd")
     result = subprocess.run([tool, "security", "--offline=yes", str(unit)], capture_output=True, text=True,
-                            timeout=60, check=False, env={**os.environ, "SYSTEMD_LOG_COLOR": "0", "SYSTEMD_COLORS": "0"})
+                            timeout=60, check=False,
+                            env={**os.environ, "SYSTEMD_LOG_COLOR": "0", "SYSTEMD_COLORS": "0"})
     found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout + result.stderr)
     assert found, result.stdout + result.stderr
     return float(found.group(1))

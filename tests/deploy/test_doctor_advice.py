@@ -132,7 +132,8 @@ def test_the_gpio_check_opens_the_device_as_the_current_user(tmp_path, data, mon
 
     monkeypatch.setattr(doctor.os, "open", spy)
     found = doctor.run_checks(config_for(data, GPIO_BEEPER), root=fake.path, env={"HOME": str(tmp_path)},
-                              user=pwd.getpwuid(os.geteuid()).pw_name, installed={"RPi.GPIO": "0.7.1"}.get, found=lambda name: True,
+                              user=pwd.getpwuid(os.geteuid()).pw_name, installed={"RPi.GPIO": "0.7.1"}.get,
+                              found=lambda name: True,
                               video_drivers=lambda: ["kmsdrm"], disk_free=lambda p: 10 ** 9)
     gpio = next(c for c in found if c.name == "gpio")
     assert "gpiomem" in opened
