@@ -207,6 +207,10 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     for seat in (1, 2, 3):
         _tap(term, clock, player_uid(seat))
     snap("new_game", "new_game")
+    term.choose("rename:2")  # the third seat's name, typed on the on-screen keyboard
+    for option in [o.id for o in term.view.options if o.id.startswith("key:") and len(o.id) == 5][3:7]:
+        term.choose(option)
+    snap("new_game_naming", "new_game")
     reset()
     # Bankruptcy of the debtor (to another player, with a mortgaged deed: the lift-now screen).
     debtor = d

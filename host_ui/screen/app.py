@@ -108,12 +108,29 @@ class TerminalApp:
             event = pygame.event.Event(event.type, {**event.dict, "pos": to_window(event.pos)})
         if self.extra_events is not None and self.extra_events(event):
             return
+        if event.type == pygame.KEYDOWN and self._typed(event):
+            return
         if event.type == pygame.MOUSEWHEEL:
             self.dispatch(("scroll", -event.y * 3))
             return
         records = to_records(event, self.output.window_size, self.output.screen_rect, now)
         for record in records:
             self.handle_mapped(self.mapper.feed(record))
+
+    def _typed(self, event: pygame.event.Event) -> bool:
+        """A key typed while the screen shows an on-screen keyboard (its ``key:...`` options, as the new-game
+        wizard's naming of a seat): a letter types it, Backspace erases, Enter is OK, Esc goes back."""
+        ids = {o.id for o in self.terminal.view.options}
+        if "key:ok" not in ids:
+            return False
+        named = {pygame.K_BACKSPACE: "key:back", pygame.K_RETURN: "key:ok", pygame.K_KP_ENTER: "key:ok",
+                 pygame.K_ESCAPE: "key:cancel", pygame.K_SPACE: "key:space"}.get(event.key)
+        char = str(getattr(event, "unicode", "") or "").lower()
+        key = named or (f"key:{char}" if char else None)
+        if key in ids:
+            self.dispatch(("choose", key))
+            return True
+        return False
 
     def poll_devices(self, now: float) -> None:
         if self.reader is not None:

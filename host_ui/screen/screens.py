@@ -778,8 +778,46 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
 
 
 # -- wizards ---------------------------------------------------------------------------------------------
+def draw_name_entry(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """The on-screen keyboard naming a seat of the new-game wizard: the name so far, the letters in three
+    rows, and Back / space / erase / OK in the bottom row."""
+    view = ctx.view
+    extra = view.extra or {}
+    index = int(extra.get("editing") or 0)
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    field, keys = split_v(main, -c.px(34), 1, gap=c.px(6))
+    c.box(field, theme.PANEL, radius=6)
+    pygame.draw.rect(c.surface, theme.player_colour(index + 1), (field.x, field.y, c.px(6), field.h),
+                     border_top_left_radius=c.px(6), border_bottom_left_radius=c.px(6))
+    c.text(field.inflate(-c.px(20), 0), str(extra.get("typed") or "") + "|", 18, theme.TEXT, bold=True, role="typed")
+    letters = [o for o in view.options if o.id.startswith("key:") and len(o.id) == 5]
+    special = {o.id: o for o in view.options if o not in letters}
+    # three rows, or more where a key would be too narrow for its letter at the smallest font
+    smallest = theme.font(max(MIN_TEXT_PX, c.px(9)), True)  # a button's label shrinks down to that
+    need_w = max((smallest.size(ctx.msg(o.label).upper())[0] for o in letters), default=1) + 2 * c.px(6) + 2
+    cols = max(1, -(-len(letters) // 3))
+    while cols > 1 and (keys.w - c.px(5) * (cols - 1)) // cols < need_w:
+        cols -= 1
+    rows = -(-len(letters) // cols)
+    row_h = min(c.px(64), (keys.h - c.px(5) * (rows - 1)) // max(rows, 1))
+    area = pygame.Rect(keys.x, keys.y, keys.w, rows * row_h + c.px(5) * (rows - 1))
+    for cell, option in zip(grid(area, len(letters), cols, rows, c.px(5)), letters, strict=True):
+        typed = str(extra.get("typed") or "")
+        label = ctx.msg(option.label)
+        c.button(cell, label.upper() if not typed or typed[-1] in " -" else label, ("choose", option.id),
+                 size=16, role="key")
+    items: list[FooterItem] = []
+    for key, colour, weight in (("key:cancel", theme.CANCEL, 1.0), ("key:space", None, 1.6), ("key:back", None, 0.8),
+                                ("key:ok", theme.OK, 1.0)):
+        if key in special:
+            items.append((ctx.msg(special[key].label), ("choose", key), colour, weight))
+    footer(c, foot, ctx, cancel=False, extra=items)
+
+
 def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
+    if (view.extra or {}).get("editing") is not None:
+        return draw_name_entry(c, body, ctx)
     seats = list((view.extra or {}).get("seats") or [])
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     if _landscape(main):
@@ -806,6 +844,11 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
                      colour=theme.player_colour(i + 1), size=13, role="seat")
     else:
         c.paragraph(rest, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
+    hint = (view.extra or {}).get("mode_hint")
+    if hint is not None:  # what the chosen mode means, in one line (two on a small screen)
+        hint_rect, options_rect = split_v(options_rect, -max(c.px(22), 2 * theme.font(MIN_TEXT_PX).get_linesize()),
+                                          1, gap=c.px(4))
+        c.paragraph(hint_rect, ctx.msg(hint), 12, theme.WARN, role="mode_hint", min_size=9, max_lines=2)
     pager = option_grid(c, options_rect, others, ctx, min_w=150, min_h=34, max_h=48)
     extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in start]
     if not extra or not start[0].enabled:

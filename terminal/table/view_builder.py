@@ -31,6 +31,10 @@ from terminal.table.dialogs import (
 from terminal.table.shared import TerminalParts, owes_of
 from terminal.table.view import DeedView, Msg, Option, PlayerLine, View
 
+#: The letters of the on-screen keyboard that names the players, by language (a row of the screen each).
+KEYBOARDS = {"fr": "azertyuiopqsdfghjklmwxcvbnéèç-", "en": "qwertyuiopasdfghjklzxcvbnm-",
+             "uk": "йцукенгшщзхїфівапролджєячсмитьбю'-"}
+
 
 class _Common(TypedDict, total=False):
     """What every screen's :class:`View` shows."""
@@ -195,8 +199,19 @@ class ViewBuilder(TerminalParts):
                                  Option("back", Msg("opt_done", {}, "Done"))),
                         extra={"history": self.game.history() if self.game else []}, **base)
         if isinstance(d, NewGame):
+            if d.editing is not None:  # a seat's name on the on-screen keyboard
+                keys = [Option(f"key:{k}", Msg("key_char", {"char": k}, k))
+                        for k in KEYBOARDS.get(self.settings.language, KEYBOARDS["en"])]
+                keys += [Option("key:space", Msg("key_space", {}, "space")),
+                         Option("key:back", Msg("key_back", {}, "⌫")),
+                         Option("key:cancel", Msg("key_cancel", {}, "Back")), Option("key:ok", Msg("key_ok", {}, "OK"))]
+                seat = d.editing + 1
+                return View("new_game", Msg("name_entry_title", {"seat": seat}, f"Player {seat}'s name"),
+                            options=tuple(keys), extra={"seats": list(d.seats), "editing": d.editing,
+                                                        "typed": d.typed}, **base)
             return View("new_game", Msg("new_game_tap_players", {"count": len(d.seats)}, "New game"),
-                        options=tuple(self._new_game_options(d)), extra={"seats": list(d.seats)}, **base)
+                        options=tuple(self._new_game_options(d)),
+                        extra={"seats": list(d.seats), "mode_hint": Msg(f"mode_hint_{d.mode}", {}, d.mode)}, **base)
         if isinstance(d, Enrol):
             prompt = d.enrolment.prompt
             title = Msg(getattr(prompt, "code", "enrol_title"), getattr(prompt, "params", {}),

@@ -380,3 +380,32 @@ def test_the_device_says_the_game_was_resumed(tmp_path, monkeypatch):
     monkeypatch.delenv("BANQUIER_KEY_FILE")
     assert run_device(load_config(config_path), headless=True, max_seconds=0.2) == 0
     assert seen and seen[0].code == "game_resumed"
+
+
+def test_a_seat_is_named_on_the_pc_keyboard_in_the_simulator(pg, tmp_path):
+    """The wizard's on-screen keyboard takes the keys of the PC's keyboard too (letters, Backspace, Enter)."""
+    from host_ui.demo import BANKER_UID, player_uid
+    from host_ui.sim import run_sim
+    seen = {}
+
+    def script(app):
+        terminal = app.terminal
+        terminal.present(BANKER_UID)
+        terminal.choose("new_game")
+        for seat in (5, 6):
+            terminal.clock.advance(2)
+            terminal.present(player_uid(seat))
+        terminal.choose("rename:0")
+        app.step()
+        app.draw_if_needed(app.monotonic(), force=True)
+        for key, char in ((pg.K_z, "z"), (pg.K_o, "o"), (pg.K_x, "x"), (pg.K_BACKSPACE, ""), (0, "é"),
+                          (pg.K_RETURN, "\r")):
+            pg.event.post(pg.event.Event(pg.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
+            app.step()
+            app.draw_if_needed(app.monotonic(), force=True)
+        seen["seats"] = [name for name, _ in terminal.view.extra["seats"]]
+        seen["editing"] = terminal.view.extra.get("editing")
+
+    assert run_sim(headless=True, data_dir=tmp_path / "data", key=KEY, max_seconds=0.1, language="fr",
+                   on_start=script) == 0
+    assert seen == {"seats": ["Zoé", "Chien"], "editing": None}

@@ -138,6 +138,8 @@ def _app(pg, view, game, size=(800, 480)):
     from host_ui.screen.app import TerminalApp
     from host_ui.screen.display import WindowOutput
     from host_ui.screen.input_map import InputMapper
+    pg.display.init()  # the simulator's tests quit the display when they end
+    pg.font.init()
     times = iter(x * 0.5 for x in range(1, 100_000))
     return TerminalApp(_Shown(view), WindowOutput(size), Renderer(size, game=game), InputMapper(size),
                        monotonic=lambda: next(times), wall_clock=lambda: "12:00")
@@ -155,6 +157,7 @@ def _page_label(frame):
 @pytest.mark.parametrize("name", ["choose_chance", "player", "banker", "new_game", "trade"])
 def test_page_keys_page_every_list(pg, scenes_by_language, name):
     scene = next(s for s in scenes_by_language["fr"] if s.name == name)
+    pg.display.init()  # the simulator's tests quit the display when they end
     for size in ((800, 480), (480, 320), (320, 480)):
         pg.event.clear()
         app = _app(pg, scene.view, scene.game, size)
@@ -181,6 +184,7 @@ def test_page_keys_page_every_list(pg, scenes_by_language, name):
 
 def test_page_keys_scroll_the_history_by_a_screenful(pg, scenes_by_language):
     scene = next(s for s in scenes_by_language["fr"] if s.name == "history")
+    pg.display.init()
     pg.event.clear()
     app = _app(pg, scene.view, scene.game, (480, 320))
     app.step()
