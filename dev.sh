@@ -69,14 +69,16 @@ tool() {
 }
 
 run_tests() {
-    local quick=0 tools=1 code=0
-    while [ $# -gt 0 ]; do
-        case "$1" in
-            --quick)    quick=1; shift ;;
-            --no-tools) tools=0; shift ;;
-            *)          break ;;
+    local quick=0 tools=1 code=0 arg
+    local rest=()
+    for arg in "$@"; do  # --quick and --no-tools anywhere; everything else goes to pytest
+        case "$arg" in
+            --quick)    quick=1 ;;
+            --no-tools) tools=0 ;;
+            *)          rest+=("$arg") ;;
         esac
     done
+    set -- ${rest[@]+"${rest[@]}"}
     system_test_tools
     if [ "$tools" -eq 1 ]; then
         tool lint-imports .venv/bin/lint-imports

@@ -63,6 +63,8 @@ class TableDriver:
     confirm_with_card_every: int = 3
     inputs: list[tuple[str, str | int]] = field(default_factory=list)
     pause: Callable[[float], None] | None = None
+    #: The game's play clock (``Game.start_play_clock``), advanced only by the log's ``x_play_time`` lines.
+    play_clock: FakeClock | None = None
     _count: int = 0
 
     # -- the person's hands -----------------------------------------------------------------------------
@@ -380,6 +382,24 @@ class TableDriver:
         self._banker()
         self.choose("end_game")
         self.confirm(None)
+
+    # -- the terminal's own entries of a time-limited game (docs/table-log.md, Time limit) --------------------
+    def _op_x_play_time(self, op: Op) -> None:
+        """Play time goes by: the play clock moves on and the terminal ticks (it records the time, and ends the
+        game when it reaches the limit)."""
+        if self.play_clock is None or self.terminal.game is None:
+            raise GaveUp("no play clock: play time cannot go by")
+        self.play_clock.advance(op["seconds"])
+        self.terminal.tick()
+
+    def _op_x_time_up(self, op: Op) -> None:
+        self.terminal.tick()  # the terminal records the end of a time that is up by itself
+
+    def _op_x_time_limit(self, op: Op) -> None:
+        """Recorded by the terminal itself when it opens an end_time game (no person's input)."""
+        if self.terminal.game is None:
+            raise GaveUp("no game")
+        self.terminal.game.apply(op)
 
 
 DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32, 34, 35, 37,

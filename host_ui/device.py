@@ -30,7 +30,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,8 @@ DISPLAY_RETRY_S = 2.0
 
 
 def wall_clock() -> datetime:
-    """The local time, for the end of a time-limited game (the terminal itself never reads the clock)."""
+    """The local time, read once to convert the ``end_time`` of a game started by an older version into play
+    time left (docs/table-log.md, Time limit); play time itself runs on ``time.monotonic``."""
     return datetime.now().astimezone()
 
 
@@ -375,6 +376,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     if path is not None:
         try:
             game = Game.open(path, key=key, clock=wall_clock)
+            game.start_play_clock(time.monotonic)
             log.info("resumed %s", path.name)
             notice = resumed_notice(game)
         except GameError as exc:
@@ -383,9 +385,9 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
 
     def factory(edition, names, mode, rules, cards, minutes=None):
         new = games_dir(data) / f"{datetime.now():%Y%m%d-%H%M%S}.db"
-        end = (wall_clock() + timedelta(minutes=minutes)).isoformat(timespec="seconds") if minutes else None
-        created = Game.create(new, edition, names, mode, rules or None, end_time=end, key=key, player_cards=cards,
-                              clock=wall_clock)
+        created = Game.create(new, edition, names, mode, rules or None, key=key, player_cards=cards,
+                              clock=wall_clock, length_minutes=minutes)
+        created.start_play_clock(time.monotonic)
         set_current(data, new)
         log.info("new game %s: %s, %s, %s", new.name, edition, mode, ", ".join(names))
         return created

@@ -40,9 +40,8 @@ def _terminal(game: Game | None, language: str, clock: FakeClock, players: int =
 
     def factory(edition: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
                 cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
-        end = f"2026-12-24T{18 + (minutes or 0) // 60:02d}:{(minutes or 0) % 60:02d}:00+00:00" if minutes else None
-        return Game.create(tmp / f"new-{clock.now}.db", edition, names, mode, rules or None, end_time=end, key=KEY,
-                           player_cards=cards)
+        return Game.create(tmp / f"new-{clock.now}.db", edition, names, mode, rules or None, key=KEY,
+                           player_cards=cards, length_minutes=minutes)
 
     def enrolment() -> Enrolment:
         return Enrolment(registry, players=4)

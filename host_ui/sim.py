@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
@@ -221,11 +221,12 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         path = new_game_path(folder, f"demo-{Path(log.path).stem}")
         game = Game.create(path, header["edition"], names, mode=header.get("mode", "classic"),
                            rules=header.get("rules") or None, dealt=header.get("dealt") or None,
-                           end_time=header.get("end_time"), key=key,
+                           end_time=header.get("end_time"), length_minutes=header.get("length_minutes"), key=key,
                            player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
     elif current is not None:
         path = current
         game = Game.open(path, key=key, clock=wall_clock)
+        game.start_play_clock(time.monotonic)
         notice = resumed_notice(game)
     else:
         names = list(players)
@@ -239,9 +240,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     def factory(edition_name: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
                 cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
         new_path = new_game_path(folder, "sim")
-        end = (wall_clock() + timedelta(minutes=minutes)).isoformat(timespec="seconds") if minutes else None
-        created = Game.create(new_path, edition_name, names, mode, rules or None, end_time=end, key=key,
-                              player_cards=cards, clock=wall_clock)
+        created = Game.create(new_path, edition_name, names, mode, rules or None, key=key, player_cards=cards,
+                              clock=wall_clock, length_minutes=minutes)
+        created.start_play_clock(time.monotonic)
         set_current(folder, new_path)  # the wizard's game is the one resumed after a restart or a crash
         return created
 
@@ -340,7 +341,10 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
         app.draw_if_needed(time.monotonic())
 
     app.reader = None  # the driver polls the reader itself, in step with the table's clock
-    driver = TableDriver(terminal, reader, clock, names, pause=pause)
+    play_clock = FakeClock(0.0)  # play time goes by as the log's x_play_time lines say, not with the inputs
+    if terminal.game is not None:
+        terminal.game.start_play_clock(play_clock)
+    driver = TableDriver(terminal, reader, clock, names, pause=pause, play_clock=play_clock)
     total = sum(1 for line in log.lines if "op" in line.data)
     tray.demo = (speed, 0, total)
     game = terminal.game
@@ -373,7 +377,9 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
         if data.get("refused") and recorded:
             mismatch = f"line {line.number}: {data['op']} was accepted but the log says it must be refused"
             break
-        if not data.get("refused") and recorded != 1:
+        # play time going by is recorded, and the entry that reaches the limit is followed by the end's
+        wanted = (1, 2) if data["op"] == "x_play_time" else (1,)
+        if not data.get("refused") and recorded not in wanted:
             mismatch = f"line {line.number}: {data['op']} was not recorded (the terminal refused it or gave up)"
             break
     pause(2.0)

@@ -7,7 +7,8 @@ Checks, in order, and reports every problem found (never changes the file):
    first entry whose hash fails is the first one edited behind the Bank's back.
 3. Each entry's postings sum to zero.
 4. Replay: each operation is recomputed through the rules engine from the start; its recorded effects must be
-   exactly what the rules give now. An undo must be exactly the inverse of the entry it undoes.
+   exactly what the rules give now. An undo must be exactly the inverse of the entry it undoes (and, for the
+   end of a time-limited game whose time is played, the limit lifted: ``engine.undo_effects``).
 5. The replayed state equals the stored projection, and each account's balance summed in SQL from the
    postings equals the projected cash.
 """
@@ -67,6 +68,7 @@ def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
     prev = meta.get("meta_mac", "")
     state = State.new(config.edition, tuple(meta["players"]))
     by_seq: dict[int, Effects] = {}
+    ops: dict[int, dict] = {}
     expected_seq = 1
     for entry in ledger.entries():
         report.entries += 1
@@ -92,7 +94,7 @@ def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
                 if target is None:
                     report.fail(f"Entry #{seq} undoes #{entry.undoes}, which is not an operation.", seq)
                     break
-                effects = engine.invert(target)
+                effects = engine.undo_effects(state, config, ops[entry.undoes], target)
                 state_after = engine.replay_effects(state, effects)
             else:
                 state_after, effects = engine.apply(state, config, entry.op)
@@ -103,6 +105,7 @@ def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
             report.fail(f"Entry #{seq} ({entry.op.get('op')}): recorded effects differ from the rules' result.", seq)
             break
         by_seq[seq] = effects
+        ops[seq] = entry.op
         state = state_after
     try:
         projection = ledger.projection()

@@ -36,8 +36,11 @@ from terminal.bank.operations import (
     PayEachPlayer,
     PayRent,
     PayTax,
+    PlayTime,
     Repairs,
     SellBuilding,
+    TimeLimit,
+    TimeUp,
     Trade,
     TradeSide,
     Transfer,
@@ -51,7 +54,8 @@ from terminal.bank.tx import Tx, _account_name, _copy
 from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting
 from terminal.errors import GameOver, InsufficientCash, MalformedOperation, RuleViolation, UnknownName
 
-__all__ = ["Effects", "GameConfig", "Tx", "apply", "invert", "replay_effects", "setup_effects"]
+__all__ = ["Effects", "GameConfig", "Tx", "apply", "invert", "replay_effects", "setup_effects", "time_limit",
+           "time_is_up", "undo_effects"]
 
 _Op = TypeVar("_Op", bound=Operation)
 
@@ -406,6 +410,75 @@ def _end_game(tx: Tx, op: EndGame) -> None:
     tx.set("game", "over", True)
 
 
+# -- play time (docs/table-log.md, Time limit) -----------------------------------------------------------------
+# The state's ``game`` section of a time-limited game holds ``played_s`` (seconds of play recorded so far),
+# ``limit_s`` (the limit set by ``x_time_limit``, for a game without an agreed length) and ``lifted`` (True once
+# an end at the limit was undone: from then on the banker ends the game by hand). Absent keys: 0, none, False.
+
+def time_limit(state: State, config: GameConfig) -> int | None:
+    """The seconds of play after which a time-limited game ends, or None (no limit, or the limit was lifted)."""
+    if config.mode != "time_limit" or state.game.get("lifted"):
+        return None
+    limit = state.game.get("limit_s", config.time_limit_s)
+    return None if limit is None else int(limit)
+
+
+def time_is_up(state: State, config: GameConfig) -> bool:
+    """Whether a running time-limited game has played its time (the terminal then records ``x_time_up``)."""
+    limit = time_limit(state, config)
+    return limit is not None and not state.game.get("over") and int(state.game.get("played_s", 0)) >= limit
+
+
+def _time_limited(tx: Tx, name: str) -> None:
+    if tx.cfg.mode != "time_limit":
+        raise RuleViolation(f"Only a time-limited game counts play time ({name}); this one is {tx.cfg.mode}.",
+                            code="play_time_not_time_limit", params={"mode": tx.cfg.mode})
+
+
+@_handles(PlayTime)
+def _play_time(tx: Tx, op: PlayTime) -> None:
+    """Seconds of play went by (counted by the terminal on its monotonic clock)."""
+    _time_limited(tx, op.op)
+    if op.seconds < 1:
+        raise RuleViolation(f"Play time goes by in whole seconds, at least 1, not {op.seconds}.",
+                            code="bad_play_time", params={"seconds": op.seconds})
+    tx.set("game", "played_s", int(tx.s.game.get("played_s", 0)) + op.seconds)
+
+
+@_handles(TimeLimit)
+def _time_limit(tx: Tx, op: TimeLimit) -> None:
+    """Set the limit of a time-limited game that has none: ``seconds`` more of play from now."""
+    _time_limited(tx, op.op)
+    if op.seconds < 0:
+        raise RuleViolation(f"The time left cannot be negative ({op.seconds} s).", code="bad_play_time",
+                            params={"seconds": op.seconds})
+    if tx.cfg.time_limit_s is not None or "limit_s" in tx.s.game:
+        raise RuleViolation("This game already has its time limit; it is set once.", code="time_limit_set")
+    tx.set("game", "limit_s", int(tx.s.game.get("played_s", 0)) + op.seconds)
+
+
+@_handles(TimeUp)
+def _time_up(tx: Tx, op: TimeUp) -> None:
+    """The agreed time is up: the game ends."""
+    _time_limited(tx, op.op)
+    if not time_is_up(tx.s, tx.cfg):
+        raise RuleViolation("The agreed time is not up yet: the banker ends the game by hand (End the game).",
+                            code="time_not_up")
+    tx.set("game", "over", True)
+
+
+def undo_effects(state: State, config: GameConfig, target_op: Mapping[str, Any], target: Effects) -> Effects:
+    """The effects of undoing a journal entry (its operation ``target_op``, its effects ``target``): their
+    inverse; undoing the end of a time-limited game (``end_game`` or ``x_time_up``) once its time has been
+    played also lifts the limit, so the game goes on until the banker ends it by hand."""
+    effects = invert(target)
+    if target_op.get("op") in (EndGame.op, TimeUp.op) and config.mode == "time_limit":
+        limit = time_limit(state, config)
+        if limit is not None and int(state.game.get("played_s", 0)) >= limit:
+            effects.changes.append(Change("game", "lifted", None, True))
+    return effects
+
+
 def apply(state: State, config: GameConfig, op: Operation | Mapping[str, Any]) -> tuple[State, Effects]:
     """Compute one operation (not ``undo``: the ledger handles it) on a copy of ``state``.
 
@@ -416,8 +489,10 @@ def apply(state: State, config: GameConfig, op: Operation | Mapping[str, Any]) -
     op = parse_operation(op)
     if isinstance(op, Undo):
         raise MalformedOperation("undo is handled by the ledger, not the engine.", code="undo_not_here")
-    if state.game.get("over"):
+    if state.game.get("over") and not isinstance(op, TimeLimit):
         raise GameOver("The game is over: only undo is possible now.")
+    if time_is_up(state, config) and not isinstance(op, (PlayTime, TimeUp, EndGame)):
+        raise GameOver("The agreed time is up: the game ends now; undo its end to play on.", code="time_up")
     tx = Tx(state, config)
     _HANDLERS[type(op)](tx, op)
     rules.update_game_over(tx)

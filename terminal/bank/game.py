@@ -28,14 +28,19 @@ from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import AuditReport, audit_ledger
 from terminal.bank.ledger import Entry, Ledger, key_id
-from terminal.bank.operations import Operation, Undo, parse_operation
+from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
 from terminal.bank.state import BANK, MODES, POT, State, standings, worth
 from terminal.bank.tx import Tx
 from terminal.bank.types import LEGACY_SETTLEMENT, SETTLEMENTS, Effects, GameConfig, Owed, Receipt
-from terminal.errors import AuditFailed, LedgerError, NothingToUndo, RuleViolation, UnknownName
+from terminal.errors import AuditFailed, GameError, LedgerError, NothingToUndo, RuleViolation, UnknownName
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
+#: The longest agreed length of a time-limited game, in minutes (a day).
+MAX_LENGTH_MINUTES = 24 * 60
+#: Play time is written to the journal every this many seconds of play (and when the limit is reached, and
+#: at a clean close): an unclean stop loses at most this much of the time played.
+PLAY_TIME_RECORD_S = 60
 MAX_NAME_LENGTH = 20
 DEALT_PER_PLAYER = 2
 
@@ -53,6 +58,10 @@ class Game:
         self.meta = meta
         self._state = state
         self._clock = clock
+        self._play_clock: Callable[[], float] | None = None
+        self._play_ref: float | None = None  # the play clock's last reading
+        self._play_pending = 0.0  # seconds of play counted but not yet written
+        self._time_up: Receipt | None = None  # the end a play-time entry just caused
 
     # -- creating and opening ------------------------------------------------------------------------------
     @classmethod
@@ -60,7 +69,7 @@ class Game:
                rules: Mapping[str, Any] | None = None, dealt: Mapping[str, Iterable[int]] | None = None,
                end_time: str | None = None, *, key: bytes,
                rng: random.Random | None = None, clock: Callable[[], datetime] | None = None,
-               player_cards: Mapping[str, str] | None = None) -> Game:
+               player_cards: Mapping[str, str] | None = None, length_minutes: int | None = None) -> Game:
         """Start a new game in a new file ``path``.
 
         - ``edition``: a shipped edition name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``) or an
@@ -70,7 +79,10 @@ class Game:
         - ``rules``: rule flags that differ from the edition's defaults (see ``cards.editions.RULE_FLAGS``).
         - ``dealt``: quick and time-limited games deal 2 deeds per player, paid at setup; given here (a
           replayed log) or drawn with ``rng`` (default: the system's randomness).
-        - ``end_time``: ISO 8601 end of a time-limited game (checked by :meth:`tick`).
+        - ``length_minutes``: the agreed length of a time-limited game, in minutes of play (counted on the
+          play clock, see :meth:`start_play_clock`; docs/table-log.md, Time limit).
+        - ``end_time``: ISO 8601 end of a time-limited game, as older versions wrote it: with a wall clock
+          ``clock``, converted at once into that much play time left; the wall clock never ends a game.
         - ``key``: the device key's bytes (32; the host application reads or creates the key file and passes it).
         - ``player_cards``: ``{player: card UID}``, the bank card each player tapped when the game was set up
           (the terminal maps taps to players with it; without it, player card N is the N-th player).
@@ -102,12 +114,15 @@ class Game:
             if mode != "time_limit":
                 raise RuleViolation("Only a time-limited game has an end time.", code="end_time_not_time_limit")
             _parse_time(end_time)
+        if length_minutes is not None:
+            _check_length(mode, length_minutes, end_time)
         if player_cards and set(player_cards) != set(players):
             raise RuleViolation("Every player needs a bank card, and only players have one.",
                                 code="player_cards_mismatch")
         if player_cards and len(set(player_cards.values())) != len(player_cards):
             raise RuleViolation("Two players cannot share one bank card.", code="player_cards_shared")
-        config = GameConfig(edition, mode, flags)
+        config = GameConfig(edition, mode, flags,
+                            time_limit_s=None if length_minutes is None else 60 * length_minutes)
         deal: dict[str, list[int]] = {}
         if mode in ("quick", "time_limit"):
             if dealt is None:
@@ -133,11 +148,14 @@ class Game:
         meta = {"format": "banquier-game", "edition": edition.name,
                 "players": list(players), "mode": mode, "rules": flags,
                 "rules_changed": {k: v for k, v in flags.items() if edition.rules.get(k) != v},
-                "dealt": deal, "end_time": end_time, "player_cards": dict(player_cards or {}),
+                "dealt": deal, "end_time": end_time, **_length_meta(length_minutes),
+                "player_cards": dict(player_cards or {}),
                 "created_at": datetime.now().astimezone().isoformat(timespec="seconds"),
                 "settlement": config.settlement}
         ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()))
-        return cls(ledger, config, ledger.meta(), state, clock)
+        game = cls(ledger, config, ledger.meta(), state, clock)
+        game._adopt_end_time()
+        return game
 
     @staticmethod
     def check_file(path: str | Path) -> Path:
@@ -180,7 +198,8 @@ class Game:
                                   code="ledger_schema", params={"path": str(path),
                                                                 "version": meta.get("settlement")})
             config = GameConfig(edition, meta["mode"], dict(meta["rules"]),
-                                settlement=meta.get("settlement", LEGACY_SETTLEMENT))
+                                settlement=meta.get("settlement", LEGACY_SETTLEMENT),
+                                time_limit_s=_length_s(meta))
             raw = ledger.projection_raw()
             last = ledger.last_entry()
             consistent = (raw is not None and last is not None and raw[0] == last[0]
@@ -207,10 +226,15 @@ class Game:
         except BaseException:
             ledger.db.close()
             raise
-        return cls(ledger, config, meta, state, clock)
+        game = cls(ledger, config, meta, state, clock)
+        if not read_only:
+            game._adopt_end_time()
+        return game
 
     def close(self) -> None:
-        """Close the file cleanly (the next :meth:`open` then needs no audit)."""
+        """Close the file cleanly (the next :meth:`open` then needs no audit), writing the play time counted
+        since the last entry."""
+        self._stop_play_clock()
         self._ledger.close()
 
     def __enter__(self) -> Game:
@@ -258,7 +282,8 @@ class Game:
         screen). Raises the same errors as :meth:`apply` would."""
         operation = parse_operation(op)
         if isinstance(operation, Undo):
-            return engine.invert(_effects(self._undo_target()))
+            target = self._undo_target()
+            return engine.undo_effects(self._state, self.config, target.op, _effects(target))
         _, effects = engine.apply(self._state, self.config, operation)
         return effects
 
@@ -267,11 +292,18 @@ class Game:
         (``{"op": "buy", "player": "Ann", "square": 39}``), parsed here once.
 
         Raises MalformedOperation for a line of the wrong shape, a GameError subclass for a refusal (nothing
-        changes), LedgerError if the file cannot be written (nothing is recorded).
+        changes), LedgerError if the file cannot be written (nothing is recorded). An ``x_play_time`` that
+        brings the time played to the limit also records ``x_time_up``: the game is then over.
         """
         operation = parse_operation(op)
         if isinstance(operation, Undo):
             return self.undo()
+        receipt = self._commit(operation)
+        if isinstance(operation, PlayTime) and engine.time_is_up(self._state, self.config):
+            self._time_up = self._commit(TimeUp())  # the time played reached the limit: the game ends
+        return receipt
+
+    def _commit(self, operation: Operation) -> Receipt:
         new_state, effects = engine.apply(self._state, self.config, operation)
         recorded = operation.to_json()
         seq = self._ledger.append("op", recorded, None, _rows(effects), effects.changes, new_state.to_json())
@@ -280,21 +312,27 @@ class Game:
 
     def undo(self) -> Receipt:
         """Undo the last operation not yet undone, by appending a compensating entry (nothing is deleted).
-        May be repeated; survives a restart; undoing the operation that ended the game reopens it. An undo is
-        not itself undoable. Raises NothingToUndo."""
+        May be repeated; survives a restart; undoing the operation that ended the game reopens it (the end of
+        a time-limited game whose time is played: with the limit lifted). An undo is not itself undoable; the
+        clock's entries (play time) are never undone. Raises NothingToUndo."""
         target = self._undo_target()
         seq = target.seq
-        effects = engine.invert(_effects(target))
+        effects = engine.undo_effects(self._state, self.config, target.op, _effects(target))
         new_state = engine.replay_effects(self._state, effects)
         op = {"op": "undo"}
+        was_over = self.is_over()
+        self._time_up = None
         new_seq = self._ledger.append("undo", op, seq, _rows(effects), effects.changes, new_state.to_json())
         self._state = new_state
+        if was_over and not self.is_over():  # play resumes now: the time the game stood over is no play
+            self._play_ref = self._play_clock() if self._play_clock is not None else None
+            self._play_pending = 0.0
         return self._receipt(new_seq, {"op": "undo", "undoes": target.op}, effects)
 
     def _undo_target(self) -> Entry:
         """The journal entry an undo would undo, checked against its keyed hash. Raises NothingToUndo, or
         AuditFailed for an entry edited outside the terminal (its postings are never paid back)."""
-        seq = self._ledger.last_undoable()
+        seq = self._ledger.last_undoable(CLOCK_OPERATIONS)
         if seq is None:
             raise NothingToUndo("There is nothing to undo.")
         target = self._ledger.entry(seq)
@@ -306,7 +344,7 @@ class Game:
 
     def last_undoable(self) -> dict[str, Any] | None:
         """The operation :meth:`undo` would undo (as recorded), or None."""
-        seq = self._ledger.last_undoable()
+        seq = self._ledger.last_undoable(CLOCK_OPERATIONS)
         entry = self._ledger.entry(seq) if seq is not None else None
         return entry.op if entry is not None else None
 
@@ -416,16 +454,94 @@ class Game:
         """End a time-limited game now."""
         return self.apply({"op": "end_game"})
 
-    def tick(self, now: datetime | None = None) -> Receipt | None:
-        """End a time-limited game whose end time has passed (``now`` defaults to the injected clock).
-        Returns the end_game receipt, or None when nothing happened."""
+    # -- play time (docs/table-log.md, Time limit) ---------------------------------------------------------
+    def start_play_clock(self, clock: Callable[[], float]) -> None:
+        """Count play time on ``clock`` (monotonic seconds: ``time.monotonic`` on a device) from now on, while
+        the terminal runs: :meth:`tick` reads it. The time between two sessions is no play time."""
+        self._play_clock = clock
+        self._play_ref = clock()
+        self._play_pending = 0.0
+
+    def tick(self, now: float | None = None) -> Receipt | None:
+        """Count the play time since the last tick (``now``: a reading of the play clock, by default the one of
+        :meth:`start_play_clock`) and write it to the journal every :data:`PLAY_TIME_RECORD_S` seconds, or at
+        once when it reaches the limit of a time-limited game, which then ends (``x_time_up``). Only that play
+        time ends a game: the wall clock never does. Returns the receipt of the end, or None."""
+        if self.mode != "time_limit" or self._ledger.read_only:
+            return None
+        if now is None and self._play_clock is not None:
+            now = self._play_clock()
+        if self.is_over():  # the time the game stands over is no play
+            self._play_ref, self._play_pending = now, 0.0
+            return None
+        if now is not None:
+            if self._play_ref is not None and now > self._play_ref:
+                self._play_pending += now - self._play_ref
+            self._play_ref = now
+        limit = self.time_limit()
+        if self._play_pending >= PLAY_TIME_RECORD_S or (
+                limit is not None and self._play_pending >= max(limit - self.played(), 1)):
+            self._record_play_time()
+        if engine.time_is_up(self._state, self.config):  # reached, but its end not written (a stop between)
+            self._time_up = self._commit(TimeUp())
+        ended, self._time_up = self._time_up, None
+        return ended if self.is_over() else None
+
+    def _record_play_time(self) -> None:
+        seconds = int(self._play_pending)
+        if seconds >= 1:
+            self._commit(PlayTime(seconds))
+            self._play_pending -= seconds  # once written: a refused or failed write keeps the time to count
+            if engine.time_is_up(self._state, self.config):
+                self._time_up = self._commit(TimeUp())
+
+    def _stop_play_clock(self) -> None:
+        """Write the play time counted since the last entry (a clean close)."""
+        if self._play_clock is None or self._ledger.read_only:
+            return
+        try:
+            self.tick()
+            if self.mode == "time_limit" and not self.is_over():
+                self._record_play_time()
+        except GameError:
+            pass  # closing never fails: at most the last minute of play is not counted
+        self._play_clock = None
+
+    def played(self) -> int:
+        """Seconds of play recorded so far (a time-limited game; 0 for the others)."""
+        return int(self._state.game.get("played_s", 0))
+
+    def time_limit(self) -> int | None:
+        """The seconds of play after which the game ends, or None (not time-limited, no limit, or lifted)."""
+        return engine.time_limit(self._state, self.config)
+
+    def time_left(self) -> int | None:
+        """Seconds of play left before the end (recorded and counted time), or None without a limit."""
+        limit = self.time_limit()
+        if limit is None:
+            return None
+        return max(0, limit - self.played() - int(self._play_pending))
+
+    def _adopt_end_time(self) -> None:
+        """A game with a wall-clock ``end_time`` and no limit yet, opened with a wall clock: record once, as
+        play time left, the time from now to its end time (0 when it has passed; never more than the length
+        agreed at the start, ``end_time`` minus ``created_at``). From then on only play time counts."""
         end = self.meta.get("end_time")
-        if self.mode != "time_limit" or not end or self._state.game.get("over"):
-            return None
-        now = now or (self._clock() if self._clock else None)
-        if now is None or now < _parse_time(end):
-            return None
-        return self.end_game()
+        if (not end or self._clock is None or self.mode != "time_limit" or self.config.time_limit_s is not None
+                or "limit_s" in self._state.game):
+            return
+        try:
+            end_at = _parse_time(end)
+            left = (end_at - _aware(self._clock())).total_seconds()
+            created = self.meta.get("created_at")
+            if isinstance(created, str):
+                try:
+                    left = min(left, (end_at - _parse_time(created)).total_seconds())
+                except RuleViolation:
+                    pass
+            self.apply(TimeLimit(max(0, int(left))))
+        except GameError:
+            pass  # left as it was: converted at the next open
 
     # -- auctions ------------------------------------------------------------------------------------------
     def start_auction(self, square: int) -> DeedAuction:
@@ -474,7 +590,8 @@ class Game:
         ``cash`` {player: int}, ``owner`` {"square": player|"bank"} for the 28 deeds, ``buildings``
         {"square": 0-4 or 5 = hotel}, ``mortgaged`` [squares], ``debt`` {player: [{"to", "amount"}]},
         ``jail_cards`` {player: n}, ``bankrupt`` [names], ``bank`` {"houses", "hotels", "pot"},
-        ``worth`` {player: int}, ``standings`` [names], ``game_over`` bool.
+        ``worth`` {player: int}, ``standings`` [names], ``game_over`` bool; a time-limited game adds
+        ``x_time`` (:meth:`time_state`).
         """
         s = self._state
         deeds = [d.index for d in self.edition.deeds()]
@@ -490,19 +607,30 @@ class Game:
             "worth": {p: self.worth(p) for p in s.players},
             "standings": self.standings(),
             "game_over": self.is_over(),
+            **({"x_time": self.time_state()} if self.mode == "time_limit" else {}),
         }
+
+    def time_state(self) -> dict[str, Any]:
+        """A time-limited game's clock as recorded (the ``x_time`` check of docs/table-log.md): ``played_s``,
+        ``limit_s`` (None: no limit, or lifted), ``left_s`` (None without a limit) and ``lifted``."""
+        limit = self.time_limit()
+        return {"played_s": self.played(), "limit_s": limit,
+                "left_s": None if limit is None else max(0, limit - self.played()),
+                "lifted": bool(self._state.game.get("lifted"))}
 
     def audit(self) -> AuditReport:
         """Full audit: keyed hash chain, balanced entries, replay of every operation through the rules,
         replayed state = stored state, SQL sums = projected cash. Never changes the file."""
         return audit_ledger(self._ledger, self.config)
 
-    def history(self) -> list[dict[str, Any]]:
-        """The journal, oldest first: ``{"seq", "kind", "op", "undoes", "postings", "undone"}``."""
+    def history(self, with_clock: bool = False) -> list[dict[str, Any]]:
+        """The journal, oldest first: ``{"seq", "kind", "op", "undoes", "postings", "undone"}``; the clock's
+        entries (play time) only ``with_clock``."""
         entries = list(self._ledger.entries())
         undone = {e.undoes for e in entries if e.undoes is not None}
         return [{"seq": e.seq, "kind": e.kind, "op": e.op, "undoes": e.undoes, "postings": e.postings,
-                 "undone": e.seq in undone, "recorded_at": e.recorded_at} for e in entries]
+                 "undone": e.seq in undone, "recorded_at": e.recorded_at} for e in entries
+                if with_clock or e.op.get("op") not in CLOCK_OPERATIONS]
 
     def worth_history(self) -> list[dict[str, int]]:
         """Every player's worth after each journal entry (setup first), for the end-of-game chart."""
@@ -510,6 +638,8 @@ class Game:
         out: list[dict[str, int]] = []
         hbh = self.config.houses_before_hotel
         for entry in self._ledger.entries():
+            if entry.op.get("op") in CLOCK_OPERATIONS:
+                continue  # no money moves
             state = engine.replay_effects(state, _effects(entry))
             out.append({p: worth(state, self.edition, p, hbh) for p in self.players})
         return out
@@ -535,6 +665,31 @@ def _parse_time(text: str) -> datetime:
     except (TypeError, ValueError) as exc:
         raise RuleViolation(f"End time {text!r} is not an ISO 8601 date and time.", code="bad_end_time") from exc
     return value if value.tzinfo else value.astimezone()
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.astimezone()
+
+
+def _check_length(mode: str, minutes: object, end_time: str | None) -> None:
+    if mode != "time_limit":
+        raise RuleViolation("Only a time-limited game has a length.", code="end_time_not_time_limit")
+    if end_time is not None:
+        raise RuleViolation("Give a time-limited game its length or its end time, not both.",
+                            code="length_and_end_time")
+    if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= MAX_LENGTH_MINUTES:
+        raise RuleViolation(f"A time-limited game lasts 1 to {MAX_LENGTH_MINUTES} minutes of play, not {minutes!r}.",
+                            code="bad_length", params={"max": MAX_LENGTH_MINUTES})
+
+
+def _length_meta(minutes: int | None) -> dict[str, int]:
+    """The header's ``length_minutes``, written only when given (older headers stay as they were)."""
+    return {} if minutes is None else {"length_minutes": minutes}
+
+
+def _length_s(meta: Mapping[str, Any]) -> int | None:
+    minutes = meta.get("length_minutes")
+    return 60 * minutes if isinstance(minutes, int) and not isinstance(minutes, bool) else None
 
 
 def _check_players(players: tuple[str, ...]) -> None:

@@ -24,7 +24,7 @@ import hmac
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -385,16 +385,20 @@ class Ledger:
         return [tuple(r) for r in self.db.execute(
             "SELECT n, account, amount FROM postings WHERE seq = ? ORDER BY n", [seq]).fetchall()]
 
-    def last_undoable(self) -> int | None:
-        """The ``seq`` of the last operation not yet undone, or None."""
+    def last_undoable(self, skip: Collection[str] = ()) -> int | None:
+        """The ``seq`` of the last operation not yet undone, or None; operations named in ``skip`` (by their
+        ``op``) are passed over."""
+        names = sorted(skip)
         row = self.db.execute(
             "SELECT seq FROM journal AS j WHERE kind = 'op' AND NOT EXISTS "
-            "(SELECT 1 FROM journal AS u WHERE u.undoes = j.seq) ORDER BY seq DESC LIMIT 1").fetchone()
+            "(SELECT 1 FROM journal AS u WHERE u.undoes = j.seq) "
+            f"AND json_extract(op, '$.op') NOT IN ({', '.join('?' * len(names))}) "
+            "ORDER BY seq DESC LIMIT 1", names).fetchone()
         return row[0] if row else None
 
     def balances_by_sql(self) -> dict[str, int]:
         """Each account's balance summed straight from the postings (independent of the projection)."""
-        return {a: s for a, s in self.db.execute("SELECT account, SUM(amount) FROM postings GROUP BY account")}
+        return dict(self.db.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]

@@ -23,6 +23,7 @@ __all__ = [
     "PassGo", "Buy", "Auction", "PayRent", "PayTax", "BankPays", "PayBank", "PayEachPlayer",
     "CollectFromEachPlayer", "Repairs", "JailFine", "GainJailCard", "UseJailCard", "FreeParking", "Build",
     "SellBuilding", "Mortgage", "Unmortgage", "Transfer", "Trade", "DeclareBankruptcy", "Undo", "EndGame",
+    "PlayTime", "TimeLimit", "TimeUp", "CLOCK_OPERATIONS",
 ]
 
 
@@ -244,11 +245,39 @@ class EndGame(Operation):
     op: ClassVar[str] = "end_game"
 
 
+# -- the terminal's own operations of a time-limited game (docs/table-log.md, Time limit) ---------------------
+@dataclass(frozen=True, slots=True)
+class PlayTime(Operation):
+    """``seconds`` (>= 1) of play went by, counted on the terminal's monotonic clock."""
+
+    op: ClassVar[str] = "x_play_time"
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeLimit(Operation):
+    """The game ends after ``seconds`` (>= 0) more of play: the limit of a game that has none yet (a game
+    started with a wall-clock ``end_time``, converted once)."""
+
+    op: ClassVar[str] = "x_time_limit"
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp(Operation):
+    """The agreed time is up: the game ends (recorded by the terminal after the play time that reached it)."""
+
+    op: ClassVar[str] = "x_time_up"
+
+
 #: Every operation's record, by its name in the log.
 OPERATIONS: dict[str, type[Operation]] = {cls.op: cls for cls in (
     PassGo, Buy, Auction, PayRent, PayTax, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Repairs,
     JailFine, GainJailCard, UseJailCard, FreeParking, Build, SellBuilding, Mortgage, Unmortgage, Transfer, Trade,
-    DeclareBankruptcy, Undo, EndGame)}
+    DeclareBankruptcy, Undo, EndGame, PlayTime, TimeLimit, TimeUp)}
+
+#: The clock's entries: recorded by the terminal, never undone (an undo skips them).
+CLOCK_OPERATIONS: frozenset[str] = frozenset({PlayTime.op, TimeLimit.op})
 
 
 # -- parsing ----------------------------------------------------------------------------------------------------

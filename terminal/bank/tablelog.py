@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from terminal.bank.game import Game
-from terminal.bank.operations import Operation, parse_operation
+from terminal.bank.operations import Operation, TimeUp, parse_operation
 from terminal.errors import GameError, LedgerError, MalformedOperation
 
-HEADER_FIELDS = {"format", "version", "edition", "players", "mode", "rules", "dealt", "end_time", "source"}
+HEADER_FIELDS = {"format", "version", "edition", "players", "mode", "rules", "dealt", "end_time", "length_minutes",
+                 "source"}
 CHECK_FIELDS = {"cash", "owner", "buildings", "mortgaged", "debt", "jail_cards", "bankrupt", "bank", "worth",
-                "standings", "game_over"}
-SUBSET_FIELDS = {"cash", "owner", "buildings", "jail_cards", "worth", "bank"}
+                "standings", "game_over", "x_time"}
+SUBSET_FIELDS = {"cash", "owner", "buildings", "jail_cards", "worth", "bank", "x_time"}
 UNORDERED_LIST_FIELDS = {"mortgaged", "bankrupt"}
 
 
@@ -129,6 +130,9 @@ def _check_header(path: Path, number: int, data: dict[str, Any]) -> dict[str, An
         raise _malformed(path, number, "the header needs \"players\", a list of names")
     if not isinstance(data.get("rules", {}), dict) or not isinstance(data.get("dealt", {}), dict):
         raise _malformed(path, number, "\"rules\" and \"dealt\" must be objects")
+    minutes = data.get("length_minutes")
+    if minutes is not None and (not isinstance(minutes, int) or isinstance(minutes, bool)):
+        raise _malformed(path, number, "\"length_minutes\" must be a whole number of minutes")
     return data
 
 
@@ -163,7 +167,7 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
     try:
         game = Game.create(game_path, h["edition"], h["players"], mode=h.get("mode", "classic"),
                            rules=h.get("rules") or None, dealt=h.get("dealt") or None,
-                           end_time=h.get("end_time"), key=key)
+                           end_time=h.get("end_time"), length_minutes=h.get("length_minutes"), key=key)
     except LedgerError:
         raise  # the game file, not the log: an existing or unwritable path
     except GameError as exc:
@@ -217,9 +221,13 @@ def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict[str
         header["dealt"] = meta["dealt"]
     if meta.get("end_time"):
         header["end_time"] = meta["end_time"]
+    if meta.get("length_minutes") is not None:
+        header["length_minutes"] = meta["length_minutes"]
     header["source"] = f"exported by Banquier from {game.path.name}"
     yield header
     for entry in game.ledger.entries():
+        if entry.kind == "op" and entry.op.get("op") == TimeUp.op:
+            continue  # implied by the play time that reached the limit (replayed, it ends the game again)
         if entry.kind == "op":
             yield entry.op
         elif entry.kind == "undo":

@@ -33,6 +33,10 @@ class GameConfig:
     #: ``settlement`` field: their journal was computed that way, and the audit recomputes every entry, so
     #: such a game keeps the order it was started with (issue 17).
     settlement: str = "oldest_first"
+    #: The agreed length of a time-limited game in seconds of play (the header's ``length_minutes``), or None
+    #: (no agreed length: none given, or a game started with a wall-clock ``end_time``; see
+    #: :func:`terminal.bank.engine.time_limit`).
+    time_limit_s: int | None = None
 
     @property
     def houses_before_hotel(self) -> int:

@@ -42,8 +42,8 @@ from terminal.table.view import Msg, Option
 TOKENS = {"fr": ("Voiture", "Chien", "Chapeau", "Bateau", "Fer", "Dé", "Brouette", "Botte"),
           "en": ("Car", "Dog", "Hat", "Ship", "Iron", "Thimble", "Wheelbarrow", "Boot"),
           "uk": ("Авто", "Пес", "Капелюх", "Корабель", "Праска", "Наперсток", "Тачка", "Чобіт")}
-#: Lengths offered for a time-limited game, in minutes (the end time is set from the wall clock by the
-#: composition root's game factory).
+#: Lengths offered for a time-limited game, in minutes of play (the game factory passes them to
+#: ``Game.create(length_minutes=...)``; the game ends on play time, never on the wall clock).
 GAME_LENGTHS = (60, 90, 120, 180, 30, 45)
 
 

@@ -168,6 +168,8 @@ CATALOG: dict[str, dict[str, str]] = {
     "purpose_undo_plain": {"fr": "Défaire : {what}", "en": "Undo: {what}", "uk": "Відкотити: {what}"},
     "undo_what_who": {"fr": "{what} ({who})", "en": "{what} ({who})", "uk": "{what} ({who})"},
     "purpose_end_game": {"fr": "Fin de la partie", "en": "End of the game", "uk": "Кінець гри"},
+    "purpose_x_time_up": {"fr": "Fin de la partie (temps écoulé)", "en": "End of the game (time up)",
+                          "uk": "Кінець гри (час вичерпано)"},
     # -- feedback -------------------------------------------------------------------------------------------
     "done": {"fr": "C'est fait. {detail}", "en": "Done. {detail}", "uk": "Готово. {detail}"},
     "cancelled": {"fr": "Annulé : rien n'a été fait.", "en": "Cancelled: nothing was done.",

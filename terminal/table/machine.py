@@ -127,8 +127,8 @@ class Terminal(TableFlows, ViewBuilder):
     - ``beeper``: anything with ``play(pattern)`` (a ``hal.interfaces.Beeper``).
     - ``clock``: callable returning monotonic seconds.
     - ``game_factory``: ``(edition, players, mode, rules, player_cards, minutes=None) -> Game`` for the
-      new-game wizard; ``minutes`` is the length of a time-limited game (the factory sets its end time from
-      the wall clock, which the terminal never reads).
+      new-game wizard; ``minutes`` is the length of a time-limited game in minutes of play (counted on the
+      game's play clock: the wall clock, which the terminal never reads, ends no game).
     - ``enrolment_factory``: ``() -> cards.registry.Enrolment`` for the enrolment wizard.
     - ``notice``: a message shown on the first screen (the host's "game resumed" after a restart).
     """

@@ -437,6 +437,42 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Only a time-limited game has an end time: choose that mode or leave the end time out.",
         "uk": "Час завершення має лише гра з обмеженим часом: виберіть цей режим або не вказуйте час.",
     },
+    # -- play time of a time-limited game (docs/table-log.md, Time limit) -------------------------------------------
+    "time_up": {
+        "fr": "Le temps convenu est écoulé : la partie se termine. Annulez sa fin pour continuer.",
+        "en": "The agreed time is up: the game ends now; undo its end to play on.",
+        "uk": "Узгоджений час вичерпано: гра завершується. Скасуйте завершення, щоб грати далі.",
+    },
+    "time_not_up": {
+        "fr": "Le temps convenu n'est pas écoulé : le banquier termine la partie à la main (Terminer la partie).",
+        "en": "The agreed time is not up yet: the banker ends the game by hand (End the game).",
+        "uk": "Узгоджений час ще не вичерпано: банкір завершує гру вручну («Завершити гру»).",
+    },
+    "play_time_not_time_limit": {
+        "fr": "Seule une partie à durée limitée compte le temps de jeu.",
+        "en": "Only a time-limited game counts play time; this one is {mode}.",
+        "uk": "Час гри рахує лише гра з обмеженим часом.",
+    },
+    "bad_play_time": {
+        "fr": "Le temps de jeu se compte en secondes entières positives, pas {seconds}.",
+        "en": "Play time goes by in whole seconds, at least 1 (the time left at least 0), not {seconds}.",
+        "uk": "Час гри рахується цілими додатними секундами, а не {seconds}.",
+    },
+    "time_limit_set": {
+        "fr": "Cette partie a déjà sa durée : elle se fixe une seule fois.",
+        "en": "This game already has its time limit; it is set once.",
+        "uk": "Ця гра вже має свою тривалість: її задають один раз.",
+    },
+    "length_and_end_time": {
+        "fr": "Donnez à une partie à durée limitée sa durée ou son heure de fin, pas les deux.",
+        "en": "Give a time-limited game its length or its end time, not both.",
+        "uk": "Задайте грі з обмеженим часом тривалість або час завершення, а не обидва.",
+    },
+    "bad_length": {
+        "fr": "Une partie à durée limitée dure de 1 à {max} minutes de jeu.",
+        "en": "A time-limited game lasts 1 to {max} minutes of play.",
+        "uk": "Гра з обмеженим часом триває від 1 до {max} хвилин гри.",
+    },
     "bad_end_time": {
         "fr": "L'heure de fin n'est pas une date et une heure ISO 8601 : écrivez-la comme 2024-12-24T18:00.",
         "en": "The end time is not an ISO 8601 date and time: write it like 2024-12-24T18:00.",

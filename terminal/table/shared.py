@@ -100,7 +100,7 @@ class Sounds(Protocol):
 
 class GameFactory(Protocol):
     """The new-game wizard's factory: ``(edition, players, mode, rules, player_cards, minutes=None) -> Game``;
-    ``minutes``: the length of a time-limited game (the factory sets its end time from the wall clock)."""
+    ``minutes``: the length of a time-limited game, in minutes of play (``Game.create(length_minutes=...)``)."""
 
     def __call__(self, edition: str, players: list[str], mode: str, rules: dict[str, Any],
                  player_cards: dict[str, str], /, minutes: int | None = None) -> Game: ...

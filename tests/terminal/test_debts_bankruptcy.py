@@ -214,12 +214,16 @@ def test_quick_game_deals_two_paid_deeds_and_stops_at_three_houses(make_game):
 
 
 def test_time_limited_game_ends_at_its_time(make_game):
+    """An ``end_time`` game (docs/table-log.md, Time limit): the wall clock is read once, at its start here, as
+    play time left; then only play time ends it."""
     from datetime import datetime, timedelta
-    end = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
-    game = make_game("us", ("Ann", "Bob"), mode="time_limit", end_time=end.isoformat(), rng=random.Random(1))
+    end = datetime(2100, 12, 1, 20, 0, tzinfo=UTC)  # after the game's created_at (the real time)
+    game = make_game("us", ("Ann", "Bob"), mode="time_limit", end_time=end.isoformat(), rng=random.Random(1),
+                     clock=lambda: end - timedelta(minutes=30))
     assert sum(len(game.raw_state.deeds_of(p)) for p in game.players) == 4
-    assert game.tick(end - timedelta(minutes=1)) is None and not game.is_over()
-    game.tick(end)
+    assert game.time_left() == 30 * 60
+    assert game.tick(0.0) is None and game.tick(30 * 60 - 1.0) is None and not game.is_over()
+    assert game.tick(30 * 60.0) is not None
     assert game.is_over()
     with pytest.raises(GameOver):
         game.pass_go("Ann")

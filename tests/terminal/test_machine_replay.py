@@ -43,12 +43,15 @@ def drive(log_path, tmp_path, key):
     clock = FakeClock()
     game = Game.create(tmp_path / "machine.db", header["edition"], header["players"],
                        mode=header.get("mode", "classic"), rules=header.get("rules") or None,
-                       dealt=header.get("dealt") or None, end_time=header.get("end_time"), key=key)
+                       dealt=header.get("dealt") or None, end_time=header.get("end_time"),
+                       length_minutes=header.get("length_minutes"), key=key)
+    play_clock = FakeClock(0.0)  # moved by the log's x_play_time lines only (docs/table-log.md, Time limit)
+    game.start_play_clock(play_clock)
     beeper = SimBeeper(audio=False, clock=clock)
     reader = SimReader(clock=clock)
     terminal = Terminal(game, make_registry(len(header["players"])), beeper, clock,
                         TerminalSettings(banker_protection=True))
-    driver = TableDriver(terminal, reader, clock, list(header["players"]))
+    driver = TableDriver(terminal, reader, clock, list(header["players"]), play_clock=play_clock)
     for line in log.lines:
         data = line.data
         if "expect" in data:
@@ -65,6 +68,14 @@ def drive(log_path, tmp_path, key):
         last = terminal.game.ledger.last_entry()[0]
         if data.get("refused"):
             assert last == entries, f"line {line.number}: a refused operation was committed"
+        elif data["op"] == "x_play_time":  # the clock's entry; the one that reaches the limit ends the game
+            ended = terminal.game.is_over()
+            assert last == entries + 1 + ended, f"line {line.number}: {data} was not committed exactly once"
+            assert terminal.game.ledger.entry(entries + 1).op == data, f"line {line.number}"
+            if ended:
+                assert terminal.game.ledger.entry(last).op == {"op": "x_time_up"}, f"line {line.number}"
+            patterns = [p for _, p in beeper.played[beeps:]]
+            assert patterns == (["game_over"] if ended else []), (line.number, patterns)
         else:
             assert last == entries + 1, f"line {line.number}: {data} was not committed exactly once"
             recorded = dict(terminal.game.ledger.entry(last).op) if data["op"] != "undo" else {"op": "undo"}
