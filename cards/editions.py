@@ -190,6 +190,9 @@ def load_edition_file(path: str | Path) -> Edition:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise EditionError(f"{path}: not a valid TOML file ({exc}).", code="edition_malformed",
                            params={"file": str(path)}) from exc
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, arrays nested too deep
+        raise EditionError(f"{path}: not a valid TOML file (a number too long or values nested too deep).",
+                           code="edition_malformed", params={"file": str(path)}) from exc
     return _build(path, raw, set())
 
 
@@ -380,6 +383,9 @@ def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str
         if key not in allowed:
             raise _fail(path, key, f"unknown table in a derived edition (expected {', '.join(sorted(allowed))})")
     base_name = head["base"]
+    if not isinstance(base_name, str) or not base_name or Path(base_name).name != base_name \
+            or base_name in (".", ".."):
+        raise _fail(path, "edition.base", f"expected the name of an edition beside this file, found {base_name!r}")
     base_path = path.with_name(f"{base_name}.toml")
     if not base_path.is_file():
         base_path = DATA_DIR / f"{base_name}.toml"
@@ -387,8 +393,8 @@ def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str
         raise _fail(path, "edition.base", f"no edition file {base_name}.toml")
     try:
         base_raw = tomllib.loads(base_path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise _fail(path, "edition.base", f"cannot load {base_path}: {exc}") from exc
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise _fail(path, "edition.base", f"cannot load {base_path}: {str(exc)[:200]}") from exc
     base = _build(base_path, base_raw, seen)
     known = {"name", "base", "scale", "title", "language", "currency_symbol", "currency_position"}
     for key in head:

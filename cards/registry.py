@@ -308,7 +308,7 @@ def _write_atomically(path: Path, text: str) -> None:
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        mode = 0o644
+        mode = 0o640  # owner and the service's group only, whatever the umask
     fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:

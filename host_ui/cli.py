@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 import terminal
+from cards.errors import CardsError
 from terminal.errors import AuditFailed, GameError, LedgerError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
@@ -56,7 +57,7 @@ def cmd_replay(args) -> int:
     game_path = Path(args.game) if args.game else _new_game_path("replays", Path(args.log).stem)
     try:
         from host_ui.shell.games import key_for_new_game
-        result = replay(log, game_path, key=key_for_new_game())
+        result = replay(log, game_path, key=key_for_new_game(data=data_dir()))
     except ReplayMismatch as exc:
         print(f"MISMATCH {args.log}: {exc} (game file so far: {game_path})", file=sys.stderr)
         return EXIT_MISMATCH
@@ -76,25 +77,41 @@ def _open(path: str):
     return open_game(path, check="full", read_only=True)
 
 
+def protected_files(card_set: str | Path | None = None):
+    """What no output may replace: the device key, the card set and the games of the data directory."""
+    from host_ui.shell.device_key import default_key_path
+    from host_ui.shell.outputs import Protected
+    try:
+        config = load_config()
+        data, key_file = Path(config.storage.data_dir), config.storage.key_file
+        backups: Path | None = config.storage.backups
+    except GameError:
+        data, key_file, backups = Path(os.environ.get("BANQUIER_DATA_DIR") or "."), None, None
+    return Protected(key_files=[default_key_path(), key_file], card_sets=[data / "cards.txt", card_set],
+                     data_dirs=[data], game_folders=[backups])
+
+
 def cmd_export(args) -> int:
+    from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output, write_output
     from terminal.bank.tablelog import export_lines
+    protected = protected_files()
     if args.output:
         output = Path(args.output)
         if output.exists() and (output.resolve() == Path(args.game).resolve() or _is_sqlite(output)):
             return _fail(f"{output} is a game file: export writes to a new text file, never over a game.",
                          EXIT_USAGE)
+        try:
+            check_output(output, force=args.force, protected=protected, what="export")
+        except OutputRefused as exc:
+            return _fail(str(exc), EXIT_USAGE)
     try:
         game = _open(args.game)
     except AuditFailed as exc:
         return _fail(f"{args.game} fails its audit, so it is not exported: {exc}", EXIT_MISMATCH)
     except (LedgerError, GameError) as exc:
         return _fail(str(exc), EXIT_FILE)
-    try:
-        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
-    except OSError as exc:
-        game.close()
-        return _fail(f"cannot write {args.output}: {exc.strerror or exc}.", EXIT_FILE)
-    try:
+
+    def write(out) -> None:
         if args.format == "table-log":
             for line in export_lines(game):
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -111,10 +128,23 @@ def cmd_export(args) -> int:
                     writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", ""])
                 for payer, payee, amount in item["postings"]:
                     writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
+
+    from terminal.bank.audit import DAMAGE
+    from terminal.bank.ledger import one_line
+    try:
+        if args.output:
+            write_output(args.output, write, force=args.force, protected=protected, what="export")
+        else:
+            write(sys.stdout)
+    except OutputRefused as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    except OutputFileError as exc:
+        return _fail(str(exc), EXIT_FILE)
+    except DAMAGE as exc:
+        return _fail(f"{args.game} is damaged and could not be exported ({type(exc).__name__}: "
+                     f"{one_line(exc)[:200]}). It was left untouched; restore a backup.", EXIT_FILE)
     finally:
         game.close()
-        if args.output:
-            out.close()
     return EXIT_OK
 
 
@@ -137,12 +167,81 @@ def cmd_audit(args) -> int:
         return _fail(str(exc), EXIT_FILE)
     try:
         report = game.audit()
+        lost = _lost_entries(game)
     finally:
         game.close()
+    if lost:
+        report.fail(lost)
     print(f"{args.game}: {report.summary()}")
     for problem in report.problems:
         print(f"  - {problem}")
     return EXIT_OK if report.ok else EXIT_MISMATCH
+
+
+def _lost_entries(game) -> str | None:
+    """The entries the mirror of acknowledged entries holds beyond the game file's end (a WAL that lost its
+    last frames), as one sentence; None when there are none (or no mirror)."""
+    from host_ui.shell.startup import mirror_of
+    try:
+        mirror = mirror_of(game.path, load_config().storage.backups)
+    except GameError:
+        return None
+    if mirror is None:
+        return None
+    game.ledger.mirror = mirror
+    last = game.ledger.last_entry()
+    try:
+        extra = game.ledger.mirrored_after(last[0] if last else 0)
+    except OSError:
+        return None
+    finally:
+        game.ledger.mirror = None
+    if not extra:
+        return None
+    return (f"The file lost its last {len(extra)} acknowledged entries (#{extra[0]['seq']} to #{extra[-1]['seq']}, "
+            f"kept in the mirror {mirror}): resuming the game on the terminal writes them back.")
+
+
+def cmd_key(args) -> int:
+    """``banquier key new``: a new device key, only when the old one is missing or damaged."""
+    from host_ui.shell.device_key import default_key_path, new_key
+    try:
+        path = new_key(default_key_path(), data=data_dir(), force=args.force)
+    except LedgerError as exc:
+        return _fail(str(exc), EXIT_USAGE if exc.code == "key_exists" else EXIT_FILE)
+    print(f"new device key {path}: keep a copy of it somewhere safe (games signed with it cannot be verified "
+          f"without it).")
+    return EXIT_OK
+
+
+def cmd_pin(args) -> int:
+    """``sudo banquier pin set``: store the banker PIN as a salted hash in the configuration file."""
+    from host_ui.shell.config import SYSTEM_CONFIG, find_config, parse_config
+    from host_ui.shell.pin import set_pin_in_config, valid_pin
+    try:
+        target = find_config(_CONFIG_PATH) or SYSTEM_CONFIG
+    except GameError as exc:
+        return _fail(str(exc), EXIT_FILE)
+    if args.stdin or not sys.stdin.isatty():
+        lines = sys.stdin.read().splitlines()
+        pin, again = (lines + ["", ""])[0].strip(), (lines + ["", ""])[1].strip() or (lines + [""])[0].strip()
+    else:
+        import getpass
+        pin = getpass.getpass("New banker PIN (4 to 8 digits): ").strip()
+        again = getpass.getpass("The same PIN again: ").strip()
+    if not valid_pin(pin):
+        return _fail("a banker PIN is 4 to 8 digits; nothing was changed.", EXIT_USAGE)
+    if pin != again:
+        return _fail("the two PINs differ; nothing was changed.", EXIT_USAGE)
+    try:
+        set_pin_in_config(target, pin, lambda text: parse_config(text, source=target))
+    except GameError as exc:
+        return _fail(f"{exc}; nothing was changed.", EXIT_USAGE)
+    except OSError as exc:
+        return _fail(f"cannot write {target}: {exc.strerror or exc} (the configuration is root's: use sudo); "
+                     f"nothing was changed.", EXIT_FILE)
+    print(f"banker PIN stored as a salted hash in {target} (restart Banquier to use it).")
+    return EXIT_OK
 
 
 def cmd_demo(args) -> int:
@@ -153,7 +252,7 @@ def cmd_demo(args) -> int:
     log = Path(args.log) if args.log else DEMO_LOG
     from terminal.bank.tablelog import ReplayMismatch
     try:
-        result = replay(log, path, key=key_for_new_game())
+        result = replay(log, path, key=key_for_new_game(data=data_dir()))
     except ReplayMismatch as exc:
         return _fail(str(exc), EXIT_MISMATCH)
     except GameError as exc:
@@ -277,7 +376,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "posting; json: header, history and state.")
     p.add_argument("game", help="the game file (.db)")
     p.add_argument("--format", choices=["table-log", "csv", "json"], default="table-log")
-    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.add_argument("-o", "--output", help="file to write (default: standard output); never an existing file "
+                                          "unless --force, never a game, the card set or the device key")
+    p.add_argument("--force", action="store_true", help="replace an existing output file (never a game, the card "
+                                                         "set or the key)")
     p.set_defaults(func=cmd_export)
     p = sub.add_parser("audit", help="check a game file's journal, hashes and sums",
                        description="Full audit of a game file: keyed hash chain, balanced entries, replay through "
@@ -286,6 +388,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_audit)
     from host_ui.shell.manage import add_parsers
     add_parsers(sub)
+    p = sub.add_parser("key", help="make a new device key when the old one is lost or damaged",
+                       description="The device key signs every game's journal. 'new' makes one only when the key "
+                                   "file is missing or damaged (a damaged one is kept beside it); games signed with "
+                                   "the old key then read as unverified, so it asks for --force when there are "
+                                   "games. An intact key is never replaced.")
+    p.add_argument("action", choices=["new"])
+    p.add_argument("--force", action="store_true", help="make the new key even though games exist")
+    p.set_defaults(func=cmd_key)
+    p = sub.add_parser("pin", help="set the banker PIN (stored as a salted hash; run it with sudo)",
+                       description="Store the banker PIN as a salted hash (game.banker_pin_hash) in the configuration "
+                                   "file in use (default /etc/banquier/config.toml, root's: run it with sudo). The "
+                                   "PIN is asked twice, or read from standard input (one or two lines).")
+    p.add_argument("action", choices=["set"])
+    p.add_argument("--stdin", action="store_true", help="read the PIN from standard input")
+    p.set_defaults(func=cmd_pin)
     p = sub.add_parser("demo", help="replay a recorded game and print the standings",
                        description="Replay a recorded game shipped with Banquier and print the standings.")
     p.add_argument("--log", help="another table log to replay")
@@ -313,13 +430,21 @@ def main(argv: list[str] | None = None) -> int:
             if args.func == "cards" and args.action == "import" and not args.file:
                 parser.error("cards import needs a FILE ('-' for standard input)")
             if args.func == "games":
-                return cli_manage.cmd_games(args, data_dir(), load_config().storage.key_file)
+                storage = load_config().storage
+                return cli_manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
             return cli_manage.cmd_cards(args, data_dir())
         return args.func(args)
     except KeyboardInterrupt:
         return 130
     except GameError as exc:
         return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+    except CardsError as exc:  # an edition or card-set file the command read
+        from terminal.bank.ledger import one_line
+        return _fail(one_line(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+    except Exception as exc:  # the promise is one line, never a traceback; this line is a bug to report
+        from terminal.bank.ledger import one_line
+        return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "
+                     f"it. Please report it with the command you ran.", EXIT_FILE)
 
 
 if __name__ == "__main__":

@@ -29,10 +29,34 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
+
+import hal
+from cards.editions import load_edition
+from cards.registry import CardRegistry, Enrolment
+from hal.interfaces import Beeper, ButtonEvent, Buttons, CardReader, HalEvent, ReaderBack, ReaderLost
+from host_ui.shell.backup import backup_due, rotate_backup
+from host_ui.shell.config import Config
+from host_ui.shell.device_key import load_or_create_key
+from host_ui.shell.games import resumed_notice
+from host_ui.shell.manage import games_dir, set_current
+from host_ui.shell.startup import resume_at_startup
+from terminal.bank.game import Game
+from terminal.errors import GameError
+from terminal.table.machine import Terminal
+
+if TYPE_CHECKING:  # for annotations only: pygame and the screen modules are loaded once a display opens
+    import pygame
+
+    from host_ui.screen.app import TerminalApp
+    from host_ui.screen.display import FramebufferOutput, WindowOutput
+    from host_ui.screen.evdev_touch import EvdevTouch
+
+    #: A display output, as :func:`_open_output` opens it.
+    ScreenOutput: TypeAlias = WindowOutput | FramebufferOutput
 
 log = logging.getLogger("banquier")
 
@@ -58,8 +82,7 @@ class BackupKeeper:
         self.folder, self.every, self.keep = folder, every, keep
         self._last: dict[Path, int] = {}
 
-    def maybe(self, game, force: bool = False) -> Path | None:
-        from host_ui.shell.backup import backup_due, rotate_backup
+    def maybe(self, game: Game | None, force: bool = False) -> Path | None:
         if game is None:
             return None
         last = game.ledger.last_entry()
@@ -92,24 +115,31 @@ def setup_logging(level: str) -> None:
 def _problem_of(exc: BaseException) -> str:
     """One line for a part that failed to start: the backend's own message (it names the fix), or the
     exception's type and text for anything a backend did not wrap."""
-    import hal
     text = " ".join(str(exc).split())
     if isinstance(exc, (hal.HalError, OSError, ImportError)) and text:
         return text
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-class Part:
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+#: The device a :class:`Part` starts (a ``hal`` reader, beeper or buttons, or the touch panel).
+DeviceT = TypeVar("DeviceT", bound=_Closable)
+
+
+class Part(Generic[DeviceT]):
     """One peripheral that may be missing: started by ``start()``, tried again every ``retry_s`` seconds
     while it fails, its current problem (one line with the fix) in :attr:`problem`.
 
     ``label``: how the screen and the journal name it ("card reader"). ``clock``: monotonic seconds.
     """
 
-    def __init__(self, label: str, start: Callable[[], Any], *, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, label: str, start: Callable[[], DeviceT], *, clock: Callable[[], float] = time.monotonic,
                  retry_s: float = RETRY_S):
         self.label, self._start, self._clock, self.retry_s = label, start, clock, retry_s
-        self.device: Any = None
+        self.device: DeviceT | None = None
         self.problem: str | None = None
         self.attempts = 0
         self._next_try = float("-inf")
@@ -137,6 +167,11 @@ class Part:
         self.problem = None
         return True
 
+    def running(self) -> DeviceT | None:
+        """The device if it runs, after a try to start it if it does not and a try is due (:meth:`retry`)."""
+        self.retry()
+        return self.device
+
     def failed(self, exc: BaseException) -> None:
         """The running part failed (its poll raised): closed, shown, and tried again later."""
         self.close()
@@ -159,7 +194,7 @@ class PartReader:
     While the reader cannot start it reports ``ReaderLost`` once (the terminal shows it is not reading cards)
     and tries again; once it starts it reports ``ReaderBack`` and passes the reader's own events on."""
 
-    def __init__(self, part: Part):
+    def __init__(self, part: Part[CardReader]):
         self.part = part
         self._announced = False
 
@@ -172,19 +207,19 @@ class PartReader:
             return getattr(device, "lost_reason", None) or "the card reader stopped answering"
         return None
 
-    def poll(self) -> list:
-        from hal.interfaces import ReaderBack, ReaderLost
-        if self.part.device is None and not self.part.retry():
+    def poll(self) -> list[HalEvent]:
+        device = self.part.running()
+        if device is None:
             if not self._announced:
                 self._announced = True
                 return [ReaderLost(self.part.problem or "the card reader cannot start")]
             return []
-        events: list = []
+        events: list[HalEvent] = []
         if self._announced:
             self._announced = False
             events.append(ReaderBack())
         try:
-            return events + list(self.part.device.poll())
+            return events + list(device.poll())
         except Exception as exc:  # a backend error it did not turn into ReaderLost itself
             self.part.failed(exc)
             self._announced = True
@@ -204,7 +239,7 @@ class PartBeeper:
     """The beeper as the terminal sees it: silent (``play`` returns False) while it cannot start; the mute
     setting is kept and applied when it starts."""
 
-    def __init__(self, part: Part):
+    def __init__(self, part: Part[Beeper]):
         self.part = part
         self._muted = False
 
@@ -212,10 +247,10 @@ class PartBeeper:
     def problem(self) -> str | None:
         return self.part.problem
 
-    def retry(self):
+    def retry(self) -> Beeper | None:
         """Start the beeper if a try is due; the device, or None while it cannot start."""
         if self.part.device is None and self.part.retry():
-            self.part.device.muted = self._muted
+            self.muted = self._muted  # the setter passes the kept setting on to the device just started
         return self.part.device
 
     def play(self, pattern: str) -> bool:
@@ -243,18 +278,19 @@ class PartBeeper:
 class PartButtons:
     """The buttons: no events while they cannot start."""
 
-    def __init__(self, part: Part):
+    def __init__(self, part: Part[Buttons]):
         self.part = part
 
     @property
     def problem(self) -> str | None:
         return self.part.problem
 
-    def poll(self) -> list:
-        if self.part.device is None and not self.part.retry():
+    def poll(self) -> list[ButtonEvent]:
+        device = self.part.running()
+        if device is None:
             return []
         try:
-            return list(self.part.device.poll())
+            return list(device.poll())
         except Exception as exc:  # e.g. the GPIO refused a read: shown and retried, never a crash
             self.part.failed(exc)
             return []
@@ -263,18 +299,27 @@ class PartButtons:
         self.part.close()
 
 
+class ShownPart(Protocol):
+    """A part as :func:`run_device` shows and closes it (:class:`PartReader`, :class:`PartBeeper`, ...)."""
+
+    @property
+    def problem(self) -> str | None: ...
+
+    def close(self) -> None: ...
+
+
 class NoticeOutput:
     """Wraps the screen's output: every frame gets the parts' problems drawn over its message band (the
     band never holds a button, so touches are unchanged), one line each with its fix."""
 
-    def __init__(self, output, notices: Callable[[], list[str]]):
+    def __init__(self, output: ScreenOutput, notices: Callable[[], list[str]]):
         self.output, self.notices = output, notices
         self.shown: list[str] = []
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.output, name)
 
-    def show(self, logical, update: bool = True) -> None:
+    def show(self, logical: pygame.Surface, update: bool = True) -> None:
         notices = self.notices()
         self.shown = notices
         if notices:
@@ -286,8 +331,9 @@ class NoticeOutput:
         self.output.close()
 
 
-def draw_notices(surface, notices: list[str]) -> None:
+def draw_notices(surface: pygame.Surface, notices: list[str]) -> None:
     """Draw ``notices`` (one line each) in the message band of ``surface`` (a logical frame)."""
+    # Loaded late: pygame and the screen modules only once a display is opened (see _wait_for_screen).
     import pygame
 
     from host_ui.screen import theme
@@ -304,26 +350,38 @@ def draw_notices(surface, notices: list[str]) -> None:
                      role="notice", min_size=8, max_lines=max(4, len(notices) * 2))
 
 
-def start_parts(config, *, clock: Callable[[], float] = time.monotonic, retry_s: float = RETRY_S,
-                hal_module=None) -> tuple[PartReader, PartBeeper, PartButtons]:
+class Backends(Protocol):
+    """Where :func:`start_parts` loads the backends by name: the ``hal`` package, or a test's stand-in."""
+
+    def load_reader(self, name: str | None = None, *, env: Mapping[str, str] | None = None,
+                    **config: object) -> CardReader: ...
+
+    def load_beeper(self, name: str | None = None, *, env: Mapping[str, str] | None = None,
+                    **config: object) -> Beeper: ...
+
+    def load_buttons(self, name: str | None = None, *, env: Mapping[str, str] | None = None,
+                     **config: object) -> Buttons: ...
+
+
+def start_parts(config: Config, *, clock: Callable[[], float] = time.monotonic, retry_s: float = RETRY_S,
+                hal_module: Backends | None = None) -> tuple[PartReader, PartBeeper, PartButtons]:
     """The reader, beeper and buttons of ``config``, each started now if it can be (see :class:`Part`)."""
-    import hal as default_hal
-    hal = hal_module or default_hal
+    backends: Backends = hal_module or hal
     # env={}: the configuration has already applied the BANQUIER_READER/... overrides.
-    reader = PartReader(Part("card reader", lambda: hal.load_reader(config.reader.backend, env={},
-                                                                      **config.reader.hal_options()),
+    reader = PartReader(Part("card reader", lambda: backends.load_reader(config.reader.backend, env={},
+                                                                         **config.reader.hal_options()),
                              clock=clock, retry_s=retry_s))
-    beeper = PartBeeper(Part("beeper", lambda: hal.load_beeper(config.beeper.backend, env={},
-                                                               **config.beeper.hal_options()),
+    beeper = PartBeeper(Part("beeper", lambda: backends.load_beeper(config.beeper.backend, env={},
+                                                                    **config.beeper.hal_options()),
                              clock=clock, retry_s=retry_s))
-    buttons = PartButtons(Part("buttons", lambda: hal.load_buttons(config.buttons.backend, env={},
-                                                                   **config.buttons.hal_options()),
+    buttons = PartButtons(Part("buttons", lambda: backends.load_buttons(config.buttons.backend, env={},
+                                                                        **config.buttons.hal_options()),
                                clock=clock, retry_s=retry_s))
     return reader, beeper, buttons
 
 
 # --------------------------------------------------------------------------------------------- the run
-def run_device(config, *, headless: bool = False, max_seconds: float | None = None,
+def run_device(config: Config, *, headless: bool = False, max_seconds: float | None = None,
                display_wait_s: float = DISPLAY_WAIT_S, retry_s: float = RETRY_S) -> int:
     """Run the terminal with the configured hardware. Returns an exit code (see the module docstring).
 
@@ -331,16 +389,6 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     bounds the wait for a screen). Raises nothing for a hardware or display problem: a missing part is shown
     on the screen and retried; no screen logs one line and returns 3.
     """
-    import hal
-    from cards.editions import load_edition
-    from cards.registry import CardRegistry, Enrolment
-    from host_ui.shell.device_key import load_or_create_key
-    from host_ui.shell.games import resumed_notice
-    from host_ui.shell.manage import current_game, games_dir, set_current
-    from terminal.bank.game import Game
-    from terminal.errors import GameError
-    from terminal.table.machine import Terminal
-
     setup_logging(config.logging.level)
     started = time.monotonic()
     data = Path(config.storage.data_dir)
@@ -351,7 +399,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
         data.mkdir(parents=True, exist_ok=True)
-        key = load_or_create_key(config.storage.key_file)
+        key = load_or_create_key(config.storage.key_file, data=data)
         registry = CardRegistry.load(data / "cards.txt", edition=load_edition(config.game.edition))
     except (GameError, OSError) as exc:
         log.error("%s", exc)
@@ -364,29 +412,27 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
     output, touch_part = screen
 
     reader, beeper, buttons = start_parts(config, retry_s=retry_s)
-    parts = [("card reader", reader), ("beeper", beeper), ("buttons", buttons)]
+    parts: list[tuple[str, ShownPart]] = [("card reader", reader), ("beeper", beeper), ("buttons", buttons)]
     if touch_part is not None:
         parts.append(("touch panel", touch_part))
 
     def notices() -> list[str]:
         return [f"{label}: {problem}" for label, part in parts if (problem := part.problem) is not None]
 
-    game = notice = None
-    path = current_game(data, config.storage.key_file)
-    if path is not None:
-        try:
-            game = Game.open(path, key=key, clock=wall_clock)
-            game.start_play_clock(time.monotonic)
-            log.info("resumed %s", path.name)
-            notice = resumed_notice(game)
-        except GameError as exc:
-            log.error("cannot resume %s: %s (the file is left untouched; start a new game from the banker menu)",
-                      path.name, exc)
+    # Never raises: a damaged, foreign or edited current game is named in the journal and left untouched.
+    game = resume_at_startup(data, key, key_file=config.storage.key_file, backups=config.storage.backups,
+                             clock=wall_clock).game
+    notice = None
+    if game is not None:
+        game.start_play_clock(time.monotonic)
+        notice = resumed_notice(game)  # the first screen says the game was resumed
 
-    def factory(edition, names, mode, rules, cards, minutes=None):
+    def factory(edition: str, names: list[str], mode: str, rules: dict[str, Any], cards: dict[str, str],
+                minutes: int | None = None) -> Game:
         new = games_dir(data) / f"{datetime.now():%Y%m%d-%H%M%S}.db"
         created = Game.create(new, edition, names, mode, rules or None, key=key, player_cards=cards,
-                              clock=wall_clock, length_minutes=minutes)
+                              clock=wall_clock, length_minutes=minutes,
+                              mirror=config.storage.backups / f"{new.stem}.mirror")
         created.start_play_clock(time.monotonic)
         set_current(data, new)
         log.info("new game %s: %s, %s, %s", new.name, edition, mode, ", ".join(names))
@@ -435,7 +481,7 @@ def run_device(config, *, headless: bool = False, max_seconds: float | None = No
 class PartTouch:
     """The touch panel (``display.touch_device``): shown and retried like the other parts."""
 
-    def __init__(self, part: Part):
+    def __init__(self, part: Part[EvdevTouch]):
         self.part = part
 
     @property
@@ -446,9 +492,12 @@ class PartTouch:
         self.part.close()
 
 
-def _wait_for_screen(config, headless: bool, stop: threading.Event, wait_s: float):
+def _wait_for_screen(config: Config, headless: bool, stop: threading.Event,
+                     wait_s: float) -> tuple[ScreenOutput, PartTouch | None] | None:
     """``(output, touch part or None)`` once a screen opens; None when none opened within ``wait_s`` seconds
     (one line logged, whatever the number of tries) or a stop was asked for meanwhile."""
+    # Loaded late: pygame and the screen modules only once a display is opened, so that the CLI's other
+    # commands never load pygame (and PYGAME_HIDE_SUPPORT_PROMPT, set by run_device, is seen in time).
     import pygame
 
     from host_ui.screen.display import DisplayError
@@ -470,22 +519,24 @@ def _wait_for_screen(config, headless: bool, stop: threading.Event, wait_s: floa
             return None
 
 
-def _open_output(config, headless: bool):
+def _open_output(config: Config, headless: bool) -> tuple[ScreenOutput, PartTouch | None]:
+    # Loaded late: pygame and the screen modules (see _wait_for_screen).
     import pygame
 
     from host_ui.screen.display import FramebufferOutput, WindowOutput, check_driver
+    from host_ui.screen.evdev_touch import EvdevTouch
 
     display = config.display
     size, rotation = (display.width, display.height), display.rotation
     touch = None
+    output: ScreenOutput
     if display.output == "framebuffer":
         os.environ["SDL_VIDEODRIVER"] = "dummy"  # frames are written to the framebuffer, not through SDL
         check_driver(on_device=False)
         pygame.font.init()
         output = FramebufferOutput(display.fb_device or "/dev/fb1", size, rotation)
         if display.touch_device:
-            def start_touch():
-                from host_ui.screen.evdev_touch import EvdevTouch
+            def start_touch() -> EvdevTouch:
                 return EvdevTouch(str(display.touch_device))
             touch = PartTouch(Part("touch panel", start_touch))
     else:  # "kmsdrm" (full screen on the console) or "window"
@@ -497,7 +548,8 @@ def _open_output(config, headless: bool):
     return output, touch
 
 
-def _make_app(config, terminal, output, reader):
+def _make_app(config: Config, terminal: Terminal, output: NoticeOutput, reader: PartReader) -> TerminalApp:
+    # Loaded late: the screen modules import pygame (see _wait_for_screen).
     from host_ui.screen.app import TerminalApp
     from host_ui.screen.input_map import InputMapper
     from host_ui.screen.render import Renderer

@@ -213,7 +213,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     adopt_legacy_games(folder)
     current = None if demo_log is not None or new_game else current_game(folder, key_path)
     if key is None:  # the key file is read to resume a game, and made only for a new one
-        key = load_key(key_path) if current is not None else load_or_create_key(key_path)
+        key = load_key(key_path) if current is not None else load_or_create_key(key_path, data=folder)
     notice: Msg | None = None
     if log is not None:
         header = log.header

@@ -14,7 +14,7 @@ from typing import Protocol
 
 import pygame
 
-from hal.interfaces import CardReader
+from hal.interfaces import HalEvent
 from host_ui.screen.evdev_touch import EvdevTouch
 from host_ui.screen.input_map import Action, InputMapper, Tap
 from host_ui.screen.pg_events import to_records
@@ -34,6 +34,13 @@ class Output(Protocol):
     def show(self, logical: pygame.Surface, update: bool = True) -> None: ...
 
 
+class PolledReader(Protocol):
+    """What the loop uses of the card reader: a ``hal`` :class:`~hal.interfaces.CardReader`, or what stands for
+    one that may not have started (:class:`host_ui.device.PartReader`)."""
+
+    def poll(self) -> list[HalEvent]: ...
+
+
 class TerminalApp:
     """Wires a :class:`terminal.table.machine.Terminal` to a display.
 
@@ -46,7 +53,7 @@ class TerminalApp:
     """
 
     def __init__(self, terminal: Terminal, output: Output, renderer: Renderer, mapper: InputMapper, *,
-                 reader: CardReader | None = None, touch: EvdevTouch | None = None,
+                 reader: PolledReader | None = None, touch: EvdevTouch | None = None,
                  monotonic: Callable[[], float] = time.monotonic, fps: int = 30, tick_s: float = 0.5,
                  wall_clock: Callable[[], str] | None = default_clock,
                  on_frame: Callable[[], None] | None = None) -> None:

@@ -19,12 +19,18 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shutil
 import sqlite3
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from terminal.errors import LedgerError
+from terminal.bank.ledger import make_private_file
+from terminal.errors import GameError, LedgerError
 
-__all__ = ["BackupError", "rotate_backup", "list_backups", "backup_name", "backup_due", "snapshot"]
+__all__ = ["BackupError", "rotate_backup", "list_backups", "backup_name", "backup_due", "snapshot",
+           "newest_good_backup", "restore_backup"]
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -59,11 +65,18 @@ def list_backups(game_path: str | os.PathLike, backup_dir: str | os.PathLike) ->
 
 def backup_due(seq: int, last_backup_seq: int | None, every: int) -> bool:
     """Whether a game at journal ``seq`` needs a backup, the last one holding ``last_backup_seq``
-    (None: never backed up) and the configuration asking for one every ``every`` operations
-    (``[storage] backup_every``; 0 = only when the terminal stops)."""
+    (None: never backed up) and the configuration asking for one every ``every`` operations at least
+    (``[storage] backup_every``; 0 = only when the terminal stops); the interval then grows with the game
+    (see below)."""
     if every <= 0:
         return False
-    return last_backup_seq is None or seq - last_backup_seq >= every
+    if last_backup_seq is None:
+        return True
+    # A full copy costs the size of the game: at doubling intervals (every, then as many operations as the
+    # last copy held) their total stays within a constant times the game's length, so a backup costs the same
+    # per operation whatever the game's length. Every acknowledged entry in between is in the mirror
+    # (terminal.bank.ledger, kept in the backups folder).
+    return seq - last_backup_seq >= max(every, last_backup_seq)
 
 
 def _fsync(path: Path, directory: bool = False) -> None:
@@ -90,6 +103,7 @@ def snapshot(game_path: str | os.PathLike, target: str | os.PathLike) -> int:
             source.execute("PRAGMA query_only = ON")
             if target.exists():
                 target.unlink()
+            make_private_file(target)  # a backup is as private as the game, whatever the umask
             copy = sqlite3.connect(str(target))
             source.backup(copy)
             problems = [row[0] for row in copy.execute("PRAGMA quick_check").fetchall()]
@@ -171,3 +185,55 @@ def rotate_backup(game_path: str | os.PathLike, backup_dir: str | os.PathLike, k
         except FileNotFoundError:
             pass
     return final
+
+
+def newest_good_backup(game_path: Path, backups: Path | None, key: bytes) -> Path | None:
+    """The newest backup of ``game_path`` in ``backups`` that passes the full check (read without writing
+    anything), or None."""
+    if backups is None:
+        return None
+    for candidate in list_backups(game_path, backups):
+        try:
+            _game().open(candidate, key=key, check="full", read_only=True).close()
+        except (GameError, OSError, *_damage()):
+            continue
+        return candidate
+    return None
+
+
+def restore_backup(backup: Path, folder: Path, key: bytes, *, stem: str,
+                   clock: Callable[[], datetime] | None = None) -> Any:
+    """Copy ``backup`` into a new game file ``folder/<stem>-restored-<time>.db`` and open it (full check); the
+    damaged game is not touched. Raises LedgerError or AuditFailed."""
+    from host_ui.shell.outputs import fsync_directory
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = folder / f"{stem}-restored-{stamp}.db"
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"{stem}-restored-{stamp}-{n}.db"
+    temporary = folder / f".{target.name}.restoring"
+    try:
+        shutil.copyfile(backup, temporary)
+        os.chmod(temporary, 0o600)
+        with open(temporary, "rb+") as f:
+            os.fsync(f.fileno())
+        os.link(temporary, target)  # never over a file that appeared meanwhile
+        temporary.unlink()
+        fsync_directory(folder)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise LedgerError(f"Cannot restore {backup} into {target}: {exc.strerror or exc}.",
+                          code="ledger_unwritable", params={"path": str(target)}) from exc
+    return _game().open(target, key=key, check="full", clock=clock)
+
+
+def _game() -> Any:
+    from terminal.bank.game import Game
+    return Game
+
+
+def _damage() -> tuple[type[BaseException], ...]:
+    from terminal.bank.audit import DAMAGE
+    return DAMAGE

@@ -33,12 +33,13 @@ from cards.editions import RULE_FLAGS, available_editions
 from hal import registry as hal_registry
 from hal.rpi_gpio import BOARD_TO_BCM, SPI0_PINS
 from hal.serial_reader import PROTOCOLS
+from host_ui.shell.pin import PinCheck, is_pin_hash
 from terminal.bank.state import MODES
 from terminal.errors import GameError
 from terminal.table.i18n import LANGUAGES
 
 if TYPE_CHECKING:
-    from terminal.table.shared import TerminalSettings
+    from terminal.table.machine import TerminalSettings
 
 __all__ = [
     "ConfigError", "ConfigFileError", "Config", "ReaderSettings", "BeeperSettings", "ButtonsSettings",
@@ -100,12 +101,13 @@ class _Rule:
             return f"{what} {self.lo:g}..{self.hi:g}{' ' + self.hint if self.hint else ''}"
         return {"bool": "true or false", "path": "an absolute path in quotes",
                 "str": "a text in quotes", "pin_code": "4 to 8 digits in quotes, e.g. \"2468\"",
+                "pin_hash": "the hash `sudo banquier pin set` writes",
                 "rules": "a table of rule flags"}[self.kind]
 
     def check(self, value: Any) -> Any:
         """Return the checked value, or raise ``ValueError(reason)``."""
         kind = self.kind
-        if self.optional and value == "" and kind in ("path", "str", "pin_code"):
+        if self.optional and value == "" and kind in ("path", "str", "pin_code", "pin_hash"):
             return None
         if kind == "bool":
             if not isinstance(value, bool):
@@ -122,7 +124,7 @@ class _Rule:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"expected {self.describe()}, found {_show(value)}")
             value = float(value)
-        elif kind in ("str", "path", "pin_code"):
+        elif kind in ("str", "path", "pin_code", "pin_hash"):
             if not isinstance(value, str):
                 extra = " (write it in quotes so a leading 0 is kept)" if kind == "pin_code" else ""
                 raise ValueError(f"expected {self.describe()}, found {_show(value)}{extra}")
@@ -136,12 +138,21 @@ class _Rule:
         if kind == "path":
             if not value.strip():
                 raise ValueError("expected a path, found an empty text")
-            path = Path(value).expanduser()
+            try:
+                path = Path(value).expanduser()
+            except RuntimeError as exc:  # ~name of a user that does not exist
+                raise ValueError(f"{_show(value)}: there is no such user's home folder here; use an absolute "
+                                 f"path") from exc
             if not path.is_absolute():
                 raise ValueError(f"{_show(value)} is a relative path; use an absolute one (or ~/...)")
             return path
         if kind == "pin_code" and not (value.isascii() and value.isdigit() and 4 <= len(value) <= 8):
             raise ValueError(f"{_show(value)} is not 4 to 8 digits")
+        if kind == "pin_code":
+            raise ValueError("a banker PIN written in plaintext is refused: run `sudo banquier pin set` (it stores "
+                             "a salted hash as game.banker_pin_hash and removes this line)")
+        if kind == "pin_hash" and not is_pin_hash(value):
+            raise ValueError("not a PIN hash as `sudo banquier pin set` writes it: run it again")
         if kind == "str" and not value.strip():
             raise ValueError("expected a text, found an empty one")
         return value
@@ -323,8 +334,9 @@ class TimeoutSettings:
 @dataclass(frozen=True)
 class GameSettings:
     """``[game]``: ``language`` fr | en | uk, ``edition`` (a shipped edition), ``mode`` (classic,
-    sans_frontieres, quick, time_limit), ``amount_display`` plain | km, ``banker_protection``, ``banker_pin``
-    (4..8 digits, in quotes), ``[game.rules]`` flags that differ from the edition (``RULE_FLAGS``),
+    sans_frontieres, quick, time_limit), ``amount_display`` plain | km, ``banker_protection``,
+    ``banker_pin_hash`` (the salted hash ``sudo banquier pin set`` writes; a plaintext ``banker_pin`` is
+    refused), ``[game.rules]`` flags that differ from the edition (``RULE_FLAGS``),
     ``[game.timeouts]``."""
 
     language: str = _key(_Rule("str", choices=LANGUAGES), "fr")
@@ -332,7 +344,8 @@ class GameSettings:
     mode: str = _key(_Rule("str", choices=MODES), "classic")
     amount_display: str = _key(_Rule("str", choices=("plain", "km")), "plain")
     banker_protection: bool = _key(_Rule("bool"), True)
-    banker_pin: str | None = _key(_Rule("pin_code", optional=True), None)
+    banker_pin: str | None = _key(_Rule("pin_code", optional=True), None)  # plaintext: refused, see pin set
+    banker_pin_hash: str | None = _key(_Rule("pin_hash", optional=True), None)
     rules: Mapping[str, bool | str] = _key(_Rule("rules"), default_factory=lambda: MappingProxyType({}),
                                            hash=False)
     timeouts: TimeoutSettings = field(default_factory=TimeoutSettings)
@@ -398,7 +411,8 @@ class Config:
         return TerminalSettings(timeout_s=t.timeout_s, long_timeout_s=t.long_timeout_s,
                                 go_repeat_window_s=t.go_repeat_window_s,
                                 confirm_min_delay_s=t.confirm_min_delay_s, retap_guard_s=t.retap_guard_s,
-                                banker_protection=game.banker_protection, banker_pin=game.banker_pin,
+                                banker_protection=game.banker_protection,
+                                banker_pin=PinCheck(game.banker_pin_hash) if game.banker_pin_hash else None,
                                 language=game.language, display=game.amount_display)
 
     def to_toml(self) -> str:
@@ -514,12 +528,22 @@ def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = 
     return parse_config(raw, env, source=source, on_device=on_device)
 
 
+MAX_CONFIG_CHARS = 1_000_000
+
+
 def _parse_toml(text: str, origin: str) -> dict[str, Any]:
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ConfigError(f"{origin}: too large for a configuration ({len(text)} characters, at most "
+                          f"{MAX_CONFIG_CHARS}).", params={"file": origin, "key": "", "reason": "too large"})
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{origin}: not valid TOML ({exc}).",
                           params={"file": origin, "key": "", "reason": str(exc)}) from exc
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, arrays nested too deep
+        reason = "a number too long or values nested too deep"
+        raise ConfigError(f"{origin}: not valid TOML ({reason}).",
+                          params={"file": origin, "key": "", "reason": reason}) from exc
 
 
 def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = None, *,

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host_ui.shell.backup import BackupError, snapshot
 from host_ui.shell.config import Config
+from terminal.bank.ledger import one_line, private_copy
 from terminal.errors import AuditFailed, GameError
 
 __all__ = ["Check", "run_checks", "format_checks", "worst", "read_model", "is_pi5", "installed_version",
@@ -770,26 +770,52 @@ def _read_key(ctx: _Context, games: list[Path]) -> tuple[Check, bytes | None]:
     return Check("key", "ok", f"device key {path} (private)"), key
 
 
-def _check_game(path: Path, data: Path, key: bytes | None) -> Check:
-    from terminal.bank.game import Game
+def _check_game(path: Path, data: Path, key: bytes | None, backups: Path | None = None) -> Check:
+    """One game's line. Reads a private copy of the game (nothing of the game's files is written or created,
+    even for a game the terminal has open) and never raises: whatever is wrong is one line with the fix."""
     label = str(path.relative_to(data)) if data in path.parents else str(path)
     name = f"game {label}"
     restore = "restore its newest backup (data_dir/backups); never edit a game file by hand"
+    try:
+        return _check_game_copy(path, label, name, restore, key, backups)
+    except Exception as exc:  # a damaged file must give a line, never a crash of the doctor
+        return Check(name, "fail", f"{label} cannot be read or is damaged: {one_line(exc)}", restore)
+
+
+def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes | None,
+                     backups: Path | None) -> Check:
+    from terminal.bank.game import Game
     with tempfile.TemporaryDirectory(prefix="banquier-doctor-") as scratch:
         copy = Path(scratch) / "copy.db"
         try:
-            seq = snapshot(path, copy)
-        except BackupError as exc:
-            if exc.code == "backup_not_a_game":
-                return Check(name, "warn", f"{label} is not a Banquier game file", "move it out of the data directory")
-            return Check(name, "fail", f"{label} cannot be read or is damaged: {exc.params.get('reason', exc)}", restore)
+            private_copy(path, copy)
+        except (OSError, sqlite3.Error) as exc:
+            return Check(name, "fail", f"{label} cannot be read or is damaged: {one_line(exc)}", restore)
         db = sqlite3.connect(copy)
         try:
-            problems = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
+            try:
+                tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            except sqlite3.DatabaseError as exc:
+                if "not a database" in str(exc) and not _is_sqlite(path):
+                    return Check(name, "warn", f"{label} is not a Banquier game file",
+                                 "move it out of the data directory")
+                return Check(name, "fail", f"{label} cannot be read or is damaged: {one_line(exc)}", restore)
+            if "journal" not in tables:
+                return Check(name, "warn", f"{label} is not a Banquier game file", "move it out of the data directory")
+            try:
+                problems = [one_line(row[0]) for row in db.execute("PRAGMA integrity_check").fetchall()]
+            except sqlite3.DatabaseError as exc:
+                problems = [one_line(exc)]
+            if problems != ["ok"]:
+                return Check(name, "fail", f"{label} is damaged: {'; '.join(problems[:3])}"
+                                           + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
+                             restore)
+            try:
+                seq = db.execute("SELECT MAX(seq) FROM journal").fetchone()[0] or 0
+            except sqlite3.DatabaseError as exc:
+                return Check(name, "fail", f"{label} cannot be read or is damaged: {one_line(exc)}", restore)
         finally:
             db.close()
-        if problems != ["ok"]:
-            return Check(name, "fail", f"{label} is damaged: {'; '.join(problems[:3])}", restore)
         if key is None:
             return Check(name, "warn", f"{label}: the file is intact ({seq} entries), the journal was not verified "
                                        f"(no device key)", "see the key line above")
@@ -799,14 +825,29 @@ def _check_game(path: Path, data: Path, key: bytes | None) -> Check:
             if exc.code == "audit_foreign_key":
                 return Check(name, "warn", f"{label} was signed by another device's key: it cannot be verified here",
                              "open it on the device that made it, or with that device's key")
-            return Check(name, "fail", f"{label}: the journal does not match: {exc}", restore)
+            return Check(name, "fail", f"{label}: the journal does not match: {one_line(exc)}", restore)
         except GameError as exc:
-            return Check(name, "fail", f"{label}: {exc}", restore)
+            return Check(name, "fail", f"{label}: {one_line(exc)}", restore)
         try:
             players = len(game.players)
+            game.ledger.mirror = backups / f"{path.stem}.mirror" if backups is not None else None
+            lost = game.ledger.mirrored_after(seq)
+            game.ledger.mirror = None
         finally:
             game.close()
+    if lost:
+        return Check(name, "fail", f"{label}: lost its last {len(lost)} acknowledged entries (a damaged WAL); the "
+                                   f"mirror in {backups} holds them",
+                     "start banquier: resuming the game writes them back from the mirror (or restore a backup)")
     return Check(name, "ok", f"{label}: intact, {seq} entries, {players} players, audit passed")
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 def _check_games(ctx: _Context) -> list[Check]:
@@ -816,7 +857,7 @@ def _check_games(ctx: _Context) -> list[Check]:
     checks = [key_check]
     if not games:
         checks.append(Check("games", "ok", f"no games yet under {data}"))
-    checks += [_check_game(path, data, key) for path in games]
+    checks += [_check_game(path, data, key, ctx.config.storage.backups) for path in games]
     return checks
 
 

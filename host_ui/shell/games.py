@@ -23,10 +23,11 @@ def open_game(path: str | Path, *, key_path: str | Path | None = None, **kwargs:
     return Game.open(path, key=load_key(key_path), **kwargs)
 
 
-def key_for_new_game(key_path: str | Path | None = None) -> bytes:
-    """The device key for a game about to be created: read, or made on the first game (mode 0600).
+def key_for_new_game(key_path: str | Path | None = None, *, data: str | Path | None = None) -> bytes:
+    """The device key for a game about to be created: read, or made on the first game (mode 0600), never
+    made anew while games of the data directory ``data`` were signed with a key that is now missing.
     Raises LedgerError when it cannot be read or made."""
-    return load_or_create_key(key_path)
+    return load_or_create_key(key_path, data=data)
 
 
 def resumed_notice(game: Game) -> Msg:

@@ -11,6 +11,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from terminal.bank.audit import DAMAGE
+from terminal.bank.ledger import one_line
 from terminal.errors import GameError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
@@ -31,12 +33,17 @@ def list_games(data: Path, key_path: Path | None = None) -> list[dict]:
         try:
             game = open_game(path, check="none", read_only=True, key_path=key_path)
         except (GameError, OSError) as exc:
-            row["problem"] = str(exc)
+            row["problem"] = one_line(exc)
+            if getattr(exc, "code", None) == "audit_foreign_key":
+                row["unverified"] = True
         else:
             try:
                 last = game.ledger.last_entry()
                 row.update(edition=game.edition.name, mode=game.mode, players=list(game.players),
                            entries=last[0] if last else 0, over=game.is_over())
+            except DAMAGE as exc:
+                row["problem"] = (f"{path} is damaged ({type(exc).__name__}: {one_line(exc)[:200]}). It was left "
+                                  f"untouched; restore a backup.")
             finally:
                 game.close()
         rows.append(row)
@@ -47,8 +54,12 @@ def current_game(data: Path, key_path: Path | None = None) -> Path | None:
     """The game to resume: the one named in ``DATA_DIR/current`` if it still exists, else the newest game
     that is not over, else None."""
     marker = data / "current"
-    if marker.is_file():
-        path = games_dir(data) / marker.read_text(encoding="utf-8").strip()
+    try:
+        name = marker.read_text(encoding="utf-8").strip() if marker.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        name = ""  # a damaged marker: fall back to the newest game
+    if name and Path(name).name == name:  # a name in the games folder, never a path elsewhere
+        path = games_dir(data) / name
         if path.is_file():
             return path
     for row in list_games(data, key_path):
@@ -78,7 +89,7 @@ def _find(data: Path, name: str) -> Path | None:
     return None
 
 
-def cmd_games(args, data: Path, key_path: Path | None = None) -> int:
+def cmd_games(args, data: Path, key_path: Path | None = None, backups: Path | None = None) -> int:
     if args.action == "list":
         rows = list_games(data, key_path)
         if not rows:
@@ -87,7 +98,8 @@ def cmd_games(args, data: Path, key_path: Path | None = None) -> int:
         for row in rows:
             mark = "*" if current and row["path"] == current else " "
             if "problem" in row:
-                print(f"{mark} {row['name']:<32} DAMAGED: {row['problem']}")
+                label = "UNVERIFIED" if row.get("unverified") else "DAMAGED"
+                print(f"{mark} {row['name']:<32} {label}: {row['problem']}")
                 continue
             state = "over" if row["over"] else "in play"
             print(f"{mark} {row['name']:<32} {row['edition']:<10} {row['mode']:<16} {len(row['players'])} players  "
@@ -101,20 +113,22 @@ def cmd_games(args, data: Path, key_path: Path | None = None) -> int:
     if args.action == "resume":
         from host_ui.shell.games import open_game
         try:
-            open_game(path, read_only=True, key_path=key_path).close()
+            open_game(path, check="full", read_only=True, key_path=key_path).close()
         except (GameError, OSError) as exc:
-            print(f"banquier: cannot resume {path.name}: {exc}", file=sys.stderr)
+            print(f"banquier: cannot resume {path.name}: {one_line(exc)}", file=sys.stderr)
             return EXIT_FILE
         set_current(data, path)
         print(f"{path.name} will be resumed at the next start.")
         return EXIT_OK
+    if args.action == "restore":
+        return _restore(path, data, key_path, backups)
     if args.action == "archive":
         from host_ui.shell.games import open_game
         try:
             with open_game(path, check="none", read_only=True, key_path=key_path) as game:
                 over = game.is_over()
                 in_use = game.ledger.was_unclean
-        except (GameError, OSError):
+        except (GameError, OSError, *DAMAGE):
             over = in_use = False
         if in_use:
             print(f"banquier: {path.name} is in use, or Banquier stopped without closing it: stop Banquier (or "
@@ -137,6 +151,30 @@ def cmd_games(args, data: Path, key_path: Path | None = None) -> int:
     return EXIT_USAGE
 
 
+def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None) -> int:
+    """``games restore GAME``: the newest good backup of GAME into a new game file, made current; GAME is kept."""
+    from host_ui.shell.backup import newest_good_backup, restore_backup
+    from host_ui.shell.device_key import load_key
+    folder = backups if backups is not None else data / "backups"
+    try:
+        key = load_key(key_path)
+        backup = newest_good_backup(path, folder, key)
+        if backup is None:
+            print(f"banquier: no backup of {path.name} in {folder} passes its check; nothing restored.",
+                  file=sys.stderr)
+            return EXIT_FILE
+        game = restore_backup(backup, games_dir(data), key, stem=path.stem)
+        set_current(data, game.path)
+    except (GameError, OSError) as exc:
+        print(f"banquier: cannot restore {path.name}: {one_line(exc)}", file=sys.stderr)
+        return EXIT_FILE
+    restored = game.path
+    game.close()
+    print(f"restored {backup.name} into {restored.name} (the game resumed at the next start); {path.name} is kept "
+          f"as it was.")
+    return EXIT_OK
+
+
 def cmd_cards(args, data: Path) -> int:
     from cards.errors import CardsError
     from cards.registry import CardRegistry, Enrolment, describe, parse_role
@@ -153,7 +191,16 @@ def cmd_cards(args, data: Path) -> int:
         if args.action == "export":
             text = registry.export_text()
             if args.file:
-                Path(args.file).write_text(text, encoding="utf-8")
+                from host_ui.shell.outputs import OutputFileError, OutputRefused, write_output
+                try:
+                    write_output(args.file, lambda f: f.write(text), force=getattr(args, "force", False),
+                                 protected=_protected(data, path), what="card export")
+                except OutputRefused as exc:
+                    print(f"banquier: {exc}", file=sys.stderr)
+                    return EXIT_USAGE
+                except OutputFileError as exc:
+                    print(f"banquier: {exc}", file=sys.stderr)
+                    return EXIT_FILE
                 print(f"wrote {len(registry)} cards to {args.file}")
             else:
                 sys.stdout.write(text)
@@ -186,6 +233,14 @@ def cmd_cards(args, data: Path) -> int:
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE
     return EXIT_USAGE
+
+
+def _protected(data: Path, card_set: Path):
+    """What a card export may never replace: the card set in use, the data directory's one, the device key
+    and every game."""
+    from host_ui.shell.device_key import default_key_path
+    from host_ui.shell.outputs import Protected
+    return Protected(key_files=[default_key_path()], card_sets=[card_set, data / "cards.txt"], data_dirs=[data])
 
 
 def _enrol_with_reader(registry, args, Enrolment, parse_role) -> int:
@@ -222,8 +277,9 @@ def _enrol_with_reader(registry, args, Enrolment, parse_role) -> int:
 def add_parsers(sub) -> None:
     p = sub.add_parser("games", help="list, resume or archive the games in the data directory",
                        description="The game files under DATA_DIR/games. 'resume' picks the game the terminal "
-                                   "resumes at start-up; 'archive' moves a finished game to DATA_DIR/archive.")
-    p.add_argument("action", choices=["list", "resume", "archive"])
+                                   "resumes at start-up; 'archive' moves a finished game to DATA_DIR/archive; "
+                                   "'restore' puts the newest good backup of a game into a new game file.")
+    p.add_argument("action", choices=["list", "resume", "archive", "restore"])
     p.add_argument("game", nargs="?", help="a game of DATA_DIR/games, by name (as listed)")
     p.add_argument("--force", action="store_true", help="archive: also a game that is not finished")
     p.set_defaults(func="games")
@@ -240,5 +296,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--deeds", action="store_true", help="guided enrolment: also the title deed stickers")
     p.add_argument("--all", action="store_true", help="guided enrolment: also roles that already have a card")
     p.add_argument("--replace-all", action="store_true", help="import: replace the whole card set")
+    p.add_argument("--force", action="store_true", help="export: replace an existing file (never a game, the card "
+                                                         "set or the device key)")
     p.add_argument("--reader", help="reader backend for the guided enrolment (default: configured)")
     p.set_defaults(func="cards")

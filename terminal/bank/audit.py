@@ -14,13 +14,23 @@ Checks, in order, and reports every problem found (never changes the file):
 """
 from __future__ import annotations
 
+import _thread
+import contextlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from terminal.bank import engine
-from terminal.bank.ledger import Ledger, canonical
+from terminal.bank.ledger import Ledger, canonical, one_line
 from terminal.bank.state import State
 from terminal.bank.types import Effects, GameConfig
-from terminal.errors import GameError
+from terminal.errors import AuditFailed, GameError, LedgerError
 
 
 @dataclass
@@ -51,16 +61,38 @@ def _same(a, b) -> bool:
     return canonical(a) == canonical(b)
 
 
+# What a damaged or edited file can make Python raise while it is read (an undecodable text, a JSON value of
+# the wrong shape, a missing key, a b-tree SQLite cannot walk, JSON nested too deep).
+DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError, IndexError, LookupError,
+          RecursionError, OverflowError)
+
+
 def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
-    """Run every check on ``ledger`` (see the module docstring) and return the report."""
+    """Run every check on ``ledger`` (see the module docstring) and return the report. Never raises for what
+    is in the file: a file too damaged to read further is one more problem of the report."""
     report = AuditReport()
     try:
-        result = ledger.pragma("integrity_check")
-    except Exception as exc:  # a damaged file may fail here
-        report.fail(f"SQLite integrity check could not run: {exc}.")
-        return report
-    if result != "ok":
-        report.fail(f"SQLite integrity check: {result}.")
+        _audit(ledger, config, report)
+        missing = ledger.schema_problems()
+        if missing:  # told after the entries: the first edited entry is what the banker needs first
+            report.fail(f"The file's structure was changed outside the terminal: {'; '.join(missing)}.")
+    except GameError as exc:
+        report.fail(one_line(exc))
+    except DAMAGE as exc:
+        report.fail(f"The file is damaged and could not be read to the end ({type(exc).__name__}: "
+                    f"{one_line(exc)[:200]}). Restore a backup.")
+    return report
+
+
+def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
+    try:
+        problems = [one_line(row[0]) for row in ledger.db.execute("PRAGMA integrity_check").fetchall()]
+    except sqlite3.DatabaseError as exc:  # a damaged file may fail here
+        report.fail(f"SQLite integrity check could not run: {one_line(exc)}.")
+        return
+    if problems != ["ok"]:
+        report.fail(f"SQLite integrity check: {'; '.join(problems[:5])}"
+                    + (f" (and {len(problems) - 5} more)." if len(problems) > 5 else "."))
     meta = ledger.meta()
     if meta.get("meta_mac") != ledger._meta_mac(meta):
         report.fail("The game's header (players, edition, rules) was edited.", 0)
@@ -107,14 +139,10 @@ def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
         by_seq[seq] = effects
         ops[seq] = entry.op
         state = state_after
-    try:
-        projection = ledger.projection()
-    except GameError as exc:
-        report.fail(str(exc))
-        return report
+    projection = ledger.projection()
     if projection is None:
         report.fail("The file holds no current state.")
-        return report
+        return
     proj_seq, proj_state, _ = projection
     last = ledger.last_entry()
     if last is None or proj_seq != last[0]:
@@ -122,10 +150,187 @@ def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
     if report.ok and not _same(state.to_json(), proj_state):
         report.fail("The stored state differs from a replay of the journal.")
     sql = ledger.balances_by_sql()
-    for account, balance in proj_state["cash"].items():
+    cash = proj_state.get("cash") if isinstance(proj_state, dict) else None
+    if not isinstance(cash, dict):
+        report.fail("The stored state has no cash balances: it was edited or is damaged.")
+        return
+    for account, balance in cash.items():
         if sql.get(account, 0) != balance:
             report.fail(f"Account {account}: postings sum to {sql.get(account, 0)}, the stored state says "
                         f"{balance}.")
     if sum(sql.values()) != 0:
         report.fail(f"All accounts together sum to {sum(sql.values())}, not 0.")
-    return report
+
+
+# -- SQLite's own check before the first payment -------------------------------------------------------------------
+class QuickCheckFirst:
+    """SQLite's ``quick_check`` of a resumed game, run once before its first entry is written (its cost follows
+    the file's size, so a resume does not wait for it; a payment refused for it writes nothing)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.quick: bool | None = None
+        self.quick_problem = ""
+
+    def before_write(self, ledger: Ledger) -> None:
+        if self.quick is None:
+            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+            self.quick, self.quick_problem = rows == ["ok"], "; ".join(rows[:3])
+        if not self.quick:
+            raise LedgerError(f"Payments are stopped: {self.path.name} is damaged (SQLite's check: "
+                              f"{self.quick_problem}). Nothing more is written to it; restore its newest good "
+                              f"backup or start a new game.", code="ledger_damaged",
+                              params={"path": str(self.path), "reason": self.quick_problem})
+
+    def stop(self) -> None:
+        pass
+
+
+# -- the full audit in a separate process, while the game is played --------------------------------------------
+class BackgroundAudit:
+    """Start-up's deeper checks of a resumed game, in a separate process (a thread would hold the interpreter
+    against the tap loop): SQLite's ``quick_check`` first, then the full audit (every entry replayed), both
+    read in one read transaction through a read-only connection (nothing is written).
+
+    The ledger calls :meth:`before_write` before each entry: the first payment waits (up to ``wait_s``) for
+    the quick check, which is run in this process if the worker could not answer in time; once either check
+    has failed every payment is refused at once (:class:`~terminal.errors.AuditFailed` or LedgerError with
+    the problem and the fix). A full audit that passed moves the file's keyed checkpoint up to what it
+    verified, so the next start-up verifies only the entries written since."""
+
+    def __init__(self, path: Path, key: bytes, *, wait_s: float = 10.0, start_after_s: float = 0.2):
+        self.path = Path(path)
+        self.wait_s = wait_s
+        self.quick: bool | None = None
+        self.quick_problem = ""
+        self.full: bool | None = None
+        self.full_summary = ""
+        self.audited: tuple[int, str] | None = None
+        self._recorded = False
+        self._quick_done = threading.Event()
+        self._full_done = threading.Event()
+        self._proc: subprocess.Popen[str] | None = None
+        self._stopped = False
+        self._stop_event = threading.Event()
+        # Launched from a thread a moment later: launching a process costs milliseconds (and holds the
+        # interpreter meanwhile) that the resume need not wait for; the first payment waits for the quick check.
+        # (_thread: threading.Thread.start would wait for the new thread to be scheduled, on a busy device
+        # as long as the resume itself)
+        _thread.start_new_thread(self._run, (key, start_after_s))
+
+    def _run(self, key: bytes, start_after_s: float) -> None:
+        if start_after_s > 0 and self._stop_event.wait(start_after_s):
+            self._quick_done.set()
+            self._full_done.set()
+            return
+        package_root = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root,
+                                                                          os.environ.get("PYTHONPATH")]))}
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "terminal.bank.audit", str(self.path)], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+                close_fds=False)  # lets Python use posix_spawn; every file this process opens is
+            # close-on-exec anyway (Python's and SQLite's default)
+        except OSError:
+            self._quick_done.set()
+            self._full_done.set()
+            return
+        self._proc = proc
+        if self._stopped:
+            self.stop()
+            return
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(key.hex() + "\n")  # never on the command line, where others may read it
+            proc.stdin.close()
+        except OSError:
+            pass
+        self._read()
+
+    def _read(self) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        try:
+            for line in proc.stdout:
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if message.get("stage") == "quick":
+                    self.quick, self.quick_problem = bool(message.get("ok")), str(message.get("problem", ""))
+                    self._quick_done.set()
+                elif message.get("stage") == "full":
+                    self.full, self.full_summary = bool(message.get("ok")), str(message.get("summary", ""))
+                    if self.full and isinstance(message.get("seq"), int) and isinstance(message.get("mac"), str):
+                        self.audited = (message["seq"], message["mac"])
+                    self._full_done.set()
+        finally:
+            self._quick_done.set()
+            self._full_done.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the full audit's answer (tests, benchmarks); True when it came."""
+        return self._full_done.wait(timeout) and self.full is not None
+
+    def before_write(self, ledger: Ledger) -> None:
+        if self.quick is None:
+            self._quick_done.wait(self.wait_s)
+        if self.quick is None:  # the worker could not answer: the quick check runs here, once
+            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+            self.quick, self.quick_problem = rows == ["ok"], "; ".join(rows[:3])
+        if not self.quick:
+            raise LedgerError(f"Payments are stopped: {self.path.name} is damaged (SQLite's check: "
+                              f"{self.quick_problem}). Nothing more is written to it; restore its newest good "
+                              f"backup or start a new game.", code="ledger_damaged",
+                              params={"path": str(self.path), "reason": self.quick_problem})
+        if self.full is False:
+            raise AuditFailed(f"Payments are stopped: the audit of {self.path.name} found {self.full_summary} "
+                              f"Nothing more is written to it; `banquier audit` tells more; restore its newest "
+                              f"good backup.", params={"problems": [self.full_summary], "first_bad_seq": None})
+        if self.full and self.audited is not None and not self._recorded:
+            self._recorded = True
+            with contextlib.suppress(sqlite3.Error, GameError):
+                ledger.set_checkpoint(*self.audited)
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._stop_event.set()
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=5)
+
+
+def _worker(path: Path, key: bytes) -> None:
+    """``python -m terminal.bank.audit GAME`` (key in hex on standard input): one JSON line after the quick
+    check, one after the full audit. Reads only."""
+    from cards.editions import load_edition
+
+    def say(**message: Any) -> None:
+        print(json.dumps(message), flush=True)
+
+    try:
+        ledger = Ledger.open(path, key, read_only=True, copy=False)
+    except GameError as exc:
+        say(stage="quick", ok=False, problem=one_line(exc))
+        return
+    try:
+        ledger.db.execute("BEGIN")  # one read transaction: one moment of the game, whatever the table writes
+        rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+        say(stage="quick", ok=rows == ["ok"], problem="; ".join(rows[:3]))
+        meta = ledger.meta()
+        config = GameConfig(load_edition(meta["edition"]), meta["mode"], dict(meta["rules"]))
+        report = audit_ledger(ledger, config)
+        last = ledger.last_entry()
+        say(stage="full", ok=report.ok, summary=report.summary(), seq=last[0] if last else 0,
+            mac=last[1] if last else "")
+    except (GameError, *DAMAGE) as exc:
+        say(stage="quick", ok=False, problem=one_line(exc)[:300])
+        say(stage="full", ok=False, summary=one_line(exc)[:300])
+    finally:
+        ledger._discard()
+
+
+if __name__ == "__main__":
+    _worker(Path(sys.argv[1]), bytes.fromhex(sys.stdin.readline().strip()))

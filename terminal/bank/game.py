@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -26,8 +27,8 @@ from typing import Any
 from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
-from terminal.bank.audit import AuditReport, audit_ledger
-from terminal.bank.ledger import Entry, Ledger, key_id
+from terminal.bank.audit import DAMAGE, AuditReport, audit_ledger
+from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
 from terminal.bank.state import BANK, MODES, POT, State, standings, worth
@@ -62,6 +63,7 @@ class Game:
         self._play_ref: float | None = None  # the play clock's last reading
         self._play_pending = 0.0  # seconds of play counted but not yet written
         self._time_up: Receipt | None = None  # the end a play-time entry just caused
+        self.restored = 0  # entries written back from the mirror when the game was resumed
 
     # -- creating and opening ------------------------------------------------------------------------------
     @classmethod
@@ -69,7 +71,8 @@ class Game:
                rules: Mapping[str, Any] | None = None, dealt: Mapping[str, Iterable[int]] | None = None,
                end_time: str | None = None, *, key: bytes,
                rng: random.Random | None = None, clock: Callable[[], datetime] | None = None,
-               player_cards: Mapping[str, str] | None = None, length_minutes: int | None = None) -> Game:
+               player_cards: Mapping[str, str] | None = None, length_minutes: int | None = None,
+               mirror: str | Path | None = None) -> Game:
         """Start a new game in a new file ``path``.
 
         - ``edition``: a shipped edition name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``) or an
@@ -86,6 +89,7 @@ class Game:
         - ``key``: the device key's bytes (32; the host application reads or creates the key file and passes it).
         - ``player_cards``: ``{player: card UID}``, the bank card each player tapped when the game was set up
           (the terminal maps taps to players with it; without it, player card N is the N-th player).
+        - ``mirror``: where to keep the append-only record of acknowledged entries (see :meth:`open`).
         Raises UnknownName (unknown edition), RuleViolation (players, mode, flags, deal) or LedgerError.
         """
         if isinstance(edition, str):
@@ -153,6 +157,11 @@ class Game:
                 "created_at": datetime.now().astimezone().isoformat(timespec="seconds"),
                 "settlement": config.settlement}
         ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()))
+        if mirror is not None:  # a new game's mirror starts empty (one left by an older file is set aside)
+            mirror = Path(mirror)
+            if mirror.exists():
+                mirror.replace(mirror.with_name(f"{mirror.name}.old-{datetime.now():%Y%m%d-%H%M%S}"))
+            ledger.mirror = mirror
         game = cls(ledger, config, ledger.meta(), state, clock)
         game._adopt_end_time()
         return game
@@ -165,7 +174,8 @@ class Game:
 
     @classmethod
     def open(cls, path: str | Path, *, key: bytes,
-             check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False) -> Game:
+             check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False,
+             background: bool = False, mirror: str | Path | None = None) -> Game:
         """Resume a game from its file.
 
         ``check``: ``auto`` (default) audits the whole journal only after an unclean stop or when the
@@ -177,64 +187,192 @@ class Game:
         in use only once it passed its checks: a refused file is left byte for byte as it was.
         Raises LedgerError (not a game, damaged, unreadable) or AuditFailed (what is wrong, the first entry
         edited). A damaged file is never replaced.
+
+        Unless ``check="none"``, every open also verifies the keyed hash chain from the file's keyed checkpoint
+        (the last entry verified) to the end, and SQLite's ``quick_check`` (on opening to read; before the
+        first payment of a game opened to play). ``background`` (the terminal at start-up): the quick check
+        and the full audit run in a separate process
+        (:class:`~terminal.bank.audit.BackgroundAudit`); the first payment waits for the quick check and a
+        failure of either stops payments at once; an unclean stop then needs no full audit before resuming.
+        ``mirror``: the append-only record of acknowledged entries (:meth:`Ledger._mirror_entry`), kept from
+        now on; entries it holds beyond the file's end (a WAL that lost its last frames) are verified against
+        the keyed chain and written back before the game resumes (``restored`` counts them), or the game is
+        refused when they do not verify.
         """
         if check not in ("auto", "full", "none"):
             raise ValueError(f"check must be 'auto', 'full' or 'none', not {check!r}")
-        ledger = Ledger.open(path, key, read_only=read_only)
+        # Every check reads a private view (nothing of the game's files is written or created): a refused file
+        # is left byte for byte as it was. Only a game that passed is opened for writing.
+        view = Ledger.open(path, key, read_only=True, copy=read_only)
+        background = background and not read_only and check == "auto"
         try:
-            meta = ledger.meta()
-            if meta.get("key_id") != key_id(key):
-                raise AuditFailed(f"{path} was signed by another device's key: its journal cannot be verified "
-                                  f"here. Open it on the device that created it, or with that device's key.",
-                                  code="audit_foreign_key", params={"path": str(path), "problems": ["key"]})
-            try:
-                edition = load_edition(meta["edition"])
-            except LookupError as exc:
-                raise LedgerError(f"{path} is a game of edition {meta['edition']!r}, which this Banquier does "
-                                  f"not have.", code="ledger_unknown_edition") from exc
-            if meta.get("settlement", LEGACY_SETTLEMENT) not in SETTLEMENTS:
-                raise LedgerError(f"{path} settles debts in an order this Banquier does not know "
-                                  f"({meta.get('settlement')!r}): it was written by a newer version.",
-                                  code="ledger_schema", params={"path": str(path),
-                                                                "version": meta.get("settlement")})
-            config = GameConfig(edition, meta["mode"], dict(meta["rules"]),
-                                settlement=meta.get("settlement", LEGACY_SETTLEMENT),
-                                time_limit_s=_length_s(meta))
-            raw = ledger.projection_raw()
-            last = ledger.last_entry()
-            consistent = (raw is not None and last is not None and raw[0] == last[0]
-                          and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1])
-                          and meta.get("meta_mac") == ledger._meta_mac(meta))  # the header sets the rules
-            if check == "full" or (check == "auto" and (ledger.was_unclean or not consistent)):
-                report = audit_ledger(ledger, config)
-                if not report.ok:
-                    raise AuditFailed(report.summary(), params={"problems": report.problems,
-                                                                "first_bad_seq": report.first_bad_seq})
-                consistent = True
-            if not consistent and check != "none":
-                raise AuditFailed(f"{path}: the current state does not match the journal.",
-                                  params={"problems": ["projection"], "first_bad_seq": None})
-            try:
-                state = (State.from_json(json.loads(raw[1])) if raw is not None
-                         else State.new(edition, tuple(meta["players"])))
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                raise AuditFailed(f"{path}: the stored state is damaged or was edited ({exc}). The file was left "
-                                  f"untouched; `banquier audit` tells more.", code="audit_state_damaged",
-                                  params={"problems": ["projection"], "first_bad_seq": None}) from exc
-            if not read_only:
-                ledger.mark_open()
+            config, meta, state = cls._checked(view, path, key, check, background, reads_only=read_only)
         except BaseException:
-            ledger.db.close()
+            view._discard()
             raise
+        if read_only:
+            return cls(view, config, meta, state, clock)
+        last = view.last_entry()
+        verified, stored = view._checkpoint, view.checkpoint_stored
+        missing: list[dict[str, Any]] = []
+        if mirror is not None:
+            view.mirror = Path(mirror)
+            try:
+                missing, state = cls._mirrored_entries(view, path, config, state, last)
+            except BaseException:
+                view._discard()
+                raise
+        view._private = None  # keep the WAL index SQLite built for the checks: the connection below reuses it
+        view._discard()
+        ledger = Ledger.open(path, key, checked=True)
+        ledger.mirror = Path(mirror) if mirror is not None else None
+        try:
+            if ledger.last_entry() != last:
+                raise LedgerError(f"{path} changed while it was being checked: is another Banquier using it? "
+                                  f"Stop it, then resume the game.", code="ledger_busy", params={"path": str(path)})
+            ledger.mark_open()
+        except BaseException:
+            ledger._discard()
+            raise
+        ledger._checkpoint, ledger.checkpoint_stored = verified, stored
+        if missing:
+            try:
+                ledger.restore_mirrored(missing, state.to_json())
+            except (sqlite3.Error, GameError) as exc:
+                ledger._discard()
+                raise LedgerError(f"{path} lost its last {len(missing)} entries (its WAL was damaged) and they "
+                                  f"could not be written back from the mirror ({one_line(exc)}). The file was "
+                                  f"kept; restore a backup.", code="ledger_damaged",
+                                  params={"path": str(path), "reason": "entries lost"}) from exc
+        if background:
+            from terminal.bank.audit import BackgroundAudit
+            ledger.guard = BackgroundAudit(ledger.path, key)
+        elif check != "none":
+            from terminal.bank.audit import QuickCheckFirst
+            ledger.guard = QuickCheckFirst(ledger.path)
         game = cls(ledger, config, meta, state, clock)
-        if not read_only:
-            game._adopt_end_time()
+        game.restored = len(missing)
+        game._adopt_end_time()
         return game
+
+    @staticmethod
+    def _mirrored_entries(view: Ledger, path: str | Path, config: GameConfig, state: State,
+                          last: tuple[int, str] | None) -> tuple[list[dict[str, Any]], State]:
+        """The mirror's entries beyond the file's end, verified against the keyed chain, and the state after
+        them. Raises AuditFailed when they do not follow from the file's last entry."""
+        end_seq, end_mac = last if last is not None else (0, view.genesis_mac())
+        missing = view.mirrored_after(end_seq)
+        if not missing:
+            return [], state
+        prev_seq, prev = end_seq, end_mac
+        try:
+            for e in missing:
+                rows = [tuple(r) for r in e["rows"]]
+                mac = view.entry_mac(prev, e["seq"], e["kind"], e["op"], e["undoes"], rows, e["changes"],
+                                     e["recorded_at"])
+                if e["seq"] != prev_seq + 1 or not isinstance(e["mac"], str) or mac != e["mac"]:
+                    raise ValueError(f"entry #{e['seq']}")
+                state = engine.replay_effects(state, Effects.recorded(_transfers_of(rows), e["changes"]))
+                prev_seq, prev = e["seq"], e["mac"]
+        except (*DAMAGE, GameError) as exc:
+            raise AuditFailed(f"{path} holds {end_seq} entries, but {missing[-1].get('seq')} were acknowledged "
+                              f"and the mirror's record of the others does not verify ({one_line(exc)[:100]}). "
+                              f"The file was left untouched; restore its newest good backup.",
+                              params={"problems": ["entries lost"], "first_bad_seq": end_seq + 1}) from exc
+        return missing, state
+
+    @classmethod
+    def _checked(cls, ledger: Ledger, path: str | Path, key: bytes, check: str,
+                 background: bool = False, *, reads_only: bool = True) -> tuple[GameConfig, dict[str, Any], State]:
+        """The checks of :meth:`open` on ``ledger`` (a private view): ``(config, meta, state)``, or raises."""
+        try:
+            return cls._check_view(ledger, path, key, check, background, reads_only)
+        except GameError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise damaged(Path(path), exc) from exc
+        except DAMAGE as exc:  # a header or state of the wrong shape: edited or damaged
+            raise LedgerError(f"{path}: the game's header or state is damaged or was edited "
+                              f"({type(exc).__name__}: {one_line(exc)[:200]}). It was left untouched; restore a "
+                              f"backup.", code="ledger_damaged",
+                              params={"path": str(path), "reason": one_line(exc)[:200]}) from exc
+
+    @classmethod
+    def _check_view(cls, ledger: Ledger, path: str | Path, key: bytes, check: str,
+                    background: bool = False, reads_only: bool = True) -> tuple[GameConfig, dict[str, Any], State]:
+        meta = ledger.meta()
+        problem = _header_problem(meta)
+        if problem is not None:
+            raise LedgerError(f"{path}: the game's header is damaged or was edited ({problem}). It was left "
+                              f"untouched; restore a backup.", code="ledger_damaged",
+                              params={"path": str(path), "reason": problem})
+        if meta.get("key_id") != key_id(key):
+            raise AuditFailed(f"{path} was signed by another device's key: its journal cannot be verified "
+                              f"here. Open it on the device that created it, or with that device's key.",
+                              code="audit_foreign_key", params={"path": str(path), "problems": ["key"]})
+        try:
+            edition = load_edition(meta["edition"])
+        except LookupError as exc:
+            raise LedgerError(f"{path} is a game of edition {meta['edition']!r}, which this Banquier does "
+                              f"not have.", code="ledger_unknown_edition") from exc
+        if meta.get("settlement", LEGACY_SETTLEMENT) not in SETTLEMENTS:
+            raise LedgerError(f"{path} settles debts in an order this Banquier does not know "
+                              f"({meta.get('settlement')!r}): it was written by a newer version.",
+                              code="ledger_schema", params={"path": str(path), "version": meta.get("settlement")})
+        config = GameConfig(edition, meta["mode"], dict(meta["rules"]),
+                            settlement=meta.get("settlement", LEGACY_SETTLEMENT), time_limit_s=_length_s(meta))
+        raw = ledger.projection_raw()
+        last = ledger.last_entry()
+        consistent = (raw is not None and last is not None and raw[0] == last[0]
+                      and raw[2] == ledger.projection_mac(raw[0], raw[1], last[1])
+                      and meta.get("meta_mac") == ledger._meta_mac(meta))  # the header sets the rules
+        if check != "none":  # SQLite's check: here for a reader; before the first payment for the terminal
+            cls._check_chain_and_file(ledger, path, quick=reads_only)
+        if check == "full" or (check == "auto" and (not consistent or (ledger.was_unclean and not background))):
+            report = audit_ledger(ledger, config)
+            if not report.ok:
+                raise AuditFailed(report.summary(), params={"problems": report.problems,
+                                                            "first_bad_seq": report.first_bad_seq})
+            consistent = True
+        if not consistent and check != "none":
+            raise AuditFailed(f"{path}: the current state does not match the journal.",
+                              params={"problems": ["projection"], "first_bad_seq": None})
+        try:
+            state = (State.from_json(json.loads(raw[1])) if raw is not None
+                     else State.new(edition, tuple(meta["players"])))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise AuditFailed(f"{path}: the stored state is damaged or was edited ({exc}). The file was left "
+                              f"untouched; `banquier audit` tells more.", code="audit_state_damaged",
+                              params={"problems": ["projection"], "first_bad_seq": None}) from exc
+        return config, meta, state
+
+    @staticmethod
+    def _check_chain_and_file(ledger: Ledger, path: str | Path, *, quick: bool) -> None:
+        """The start-up checks whose cost does not follow the game's length: the keyed hash chain from the
+        keyed checkpoint to the end and (``quick``) SQLite's
+        ``quick_check``. Records the verified end in ``ledger._checkpoint``."""
+        if quick:
+            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+            if rows != ["ok"]:
+                raise LedgerError(f"{path} is damaged (SQLite's check: {'; '.join(rows[:3])}). It was left "
+                                  f"untouched; restore a backup.", code="ledger_damaged",
+                                  params={"path": str(path), "reason": "; ".join(rows[:3])})
+        checkpoint = ledger.stored_checkpoint()
+        if checkpoint is None:
+            raise _refuse_chain(path, ["The record of the last verified entry does not match its keyed hash."],
+                                None)
+        problems, first_bad, last = ledger.chain_since(*checkpoint)
+        if problems:
+            raise _refuse_chain(path, problems, first_bad)
+        ledger._checkpoint = last
+        ledger.checkpoint_stored = checkpoint[0]
 
     def close(self) -> None:
         """Close the file cleanly (the next :meth:`open` then needs no audit), writing the play time counted
         since the last entry."""
         self._stop_play_clock()
+        if self._ledger.guard is not None:
+            self._ledger.guard.stop()
         self._ledger.close()
 
     def __enter__(self) -> Game:
@@ -690,6 +828,49 @@ def _length_meta(minutes: int | None) -> dict[str, int]:
 def _length_s(meta: Mapping[str, Any]) -> int | None:
     minutes = meta.get("length_minutes")
     return 60 * minutes if isinstance(minutes, int) and not isinstance(minutes, bool) else None
+
+
+def _transfers_of(rows: list[tuple[Any, ...]]) -> list[tuple[str, str, int]]:
+    """``(payer, payee, amount)`` transfers from the signed rows of an entry."""
+    return [(rows[i][1], rows[i + 1][1], rows[i + 1][2]) for i in range(0, len(rows) - 1, 2)]
+
+
+def _refuse_chain(path: str | Path, problems: list[str], first_bad: int | None) -> AuditFailed:
+    where = f" First entry edited or inconsistent: #{first_bad}." if first_bad else ""
+    return AuditFailed(f"{path}: the journal was changed outside the terminal.{where} {' '.join(problems[:3])} "
+                       f"The file was left untouched; `banquier audit` tells more; restore a backup.",
+                       params={"problems": problems, "first_bad_seq": first_bad})
+
+
+def _header_problem(meta: Mapping[str, Any]) -> str | None:
+    """What is of the wrong shape in a stored header (None when each field has its type and range)."""
+    players = meta.get("players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS \
+            or not all(isinstance(p, str) and 0 < len(p) <= MAX_NAME_LENGTH for p in players):
+        return f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names"
+    if not isinstance(meta.get("edition"), str):
+        return "edition must be a name"
+    if meta.get("mode") not in MODES:
+        return f"mode must be one of {', '.join(MODES)}"
+    if not isinstance(meta.get("rules"), dict):
+        return "rules must be an object"
+    dealt = meta.get("dealt") or {}
+    if not isinstance(dealt, dict) or not all(
+            isinstance(v, list) and all(type(s) is int and 0 <= s < 40 for s in v) for v in dealt.values()):
+        return "dealt must give each player a list of squares"
+    if meta.get("end_time") is not None and not isinstance(meta.get("end_time"), str):
+        return "end_time must be a date and time"
+    cards = meta.get("player_cards") or {}
+    if not isinstance(cards, dict) or not all(isinstance(v, str) for v in cards.values()):
+        return "player_cards must map players to card UIDs"
+    if type(meta.get("schema_version")) is not int:
+        return "schema_version must be a whole number"
+    minutes = meta.get("length_minutes")
+    if minutes is not None and (type(minutes) is not int or not 1 <= minutes <= MAX_LENGTH_MINUTES):
+        return f"length_minutes must be 1 to {MAX_LENGTH_MINUTES} minutes"
+    if meta.get("settlement") is not None and not isinstance(meta.get("settlement"), str):
+        return "settlement must be a name"
+    return None
 
 
 def _check_players(players: tuple[str, ...]) -> None:

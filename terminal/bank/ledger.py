@@ -13,18 +13,22 @@ One file per game. Tables:
   one row whatever the length of the game.
 - ``session``: whether the file was closed cleanly (after an unclean stop the game is audited on opening).
 
-Every write is one transaction (``Database.atomic``): all of an entry is in the file, or none of it.
+Every write is one transaction begun with ``BEGIN IMMEDIATE`` (:meth:`Ledger.writing`): all of an entry is in
+the file, or none of it, and a writer waits out another one within the busy timeout.
 The file runs with ``journal_mode=WAL`` and ``synchronous=FULL`` so a committed operation survives a power
 cut (field-notes.md, Storage).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
+import shutil
 import sqlite3
-from collections.abc import Collection, Iterator
+import tempfile
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +40,7 @@ from terminal.errors import LedgerError
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 5000
+WAL_PAGES = 64
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -74,6 +79,18 @@ CREATE TRIGGER journal_entries_balance BEFORE INSERT ON journal
     WHEN (SELECT COALESCE(SUM(amount), 0) FROM postings WHERE seq = NEW.seq) != 0
     BEGIN SELECT RAISE(ABORT, 'the postings of an entry must sum to zero'); END;
 """
+
+
+# The keyed checkpoint: the last entry whose hash chain was verified (from the header or the previous
+# checkpoint). Start-up verifies the chain from it to the end, so its cost follows the entries written since.
+_CHECKPOINT_TABLE = ("CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), "
+                     "seq INTEGER NOT NULL, mac TEXT NOT NULL, cp_mac TEXT NOT NULL)")
+CHECKPOINT_EVERY = 64  # entries between two checkpoints while the game is played
+
+_EXPECTED_SCHEMA = tuple(
+    (kind.lower(), name) for kind, name in
+    (line.split()[1:3] for line in _SCHEMA.splitlines() if line.startswith(("CREATE TABLE", "CREATE TRIGGER")))
+)
 
 
 def canonical(value: Any) -> str:
@@ -128,6 +145,13 @@ class Ledger:
         self.was_unclean = False
         self.read_only = False
         self.marked = False
+        self._private: Callable[[], None] | None = None
+        self.guard: Any = None  # the background audit (see terminal.bank.audit.BackgroundAudit), if any
+        self._checkpoint: tuple[int, str] | None = None  # (seq, mac) of the last entry verified
+        self.checkpoint_stored = 0  # the seq of the checkpoint the file records
+        self.mirror: Path | None = None  # the append-only record of acknowledged entries, if kept
+        self.mirror_problem: str | None = None
+        self._mirror_fd: int | None = None
 
     # -- opening -------------------------------------------------------------------------------------------
     @staticmethod
@@ -139,6 +163,9 @@ class Ledger:
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             db.execute("PRAGMA synchronous = FULL")
             db.execute("PRAGMA foreign_keys = ON")
+            # A short WAL (folded into the file every WAL_PAGES pages): after a power cut SQLite rereads the
+            # whole WAL to resume, so this bounds the cost of an unclean resume.
+            db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
         except sqlite3.DatabaseError as exc:
             raise LedgerError(f"{path} is not a readable game file ({exc}). It was left untouched; restore "
                               f"a backup or start a new game.", code="ledger_unreadable",
@@ -170,14 +197,20 @@ class Ledger:
         building = path.with_name(f".{path.name}.creating")
         for leftover in (building, *(building.with_name(building.name + s) for s in ("-wal", "-shm", "-journal"))):
             leftover.unlink(missing_ok=True)  # a previous attempt that died half-way
+        try:
+            make_private_file(building)
+        except OSError as exc:
+            raise LedgerError(f"Cannot create the new game file {path}: {exc.strerror or exc}.",
+                              code="ledger_unwritable", params={"path": str(path)}) from exc
         db = cls._connect(building)
         ledger = cls(building, db, key)
         meta = {**meta, "schema_version": SCHEMA_VERSION, "key_id": key_id(key)}
         try:
-            with db.atomic():
+            with ledger.writing():
                 for statement in _SCHEMA.split(";\n"):
                     if statement.strip():
                         db.execute(statement)
+                db.execute(_CHECKPOINT_TABLE)
                 for name, value in meta.items():
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", [name, canonical(value)])
                 db.execute("INSERT INTO meta(key, value) VALUES ('meta_mac', ?)", [canonical(ledger._meta_mac(meta))])
@@ -200,18 +233,30 @@ class Ledger:
                               code="ledger_unwritable", params={"path": str(path)}) from exc
         ledger = cls.open(path, key)
         ledger.mark_open()
+        ledger._checkpoint = (0, ledger.genesis_mac())  # every entry of a new file is verified from its header
         return ledger
 
     @classmethod
-    def open(cls, path: str | Path, key: bytes, *, read_only: bool = False) -> Ledger:
+    def open(cls, path: str | Path, key: bytes, *, read_only: bool = False, copy: bool = True,
+             checked: bool = False) -> Ledger:
         """Open an existing game file; ``was_unclean`` tells whether the previous session ended without
         :meth:`close`. Nothing is written here: the caller marks the file open with :meth:`mark_open` once it
-        trusts it (so a refused file is left byte for byte as it was). ``read_only``: for commands that only
-        look (audit, export, list): SQLite opens the file read-only and nothing can ever be written."""
-        path = cls.check_file(path)
-        db = cls._connect_read_only(path) if read_only else cls._connect(path)
+        trusts it (so a refused file is left byte for byte as it was).
+
+        ``read_only``: for commands that only look (audit, export, list): the game is read from a private
+        snapshot (see :func:`private_view`), so nothing of the game's files (the file, its WAL, its shared
+        memory) is ever written or created, and every read sees one moment of the game. ``copy=False`` (with
+        ``read_only``) reads a cleanly closed file in place, as immutable, instead of copying it. ``checked``:
+        the caller has just looked at the file (:meth:`check_file`)."""
+        path = Path(path) if checked else cls.check_file(path)
+        private: Path | None = None
+        if read_only:
+            db, private = private_view(path, copy=copy)
+        else:
+            db = cls._connect(path)
         ledger = cls(path, db, key)
         ledger.read_only = read_only
+        ledger._private = private
         try:
             tables = set(db.table_names())
             missing = {"meta", "journal", "postings", "projection", "session"} - tables
@@ -226,41 +271,23 @@ class Ledger:
             row = db.execute("SELECT open FROM session WHERE id = 1").fetchone()
             ledger.was_unclean = bool(row and row[0])
         except LedgerError:
-            db.close()
+            ledger._discard()
             raise
         except sqlite3.DatabaseError as exc:
-            db.close()
-            raise LedgerError(f"{path} is damaged ({exc}). It was left untouched; restore a backup.",
-                              code="ledger_damaged", params={"path": str(path), "reason": str(exc)}) from exc
+            ledger._discard()
+            raise damaged(path, exc) from exc
         return ledger
 
     def mark_open(self) -> None:
         """Record that the file is in use (cleared by :meth:`close`): an unclean stop is detected next time."""
         try:
-            with self.db.atomic():
+            with self.writing():
+                self.db.execute(_CHECKPOINT_TABLE)
                 self.db.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
         except sqlite3.Error as exc:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
                               code="ledger_unwritable", params={"path": str(self.path)}) from exc
         self.marked = True
-
-    @staticmethod
-    def _read_only_uri(path: Path) -> str:
-        """A URI that reads ``path`` without writing anything beside it: a cleanly closed game (no WAL content)
-        is read as immutable, so SQLite creates no ``-wal``/``-shm`` file; after an unclean stop the WAL is
-        read too (``mode=ro``)."""
-        wal = path.with_name(path.name + "-wal")
-        has_wal = wal.exists() and wal.stat().st_size > 0
-        return f"{path.resolve().as_uri()}?{'mode=ro' if has_wal else 'immutable=1'}"
-
-    @classmethod
-    def _connect_read_only(cls, path: Path) -> sqlite_utils.Database:
-        try:
-            conn = sqlite3.connect(cls._read_only_uri(path), uri=True, isolation_level=None)
-            return sqlite_utils.Database(conn)
-        except sqlite3.DatabaseError as exc:
-            raise LedgerError(f"{path} is not a readable game file ({exc}). It was left untouched.",
-                              code="ledger_unreadable", params={"path": str(path), "reason": str(exc)}) from exc
 
     @classmethod
     def check_file(cls, path: str | Path) -> Path:
@@ -278,31 +305,148 @@ class Ledger:
         """Look at a file read-only before anything writes to it: it must be an SQLite database with every
         table of a Banquier game. Another program's file, a truncated or a damaged one is refused untouched."""
         try:
-            conn = sqlite3.connect(cls._read_only_uri(path), uri=True)
-            try:
-                tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            finally:
-                conn.close()
+            db, private = private_view(path, copy=False)
+        except LedgerError:
+            raise
+        try:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as exc:
-            raise LedgerError(f"{path} is not a readable game file ({exc}). It was left untouched; restore a "
-                              f"backup or start a new game.", code="ledger_unreadable",
-                              params={"path": str(path), "reason": str(exc)}) from exc
+            raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; "
+                              f"restore a backup or start a new game.", code="ledger_unreadable",
+                              params={"path": str(path), "reason": one_line(exc)}) from exc
+        finally:
+            _close_view(db, private)
         missing = {"meta", "journal", "postings", "projection", "session"} - tables
         if missing:
             raise LedgerError(f"{path} is not a Banquier game file (no {', '.join(sorted(missing))} table). "
                               f"It was left untouched.", code="ledger_not_a_game", params={"path": str(path)})
 
+    def _discard(self) -> None:
+        """Close without writing anything (a refused open)."""
+        if self._mirror_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._mirror_fd)
+            self._mirror_fd = None
+        _close_view(self.db, self._private)
+        self._private = None
+
     def close(self) -> None:
         """Mark the file cleanly closed (if it was marked open), checkpoint the WAL and close the connection."""
         try:
             if self.marked:
-                with self.db.atomic():
+                with self.writing():
+                    self._advance_checkpoint()
                     self.db.execute("UPDATE session SET open = 0 WHERE id = 1")
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error:
             pass
         finally:
-            self.db.close()
+            self._discard()
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        """One write transaction, begun with ``BEGIN IMMEDIATE``: the write lock is taken first, waiting out
+        another writer for up to the busy timeout (a deferred transaction that read first could not wait and
+        would fail at once with "database is locked"). Committed at the end of the block, rolled back on any
+        error. Nested blocks are savepoints."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
+
+    # -- the keyed checkpoint ------------------------------------------------------------------------------
+    def checkpoint_mac(self, seq: int, mac: str) -> str:
+        return self._mac(canonical(["checkpoint", seq, mac]))
+
+    def stored_checkpoint(self) -> tuple[int, str] | None:
+        """``(seq, mac)`` of the last verified entry as the file records it; ``(0, header hash)`` when none is
+        recorded (a new file, or one written before checkpoints). None when the record fails its keyed hash or
+        names an entry that is not there as it was: edited."""
+        if "checkpoint" not in set(self.db.table_names()):
+            return 0, self.genesis_mac()
+        row = self.db.execute("SELECT seq, mac, cp_mac FROM checkpoint WHERE id = 1").fetchone()
+        if row is None:
+            return 0, self.genesis_mac()
+        seq, mac, cp_mac = row
+        if not isinstance(seq, int) or not isinstance(mac, str) or not isinstance(cp_mac, str) \
+                or not hmac.compare_digest(cp_mac, self.checkpoint_mac(seq, mac)):
+            return None
+        if seq == 0:
+            return (0, mac) if mac == self.genesis_mac() else None
+        entry = self.db.execute("SELECT mac FROM journal WHERE seq = ?", [seq]).fetchone()
+        if entry is None or entry[0] != mac:
+            return None
+        return seq, mac
+
+    def chain_since(self, seq: int, mac: str) -> tuple[list[str], int | None, tuple[int, str]]:
+        """Verify the keyed hash chain of every entry after ``seq`` (whose hash is ``mac``): ``(problems,
+        first_bad_seq, (last seq, last mac))``. Its cost follows the number of entries after ``seq``."""
+        problems: list[str] = []
+        first_bad: int | None = None
+        postings: dict[int, list[tuple[int, str, int]]] = {}
+        for s, n, account, amount in self.db.execute(
+                "SELECT seq, n, account, amount FROM postings WHERE seq > ? ORDER BY seq, n", [seq]):
+            postings.setdefault(s, []).append((n, account, amount))
+        prev_seq, prev = seq, mac
+        for s, kind, op, undoes, changes, recorded_at, entry_mac in self.db.execute(
+                "SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq > ? ORDER BY seq",
+                [seq]):
+            if s != prev_seq + 1:
+                problems.append(f"Entry #{prev_seq + 1} is missing (next is #{s}).")
+                first_bad = prev_seq + 1 if first_bad is None else first_bad
+            try:
+                computed = self.entry_mac(prev, s, kind, json.loads(op), undoes, postings.get(s, []),
+                                          json.loads(changes), recorded_at)
+            except (ValueError, TypeError, RecursionError):
+                computed = ""
+            if not hmac.compare_digest(computed, entry_mac if isinstance(entry_mac, str) else ""):
+                problems.append(f"Entry #{s} does not match its keyed hash: it was edited outside the terminal.")
+                first_bad = s if first_bad is None else first_bad
+            prev_seq, prev = s, entry_mac
+        return problems, first_bad, (prev_seq, prev)
+
+    def _advance_checkpoint(self) -> None:
+        """Inside a write transaction: verify the chain from the checkpoint to the end and, if it holds, move
+        the checkpoint to the last entry. A chain that fails leaves the checkpoint where it was (the next
+        start-up reports it)."""
+        if self._checkpoint is None:
+            return
+        problems, _, last = self.chain_since(*self._checkpoint)
+        if problems or last[0] == self.checkpoint_stored:
+            return
+        self.db.execute(_CHECKPOINT_TABLE)
+        self.db.execute("INSERT OR REPLACE INTO checkpoint(id, seq, mac, cp_mac) VALUES (1, ?, ?, ?)",
+                        [last[0], last[1], self.checkpoint_mac(*last)])
+        self._checkpoint = last
+        self.checkpoint_stored = last[0]
+
+    def set_checkpoint(self, seq: int, mac: str) -> None:
+        """Record ``(seq, mac)`` as verified (a full audit passed up to it), if it is still that entry."""
+        with self.writing():
+            row = self.db.execute("SELECT mac FROM journal WHERE seq = ?", [seq]).fetchone()
+            if row is None or row[0] != mac or (self._checkpoint is not None and seq <= self._checkpoint[0]):
+                return
+            self.db.execute(_CHECKPOINT_TABLE)
+            self.db.execute("INSERT OR REPLACE INTO checkpoint(id, seq, mac, cp_mac) VALUES (1, ?, ?, ?)",
+                            [seq, mac, self.checkpoint_mac(seq, mac)])
+        self._checkpoint = (seq, mac)
+        self.checkpoint_stored = seq
 
     # -- keyed hashes --------------------------------------------------------------------------------------
     def _mac(self, payload: str) -> str:
@@ -328,10 +472,11 @@ class Ledger:
         """The game's header. Raises LedgerError for a value that is not JSON (an edited or damaged file)."""
         try:
             return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta").fetchall()}
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise LedgerError(f"{self.path}: the game's header is damaged or was edited ({exc}). The file was "
+        except (ValueError, TypeError, RecursionError) as exc:
+            reason = one_line(exc)[:200]
+            raise LedgerError(f"{self.path}: the game's header is damaged or was edited ({reason}). The file was "
                               f"left untouched; restore a backup.", code="ledger_damaged",
-                              params={"path": str(self.path), "reason": str(exc)}) from exc
+                              params={"path": str(self.path), "reason": reason}) from exc
 
     def projection(self) -> tuple[int, dict, str] | None:
         """``(seq, state_json_dict, mac)`` of the stored projection, or None before the setup entry."""
@@ -340,9 +485,10 @@ class Ledger:
             return None
         try:
             return row[0], json.loads(row[1]), row[2]
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise LedgerError(f"{self.path}: the stored state is damaged ({exc}).", code="ledger_damaged",
-                              params={"path": str(self.path), "reason": str(exc)}) from exc
+        except (ValueError, TypeError, RecursionError) as exc:
+            reason = one_line(exc)[:200]
+            raise LedgerError(f"{self.path}: the stored state is damaged ({reason}).", code="ledger_damaged",
+                              params={"path": str(self.path), "reason": reason}) from exc
 
     def projection_raw(self) -> tuple[int, str, str] | None:
         return self.db.execute("SELECT seq, state, mac FROM projection WHERE id = 1").fetchone()
@@ -400,6 +546,12 @@ class Ledger:
         """Each account's balance summed straight from the postings (independent of the projection)."""
         return dict(self.db.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
 
+    def schema_problems(self) -> list[str]:
+        """What is missing from the game's schema (a table, or a trigger that keeps the journal append-only
+        and balanced): dropped or edited with another program. Empty when all is there."""
+        have = {(kind, name) for kind, name in self.db.execute("SELECT type, name FROM sqlite_master")}
+        return [f"the {kind} {name} is missing" for kind, name in _EXPECTED_SCHEMA if (kind, name) not in have]
+
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
 
@@ -410,11 +562,13 @@ class Ledger:
 
         Raises :class:`LedgerError` if the file cannot be written; then nothing of the entry is written.
         """
+        if self.guard is not None:
+            self.guard.before_write(self)  # raises while the start-up check is failing or has failed
         rows = posting_rows(postings)
         recorded_at = datetime.now(UTC).isoformat(timespec="seconds")
         changes = json.loads(canonical(changes))  # as it will read back
         try:
-            with self.db.atomic():
+            with self.writing():
                 last = self.last_entry()
                 seq = (last[0] + 1) if last else 1
                 prev = last[1] if last else self.genesis_mac()
@@ -427,11 +581,246 @@ class Ledger:
                 state_text = canonical(state_json)
                 self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
                                 [seq, state_text, self.projection_mac(seq, state_text, mac)])
+                if self.marked and self._checkpoint is not None and seq - self.checkpoint_stored >= CHECKPOINT_EVERY:
+                    self._advance_checkpoint()
         except sqlite3.Error as exc:
             raise LedgerError(f"The operation could not be written to {self.path} ({exc}); nothing was "
                               f"recorded.", code="ledger_write_failed",
                               params={"path": str(self.path), "reason": str(exc)}) from exc
+        self._mirror_entry(seq, kind, op, undoes, rows, changes, recorded_at, mac)
         return seq
+
+    # -- the mirror of acknowledged entries -------------------------------------------------------------------
+    def _mirror_entry(self, seq: int, kind: str, op: dict, undoes: int | None, rows: list[tuple[int, str, int]],
+                      changes: list, recorded_at: str, mac: str) -> None:
+        """Append the committed entry to the mirror (:attr:`mirror`), flushed to disk before the operation is
+        acknowledged: a second durable record, so a game file that lost the end of its journal (a damaged
+        WAL frame makes SQLite drop every later frame) is noticed and mended at the next start. A mirror that
+        cannot be written is logged by the caller through :attr:`mirror_problem`; the entry itself is
+        committed."""
+        if self.mirror is None:
+            return
+        line = canonical({"seq": seq, "kind": kind, "op": op, "undoes": undoes, "rows": [list(r) for r in rows],
+                          "changes": changes, "recorded_at": recorded_at, "mac": mac}) + "\n"
+        try:
+            if self._mirror_fd is None:
+                self.mirror.parent.mkdir(parents=True, exist_ok=True)
+                self._mirror_fd = os.open(self.mirror, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+            os.write(self._mirror_fd, line.encode("utf-8"))
+            (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(self._mirror_fd)
+            self.mirror_problem = None
+        except OSError as exc:
+            self.mirror_problem = f"cannot write the mirror {self.mirror}: {exc.strerror or exc}"
+
+    def mirrored_after(self, seq: int) -> list[dict[str, Any]]:
+        """The mirror's entries after ``seq``, in order (only the mirror's end is read when it has few)."""
+        if self.mirror is None or not self.mirror.is_file():
+            return []
+        with open(self.mirror, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            chunk = 64 * 1024
+            while True:
+                start = max(0, size - chunk)
+                f.seek(start)
+                data = f.read(size - start)
+                lines = data.split(b"\n")
+                if start > 0:
+                    lines = lines[1:]  # a partial first line
+                found = []
+                for raw in lines:
+                    try:
+                        entry = json.loads(raw)
+                    except (ValueError, RecursionError):
+                        continue  # a torn last line (a power cut while it was written) or damage
+                    if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
+                        found.append(entry)
+                if start == 0 or (found and found[0]["seq"] <= seq + 1):
+                    return [e for e in found if e["seq"] > seq]
+                chunk *= 4
+
+    def restore_mirrored(self, entries: list[dict[str, Any]], state_json: dict) -> None:
+        """Write back ``entries`` (the mirror's, verified by the caller against the keyed chain) exactly as
+        they were recorded, and the projection ``state_json`` after them, in one transaction."""
+        with self.writing():
+            for e in entries:
+                rows = [tuple(r) for r in e["rows"]]
+                self.db.conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)",
+                                         [(e["seq"], n, account, amount) for n, account, amount in rows])
+                self.db.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                [e["seq"], e["kind"], canonical(e["op"]), e["undoes"], canonical(e["changes"]),
+                                 e["recorded_at"], e["mac"]])
+            last = entries[-1]
+            state_text = canonical(state_json)
+            self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
+                            [last["seq"], state_text, self.projection_mac(last["seq"], state_text, last["mac"])])
+
+
+FILE_MODE = 0o640  # the owner writes, the service's group may read; others nothing, whatever the umask
+
+
+def make_private_file(path: Path, mode: int = FILE_MODE) -> None:
+    """Create the empty file ``path`` (which must not exist) with ``mode`` exactly, whatever the umask; SQLite
+    then gives the file's ``-wal`` and ``-shm`` the same mode. Raises OSError."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def one_line(exc: BaseException | str) -> str:
+    """An error message on one line (SQLite's integrity messages span several)."""
+    return "; ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+
+
+def damaged(path: Path, exc: BaseException) -> LedgerError:
+    """The one-line refusal of a game file that SQLite cannot read (the file is left untouched)."""
+    return LedgerError(f"{path} is damaged ({one_line(exc)}). It was left untouched; restore a backup.",
+                       code="ledger_damaged", params={"path": str(path), "reason": one_line(exc)})
+
+
+def companions(path: Path) -> tuple[Path, Path]:
+    """The game's ``-wal`` and ``-shm`` files (which may not exist)."""
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Database, Callable[[], None] | None]:
+    """A connection that reads the game at ``path`` without writing or creating anything beside it, and the
+    private folder to delete afterwards (None if there is none). Every read sees one moment of the game.
+
+    - A game no connection has open (no ``-shm``) is copied, file and WAL, byte for byte into a private
+      folder and the copy is opened (SQLite applies the WAL to the copy, never to the game). The copy is
+      taken again if the game changed while it was copied.
+    - A game another connection has open (the terminal at the table) is copied through SQLite's backup API
+      from a read-only connection: one read transaction, never a checkpoint.
+    - ``copy=False`` (the terminal's own checks before it resumes a game, where a copy would cost too much):
+      a cleanly closed game (no ``-wal``, no ``-shm``) is read in place as immutable; another is read in place
+      through a read-only connection, and a ``-shm`` that SQLite had to create for it is removed afterwards
+      (the game file and its WAL are never written).
+    Raises LedgerError for a file SQLite cannot read.
+    """
+    wal, shm = companions(path)
+    try:
+        if not copy and not wal.exists() and not shm.exists():
+            uri = f"{path.resolve().as_uri()}?immutable=1"
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only = ON")
+            return sqlite_utils.Database(conn), None
+        if not copy and _head(path) == SQLITE_MAGIC:  # SQLite may drop the WAL of an empty or foreign file
+            return _read_only_in_place(path)
+        folder = Path(tempfile.mkdtemp(prefix="banquier-view-"))
+    except sqlite3.DatabaseError as exc:
+        raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; restore "
+                          f"a backup or start a new game.", code="ledger_unreadable",
+                          params={"path": str(path), "reason": one_line(exc)}) from exc
+    except OSError as exc:
+        raise LedgerError(f"Cannot make a private copy of {path} to read it: {exc.strerror or exc}.",
+                          code="ledger_unreadable", params={"path": str(path), "reason": str(exc)}) from exc
+    target = folder / "game.db"
+    try:
+        private_copy(path, target)
+        conn = sqlite3.connect(str(target), isolation_level=None, check_same_thread=False)
+        return sqlite_utils.Database(conn), lambda: shutil.rmtree(folder, ignore_errors=True)
+    except sqlite3.DatabaseError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; restore "
+                          f"a backup or start a new game.", code="ledger_unreadable",
+                          params={"path": str(path), "reason": one_line(exc)}) from exc
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise LedgerError(f"Cannot read {path}: {exc.strerror or exc}. It was left untouched.",
+                          code="ledger_unreadable", params={"path": str(path), "reason": str(exc)}) from exc
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
+def private_copy(path: Path, target: Path) -> None:
+    """Copy the game at ``path`` to ``target`` (in a private folder) without writing or creating anything
+    beside ``path``: byte for byte when no connection has it open, else through SQLite's backup API (see
+    :func:`private_view`). Raises OSError or sqlite3.Error."""
+    if not _copy_quiet_game(path, target):
+        _copy_live_game(path, target)
+
+
+def _copy_quiet_game(path: Path, target: Path, attempts: int = 3) -> bool:
+    """Copy the file and WAL of a game no connection has open; False if one has it open (or opened it
+    meanwhile, every time)."""
+    wal, shm = companions(path)
+    target_wal = target.with_name(target.name + "-wal")
+    for _ in range(attempts):
+        if shm.exists():
+            return False
+        before = _stat_key(path), _stat_key(wal)
+        shutil.copyfile(path, target)
+        if before[1] is not None:
+            try:
+                shutil.copyfile(wal, target_wal)
+            except FileNotFoundError:
+                target_wal.unlink(missing_ok=True)
+                continue
+        else:
+            target_wal.unlink(missing_ok=True)
+        if not shm.exists() and (_stat_key(path), _stat_key(wal)) == before:
+            return True
+    return False
+
+
+def _copy_live_game(path: Path, target: Path) -> None:
+    """Copy a game another connection has open: SQLite's backup API, from a read-only connection, in one
+    step (one read transaction)."""
+    source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        source.execute("PRAGMA query_only = ON")
+        dest = sqlite3.connect(str(target))
+        try:
+            source.backup(dest)
+        finally:
+            dest.close()
+    finally:
+        source.close()
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_MAGIC))
+    except OSError:
+        return b""
+
+
+def _read_only_in_place(path: Path) -> tuple[sqlite_utils.Database, Callable[[], None] | None]:
+    _, shm = companions(path)
+    had_shm = shm.exists()
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                           timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    conn.execute("PRAGMA query_only = ON")
+
+    def cleanup() -> None:
+        if not had_shm:
+            with contextlib.suppress(OSError):
+                shm.unlink()
+    return sqlite_utils.Database(conn), cleanup
+
+
+def _close_view(db: sqlite_utils.Database, cleanup: Callable[[], None] | None) -> None:
+    try:
+        db.close()
+    finally:
+        if cleanup is not None:
+            cleanup()
 
 
 def _fsync_directory(folder: Path) -> None:

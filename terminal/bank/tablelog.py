@@ -25,6 +25,7 @@ CHECK_FIELDS = {"cash", "owner", "buildings", "mortgaged", "debt", "jail_cards",
                 "standings", "game_over", "x_time"}
 SUBSET_FIELDS = {"cash", "owner", "buildings", "jail_cards", "worth", "bank", "x_time"}
 UNORDERED_LIST_FIELDS = {"mortgaged", "bankrupt"}
+MAX_LINE_CHARS = 1_000_000
 
 
 class TableLogError(GameError, ValueError):
@@ -81,10 +82,14 @@ def read_table_log(path: str | Path) -> TableLog:
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
+        if len(stripped) > MAX_LINE_CHARS:
+            raise _malformed(path, number, f"longer than {MAX_LINE_CHARS} characters")
         try:
             data = json.loads(stripped)
         except json.JSONDecodeError as exc:
             raise _malformed(path, number, f"not valid JSON ({exc.msg})") from exc
+        except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting too deep
+            raise _malformed(path, number, "not valid JSON (a number too long or values nested too deep)") from exc
         if not isinstance(data, dict):
             raise _malformed(path, number, "not a JSON object")
         if header is None:
@@ -118,7 +123,7 @@ def _malformed(path: Path, number: int, reason: str) -> TableLogError:
 
 
 def _check_header(path: Path, number: int, data: dict[str, Any]) -> dict[str, Any]:
-    if data.get("format") != "table-log" or data.get("version") != 1:
+    if data.get("format") != "table-log" or data.get("version") != 1 or type(data.get("version")) is not int:
         raise _malformed(path, number, "the first line must be a header with \"format\": \"table-log\" and "
                                        "\"version\": 1")
     unknown = set(data) - HEADER_FIELDS
@@ -133,6 +138,11 @@ def _check_header(path: Path, number: int, data: dict[str, Any]) -> dict[str, An
     minutes = data.get("length_minutes")
     if minutes is not None and (not isinstance(minutes, int) or isinstance(minutes, bool)):
         raise _malformed(path, number, "\"length_minutes\" must be a whole number of minutes")
+    for player, squares in data.get("dealt", {}).items():
+        if not isinstance(squares, list) or not all(type(s) is int for s in squares):
+            raise _malformed(path, number, f"\"dealt\": {player!r} must be given a list of squares")
+    if not isinstance(data.get("mode", "classic"), str) or not isinstance(data.get("end_time") or "", str):
+        raise _malformed(path, number, "\"mode\" and \"end_time\" must be texts")
     return data
 
 

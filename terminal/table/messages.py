@@ -883,4 +883,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The deal gives each player {count} title deeds; not so for {players}.",
         "uk": "Роздача дає кожному гравцю {count} картки власності; не так для: {players}.",
     },
+    # -- storage (issue 11) --
+    "ledger_busy": {
+        "fr": "{path} a changé pendant sa vérification : un autre Banquier l'utilise-t-il ? Arrêtez-le, puis "
+              "reprenez la partie.",
+        "en": "{path} changed while it was being checked: is another Banquier using it? Stop it, then resume "
+              "the game.",
+        "uk": "{path} змінився під час перевірки: чи не використовує його інший Banquier? Зупиніть його, потім "
+              "продовжте гру.",
+    },
 }

@@ -20,6 +20,11 @@ KEY = bytes(range(32))
 BANQUIER = Path(sys.executable).with_name("banquier")
 
 
+def hash_pin(pin: str) -> str:
+    from host_ui.shell.pin import hash_pin as salted
+    return salted(pin)
+
+
 def _config(tmp_path, monkeypatch, text: str) -> None:
     path = tmp_path / "config.toml"
     path.write_text(text, encoding="utf-8")
@@ -60,7 +65,7 @@ def test_the_configured_pin_is_typed_on_the_keyboard_in_a_shrunk_window(pg, tmp_
     """1280x720 with its tray is 1710 px wide: on a 1600-px desktop the window is shrunk, the banker button is
     clicked where it is shown, and the PIN from the configuration is typed on the keyboard."""
     from host_ui.sim import run_sim
-    _config(tmp_path, monkeypatch, '[game]\nbanker_pin = "2468"\n')
+    _config(tmp_path, monkeypatch, f'[game]\nbanker_pin_hash = "{hash_pin("2468")}"\n')
     seen = {}
 
     def script(app):
@@ -106,7 +111,7 @@ def test_a_tray_card_clicked_in_a_shrunk_window_is_tapped(pg, tmp_path, monkeypa
 
 def test_the_configured_pin_is_typed_on_the_screen_keypad(pg, tmp_path, monkeypatch):
     from host_ui.sim import run_sim
-    _config(tmp_path, monkeypatch, '[game]\nbanker_pin = "1357"\n')
+    _config(tmp_path, monkeypatch, f'[game]\nbanker_pin_hash = "{hash_pin("1357")}"\n')
     seen = {}
 
     def script(app):

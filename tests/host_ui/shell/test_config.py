@@ -273,10 +273,14 @@ def test_empty_text_leaves_an_optional_key_out():
     assert config.display.touch_device is None and config.game.banker_pin is None
 
 
-def test_pin_keeps_its_leading_zero_and_rules_are_read():
-    config = parse_config("[game]\nbanker_pin = \"0042\"\n[game.rules]\nfree_parking_jackpot = true\n"
+def test_pin_is_stored_as_a_hash_and_rules_are_read():
+    from host_ui.shell.pin import hash_pin
+    stored = hash_pin("0042")
+    config = parse_config(f"[game]\nbanker_pin_hash = \"{stored}\"\n[game.rules]\nfree_parking_jackpot = true\n"
                           "interest_rounding = \"down\"\n")
-    assert config.game.banker_pin == "0042"
+    assert config.game.banker_pin_hash == stored and config.game.banker_pin is None
+    settings = config.terminal_settings()
+    assert "0042" == settings.banker_pin and "042" != settings.banker_pin  # noqa: SIM300 (typed == stored)
     assert dict(config.game.rules) == {"free_parking_jackpot": True, "interest_rounding": "down"}
     with pytest.raises(TypeError):
         config.game.rules["x"] = 1  # type: ignore[index]
@@ -354,7 +358,8 @@ def test_the_example_mentions_every_key():
      "[hardware.beeper]\nbackend = \"gpio\"\nfrequency_hz = 2700.5\ntype = \"active\"\n"
     "[hardware.buttons]\nbackend = \"gpio\"\nconfirm = 16\nf4 = 35\n"
     "[display]\ntouch_device = \"/dev/input/event0\"\nrotation = 270\n"
-    "[game]\nbanker_pin = \"0123\"\nlanguage = \"uk\"\n[game.rules]\nfree_parking_jackpot = true\n"
+    "[game]\nbanker_pin_hash = \"scrypt$16384$8$1$00112233445566778899aabbccddeeff$" + "ab" * 32 + "\"\n"
+    "language = \"uk\"\n[game.rules]\nfree_parking_jackpot = true\n"
      "[storage]\nbackup_dir = \"/srv/b\\u00e9\"\ndata_dir = \"/srv/d \\\"q\\\"\"\n"),
 ])
 def test_to_toml_reads_back_to_an_equal_config(text):

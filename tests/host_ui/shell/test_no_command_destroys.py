@@ -1,0 +1,127 @@
+"""Issue 11, point 1: no command can destroy a game, a card set or the device key. Every output a user names
+refuses an existing file unless --force, and refuses even with --force a game file (or its -wal/-shm), the
+device key and the card set; outputs are written whole or not at all. Through the real ``banquier`` command."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from host_ui.shell.device_key import default_key_path
+from host_ui.shell.games import key_for_new_game
+from host_ui.shell.outputs import OutputRefused, Protected, write_output
+from terminal.bank.game import Game
+from tests.host_ui.shell.helpers import banquier, hashes, one_line_error
+
+
+@pytest.fixture
+def world(tmp_path):
+    """A data directory with one game (left with content in its WAL), the key and a card set."""
+    data = Path(os.environ["BANQUIER_DATA_DIR"])
+    games = data / "games"
+    games.mkdir(parents=True)
+    game = Game.create(games / "sunday.db", "fr", ["Ann", "Bob"], key=key_for_new_game())
+    game.pass_go("Ann")
+    game.close()
+    cards = data / "cards.txt"
+    cards.write_text("04A1B2C3             = player 1\n", encoding="utf-8")
+    # a second game whose WAL still holds entries (as after an unclean stop)
+    open_game = Game.create(games / "open.db", "fr", ["Ann", "Bob"], key=key_for_new_game())
+    conn = sqlite3.connect(games / "open.db")
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    open_game.ledger.db.execute("PRAGMA wal_autocheckpoint = 0")
+    open_game.pass_go("Bob")
+    wal = games / "open.db-wal"
+    assert wal.exists() and wal.stat().st_size > 0
+    yield {"data": data, "game": games / "sunday.db", "wal": wal, "cards": cards, "key": default_key_path(),
+           "tmp": tmp_path}
+    conn.close()
+    open_game.ledger.db.close()
+
+
+def _targets(world):
+    return {"game": world["game"], "wal": world["wal"], "key": world["key"], "cards": world["cards"]}
+
+
+@pytest.mark.parametrize("target", ["game", "wal", "key", "cards"])
+@pytest.mark.parametrize("force", [False, True])
+def test_export_never_writes_over_a_game_the_key_or_the_card_set(world, target, force):
+    path = _targets(world)[target]
+    before = hashes(world["data"], world["key"])
+    result = banquier("export", str(world["game"]), "-o", str(path), *(["--force"] if force else []))
+    assert result.returncode == 2, result.stderr
+    assert one_line_error(result)
+    assert hashes(world["data"], world["key"]) == before
+
+
+@pytest.mark.parametrize("target", ["game", "wal", "key", "cards"])
+@pytest.mark.parametrize("force", [False, True])
+def test_cards_export_never_writes_over_a_game_the_key_or_the_card_set(world, target, force):
+    path = _targets(world)[target]
+    before = hashes(world["data"], world["key"])
+    result = banquier("cards", "export", str(path), *(["--force"] if force else []))
+    assert result.returncode == 2, result.stderr
+    assert one_line_error(result)
+    assert hashes(world["data"], world["key"]) == before
+
+
+def test_a_link_to_the_key_or_a_game_is_refused_too(world):
+    link = world["tmp"] / "innocent.txt"
+    link.symlink_to(world["key"])
+    hard = world["tmp"] / "hard.txt"
+    os.link(world["game"], hard)
+    before = hashes(world["data"], world["key"])
+    for path in (link, hard):
+        result = banquier("export", str(world["game"]), "-o", str(path), "--force")
+        assert result.returncode == 2 and one_line_error(result), result.stderr
+    assert hashes(world["data"], world["key"]) == before
+
+
+def test_an_existing_file_needs_force_then_is_replaced_whole(world):
+    out = world["tmp"] / "out.jsonl"
+    out.write_text("keep me\n")
+    result = banquier("export", str(world["game"]), "-o", str(out))
+    assert result.returncode == 2 and "already exists" in result.stderr and "--force" in result.stderr
+    assert out.read_text() == "keep me\n"
+    result = banquier("export", str(world["game"]), "-o", str(out), "--force")
+    assert result.returncode == 0, result.stderr
+    assert out.read_text().startswith("{") and "pass_go" in out.read_text()
+    cards_out = world["tmp"] / "cards-copy.txt"
+    cards_out.write_text("old\n")
+    result = banquier("cards", "export", str(cards_out))
+    assert result.returncode == 2 and cards_out.read_text() == "old\n"
+    result = banquier("cards", "export", str(cards_out), "--force")
+    assert result.returncode == 0 and "player 1" in cards_out.read_text()
+    assert sorted(p.name for p in world["tmp"].iterdir()) == ["cards-copy.txt", "out.jsonl"]  # no temp file left
+
+
+def test_a_new_output_is_created_private_and_complete(world):
+    out = world["tmp"] / "new.csv"
+    result = banquier("export", str(world["game"]), "--format", "csv", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert out.read_text().splitlines()[0] == "seq,kind,operation,undone,payer,payee,amount"
+    assert out.stat().st_mode & 0o077 == 0
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
+    out = tmp_path / "out.txt"
+    out.write_text("old")
+
+    def boom(f):
+        f.write("half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError, match="No space left"):
+        write_output(out, boom, force=True, protected=Protected())
+    assert out.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_a_game_named_without_sqlite_content_is_still_refused_in_the_game_folders(tmp_path):
+    data = tmp_path / "data"
+    (data / "games").mkdir(parents=True)
+    with pytest.raises(OutputRefused, match="game file"):
+        write_output(data / "games" / "new.db", lambda f: f.write("x"), force=True,
+                     protected=Protected(data_dirs=[data]))
+    assert not (data / "games" / "new.db").exists()
