@@ -118,8 +118,9 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         prev = entry.mac
         if sum(r[2] for r in rows) != 0:
             report.fail(f"Entry #{seq}: its postings do not sum to zero.", seq)
-        # The recorded effects in their stored form (Effects.to_json's), compared as is: a change of the wrong
-        # length in an edited file is a difference here, not a damaged read.
+        # The recorded effects in their stored form (that of Effects.to_json), compared as read: a change of the
+        # wrong length in an edited file is then a difference of effects (Change records would refuse it as a
+        # damaged read and end the audit there).
         recorded = {"postings": [list(p) for p in entry.postings], "changes": [list(c) for c in entry.changes]}
         try:
             if entry.kind == "setup":
@@ -309,7 +310,6 @@ class BackgroundAudit:
 def _worker(path: Path, key: bytes) -> None:
     """``python -m terminal.bank.audit GAME`` (key in hex on standard input): one JSON line after the quick
     check, one after the full audit. Reads only."""
-
     def say(**message: Any) -> None:
         print(json.dumps(message), flush=True)
 
