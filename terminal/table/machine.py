@@ -130,11 +130,13 @@ class Terminal(TableFlows, ViewBuilder):
       new-game wizard; ``minutes`` is the length of a time-limited game in minutes of play (counted on the
       game's play clock: the wall clock, which the terminal never reads, ends no game).
     - ``enrolment_factory``: ``() -> cards.registry.Enrolment`` for the enrolment wizard.
+    - ``notice``: a message shown on the first screen (the host's "game resumed" after a restart).
     """
 
     def __init__(self, game: Game | None, registry: CardLookup | None, beeper: Sounds | None,
                  clock: Callable[[], float], settings: TerminalSettings | None = None,
-                 game_factory: GameFactory | None = None, enrolment_factory: Callable[[], Enrolment] | None = None):
+                 game_factory: GameFactory | None = None, enrolment_factory: Callable[[], Enrolment] | None = None,
+                 notice: Msg | None = None):
         self.game = game
         self.registry = registry
         self.beeper = beeper
@@ -157,6 +159,7 @@ class Terminal(TableFlows, ViewBuilder):
         self._guard_until = 0.0
         self._view: View | None = None
         self._kept_at: float | None = None
+        self.message = notice
         if game is not None and game.is_over():
             self.dialog = GameOver()
 
