@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import errno
 import getpass
 import json
 import os
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
     from terminal.bank.game import Game
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
+#: The reader of the output went away (a pipe closed early): what a shell reports for a command ended by SIGPIPE.
+EXIT_BROKEN_PIPE = 141
 EXAMPLES = Path(terminal.__file__).with_name("examples")
 DEMO_LOG = EXAMPLES / "recorded" / "game-fr-random-4p-101.jsonl"
 
@@ -118,7 +121,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     protected = protected_files()
     if args.output:
         output = Path(args.output)
-        if output.exists() and (output.resolve() == Path(args.game).resolve() or _is_sqlite(output)):
+        if output.is_file() and (output.resolve() == Path(args.game).resolve() or _is_sqlite(output)):
             return _fail(f"{output} is a game file: export writes to a new text file, never over a game.",
                          EXIT_USAGE)
         try:
@@ -154,7 +157,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.output:
             write_output(args.output, write, force=args.force, protected=protected, what="export")
         else:
-            write(sys.stdout)
+            try:
+                write(sys.stdout)
+                sys.stdout.flush()
+            except BrokenPipeError:
+                raise  # the reader went away (`| head`): main() stops quietly
+            except OSError as exc:  # a full disk or a broken device behind the redirection
+                return _fail(f"cannot write the export to standard output: {exc.strerror or exc}.", EXIT_FILE)
     except OutputRefused as exc:
         return _fail(str(exc), EXIT_USAGE)
     except OutputFileError as exc:
@@ -454,13 +463,24 @@ def main(argv: list[str] | None = None) -> int:
                 return manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
             return manage.cmd_cards(args, data_dir())
         code: int = args.func(args)
+        sys.stdout.flush()  # a write error shows here, while it can still be reported in one line
         return code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of the output went away (`banquier export GAME | head`): stop quietly, as other commands
+        # do, with the code a shell gives a command ended by SIGPIPE; nothing more is written to stdout.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except GameError as exc:
         return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
     except CardsError as exc:  # an edition or card-set file the command read
         return _fail(one_line(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):  # stdout's disk is full or failing
+            return _fail(f"cannot write the output: {exc.strerror or exc}.", EXIT_FILE)
+        return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "
+                     f"it. Please report it with the command you ran.", EXIT_FILE)
     except Exception as exc:  # the promise is one line, never a traceback; this line is a bug to report
         return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "
                      f"it. Please report it with the command you ran.", EXIT_FILE)

@@ -118,6 +118,11 @@ def check_output(path: str | os.PathLike[str], *, force: bool, protected: Protec
     """Refuse ``path`` as an output (:class:`OutputRefused`) if it is a game, the key or the card set (even with
     ``force``), a folder, or an existing file without ``force``. Returns the path."""
     path = Path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        # A device, a pipe or a socket: renaming a new file over it would replace it (even /dev/full); and it is
+        # never opened here (reading a FIFO would wait for a writer).
+        raise OutputRefused(f"{path} is not a regular file: nothing was written. To write to standard output, "
+                            f"leave out -o.", code="output_not_a_file", params={"path": str(path)})
     reason = _never_an_output(path, protected)
     if reason is not None:
         raise OutputRefused(f"{reason}: the {what} is written to a new text file, never over a game, the card set "

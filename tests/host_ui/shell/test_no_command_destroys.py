@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,3 +128,38 @@ def test_a_game_named_without_sqlite_content_is_still_refused_in_the_game_folder
         write_output(data / "games" / "new.db", lambda f: f.write("x"), force=True,
                      protected=Protected(data_dirs=[data]))
     assert not (data / "games" / "new.db").exists()
+
+
+def test_a_device_pipe_or_socket_is_never_replaced_by_an_output(world):
+    """``-o`` naming something that is not a regular file (here a FIFO; /dev/full on a real machine) is refused,
+    even with --force: the new file would be renamed over it."""
+    fifo = world["tmp"] / "a-pipe"
+    os.mkfifo(fifo)
+    for extra in ([], ["--force"]):
+        result = banquier("export", str(world["game"]), "-o", str(fifo), *extra)
+        assert result.returncode == 2, result
+        assert one_line_error(result) and "not a regular file" in result.stderr
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_full_disk_behind_standard_output_is_one_line_and_exit_3(world):
+    with open("/dev/full", "w") as full:  # writing to it fails with ENOSPC, as a full disk does
+        result = subprocess.run([sys.executable, "-m", "host_ui", "export", str(world["game"]), "--format", "json"],
+                                stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert result.returncode == 3
+    assert result.stderr.count("\n") == 1 and "No space left on device" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly(world):
+    """``banquier export GAME | head -1``: the closed pipe ends the command without a traceback (exit 141, as a
+    shell reports SIGPIPE)."""
+    process = subprocess.Popen([sys.executable, "-m", "host_ui", "export", str(world["game"]), "--format", "json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.read(1)
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141
+    assert "Traceback" not in err and "Error" not in err, err
