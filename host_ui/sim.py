@@ -40,10 +40,14 @@ from host_ui.device import wall_clock
 from host_ui.screen.input_map import InputMapper, panel_size
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
+from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
+from terminal.bank.ledger import one_line
 from terminal.bank.tablelog import TableLog, read_table_log
+from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.shared import Damage
 
 if TYPE_CHECKING:
     import pygame
@@ -131,6 +135,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     if key is None:  # the key file is read to resume a game, and made only for a new one
         key = load_key() if resuming else load_or_create_key()
     log: TableLog | None = None
+    game: Game | None
+    damage: Damage | None = None
     if demo_log is not None:
         log = read_table_log(Path(demo_log))
         header = log.header
@@ -143,8 +149,12 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     else:
         path = folder / "sim-game.db"
         if path.exists() and not new_game:
-            game = Game.open(path, key=key, clock=wall_clock)
-            game.start_play_clock(time.monotonic)
+            try:
+                game = Game.open(path, key=key, clock=wall_clock)
+                game.start_play_clock(time.monotonic)
+            except (GameError, OSError, *DAMAGE) as exc:  # named on the screen, kept; the wizard starts another
+                game, damage = None, Damage(f"cannot resume {path.name}: {one_line(exc)} The file is kept as it is.")
+                print(f"banquier sim: {damage.problem}", file=sys.stderr)
         else:
             if path.exists():
                 path.rename(path.with_name(f"sim-game-{datetime.now():%Y%m%d-%H%M%S}.db"))
@@ -173,7 +183,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     beeper = SimBeeper(audio=audio, clock=clock)
     reader = SimReader(clock=clock)
     terminal = Terminal(game, registry, beeper, clock, TerminalSettings(language=language),
-                        game_factory=factory, enrolment_factory=enrolment)
+                        game_factory=factory, enrolment_factory=enrolment, damage=damage)
     panel = panel_size(size, rotation)
     window_size = (panel[0] + TRAY_W, max(panel[1] + READER_H, 600))
     output = WindowOutput(size, rotation, window_size=window_size, screen_rect=(0, 0, *panel),

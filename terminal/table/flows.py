@@ -22,7 +22,6 @@ from terminal.table.dialogs import (
     Banker,
     BankruptcyScreen,
     Bid,
-    Damaged,
     DeedTap,
     Enrol,
     Gives,
