@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cards.editions import load_edition
 from terminal.bank import engine
 from terminal.bank.ledger import Ledger, canonical, one_line
 from terminal.bank.state import State
@@ -57,7 +58,7 @@ class AuditReport:
                 + " ".join(self.problems[:5]) + (" ..." if len(self.problems) > 5 else ""))
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     return canonical(a) == canonical(b)
 
 
@@ -100,7 +101,7 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
     prev = meta.get("meta_mac", "")
     state = State.new(config.edition, tuple(meta["players"]))
     by_seq: dict[int, Effects] = {}
-    ops: dict[int, dict] = {}
+    ops: dict[int, dict[str, Any]] = {}
     expected_seq = 1
     for entry in ledger.entries():
         report.entries += 1
@@ -117,23 +118,27 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         prev = entry.mac
         if sum(r[2] for r in rows) != 0:
             report.fail(f"Entry #{seq}: its postings do not sum to zero.", seq)
-        recorded = Effects(postings=list(entry.postings), changes=[tuple(c) for c in entry.changes])
+        # The recorded effects in their stored form (that of Effects.to_json), compared as read: a change of the
+        # wrong length in an edited file is then a difference of effects (Change records would refuse it as a
+        # damaged read and end the audit there).
+        recorded = {"postings": [list(p) for p in entry.postings], "changes": [list(c) for c in entry.changes]}
         try:
             if entry.kind == "setup":
                 state_after, effects = engine.setup_effects(state, config, meta.get("dealt") or None)
             elif entry.kind == "undo":
-                target = by_seq.get(entry.undoes)
-                if target is None:
-                    report.fail(f"Entry #{seq} undoes #{entry.undoes}, which is not an operation.", seq)
+                undoes = entry.undoes
+                target = by_seq.get(undoes) if undoes is not None else None
+                if undoes is None or target is None:
+                    report.fail(f"Entry #{seq} undoes #{undoes}, which is not an operation.", seq)
                     break
-                effects = engine.undo_effects(state, config, ops[entry.undoes], target)
+                effects = engine.undo_effects(state, config, ops[undoes], target)
                 state_after = engine.replay_effects(state, effects)
             else:
                 state_after, effects = engine.apply(state, config, entry.op)
         except GameError as exc:
             report.fail(f"Entry #{seq} ({entry.op.get('op')}) is refused by the rules on replay: {exc}", seq)
             break
-        if not _same(effects.to_json(), recorded.to_json()):
+        if not _same(effects.to_json(), recorded):
             report.fail(f"Entry #{seq} ({entry.op.get('op')}): recorded effects differ from the rules' result.", seq)
             break
         by_seq[seq] = effects
@@ -305,8 +310,6 @@ class BackgroundAudit:
 def _worker(path: Path, key: bytes) -> None:
     """``python -m terminal.bank.audit GAME`` (key in hex on standard input): one JSON line after the quick
     check, one after the full audit. Reads only."""
-    from cards.editions import load_edition
-
     def say(**message: Any) -> None:
         print(json.dumps(message), flush=True)
 

@@ -27,7 +27,7 @@ from typing import Any
 from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
-from terminal.bank.audit import DAMAGE, AuditReport, audit_ledger
+from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger
 from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
@@ -245,10 +245,8 @@ class Game:
                                   f"kept; restore a backup.", code="ledger_damaged",
                                   params={"path": str(path), "reason": "entries lost"}) from exc
         if background:
-            from terminal.bank.audit import BackgroundAudit
             ledger.guard = BackgroundAudit(ledger.path, key)
         elif check != "none":
-            from terminal.bank.audit import QuickCheckFirst
             ledger.guard = QuickCheckFirst(ledger.path)
         game = cls(ledger, config, meta, state, clock)
         game.restored = len(missing)

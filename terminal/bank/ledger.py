@@ -28,14 +28,15 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import sqlite_utils
 
+from terminal.bank.types import Change, Posting
 from terminal.errors import LedgerError
 
 SCHEMA_VERSION = 1
@@ -98,35 +99,52 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+#: A posting's signed row as stored: ``(n, account, amount)``.
+Row = tuple[int, str, int]
+
+
 @dataclass(frozen=True)
 class Entry:
-    """One journal entry as stored. ``postings``: ``(payer, payee, amount)`` transfers rebuilt from the signed
-    rows. ``changes``: ``[section, key, before, after]`` lists."""
+    """One journal entry as stored. ``postings``: the :class:`~terminal.bank.types.Posting` transfers rebuilt
+    from the signed rows. ``changes``: ``[section, key, before, after]`` lists, exactly as read back (the keyed
+    hash covers them in that form; :meth:`terminal.bank.types.Effects.recorded` makes them
+    :class:`~terminal.bank.types.Change` records)."""
 
     seq: int
     kind: str
-    op: dict
+    op: dict[str, Any]
     undoes: int | None
-    postings: list[tuple[str, str, int]]
-    changes: list[list]
+    postings: list[Posting]
+    changes: list[list[Any]]
     recorded_at: str
     mac: str
 
 
-def posting_rows(postings: list[tuple[str, str, int]]) -> list[tuple[int, str, int]]:
+class WriteGuard(Protocol):
+    """What the ledger asks before each entry it writes (:attr:`Ledger.guard`: the start-up checks of
+    :mod:`terminal.bank.audit`, ``QuickCheckFirst`` or ``BackgroundAudit``)."""
+
+    def before_write(self, ledger: Ledger) -> None:
+        """Raise (a :class:`~terminal.errors.GameError`) to refuse the write; nothing is written then."""
+
+    def stop(self) -> None:
+        """The game is closed: stop any work still running."""
+
+
+def posting_rows(postings: Sequence[tuple[str, str, int]]) -> list[Row]:
     """Signed rows ``(n, account, amount)``: a transfer of A to B of x is (A, -x) then (B, +x)."""
-    rows = []
+    rows: list[Row] = []
     for i, (payer, payee, amount) in enumerate(postings):
         rows.append((2 * i, payer, -amount))
         rows.append((2 * i + 1, payee, amount))
     return rows
 
 
-def _transfers(rows: list[tuple[int, str, int]]) -> list[tuple[str, str, int]]:
-    out = []
+def _transfers(rows: list[Row]) -> list[Posting]:
+    out: list[Posting] = []
     for i in range(0, len(rows) - 1, 2):
         (_, payer, _debit), (_, payee, credit) = rows[i], rows[i + 1]
-        out.append((payer, payee, credit))
+        out.append(Posting(payer, payee, credit))
     return out
 
 
@@ -146,7 +164,7 @@ class Ledger:
         self.read_only = False
         self.marked = False
         self._private: Callable[[], None] | None = None
-        self.guard: Any = None  # the background audit (see terminal.bank.audit.BackgroundAudit), if any
+        self.guard: WriteGuard | None = None  # the start-up checks (see terminal.bank.audit), if any
         self._checkpoint: tuple[int, str] | None = None  # (seq, mac) of the last entry verified
         self.checkpoint_stored = 0  # the seq of the checkpoint the file records
         self.mirror: Path | None = None  # the append-only record of acknowledged entries, if kept
@@ -178,7 +196,7 @@ class Ledger:
 
     @classmethod
     def create(cls, path: str | Path, key: bytes, meta: dict[str, Any],
-               setup: tuple[list, list, dict] | None = None) -> Ledger:
+               setup: tuple[Sequence[Posting], Sequence[Change], dict[str, Any]] | None = None) -> Ledger:
         """Create a new game file at ``path`` (which must not exist) with the header ``meta`` and, if given,
         the setup entry ``(postings, changes, state_json)``.
 
@@ -249,7 +267,7 @@ class Ledger:
         ``read_only``) reads a cleanly closed file in place, as immutable, instead of copying it. ``checked``:
         the caller has just looked at the file (:meth:`check_file`)."""
         path = Path(path) if checked else cls.check_file(path)
-        private: Path | None = None
+        private: Callable[[], None] | None = None  # what deletes the private snapshot, if any
         if read_only:
             db, private = private_view(path, copy=copy)
         else:
@@ -399,7 +417,7 @@ class Ledger:
         first_bad_seq, (last seq, last mac))``. Its cost follows the number of entries after ``seq``."""
         problems: list[str] = []
         first_bad: int | None = None
-        postings: dict[int, list[tuple[int, str, int]]] = {}
+        postings: dict[int, list[Row]] = {}
         for s, n, account, amount in self.db.execute(
                 "SELECT seq, n, account, amount FROM postings WHERE seq > ? ORDER BY seq, n", [seq]):
             postings.setdefault(s, []).append((n, account, amount))
@@ -455,14 +473,15 @@ class Ledger:
     def _meta_mac(self, meta: dict[str, Any]) -> str:
         return self._mac(canonical({k: v for k, v in meta.items() if k != "meta_mac"}))
 
-    def entry_mac(self, prev_mac: str, seq: int, kind: str, op: dict, undoes: int | None,
-                  rows: list[tuple[int, str, int]], changes: list, recorded_at: str) -> str:
+    def entry_mac(self, prev_mac: str, seq: int, kind: str, op: dict[str, Any], undoes: int | None,
+                  rows: Sequence[Row], changes: Sequence[Sequence[Any]], recorded_at: str) -> str:
         """HMAC-SHA256 of the entry and of the previous entry's hash."""
         return self._mac(canonical([prev_mac, seq, kind, op, undoes, [list(r) for r in rows], changes, recorded_at]))
 
     def genesis_mac(self) -> str:
         """The 'previous hash' of the first entry: the hash of the header."""
-        return self.meta().get("meta_mac", "")
+        mac: str = self.meta().get("meta_mac", "")  # a JSON value of the header: a string unless edited
+        return mac
 
     def projection_mac(self, seq: int, state_json: str, last_mac: str) -> str:
         return self._mac(canonical([seq, state_json, last_mac]))
@@ -478,9 +497,11 @@ class Ledger:
                               f"left untouched; restore a backup.", code="ledger_damaged",
                               params={"path": str(self.path), "reason": reason}) from exc
 
-    def projection(self) -> tuple[int, dict, str] | None:
-        """``(seq, state_json_dict, mac)`` of the stored projection, or None before the setup entry."""
-        row = self.db.execute("SELECT seq, state, mac FROM projection WHERE id = 1").fetchone()
+    def projection(self) -> tuple[int, Any, str] | None:
+        """``(seq, state_json_dict, mac)`` of the stored projection, or None before the setup entry. The state
+        is the JSON value as stored: a dict unless the file was edited (the audit checks it)."""
+        row: tuple[int, str, str] | None = self.db.execute(
+            "SELECT seq, state, mac FROM projection WHERE id = 1").fetchone()
         if row is None:
             return None
         try:
@@ -491,15 +512,19 @@ class Ledger:
                               params={"path": str(self.path), "reason": reason}) from exc
 
     def projection_raw(self) -> tuple[int, str, str] | None:
-        return self.db.execute("SELECT seq, state, mac FROM projection WHERE id = 1").fetchone()
+        row: tuple[int, str, str] | None = self.db.execute(
+            "SELECT seq, state, mac FROM projection WHERE id = 1").fetchone()
+        return row
 
     def last_entry(self) -> tuple[int, str] | None:
         """``(seq, mac)`` of the last entry."""
-        return self.db.execute("SELECT seq, mac FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+        row: tuple[int, str] | None = self.db.execute(
+            "SELECT seq, mac FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+        return row
 
     def entries(self, start: int = 0) -> Iterator[Entry]:
         """Every entry from ``seq >= start`` in order, with its postings."""
-        postings: dict[int, list] = {}
+        postings: dict[int, list[Row]] = {}
         for seq, n, account, amount in self.db.execute(
                 "SELECT seq, n, account, amount FROM postings WHERE seq >= ? ORDER BY seq, n", [start]):
             postings.setdefault(seq, []).append((n, account, amount))
@@ -527,7 +552,7 @@ class Ledger:
                              entry.changes, entry.recorded_at)
         return hmac.compare_digest(mac, entry.mac)
 
-    def posting_rows_of(self, seq: int) -> list[tuple[int, str, int]]:
+    def posting_rows_of(self, seq: int) -> list[Row]:
         return [tuple(r) for r in self.db.execute(
             "SELECT n, account, amount FROM postings WHERE seq = ? ORDER BY n", [seq]).fetchall()]
 
@@ -556,8 +581,8 @@ class Ledger:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
 
     # -- writing -------------------------------------------------------------------------------------------
-    def append(self, kind: str, op: dict, undoes: int | None, postings: list[tuple[str, str, int]],
-               changes: list, state_json: dict) -> int:
+    def append(self, kind: str, op: dict[str, Any], undoes: int | None, postings: Sequence[tuple[str, str, int]],
+               changes: Sequence[Sequence[Any]], state_json: dict[str, Any]) -> int:
         """Write one entry, its postings and the new projection in one transaction; return its ``seq``.
 
         Raises :class:`LedgerError` if the file cannot be written; then nothing of the entry is written.
@@ -566,18 +591,18 @@ class Ledger:
             self.guard.before_write(self)  # raises while the start-up check is failing or has failed
         rows = posting_rows(postings)
         recorded_at = datetime.now(UTC).isoformat(timespec="seconds")
-        changes = json.loads(canonical(changes))  # as it will read back
+        stored: list[list[Any]] = json.loads(canonical(changes))  # the changes as they will read back
         try:
             with self.writing():
                 last = self.last_entry()
                 seq = (last[0] + 1) if last else 1
                 prev = last[1] if last else self.genesis_mac()
-                mac = self.entry_mac(prev, seq, kind, op, undoes, rows, changes, recorded_at)
+                mac = self.entry_mac(prev, seq, kind, op, undoes, rows, stored, recorded_at)
                 self.db.conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)",
                                          [(seq, n, account, amount) for n, account, amount in rows])
                 self.db.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
                                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                [seq, kind, canonical(op), undoes, canonical(changes), recorded_at, mac])
+                                [seq, kind, canonical(op), undoes, canonical(stored), recorded_at, mac])
                 state_text = canonical(state_json)
                 self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
                                 [seq, state_text, self.projection_mac(seq, state_text, mac)])
@@ -587,12 +612,12 @@ class Ledger:
             raise LedgerError(f"The operation could not be written to {self.path} ({exc}); nothing was "
                               f"recorded.", code="ledger_write_failed",
                               params={"path": str(self.path), "reason": str(exc)}) from exc
-        self._mirror_entry(seq, kind, op, undoes, rows, changes, recorded_at, mac)
+        self._mirror_entry(seq, kind, op, undoes, rows, stored, recorded_at, mac)
         return seq
 
     # -- the mirror of acknowledged entries -------------------------------------------------------------------
-    def _mirror_entry(self, seq: int, kind: str, op: dict, undoes: int | None, rows: list[tuple[int, str, int]],
-                      changes: list, recorded_at: str, mac: str) -> None:
+    def _mirror_entry(self, seq: int, kind: str, op: dict[str, Any], undoes: int | None, rows: list[Row],
+                      changes: list[list[Any]], recorded_at: str, mac: str) -> None:
         """Append the committed entry to the mirror (:attr:`mirror`), flushed to disk before the operation is
         acknowledged: a second durable record, so a game file that lost the end of its journal (a damaged
         WAL frame makes SQLite drop every later frame) is noticed and mended at the next start. A mirror that
@@ -626,7 +651,7 @@ class Ledger:
                 lines = data.split(b"\n")
                 if start > 0:
                     lines = lines[1:]  # a partial first line
-                found = []
+                found: list[dict[str, Any]] = []
                 for raw in lines:
                     try:
                         entry = json.loads(raw)
@@ -638,7 +663,7 @@ class Ledger:
                     return [e for e in found if e["seq"] > seq]
                 chunk *= 4
 
-    def restore_mirrored(self, entries: list[dict[str, Any]], state_json: dict) -> None:
+    def restore_mirrored(self, entries: list[dict[str, Any]], state_json: dict[str, Any]) -> None:
         """Write back ``entries`` (the mirror's, verified by the caller against the keyed chain) exactly as
         they were recorded, and the projection ``state_json`` after them, in one transaction."""
         with self.writing():
