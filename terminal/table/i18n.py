@@ -367,8 +367,8 @@ CATALOG: dict[str, dict[str, str]] = {
                            "start a new game.",
                      "uk": "Файл цієї гри пошкоджено: платежі зупинено; банкір може відновити резервну копію або "
                            "почати нову гру."},
-    "opt_restore_backup": {"fr": "Restaurer la sauvegarde {backup}", "en": "Restore the backup {backup}",
-                           "uk": "Відновити резервну копію {backup}"},
+    "opt_restore_backup": {"fr": "Restaurer la sauvegarde", "en": "Restore the backup",
+                           "uk": "Відновити копію"},
     "no_good_backup": {"fr": "Aucune sauvegarde valable", "en": "No good backup",
                        "uk": "Немає справної резервної копії"},
     "backup_restored": {"fr": "Sauvegarde {backup} restaurée : la partie continue. L'ancien fichier est gardé.",

@@ -214,7 +214,7 @@ class ViewBuilder(TerminalParts):
         title = (Msg("damaged_startup", {}, "This game's file is damaged: it was not resumed.") if d.at_startup
                  else Msg("damaged_play", {}, "This game's file is damaged: payments are stopped; the banker can "
                                               "restore a backup or start a new game."))
-        restore = (Option("restore", Msg("opt_restore_backup", {"backup": d.backup}, f"Restore the backup {d.backup}"),
+        restore = (Option("restore", Msg("opt_restore_backup", {}, "Restore the backup"),
                           enabled=self.restore is not None) if d.backup is not None
                    else Option("restore", Msg("no_good_backup", {}, "No good backup"), enabled=False))
         options = (restore, Option("new_game", Msg("opt_new_game", {}, "New game"),

@@ -81,7 +81,7 @@ def test_a_damaged_game_at_start_up_is_named_and_its_newest_good_backup_restored
     assert view.screen == "damaged" and view.title.code == "damaged_startup"
     assert "sunday.db" in view.extra["problem"] and "\n" not in view.extra["problem"]
     restore = next(o for o in view.options if o.id == "restore")
-    assert restore.enabled and restore.label.params["backup"] == found.backup.name
+    assert restore.enabled and view.extra["backup"] == found.backup.name
     # a player's card, a timeout, cancel: the screen stays, nothing is played on a damaged game
     d.tap(ANN)
     assert table.view.screen == "damaged" and table.beeps() == ["refused"]
