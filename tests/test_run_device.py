@@ -83,7 +83,7 @@ class Recorded(device.Terminal):
 device.Terminal = Recorded
 code = device.run_device(load_config(Path(sys.argv[1])), headless=True, max_seconds=1)
 view = made[0].view
-print(json.dumps({"code": code, "screen": view.screen, "title": view.title.code, "problem": view.extra["problem"],
+print(json.dumps({"code": code, "screen": view.screen, "said": view.extra["said"].code, "problem": view.extra["problem"],
                   "options": {o.id: o.enabled for o in view.options}, "backup": view.extra["backup"]}))
 """
 
@@ -111,7 +111,7 @@ def test_run_with_a_damaged_current_game_shows_it_and_offers_its_backup(tmp_path
                            capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0 and "Traceback" not in shown.stderr, shown.stderr
     view = json.loads(shown.stdout.strip().splitlines()[-1])
-    assert view["code"] == 0 and view["screen"] == "damaged" and view["title"] == "damaged_startup"
+    assert view["code"] == 0 and view["screen"] == "damaged" and view["said"] == "damaged_startup"
     assert "sunday.db" in view["problem"] and view["backup"].startswith("sunday.seq")
     assert view["options"] == {"restore": True, "new_game": True}
     assert game_file.read_bytes() == damaged, "the damaged game is kept for inspection"

@@ -355,6 +355,7 @@ CATALOG: dict[str, dict[str, str]] = {
                  "uk": "Забагато невірних PIN: зачекайте {seconds} с перед наступною спробою."},
     "pin_try_now": {"fr": "Vous pouvez réessayer le code.", "en": "You may try the PIN again.",
                     "uk": "Можна знову ввести PIN."},
+    "damaged_title": {"fr": "Fichier de partie endommagé", "en": "Damaged game file", "uk": "Файл гри пошкоджено"},
     "damaged_startup": {"fr": "Le fichier de cette partie est endommagé : elle n'a pas été reprise (le fichier est "
                               "gardé tel quel). Le banquier restaure une sauvegarde ou commence une nouvelle partie.",
                         "en": "This game's file is damaged: it was not resumed (the file is kept as it is). The "

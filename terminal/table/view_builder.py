@@ -211,16 +211,17 @@ class ViewBuilder(TerminalParts):
     def _damaged_view(self, d: Damaged, base: _Common) -> View:
         """The damaged game's screen: what is wrong (one line, as the host or the Bank named it), and the
         newest good backup or a new game, for the banker."""
-        title = (Msg("damaged_startup", {}, "This game's file is damaged: it was not resumed.") if d.at_startup
-                 else Msg("damaged_play", {}, "This game's file is damaged: payments are stopped; the banker can "
+        said = (Msg("damaged_startup", {}, "This game's file is damaged: it was not resumed.") if d.at_startup
+                else Msg("damaged_play", {}, "This game's file is damaged: payments are stopped; the banker can "
                                               "restore a backup or start a new game."))
         restore = (Option("restore", Msg("opt_restore_backup", {}, "Restore the backup"),
                           enabled=self.restore is not None) if d.backup is not None
                    else Option("restore", Msg("no_good_backup", {}, "No good backup"), enabled=False))
         options = (restore, Option("new_game", Msg("opt_new_game", {}, "New game"),
                                    enabled=self.game_factory is not None))
-        return View("damaged", title, options=options,
-                    extra={"problem": d.problem, "backup": d.backup, "at_startup": d.at_startup}, **base)
+        return View("damaged", Msg("damaged_title", {}, "Damaged game file"), options=options,
+                    extra={"said": said, "problem": d.problem, "backup": d.backup, "at_startup": d.at_startup},
+                    **base)
 
     def _deed_screen_view(self, d: DeedScreen, base: _Common) -> View:
         """A deed looked at, and what the next card does: unowned, the buyer's card buys it at the price

@@ -26,7 +26,7 @@ def test_headless_sim_with_a_damaged_game_shows_it(pg, tmp_path, monkeypatch, ca
     monkeypatch.setattr(sim, "Terminal", Recorded)
     assert sim.run_sim(headless=True, data_dir=data, key=KEY, max_seconds=0.3, language="en") == 0
     view = made[0].view
-    assert view.screen == "damaged" and view.title.code == "damaged_startup"
+    assert view.screen == "damaged" and view.extra["said"].code == "damaged_startup"
     assert "sim-game.db" in view.extra["problem"]
     assert {o.id: o.enabled for o in view.options} == {"restore": False, "new_game": True}
     assert "cannot resume sim-game.db" in capsys.readouterr().err

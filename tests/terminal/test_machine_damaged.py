@@ -78,7 +78,7 @@ def test_a_damaged_game_at_start_up_is_named_and_its_newest_good_backup_restored
                   restore=lambda: restore_at_startup(found, data, key), banker_pin="2468")
     d = table.driver
     view = table.view
-    assert view.screen == "damaged" and view.title.code == "damaged_startup"
+    assert view.screen == "damaged" and view.extra["said"].code == "damaged_startup"
     assert "sunday.db" in view.extra["problem"] and "\n" not in view.extra["problem"]
     restore = next(o for o in view.options if o.id == "restore")
     assert restore.enabled and view.extra["backup"] == found.backup.name
@@ -158,7 +158,7 @@ def test_a_failed_background_audit_stops_payments_at_once_with_a_clear_screen(tm
         assert game.ledger.guard.wait(60) and game.ledger.guard.full is False
         table.terminal.tick()  # the next tick, before any payment is tried
         view = table.view
-        assert view.screen == "damaged" and view.title.code == "damaged_play"
+        assert view.screen == "damaged" and view.extra["said"].code == "damaged_play"
         assert view.message.code == "payments_stopped" and "g.db" in view.extra["problem"]
         assert table.beeps()[-1] == "refused"
         assert [p.cash for p in view.players] == [1100, 1700], "the balances stay readable"
@@ -247,8 +247,8 @@ def test_the_pin_screen_opened_during_a_wait_says_it_at_once(make_game):
     assert table.view.screen == "pin" and table.view.message.code == "pin_wait"
 
 
-@pytest.mark.parametrize("code", ["damaged_startup", "damaged_play", "opt_restore_backup", "no_good_backup",
-                                  "backup_restored", "payments_stopped", "pin_wait", "wrong_pin_wait",
+@pytest.mark.parametrize("code", ["damaged_title", "damaged_startup", "damaged_play", "opt_restore_backup",
+                                  "no_good_backup", "backup_restored", "payments_stopped", "pin_wait", "wrong_pin_wait",
                                   "pin_try_now", "part_damaged"])
 def test_the_new_texts_are_in_every_language(code):
     texts = {language: translate(code, {"backup": "b.seq3.db", "seconds": 4}, language) for language in LANGUAGES}
