@@ -41,6 +41,7 @@ from hal.interfaces import Beeper, ButtonEvent, Buttons, CardReader, HalEvent, R
 from host_ui.shell.backup import backup_due, rotate_backup
 from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
+from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import games_dir, set_current
 from host_ui.shell.startup import restore_at_startup, resume_at_startup
 from terminal.bank.game import Game
@@ -424,8 +425,10 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     found = resume_at_startup(data, key, key_file=config.storage.key_file, backups=config.storage.backups,
                               clock=wall_clock)
     game = found.game
+    notice = None
     if game is not None:
         game.start_play_clock(time.monotonic)
+        notice = resumed_notice(game)  # the first screen says the game was resumed
     damage = Damage(found.problem, found.backup.name if found.backup else None) \
         if found.problem is not None and game is None else None
 
@@ -446,7 +449,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
         return created
 
     terminal = Terminal(game, registry, beeper, time.monotonic, config.terminal_settings(), game_factory=factory,
-                        enrolment_factory=lambda: Enrolment(registry, players=8), damage=damage,
+                        enrolment_factory=lambda: Enrolment(registry, players=8), notice=notice, damage=damage,
                         restore=restore if found.backup is not None else None)
     keeper = BackupKeeper(config.storage.backups, config.storage.backup_every, config.storage.backups_kept)
     shown = NoticeOutput(output, notices)

@@ -20,7 +20,7 @@ from host_ui.demo import BANKER_UID, FakeClock, deed_uid, make_registry, player_
 from terminal.bank.game import Game
 from terminal.table.machine import Terminal, TerminalSettings
 from terminal.table.shared import Damage
-from terminal.table.view import View
+from terminal.table.view import Msg, View
 
 PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
 #: Names of the longest length allowed (20 characters), for the layouts that must not shrink the amounts.
@@ -35,7 +35,8 @@ class Scene:
     game: Game | None  # for the chart and history
 
 
-def _terminal(game: Game | None, language: str, clock: FakeClock, players: int = 4, *, tmp: Path) -> Terminal:
+def _terminal(game: Game | None, language: str, clock: FakeClock, players: int = 4, *, tmp: Path,
+              notice: Msg | None = None) -> Terminal:
     registry = make_registry(players)
 
     def factory(edition: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
@@ -47,7 +48,7 @@ def _terminal(game: Game | None, language: str, clock: FakeClock, players: int =
         return Enrolment(registry, players=4)
     return Terminal(game, registry, SimBeeper(audio=False, clock=clock), clock,
                     TerminalSettings(language=language, banker_pin="1234"), game_factory=factory,
-                    enrolment_factory=enrolment)
+                    enrolment_factory=enrolment, notice=notice)
 
 
 def _tap(term: Terminal, clock: FakeClock, uid: str) -> None:
@@ -93,6 +94,10 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         on._changed()
 
     snap("idle", "idle")
+    # a restart after an unexpected stop: the first screen says the game was resumed
+    snap("idle_resumed", "idle", on=_terminal(game, language, clock, tmp=tmp, notice=Msg(
+        "game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step in progress then was not "
+                                    "recorded.")))
     _tap(term, clock, deed_uid(11))
     snap("deed_for_sale", "deed")  # the price, "the buyer taps their card", Decline: auction
     reset()
@@ -144,6 +149,10 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     _tap(term, clock, player_uid(1))
     term.choose("chance")
     snap("choose_chance", "choose")
+    reset()
+    _tap(term, clock, player_uid(1))
+    term.choose("community_chest")
+    snap("choose_community_chest", "choose")
     reset()
     _tap(term, clock, player_uid(1))
     term.choose("any_deed")
@@ -198,6 +207,10 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     for seat in (1, 2, 3):
         _tap(term, clock, player_uid(seat))
     snap("new_game", "new_game")
+    term.choose("rename:2")  # the third seat's name, typed on the on-screen keyboard
+    for option in [o.id for o in term.view.options if o.id.startswith("key:") and len(o.id) == 5][3:7]:
+        term.choose(option)
+    snap("new_game_naming", "new_game")
     reset()
     # Bankruptcy of the debtor (to another player, with a mortgaged deed: the lift-now screen).
     debtor = d

@@ -17,7 +17,8 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
@@ -40,14 +41,19 @@ from host_ui.device import wall_clock
 from host_ui.screen.input_map import InputMapper, panel_size
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
+from host_ui.shell.games import resumed_notice
+from host_ui.shell.manage import current_game, games_dir, set_current
 from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
+from terminal.bank.game import _check_players as check_players
 from terminal.bank.ledger import one_line
-from terminal.bank.tablelog import TableLog, read_table_log
+from terminal.bank.tablelog import ReplayMismatch, TableLog, read_table_log
+from terminal.bank.tablelog import _compare as compare_check
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal, TerminalSettings
 from terminal.table.shared import Damage
+from terminal.table.view import Msg
 
 if TYPE_CHECKING:
     import pygame
@@ -85,26 +91,99 @@ def _data_dir(data_dir: str | os.PathLike[str] | None) -> Path:
     return Path(load_config().storage.data_dir)
 
 
+LEGACY_PATTERNS = ("sim-game.db", "sim-game-*.db", "demo-*.db")
+
+
+def adopt_legacy_games(folder: Path) -> list[Path]:
+    """Move the games older simulators left at the top of the data folder (``sim-game*.db``, ``demo-*.db``)
+    into ``games/``, where every command sees them (a name already taken there is left where it is). The
+    files keep their times, so the newest game not over is still the one resumed when no game is marked."""
+    target = games_dir(folder)
+    moved: list[Path] = []
+    for pattern in LEGACY_PATTERNS:
+        for path in sorted(folder.glob(pattern)):
+            new = target / path.name
+            if not path.is_file() or new.exists():
+                continue
+            target.mkdir(parents=True, exist_ok=True)
+            for suffix in ("-wal", "-shm"):  # an unclean stop leaves the journal's last pages beside it
+                side = path.with_name(path.name + suffix)
+                if side.exists():
+                    side.rename(new.with_name(new.name + suffix))
+            path.rename(new)
+            moved.append(new)
+    return moved
+
+
+def new_game_path(folder: Path, stem: str) -> Path:
+    """A free name for a new game in ``folder/games``: ``<stem>-<time>.db`` (``-2``, ``-3``... when taken)."""
+    target = games_dir(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
+    path, n = target / f"{stem}-{stamp}.db", 1
+    while path.exists():
+        n += 1
+        path = target / f"{stem}-{stamp}-{n}.db"
+    return path
+
+
+def check_new_game(edition: str, players: Sequence[str]) -> None:
+    """Refuse a new game's edition or names before anything is created or set aside (the same checks as
+    :meth:`terminal.Game.create`, with a hint for names run together). Raises ValueError/LookupError."""
+    try:
+        load_edition(edition)
+    except LookupError as exc:
+        raise LookupError(f"--edition {edition!r}: {exc}") from exc
+    if len(players) == 1 and " " in players[0]:
+        raise ValueError(f"--players {players[0]!r} is one name: separate the players' names with commas "
+                         f"(--players \"{','.join(players[0].split())}\"). Nothing was changed.")
+    try:
+        check_players(tuple(players))
+    except GameError as exc:
+        raise ValueError(f"--players: {exc} Nothing was changed.") from exc
+
+
 def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = False, speed: float = 4.0,
-            size: tuple[int, int] = (800, 480), rotation: int = 0, language: str = "fr",
+            size: tuple[int, int] = (800, 480), rotation: int = 0, language: str | None = None,
             data_dir: str | os.PathLike[str] | None = None, edition: str = "fr",
             players: Sequence[str] = DEFAULT_PLAYERS, new_game: bool = False, max_seconds: float | None = None,
             screenshot: str | os.PathLike[str] | None = None, key: bytes | None = None, audio: bool | str = "auto",
-            stay: bool = False) -> int:
-    """Run the simulator; returns an exit code (0 done, 1 the demo failed, 2 bad arguments or log, 3 no screen
-    or a file problem).
+            stay: bool = False, settings: TerminalSettings | None = None,
+            desktop: tuple[int, int] | None = None,
+            on_start: Callable[[TerminalApp], None] | None = None) -> int:
+    """Run the simulator; returns an exit code (0 done, 1 the demo failed or a check of its log disagreed,
+    2 bad arguments or log, 3 no screen or a file problem).
 
-    - ``demo_log``: a table log (``.jsonl``) to play; the game is created from its header in ``data_dir``
-      (``demo-<log name>-<time>.db``). ``speed``: table seconds per real second (4 = four times faster;
-      large values play at once). After the log the window stays open for play when ``stay`` is true,
-      otherwise it closes (a windowed demo waits 3 s first).
-    - Without a log: resumes ``data_dir/sim-game.db`` (or creates it with ``edition`` and ``players`` when
-      it is missing or ``new_game`` is set).
+    Games live where the device keeps them: ``data_dir/games/``, the current one named in ``data_dir/current``
+    (:mod:`host_ui.shell.manage`); a game started from the banker menu becomes the current one.
+
+    - ``demo_log``: a table log (``.jsonl``) to play; the game is created from its header
+      (``games/demo-<log name>-<time>.db``); every ``expect`` line is checked on the way and every operation
+      must be recorded (or refused, when the log says so), as ``banquier replay`` does: the first
+      disagreement is printed and the code is 1. ``speed``: table seconds per real second (4 = four times
+      faster; large values play at once). After the log a window shows the last screen (the standings) until
+      it is closed when ``stay`` is true (``banquier sim`` does so unless ``--close``), for ``max_seconds`` when
+      given, else for 3 s; headless, the simulator stops there.
+    - Without a log: resumes the current game (with a notice on screen), or creates one with ``edition`` and
+      ``players`` when there is none or ``new_game`` is set (checked before anything changes).
     - ``headless``: SDL's dummy video driver, no sound; without a log, stops after ``max_seconds`` (default 1).
     - ``size``: the terminal's logical screen (480x320, 800x480, 1024x600, 1280x720); ``rotation``: 0/90/180/270.
-    - ``language``: ``fr``, ``en`` or ``uk``; ``screenshot``: save the last window picture there (PNG).
-    - ``key``: the device key's bytes (default: read from ``host_ui.shell.device_key``'s file, made for a new game).
+      The window is shrunk to fit the desktop it opens on (``desktop``: its size, default from SDL).
+    - ``language``: ``fr``, ``en`` or ``uk`` (default: the configuration's); ``screenshot``: save the last window
+      picture there (PNG).
+    - ``settings``: the state machine's settings (default: the configuration's ``[game]``: timeouts, banker
+      protection and PIN); ``key``: the device key's bytes (default: read from the configured key file, made
+      for a new game).
+    - ``on_start``: called with the loop (:class:`host_ui.screen.app.TerminalApp`) once its first frame is drawn
+      (tests post their inputs there).
     """
+    config = None
+    if settings is None or data_dir is None:
+        config = load_config()
+        settings = settings or config.terminal_settings()
+    if language is not None:
+        settings = replace(settings, language=language)
+    key_path = config.storage.key_file if config is not None else None
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -112,12 +191,15 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         if demo_log is None and max_seconds is None:
             max_seconds = 1.0
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    log: TableLog | None = read_table_log(Path(demo_log)) if demo_log is not None else None
+    if demo_log is None and new_game:
+        check_new_game(edition, players)
     # pygame and the screen modules (which import it) are loaded late, here: after the SDL settings above, so
     # that `banquier --help` and `banquier sim --help` do not load them, and inside the time to the first frame
     import pygame
 
     from host_ui.screen.app import TerminalApp
-    from host_ui.screen.display import WindowOutput
+    from host_ui.screen.display import WindowOutput, fit_scale
     from host_ui.screen.render import Renderer
 
     started = time.monotonic()
@@ -129,48 +211,48 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             print(f"banquier sim: there is no screen here (SDL picked its '{driver}' driver): run it from a desktop, "
                   f"set DISPLAY (e.g. under Xvfb), or add --headless for a test run.", file=sys.stderr)
             return 3
-    folder = _data_dir(data_dir)
+    folder = _data_dir(data_dir if data_dir is not None else config.storage.data_dir if config else None)
     folder.mkdir(parents=True, exist_ok=True)
-    resuming = demo_log is None and (folder / "sim-game.db").exists() and not new_game
+    adopt_legacy_games(folder)
+    current = None if demo_log is not None or new_game else current_game(folder, key_path)
     if key is None:  # the key file is read to resume a game, and made only for a new one
-        key = load_key() if resuming else load_or_create_key()
-    log: TableLog | None = None
+        key = load_key(key_path) if current is not None else load_or_create_key(key_path, data=folder)
+    notice: Msg | None = None
     game: Game | None
     damage: Damage | None = None
-    if demo_log is not None:
-        log = read_table_log(Path(demo_log))
+    if log is not None:
         header = log.header
         names = list(header["players"])
-        path = folder / f"demo-{Path(demo_log).stem}-{datetime.now():%Y%m%d-%H%M%S}.db"
+        path = new_game_path(folder, f"demo-{Path(log.path).stem}")
         game = Game.create(path, header["edition"], names, mode=header.get("mode", "classic"),
                            rules=header.get("rules") or None, dealt=header.get("dealt") or None,
                            end_time=header.get("end_time"), length_minutes=header.get("length_minutes"), key=key,
                            player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
+    elif current is not None:
+        path = current
+        try:
+            game = Game.open(path, key=key, clock=wall_clock)
+            game.start_play_clock(time.monotonic)
+            notice = resumed_notice(game)
+        except (GameError, OSError, *DAMAGE) as exc:  # named on the screen and kept; the wizard starts another
+            game, damage = None, Damage(f"cannot resume {path.name}: {one_line(exc)} The file is kept as it is.")
+            print(f"banquier sim: {damage.problem}", file=sys.stderr)
     else:
-        path = folder / "sim-game.db"
-        if path.exists() and not new_game:
-            try:
-                game = Game.open(path, key=key, clock=wall_clock)
-                game.start_play_clock(time.monotonic)
-            except (GameError, OSError, *DAMAGE) as exc:  # named on the screen, kept; the wizard starts another
-                game, damage = None, Damage(f"cannot resume {path.name}: {one_line(exc)} The file is kept as it is.")
-                print(f"banquier sim: {damage.problem}", file=sys.stderr)
-        else:
-            if path.exists():
-                path.rename(path.with_name(f"sim-game-{datetime.now():%Y%m%d-%H%M%S}.db"))
-            names = list(players)
-            game = Game.create(path, edition, names, key=key,
-                               player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
+        names = list(players)
+        path = new_game_path(folder, "sim")
+        game = Game.create(path, edition, names, key=key,
+                           player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
+        set_current(folder, path)  # only now is the game played before set aside (it stays in games/)
 
     clock = FakeClock(time.monotonic())
-    counter = iter(range(1, 10_000))
 
     def factory(edition_name: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
                 cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
-        new_path = folder / f"sim-game-{datetime.now():%Y%m%d-%H%M%S}-{next(counter)}.db"
+        new_path = new_game_path(folder, "sim")
         created = Game.create(new_path, edition_name, names, mode, rules or None, key=key, player_cards=cards,
                               clock=wall_clock, length_minutes=minutes)
         created.start_play_clock(time.monotonic)
+        set_current(folder, new_path)  # the wizard's game is the one resumed after a restart or a crash
         return created
 
     registry = make_registry(8)
@@ -182,15 +264,18 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     pygame.font.init()
     beeper = SimBeeper(audio=audio, clock=clock)
     reader = SimReader(clock=clock)
-    terminal = Terminal(game, registry, beeper, clock, TerminalSettings(language=language),
-                        game_factory=factory, enrolment_factory=enrolment, damage=damage)
+    terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
+                        notice=notice, damage=damage)
     panel = panel_size(size, rotation)
     window_size = (panel[0] + TRAY_W, max(panel[1] + READER_H, 600))
+    if desktop is None and not headless:
+        sizes = pygame.display.get_desktop_sizes()
+        desktop = sizes[0] if sizes else None
     output = WindowOutput(size, rotation, window_size=window_size, screen_rect=(0, 0, *panel),
-                          title="Banquier — simulateur")
-    renderer = Renderer(size, rotation, game=game)
+                          title="Banquier — simulateur", scale=fit_scale(window_size, desktop))
+    renderer = Renderer(size, rotation, game=game, display=settings.display)
     mapper = InputMapper(size, rotation)
-    tray = Tray(output.window, pygame.Rect(0, 0, *panel), terminal, reader)
+    tray = Tray(output.window, pygame.Rect(0, 0, *panel), terminal, reader, present=output.present)
     app = TerminalApp(terminal, output, renderer, mapper, reader=reader, monotonic=time.monotonic,
                       on_frame=tray.draw)
     app.extra_events = lambda event: tray.handle(event, app)
@@ -206,11 +291,17 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
 
     code = 0
     try:
+        if on_start is not None:
+            app.draw_if_needed(time.monotonic(), force=True)
+            on_start(app)
         if log is not None:
             code = _play_demo(app, terminal, reader, clock, log, speed, tray)
             last_real = time.monotonic()
-            if code == 0 and not headless and app.running:
-                deadline = None if stay else time.monotonic() + 3.0
+            if not headless and app.running:
+                # the last screen (the standings of a finished game) stays until the window is closed
+                # (``stay``), for ``max_seconds``, or else 3 s
+                linger = max_seconds if max_seconds is not None else None if stay else 3.0
+                deadline = None if linger is None else time.monotonic() + linger
                 app.reader = reader
                 while app.running and (deadline is None or time.monotonic() < deadline):
                     follow_real_time()
@@ -223,7 +314,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                 app.step(app.wait_time())
         if screenshot:
             app.draw_if_needed(time.monotonic(), force=True)
-            pygame.image.save(output.window, str(screenshot))
+            pygame.image.save(output.display, str(screenshot))
     except DemoStopped:
         code = 0
     finally:
@@ -239,7 +330,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
 
 def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: FakeClock, log: TableLog,
                speed: float, tray: Tray) -> int:
-    """Play ``log`` through the terminal with a person's inputs, drawing as it goes."""
+    """Play ``log`` through the terminal with a person's inputs, drawing as it goes. Every ``expect`` line is
+    checked against the game and every operation must be recorded once (refused ones not at all), as
+    ``banquier replay`` checks a log; the first disagreement is printed and stops the demo (returns 1)."""
     import pygame  # loaded late: see run_sim
 
     names = list(log.header["players"])
@@ -261,32 +354,66 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     if terminal.game is not None:
         terminal.game.start_play_clock(play_clock)
     driver = TableDriver(terminal, reader, clock, names, pause=pause, play_clock=play_clock)
-    operations = [line.data for line in log.lines if "expect" not in line.data]
-    tray.demo = (speed, 0, len(operations))
-    failures = 0
-    for done, data in enumerate(operations, start=1):
+    total = sum(1 for line in log.lines if "op" in line.data)
+    tray.demo = (speed, 0, total)
+    game = terminal.game
+    assert game is not None, "a demo plays into the game made from its log's header"
+    done = 0
+    mismatch: str | None = None
+    for line in log.lines:
+        data = line.data
+        if "expect" in data:
+            state = game.state()
+            try:
+                for field, expected in data["expect"].items():
+                    compare_check(line.number, field, expected, state[field])
+            except ReplayMismatch as exc:
+                mismatch = str(exc)
+                break
+            continue
+        before = _entries(game)
         try:
             driver.play(data)
         except GaveUp:
             driver.give_up()
-        tray.demo = (speed, done, len(operations))
+        done += 1
+        tray.demo = (speed, done, total)
         if terminal.view.screen not in ("idle", "game_over"):
-            failures += 1
             driver.give_up()
+            mismatch = f"line {line.number}: {data['op']}: the screen stayed on {terminal.view.screen}"
+            break
+        recorded = _entries(game) - before
+        if data.get("refused") and recorded:
+            mismatch = f"line {line.number}: {data['op']} was accepted but the log says it must be refused"
+            break
+        # play time going by is recorded, and the entry that reaches the limit is followed by the end's
+        wanted = (1, 2) if data["op"] == "x_play_time" else (1,)
+        if not data.get("refused") and recorded not in wanted:
+            mismatch = f"line {line.number}: {data['op']} was not recorded (the terminal refused it or gave up)"
+            break
     pause(2.0)
     tray.demo = None
     pygame.event.pump()
-    return 1 if failures else 0
+    if mismatch is not None:
+        print(f"MISMATCH {log.path}: {mismatch}", file=sys.stderr, flush=True)
+        return 1
+    return 0
+
+
+def _entries(game: Game) -> int:
+    last = game.ledger.last_entry()
+    return last[0] if last else 0
 
 
 class Tray:
     """The reader and the tray of virtual cards, drawn right of (and under) the terminal's screen."""
 
     def __init__(self, window: pygame.Surface, screen_rect: pygame.Rect, terminal: Terminal,
-                 reader: SimReader) -> None:
+                 reader: SimReader, present: Callable[[], None] | None = None) -> None:
         import pygame  # loaded late: see run_sim
 
         self.window, self.screen_rect, self.terminal, self.reader = window, screen_rect, terminal, reader
+        self.present = present or pygame.display.flip
         w, h = window.get_size()
         self.reader_rect = pygame.Rect(8, screen_rect.bottom + 8, screen_rect.w - 16, h - screen_rect.bottom - 16)
         self.tray_rect = pygame.Rect(screen_rect.right + 8, 8, w - screen_rect.right - 16, h - 16)
@@ -404,7 +531,7 @@ class Tray:
                     ghost = rect.copy()
                     ghost.center = self.drag["pos"]
                     self._card(win, ghost, uid, name, colour, kind)
-        pg.display.flip()
+        self.present()
 
     def _card(self, win: pygame.Surface, rect: pygame.Rect, uid: str, name: str | None, colour: Colour, kind: str,
               faded: bool = False) -> None:
@@ -438,20 +565,24 @@ class Tray:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="banquier sim", description="The Banquier simulator: the terminal's "
-                                     "screen and virtual cards in a window.")
-    parser.add_argument("--demo", metavar="LOG", help="play this table log (.jsonl) through the terminal")
+                                     "screen and virtual cards in a window. Games go to DATA_DIR/games, as on a "
+                                     "device; the current one is resumed.")
+    parser.add_argument("--demo", metavar="LOG", help="play this table log (.jsonl) through the terminal and check "
+                                                      "its expect lines (exit 1 on a mismatch)")
     parser.add_argument("--speed", type=float, default=4.0, help="demo speed: table seconds per second (4)")
     parser.add_argument("--headless", action="store_true", help="no window (SDL dummy driver), for tests")
     parser.add_argument("--size", default="800x480", help="screen size WxH: 480x320, 800x480, 1024x600, 1280x720")
     parser.add_argument("--rotation", type=int, default=0, choices=(0, 90, 180, 270))
-    parser.add_argument("--language", default="fr", choices=("fr", "en", "uk"))
-    parser.add_argument("--data-dir", help="where game files go (default: $BANQUIER_DATA_DIR)")
+    parser.add_argument("--language", choices=("fr", "en", "uk"), help="default: the configuration's")
+    parser.add_argument("--data-dir", help="where game files go (default: the configuration's)")
     parser.add_argument("--edition", default="fr", help="edition of a new game (fr, us, ...)")
     parser.add_argument("--players", default=",".join(DEFAULT_PLAYERS), help="names of a new game, comma-separated")
-    parser.add_argument("--new", action="store_true", help="start a new game instead of resuming")
+    parser.add_argument("--new", action="store_true", help="start a new game (the current one stays in the list)")
     parser.add_argument("--seconds", type=float, help="stop after this many seconds")
     parser.add_argument("--screenshot", help="save the window to this PNG before quitting")
-    parser.add_argument("--stay", action="store_true", help="keep the window open after a demo")
+    parser.add_argument("--close", action="store_true", help="close the window when a demo ends (default: it "
+                                                             "stays on the standings until closed)")
+    parser.add_argument("--stay", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
     return parser
 
 
@@ -471,7 +602,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_sim(args.demo, headless=args.headless, speed=args.speed, size=(width, height),
                        rotation=args.rotation, language=args.language, data_dir=args.data_dir,
                        edition=args.edition, players=[p.strip() for p in args.players.split(",") if p.strip()],
-                       new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot, stay=args.stay)
+                       new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot,
+                       stay=not args.close)
     except OSError as exc:
         print(f"banquier sim: {exc}", file=sys.stderr)
         return 3

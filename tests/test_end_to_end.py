@@ -36,7 +36,7 @@ def _key_file(tmp_path, key):
 
 
 def _check_the_file_left(data, log, key, direct_replay):
-    files = list(data.glob("demo-*.db"))
+    files = list((data / "games").glob("demo-*.db"))  # the simulator keeps its games where the device does
     assert len(files) == 1, files
     with Game.open(files[0], key=key, check="full") as played:
         assert played.state() == direct_replay(log).state

@@ -101,8 +101,8 @@ class TerminalApp:
             elif isinstance(item, Action):
                 if item.kind == "digit" and self.terminal.view.screen not in ("keypad", "pin"):
                     continue  # digits mean nothing elsewhere: no refusal beep for a stray key
-                if item.kind == "scroll":
-                    self.dispatch(("scroll", int(item.arg) * 3))
+                if item.kind in ("scroll", "page"):
+                    self.dispatch((item.kind, int(item.arg) * (3 if item.kind == "scroll" else 1)))
                 else:
                     self.dispatch((item.kind, item.arg) if item.arg else (item.kind,))
 
@@ -110,7 +110,12 @@ class TerminalApp:
         if event.type == pygame.QUIT:
             self.running = False
             return
+        to_window = getattr(self.output, "to_window", None)  # a window shown shrunk maps pointers back
+        if to_window is not None and hasattr(event, "pos"):
+            event = pygame.event.Event(event.type, {**event.dict, "pos": to_window(event.pos)})
         if self.extra_events is not None and self.extra_events(event):
+            return
+        if event.type == pygame.KEYDOWN and self._typed(event):
             return
         if event.type == pygame.MOUSEWHEEL:
             self.dispatch(("scroll", -event.y * 3))
@@ -118,6 +123,21 @@ class TerminalApp:
         records = to_records(event, self.output.window_size, self.output.screen_rect, now)
         for record in records:
             self.handle_mapped(self.mapper.feed(record))
+
+    def _typed(self, event: pygame.event.Event) -> bool:
+        """A key typed while the screen shows an on-screen keyboard (its ``key:...`` options, as the new-game
+        wizard's naming of a seat): a letter types it, Backspace erases, Enter is OK, Esc goes back."""
+        ids = {o.id for o in self.terminal.view.options}
+        if "key:ok" not in ids:
+            return False
+        named = {pygame.K_BACKSPACE: "key:back", pygame.K_RETURN: "key:ok", pygame.K_KP_ENTER: "key:ok",
+                 pygame.K_ESCAPE: "key:cancel", pygame.K_SPACE: "key:space"}.get(event.key)
+        char = str(getattr(event, "unicode", "") or "").lower()
+        key = named or (f"key:{char}" if char else None)
+        if key in ids:
+            self.dispatch(("choose", key))
+            return True
+        return False
 
     def poll_devices(self, now: float) -> None:
         if self.reader is not None:

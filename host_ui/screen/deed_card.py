@@ -9,7 +9,7 @@ from typing import Any, Protocol
 import pygame
 
 from host_ui.screen import theme
-from host_ui.screen.widgets import Canvas, DrawnText, split_v
+from host_ui.screen.widgets import MIN_TEXT_PX, Canvas, DrawnText, split_v
 from terminal.table.view import DeedView
 
 
@@ -49,21 +49,47 @@ def _rows(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str
     return rows
 
 
+def _money(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str]]:
+    money = [(t("ui_price", amount="").strip(), fmt(deed.price)),
+             (t("ui_mortgage_value", amount="").strip(), fmt(deed.mortgage_value))]
+    if deed.kind == "street":
+        money.append((t("ui_house_cost", amount="").strip(), fmt(deed.house_cost)))
+    return money
+
+
+def min_card_width(c: Canvas, deed: DeedView, t: Translate, fmt: FormatMoney) -> int:
+    """The card's width at which its table is readable: every label and amount at the smallest font size."""
+    bold = theme.font(MIN_TEXT_PX, True)
+    pairs = [(r[0], r[1]) for r in _rows(deed, t, fmt)] + _money(deed, t, fmt)
+    widest_label = max(bold.size(label)[0] for label, _ in pairs)
+    widest_value = max(bold.size(value)[0] for _, value in pairs)
+    return widest_label + widest_value + c.px(8) + c.px(4) + 2 * c.px(5) + 2
+
+
 def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: FormatMoney,
               seat_of: SeatOf | None = None, compact: bool = False) -> None:
     """Draw ``deed`` in ``area``: the card, then (unless ``compact``) the owner and current rent below it.
+    On a small screen the card is made wider than the printed one rather than its text smaller than
+    :data:`~host_ui.screen.widgets.MIN_TEXT_PX`.
 
     ``t(code, **params)`` translates, ``fmt(amount)`` formats money, ``seat_of(name)`` gives a player's seat
     (for their colour)."""
     status_h = 0 if compact else c.px(44)
     card_area, status = split_v(area, 1, -status_h, gap=c.px(4)) if status_h else (area, None)
     rect = card_rect(card_area)
+    wide = min(card_area.w, min_card_width(c, deed, t, fmt))
+    if rect.w < wide:
+        rect = pygame.Rect(0, 0, wide, rect.h)
+        rect.center = card_area.center
     pygame.draw.rect(c.surface, (0, 0, 0), rect.move(c.px(2), c.px(3)), border_radius=c.px(6))
     c.box(rect, theme.CARD, radius=6)
     pad = c.px(5)
     inner = rect.inflate(-2 * pad, -2 * pad)
     band_colour = theme.GROUP_COLOURS.get(deed.group, theme.GROUP_COLOURS.get(deed.kind, (90, 90, 90)))
     band_h = max(c.px(30), inner.h // 5)
+    name_font = theme.font(MIN_TEXT_PX, True)  # the name on two lines at the smallest size at least
+    name_h = len(c.wrap(deed.name.upper(), inner.w - c.px(6), name_font)[:2]) * name_font.get_linesize() + c.px(4)
+    band_h = max(band_h, int(name_h / 0.62) + 1 if deed.level else name_h + c.px(4))
     band = pygame.Rect(inner.x, inner.y, inner.w, band_h)
     pygame.draw.rect(c.surface, band_colour, band)
     pygame.draw.rect(c.surface, theme.CARD_TEXT, band, 1)
@@ -77,10 +103,7 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: F
         _buildings(c, pygame.Rect(band.x, band.y + int(band.h * 0.62), band.w, band.h - int(band.h * 0.62)),
                    deed.level)
     rows = _rows(deed, t, fmt)
-    money = [(t("ui_price", amount="").strip(), fmt(deed.price)),
-             (t("ui_mortgage_value", amount="").strip(), fmt(deed.mortgage_value))]
-    if deed.kind == "street":
-        money.append((t("ui_house_cost", amount="").strip(), fmt(deed.house_cost)))
+    money = _money(deed, t, fmt)
     table_top = band.bottom + c.px(4)
     table = pygame.Rect(inner.x, table_top, inner.w, inner.bottom - table_top)
     sep = c.px(5)
@@ -137,7 +160,7 @@ def _buildings(c: Canvas, rect: pygame.Rect, level: int) -> None:
 
 
 def _stamp(c: Canvas, card: pygame.Rect, label: str) -> None:
-    f, shown = c.fit(label, int(card.w * 0.9), card.h // 6, 22, bold=True, min_size=8)
+    px, f, shown = c.fit_px(label, int(card.w * 0.9), card.h // 6, 22, bold=True, min_size=8)
     image = f.render(shown, True, theme.ERROR)
     frame = pygame.Surface((image.get_width() + c.px(10), image.get_height() + c.px(6)), pygame.SRCALPHA)
     pygame.draw.rect(frame, theme.ERROR, frame.get_rect(), max(2, c.px(2)), border_radius=c.px(4))
@@ -145,7 +168,7 @@ def _stamp(c: Canvas, card: pygame.Rect, label: str) -> None:
     turned = pygame.transform.rotate(frame, 20)
     box = turned.get_rect(center=card.center)
     c.surface.blit(turned, box)
-    c.texts.append(DrawnText(image.get_rect(center=card.center), shown, "stamp", f.get_height()))
+    c.texts.append(DrawnText(image.get_rect(center=card.center), shown, "stamp", f.get_height(), px))
 
 
 def draw_status(c: Canvas, rect: pygame.Rect, deed: DeedView, t: Translate, fmt: FormatMoney,

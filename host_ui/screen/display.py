@@ -67,33 +67,65 @@ def check_driver(*, on_device: bool) -> str:
     return driver
 
 
+def fit_scale(window_size: tuple[int, int], desktop: tuple[int, int] | None,
+              margin: tuple[int, int] = (40, 100)) -> float:
+    """The factor (at most 1) by which a window of ``window_size`` is shrunk to fit on a ``desktop`` of that size,
+    less ``margin`` pixels (window frame, task bar); 1.0 when it fits or the desktop is unknown."""
+    if desktop is None or desktop[0] <= 0 or desktop[1] <= 0:
+        return 1.0
+    room_w, room_h = max(1, desktop[0] - margin[0]), max(1, desktop[1] - margin[1])
+    return min(1.0, room_w / window_size[0], room_h / window_size[1])
+
+
 class WindowOutput:
     """An SDL window (kmsdrm on a console, x11/wayland on a desktop) showing the panel's picture.
 
     ``size``: logical (width, height); ``rotation``: degrees clockwise; ``fullscreen``: no window frame.
     The window is the panel: its size is the rotated size. ``window_size`` and ``screen_rect`` serve the
-    input mapping."""
+    input mapping. ``scale`` below 1 (see :func:`fit_scale`): everything is drawn on ``window`` at
+    ``window_size`` and shown shrunk in a smaller window (``display``); :meth:`to_window` maps a pointer
+    position of the shown window back to ``window``'s pixels."""
 
     def __init__(self, size: tuple[int, int], rotation: int = 0, *, fullscreen: bool = False,
                  title: str = "Banquier", window_size: tuple[int, int] | None = None,
-                 screen_rect: tuple[int, int, int, int] | None = None) -> None:
+                 screen_rect: tuple[int, int, int, int] | None = None, scale: float = 1.0) -> None:
         self.size, self.rotation = (size[0], size[1]), rotation
         self.panel = panel_size(self.size, rotation)
         window_size = window_size or self.panel
         self.window_size = (window_size[0], window_size[1])
+        self.scale = min(1.0, max(0.1, float(scale)))
         flags = pygame.FULLSCREEN if fullscreen else 0
         try:
-            self.window = pygame.display.set_mode(self.window_size, flags)
+            if self.scale < 1.0:
+                shown = (max(1, round(self.window_size[0] * self.scale)),
+                         max(1, round(self.window_size[1] * self.scale)))
+                self.display = pygame.display.set_mode(shown, flags)
+                self.window = pygame.Surface(self.window_size).convert()
+            else:
+                self.display = self.window = pygame.display.set_mode(self.window_size, flags)
         except pygame.error as exc:
             raise sdl_failure(exc) from exc
         pygame.display.set_caption(title)
         x, y, w, h = screen_rect or (0, 0, *self.panel)
         self.screen_rect = (x, y, w, h)
 
+    def to_window(self, pos: tuple[float, float]) -> tuple[int, int]:
+        """A pointer position in the shown window -> the pixel of ``window`` under it."""
+        if self.scale >= 1.0:
+            return int(pos[0]), int(pos[1])
+        return (min(self.window_size[0] - 1, int(pos[0] / self.scale)),
+                min(self.window_size[1] - 1, int(pos[1] / self.scale)))
+
+    def present(self) -> None:
+        """Show ``window`` (shrunk when ``scale`` < 1) on the screen."""
+        if self.display is not self.window:
+            pygame.transform.smoothscale(self.window, self.display.get_size(), self.display)
+        pygame.display.flip()
+
     def show(self, logical: pygame.Surface, update: bool = True) -> None:
         self.window.blit(to_panel(logical, self.rotation), self.screen_rect[:2])
         if update:
-            pygame.display.flip()
+            self.present()
 
     def close(self) -> None:
         pass

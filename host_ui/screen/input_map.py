@@ -125,7 +125,8 @@ class Tap:
 @dataclass(frozen=True)
 class Action:
     """A terminal input from a key: ``kind`` ``digit`` (arg ``0``-``9``, ``C``, ``<``), ``confirm``,
-    ``cancel``, ``press`` (arg ``f1``-``f4``) or ``scroll`` (arg ``+1``/``-1``: lists and history)."""
+    ``cancel``, ``press`` (arg ``f1``-``f4``), ``scroll`` (arg ``+1``/``-1``: a line of the history) or ``page``
+    (arg ``+1``/``-1``: the next or previous page of any list, a screenful of the history)."""
 
     kind: str
     arg: str = ""
@@ -145,8 +146,8 @@ KEYS: dict[str, Action] = {
     "f4": Action("press", "f4"),
     "up": Action("scroll", "-1"),
     "down": Action("scroll", "+1"),
-    "pageup": Action("scroll", "-1"),
-    "pagedown": Action("scroll", "+1"),
+    "pageup": Action("page", "-1"),
+    "pagedown": Action("page", "+1"),
 }
 
 

@@ -95,15 +95,22 @@ class Renderer:
         return min(self.size) / 320
 
     def ui_event(self, action: ButtonAction) -> bool:
-        """Apply a screen-local action (``("page", +1)``, ``("scroll", -1)``); True if it was one."""
+        """Apply a screen-local action (``("page", +1)``, ``("scroll", -1)``); True if it was one. A page of a
+        scrolled list (the history, which says how many rows it shows in ``ui["page_rows"]``) scrolls by that
+        many rows; the page of a paged list is clamped to its last page when it is drawn."""
         if action[0] == "page":
-            self.ui["page"] = max(0, self.ui["page"] + int(action[1]))
+            self.ui["page"] = max(0, min(self.ui["page"], self.ui.get("pages", 10 ** 6) - 1) + int(action[1]))
+            if "page_rows" in self.ui:
+                self._scroll(int(action[1]) * int(self.ui["page_rows"]))
             return True
         if action[0] == "scroll":
-            current = self.ui.get("scroll")
-            self.ui["scroll"] = max(0, (current if current is not None else 10 ** 6) + int(action[1]))
+            self._scroll(int(action[1]))
             return True
         return False
+
+    def _scroll(self, rows: int) -> None:
+        current = self.ui.get("scroll")
+        self.ui["scroll"] = max(0, (current if current is not None else 10 ** 6) + rows)
 
     def worth_history(self) -> list[dict[str, int]]:
         game = self.game

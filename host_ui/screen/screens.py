@@ -12,17 +12,18 @@ from typing import Any
 
 import pygame
 
+from cards.editions import DeckCard
 from host_ui.screen import theme
 from host_ui.screen.chart import draw_worth_chart
 from host_ui.screen.context import Context
 from host_ui.screen.deed_card import draw_deed as draw_deed_card
-from host_ui.screen.deed_card import draw_status
+from host_ui.screen.deed_card import draw_status, min_card_width
 from host_ui.screen.theme import Colour
-from host_ui.screen.widgets import ButtonAction, Canvas, best_grid, grid, split_h, split_v
+from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, ButtonAction, Canvas, best_grid, grid, split_h, split_v
 from terminal.table.view import DeedView, Option, PlayerLine
 
 FOOTER = 40      # design pixels: the height of the bottom button row
-MIN_BUTTON = 38  # design pixels: the smallest touch target
+MIN_BUTTON = 40  # design pixels: the smallest touch target (never under MIN_TARGET_PX pixels either)
 
 #: A button of the bottom row: label, action (None: shown disabled), colour (None: the default) and width weight.
 FooterItem = tuple[str, ButtonAction | None, Colour | None, float]
@@ -58,7 +59,14 @@ def footer(c: Canvas, rect: pygame.Rect, ctx: Context, *, cancel: bool = True, o
         items.append((ctx.t("ui_ok"), ("confirm",), theme.OK, 1.0))
     if not items:
         return
-    cells = split_h(rect, *[weight for *_, weight in items], gap=c.px(6))
+    gap = c.px(6)
+    weights = [weight for *_, weight in items]
+    # a label that would not fit at the smallest font gets the width it needs; the others share the rest
+    unit = max(1.0, rect.w - gap * (len(items) - 1)) / sum(weights)
+    smallest = theme.font(MIN_TEXT_PX, True)
+    weights = [max(weight, (smallest.size(label)[0] + c.px(16)) / unit) for (label, *_), weight in
+               zip(items, weights, strict=True)]
+    cells = split_h(rect, *weights, gap=gap)
     for cell, (label, action, colour, _) in zip(cells, items, strict=True):
         c.button(cell, label, action, enabled=action is not None or colour == theme.PANEL, colour=colour, size=15,
                  role="footer")
@@ -73,11 +81,11 @@ def option_grid(c: Canvas, rect: pygame.Rect, options: Iterable[Option], ctx: Co
     gap = c.px(6)
     if cols is None:
         cols = max(1, min(3, (rect.w + gap) // (c.px(min_w) + gap)))
-    rows_fit = max(1, (rect.h + gap) // (c.px(min_h) + gap))
+    rows_fit = max(1, (rect.h + gap) // (max(c.px(min_h), MIN_TARGET_PX) + gap))
     per_page = cols * rows_fit
     pages = max(1, -(-len(shown_options) // per_page))
     page = min(ctx.ui.get("page", 0), pages - 1)
-    ctx.ui["page"] = page
+    ctx.ui["page"], ctx.ui["pages"] = page, pages
     shown = shown_options[page * per_page:(page + 1) * per_page]
     rows = -(-len(shown) // cols) if pages == 1 else rows_fit
     row_h = min(c.px(max_h), (rect.h - gap * (rows - 1)) // rows)
@@ -119,7 +127,7 @@ def draw_unknown(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
 def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     landscape = _landscape(body)
-    strip_h = c.px(FOOTER) if landscape else c.px(FOOTER) + c.px(22)
+    strip_h = c.px(FOOTER) if landscape else c.px(FOOTER) + c.px(24)
     tiles, strip = split_v(body, 1, -strip_h, gap=c.px(6))
     players = view.players
     if not players:
@@ -173,6 +181,11 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx: Context, line: PlayerLine) -
 
 
 # -- deeds -----------------------------------------------------------------------------------------------
+def _card_w(c: Canvas, ctx: Context) -> int:
+    """The narrowest deed card whose text is readable (see :func:`host_ui.screen.deed_card.min_card_width`)."""
+    return min_card_width(c, _deed(ctx), ctx.t, ctx.fmt)
+
+
 def _deed_and_side(c: Canvas, body: pygame.Rect, ctx: Context,
                    need: Callable[[pygame.Rect], int] | None = None) -> tuple[pygame.Rect, pygame.Rect]:
     """Split the body: the deed card on one side, its owner and rent now at the top of the other side.
@@ -181,7 +194,7 @@ def _deed_and_side(c: Canvas, body: pygame.Rect, ctx: Context,
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
     if _landscape(main):
-        card_w = min(int(main.h * 0.74), main.w // 2)
+        card_w = min(max(int(main.h * 0.74), _card_w(c, ctx)), main.w // 2)
         card, side = split_h(main, -card_w, 1, gap=c.px(10))
     else:
         card, side = split_v(main, 1.3, 1, gap=c.px(6))
@@ -201,7 +214,7 @@ def draw_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
     if _landscape(main):  # the card as tall as the screen allows, its owner and rent beside it
-        card_w = min(int(main.h * 0.74), main.w // 2)
+        card_w = min(max(int(main.h * 0.74), _card_w(c, ctx)), main.w // 2)
         side_w = (main.w - card_w) // 2 - c.px(10)
         card = pygame.Rect(0, main.y, card_w, main.h)
         card.centerx = main.centerx
@@ -246,7 +259,7 @@ def _own_deed_portrait(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     rows = max(1, -(-len(ctx.view.options) // cols))
     options_h = min(main.h // 2, rows * c.px(MIN_BUTTON) + (rows - 1) * c.px(6))
     top, buttons = split_v(main, 1, -options_h, gap=c.px(8))
-    card_w = min(int(top.h * 0.72), top.w // 2)
+    card_w = min(max(int(top.h * 0.72), _card_w(c, ctx)), top.w // 2)
     card, right = split_h(top, -card_w, 1, gap=c.px(8))
     draw_deed_card(c, card, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
     strip = pygame.Rect(right.x, right.y, right.w, c.px(34))
@@ -265,8 +278,91 @@ def draw_player(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     footer(c, foot, ctx, pager=pager)
 
 
+#: The choice screens that list a deck's cards (their title's code), and the deck.
+DECK_LISTS = {"opt_chance": "chance", "opt_community_chest": "community_chest"}
+
+
+def deck_cards(ctx: Context) -> dict[str, DeckCard] | None:
+    """The deck's cards by option id when the choice is one of a deck's cards (the ids are the card numbers),
+    else None."""
+    deck = DECK_LISTS.get(ctx.view.title.code)
+    if deck is None or ctx.edition is None or not ctx.view.options:
+        return None
+    cards = {str(card.number): card for card in ctx.edition.decks.get(deck, ())}
+    return cards if all(o.id in cards for o in ctx.view.options) else None
+
+
+def deck_card_text(option: Option, ctx: Context) -> str:
+    """The card's own text from its option (the machine's label may put the amount in front of it)."""
+    label = option.label
+    if label.code == "deck_card_amount" and isinstance((label.params or {}).get("text"), str):
+        return str(label.params["text"])
+    return ctx.msg(label)
+
+
+def deck_card_tile(text: str, card: DeckCard, ctx: Context) -> tuple[str, str, int]:
+    """A deck card's short title (its text up to the first ``:`` or ``;``), the money it moves (signed, or
+    "" when none) and its sign (+1 received, -1 paid, 0 none)."""
+    short = text
+    for mark in (" : ", " ; ", ": ", "; "):
+        short = short.split(mark, 1)[0]
+    short = short.strip().rstrip(".").strip()
+    p = card.params
+    action = card.action
+    edition = ctx.edition
+    if action in ("collect", "advance_to_go"):
+        amount = p["amount"] if action == "collect" else (edition.go_salary if edition else 0)
+        return short, f"+{ctx.fmt(amount)}", 1
+    if action in ("pay", "pay_or_draw"):
+        return short, f"−{ctx.fmt(p['amount'])}", -1
+    if action == "collect_from_each_player":
+        return short, ctx.t("ui_deck_each", amount=f"+{ctx.fmt(p['amount'])}"), 1
+    if action == "pay_each_player":
+        return short, ctx.t("ui_deck_each", amount=f"−{ctx.fmt(p['amount'])}"), -1
+    if action == "repairs":
+        return short, f"−{ctx.fmt(p['per_house'])} / {ctx.fmt(p['per_hotel'])}", -1
+    return short, "", 0
+
+
+def deck_grid(c: Canvas, rect: pygame.Rect, ctx: Context, cards: Mapping[str, DeckCard]) -> tuple[int, int]:
+    """A deck's cards as tiles, each with its short title and its amount, two columns where they fit, paged;
+    returns ``(page, pages)``. Sixteen cards take two pages at 800x480 (and at every landscape size)."""
+    options = list(ctx.view.options)
+    gap = c.px(6)
+    cols = 2 if rect.w >= c.px(380) else 1
+    target = max(MIN_TARGET_PX, c.px(MIN_BUTTON))
+    rows = max(1, (rect.h + gap) // (target + gap))
+    per_page = cols * rows
+    pages = max(1, -(-len(options) // per_page))
+    page = min(ctx.ui.get("page", 0), pages - 1)
+    ctx.ui["page"], ctx.ui["pages"] = page, pages
+    shown = options[page * per_page:(page + 1) * per_page]
+    row_h = min(c.px(64), (rect.h - gap * (rows - 1)) // rows)
+    area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
+    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
+        title, money, sign = deck_card_tile(deck_card_text(option, ctx), cards[option.id], ctx)
+        c.box(cell, theme.BUTTON if option.enabled else theme.BUTTON_OFF, radius=7)
+        inner = cell.inflate(-c.px(12), -c.px(4))
+        if money:
+            colour = theme.OK if sign > 0 else theme.WARN
+            f = theme.font(max(MIN_TEXT_PX, c.px(13)), True)
+            money_w = min(inner.w // 2, f.size(money)[0] + c.px(4))
+            text_rect, money_rect = split_h(inner, 1, -money_w, gap=c.px(6))
+            c.text(money_rect, money, 13, colour, bold=True, align="right", role="amount", min_size=13)
+        else:
+            text_rect = inner
+        c.paragraph(text_rect, title, 12.5, theme.TEXT, bold=True, role="option", min_size=9, max_lines=2)
+        if option.enabled:
+            c.hits.append((cell, ("choose", option.id)))
+    return page, pages
+
+
 def draw_choose(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    cards = deck_cards(ctx)
+    if cards is not None:
+        footer(c, foot, ctx, pager=deck_grid(c, options, ctx, cards))
+        return
     labels = [ctx.msg(o.label) for o in ctx.view.options]
     longest = max((len(label) for label in labels), default=0)
     cols = 1 if longest > 34 else None
@@ -366,7 +462,7 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     pending = view.pending
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     if view.deed is not None and _landscape(main) and main.w > c.px(330):
-        card_w = min(int(main.h * 0.72), main.w // 3)
+        card_w = min(max(int(main.h * 0.72), _card_w(c, ctx)), main.w * 2 // 5)
         main, card = split_h(main, 1, -card_w, gap=c.px(10))
         draw_deed_compact(c, card, ctx)
     elif view.deed is not None and not _landscape(main) and main.h > c.px(300):
@@ -578,6 +674,7 @@ def draw_trade(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         _, column_pages = option_grid(c, rest, by_giver.get(giver, []), sub_ctx, cols=1, min_h=32, max_h=44)
         pages = max(pages, column_pages)
     extra_buttons: list[FooterItem] = [(ctx.msg(done.label), ("choose", done.id), theme.OK, 1.2)] if done else []
+    ctx.ui["page"], ctx.ui["pages"] = min(page, pages - 1), pages
     footer(c, foot, ctx, extra=extra_buttons, pager=(min(page, pages - 1), pages))
 
 
@@ -640,7 +737,7 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     last_top = max(0, len(history) - fits)
     scroll = ctx.ui.get("scroll")
     top = last_top if scroll is None else min(scroll, last_top)
-    ctx.ui["scroll"] = top
+    ctx.ui["scroll"], ctx.ui["page_rows"] = top, fits
     for i, index in enumerate(range(top, min(len(history), top + fits))):
         entry = history[index]
         row = pygame.Rect(main.x, main.y + i * (row_h + c.px(3)), main.w, row_h)
@@ -660,12 +757,17 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         if len(moves) > 3:
             parts.append("…")
         involved = [n for n in names if any(n in (p, q) for p, q, _ in moves)]
-        after = ", ".join(f"{n} {ctx.fmt(balances[index][n])}" for n in involved[:3])
         moves_rect, after_rect = split_h(second.move(seq_w, 0).clip(second), 1.3, 1, gap=c.px(6))
+        smallest = theme.font(max(MIN_TEXT_PX, c.px(11)))
+        # as many balances as fit whole (the word "balance" last to go): never a cut amount
+        shares = [", ".join(f"{n} {ctx.fmt(balances[index][n])}" for n in involved[:count])
+                  for count in range(min(3, len(involved)), 0, -1)]
+        candidates = [f"{ctx.t('ui_balance_after')}: {share}" for share in shares] + shares[-1:]
+        after = next((text for text in candidates if smallest.size(text)[0] <= after_rect.w),
+                     candidates[-1] if candidates else "")
         c.text(moves_rect, "; ".join(parts), 11, theme.TEXT, role="history_moves", min_size=7)
         if after:
-            c.text(after_rect, f"{ctx.t('ui_balance_after')}: {after}", 11, theme.MUTED, align="right",
-                   role="history_balance", min_size=7)
+            c.text(after_rect, after, 11, theme.MUTED, align="right", role="history_balance", min_size=7)
     back = [o for o in view.options if o.id == "back"]
     undo = [o for o in view.options if o.id == "undo"]
     extra: list[FooterItem] = [("▲", ("scroll", -fits) if top > 0 else None, None, 0.5),
@@ -676,8 +778,46 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
 
 
 # -- wizards ---------------------------------------------------------------------------------------------
+def draw_name_entry(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """The on-screen keyboard naming a seat of the new-game wizard: the name so far, the letters in three
+    rows, and Back / space / erase / OK in the bottom row."""
+    view = ctx.view
+    extra = view.extra or {}
+    index = int(extra.get("editing") or 0)
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    field, keys = split_v(main, -c.px(34), 1, gap=c.px(6))
+    c.box(field, theme.PANEL, radius=6)
+    pygame.draw.rect(c.surface, theme.player_colour(index + 1), (field.x, field.y, c.px(6), field.h),
+                     border_top_left_radius=c.px(6), border_bottom_left_radius=c.px(6))
+    c.text(field.inflate(-c.px(20), 0), str(extra.get("typed") or "") + "|", 18, theme.TEXT, bold=True, role="typed")
+    letters = [o for o in view.options if o.id.startswith("key:") and len(o.id) == 5]
+    special = {o.id: o for o in view.options if o not in letters}
+    # three rows, or more where a key would be too narrow for its letter at the smallest font
+    smallest = theme.font(max(MIN_TEXT_PX, c.px(9)), True)  # a button's label shrinks down to that
+    need_w = max((smallest.size(ctx.msg(o.label).upper())[0] for o in letters), default=1) + 2 * c.px(6) + 2
+    cols = max(1, -(-len(letters) // 3))
+    while cols > 1 and (keys.w - c.px(5) * (cols - 1)) // cols < need_w:
+        cols -= 1
+    rows = -(-len(letters) // cols)
+    row_h = min(c.px(64), (keys.h - c.px(5) * (rows - 1)) // max(rows, 1))
+    area = pygame.Rect(keys.x, keys.y, keys.w, rows * row_h + c.px(5) * (rows - 1))
+    for cell, option in zip(grid(area, len(letters), cols, rows, c.px(5)), letters, strict=True):
+        typed = str(extra.get("typed") or "")
+        label = ctx.msg(option.label)
+        c.button(cell, label.upper() if not typed or typed[-1] in " -" else label, ("choose", option.id),
+                 size=16, role="key")
+    items: list[FooterItem] = []
+    for key, colour, weight in (("key:cancel", theme.CANCEL, 1.0), ("key:space", None, 1.6), ("key:back", None, 0.8),
+                                ("key:ok", theme.OK, 1.0)):
+        if key in special:
+            items.append((ctx.msg(special[key].label), ("choose", key), colour, weight))
+    footer(c, foot, ctx, cancel=False, extra=items)
+
+
 def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
+    if (view.extra or {}).get("editing") is not None:
+        return draw_name_entry(c, body, ctx)
     seats = list((view.extra or {}).get("seats") or [])
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     if _landscape(main):
@@ -691,14 +831,24 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     head, rest = split_v(seats_rect.inflate(-c.px(8), -c.px(6)), -c.px(22), 1, gap=c.px(4))
     c.text(head, f"{ctx.t('ui_players')} ({len(seats)}/8)", 14, theme.MUTED, bold=True, role="label")
     if seats:
-        row_h = min(c.px(34), rest.h // max(len(seats), 1))
-        for i, (name, _uid) in enumerate(seats):
-            cell = pygame.Rect(rest.x, rest.y + i * row_h, rest.w, row_h - c.px(3))
+        # seats as tall as a fingertip needs, in more columns when they do not fit in one
+        gap = c.px(3)
+        pitch = max(MIN_TARGET_PX, c.px(34)) + gap
+        rows_fit = max(1, (rest.h + gap) // pitch)
+        cols = -(-len(seats) // rows_fit)
+        rows = -(-len(seats) // cols)
+        area = pygame.Rect(rest.x, rest.y, rest.w, min(rest.h, rows * pitch - gap))
+        for i, ((name, _uid), cell) in enumerate(zip(seats, grid(area, len(seats), cols, rows, gap), strict=True)):
             option = renames.get(f"rename:{i}")
             c.button(cell, f"{i + 1}. {name}", ("choose", option.id) if option else None,
                      colour=theme.player_colour(i + 1), size=13, role="seat")
     else:
         c.paragraph(rest, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
+    hint = (view.extra or {}).get("mode_hint")
+    if hint is not None:  # what the chosen mode means, in one line (two on a small screen)
+        hint_rect, options_rect = split_v(options_rect, -max(c.px(22), 2 * theme.font(MIN_TEXT_PX).get_linesize()),
+                                          1, gap=c.px(4))
+        c.paragraph(hint_rect, ctx.msg(hint), 12, theme.WARN, role="mode_hint", min_size=9, max_lines=2)
     pager = option_grid(c, options_rect, others, ctx, min_w=150, min_h=34, max_h=48)
     extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in start]
     if not extra or not start[0].enabled:
@@ -750,8 +900,8 @@ def _card_icon(c: Canvas, rect: pygame.Rect) -> None:
 def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
-    if _landscape(main):
-        table, chart = split_h(main, 1, 1, gap=c.px(8))
+    if _landscape(main):  # on a small screen the table takes what its headings need at the smallest font
+        table, chart = split_h(main, 2 if main.w < 600 else 1, 1, gap=c.px(8))
     else:
         table, chart = split_v(main, 1, 1, gap=c.px(6))
     standings = list((view.extra or {}).get("standings") or [p.name for p in view.players])
@@ -767,7 +917,8 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     head = cells(inner.y)
     c.text(head[1], ctx.t("ui_standings"), 12, theme.MUTED, bold=True, role="label")
     for cell, code in zip(head[2:], ("ui_cash", "ui_property", "ui_worth"), strict=True):
-        c.text(cell, ctx.t(code), 11, theme.MUTED, bold=True, align="right", role="label", min_size=7)
+        c.paragraph(cell, ctx.t(code), 11, theme.MUTED, bold=True, align="right", role="label", min_size=7,
+                    max_lines=2)
     for rank, name in enumerate(standings, start=1):
         line = lines.get(name)
         y = inner.y + rank * row_h

@@ -24,13 +24,21 @@ Point = tuple[int, int]
 #: inputs, a step for the screen-local ``("page", +-1)`` and ``("scroll", +-n)`` (see :mod:`host_ui.screen.screens`).
 ButtonAction = tuple[str, ...] | tuple[str, int]
 
+#: The smallest touch target, in pixels of the screen, at every size (a fingertip).
+MIN_TARGET_PX = 40
+#: The smallest font size, in pixels of the screen, at every size.
+MIN_TEXT_PX = 10
+
 
 @dataclass
 class DrawnText:
+    """A text drawn: the box of its ink, the text, its role, its line height and its font size (pixels)."""
+
     rect: pygame.Rect
     text: str
     role: str
     size: int
+    px: int = 0
 
 
 @dataclass
@@ -60,8 +68,14 @@ class Canvas:
             min_size: float = 9) -> tuple[pygame.font.Font, str]:
         """The largest font from ``size`` down to ``min_size`` (design pixels) in which ``text`` fits in
         ``max_w`` x ``max_h``; at the smallest size, the text is shortened with an ellipsis."""
-        px = self.px(size)
-        low = max(8, self.px(min_size))
+        _, f, text = self.fit_px(text, max_w, max_h, size, bold, min_size)
+        return f, text
+
+    def fit_px(self, text: str, max_w: int, max_h: int, size: float, bold: bool = False,
+               min_size: float = 9) -> tuple[int, pygame.font.Font, str]:
+        """:meth:`fit`, with the font's size in pixels first."""
+        low = max(MIN_TEXT_PX, self.px(min_size))
+        px = max(low, self.px(size))
         while True:
             f = theme.font(px, bold)
             w = f.size(text)[0]
@@ -72,13 +86,14 @@ class Canvas:
             while text and f.size(text + "…")[0] > max_w:
                 text = text[:-1]
             text = text.rstrip() + "…"
-        return f, text
+        return px, f, text
 
     def common_size(self, texts: Iterable[str], max_w: int, max_h: int, size: float, bold: bool = False,
                     min_size: float = 7) -> float:
         """The largest design size from ``size`` down to ``min_size`` at which every one of ``texts`` fits
         in ``max_w`` x ``max_h`` (rows of a table then share one size)."""
-        px, low = self.px(size), max(8, self.px(min_size))
+        low = max(MIN_TEXT_PX, self.px(min_size))
+        px = max(low, self.px(size))
         while px > low:
             f = theme.font(px, bold)
             if f.get_height() <= max_h and all(f.size(t)[0] <= max_w for t in texts):
@@ -92,7 +107,7 @@ class Canvas:
         rect = pygame.Rect(rect)
         if not text:
             return pygame.Rect(rect.x, rect.y, 0, 0)
-        f, shown = self.fit(text, rect.w, rect.h, size, bold, min_size)
+        px, f, shown = self.fit_px(text, rect.w, rect.h, size, bold, min_size)
         image = f.render(shown, True, colour)
         box = image.get_rect()
         if align == "left":
@@ -109,7 +124,7 @@ class Canvas:
             box.centery = rect.centery
         self.surface.blit(image, box)
         ink = image.get_bounding_rect().move(box.topleft)
-        self.texts.append(DrawnText(ink if ink.w and ink.h else box, shown, role, f.get_height()))
+        self.texts.append(DrawnText(ink if ink.w and ink.h else box, shown, role, f.get_height(), px))
         return box
 
     def wrap(self, text: str, width: int, f: pygame.font.Font) -> list[str]:
@@ -132,7 +147,8 @@ class Canvas:
         rect = pygame.Rect(rect)
         if not text:
             return 0
-        px, low = self.px(size), max(8, self.px(min_size))
+        low = max(MIN_TEXT_PX, self.px(min_size))
+        px = max(low, self.px(size))
         while True:
             f = theme.font(px, bold)
             lines = self.wrap(text, rect.w, f)
@@ -188,7 +204,8 @@ class Canvas:
         down to 9 design pixels at which the label fits on one, two or three lines (fewer lines unless more
         lines give a font at least 10 % larger). Below that, the smallest size (the last line ellipsized)."""
         rect = pygame.Rect(rect)
-        top, low = self.px(size), max(8, self.px(9))
+        low = max(MIN_TEXT_PX, self.px(9))
+        top = max(low, self.px(size))
         best: tuple[int, list[str]] | None = None
         for count in range(1, max_lines + 1):
             for px in range(top, low - 1, -1):

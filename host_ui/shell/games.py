@@ -10,6 +10,7 @@ from typing import Any
 
 from host_ui.shell.device_key import load_key, load_or_create_key
 from terminal.bank.game import Game
+from terminal.table.view import Msg
 
 
 def open_game(path: str | Path, *, key_path: str | Path | None = None, **kwargs: Any) -> Game:
@@ -27,3 +28,12 @@ def key_for_new_game(key_path: str | Path | None = None, *, data: str | Path | N
     made anew while games of the data directory ``data`` were signed with a key that is now missing.
     Raises LedgerError when it cannot be read or made."""
     return load_or_create_key(key_path, data=data)
+
+
+def resumed_notice(game: Game) -> Msg:
+    """What the first screen says about a game resumed at start-up: after an unexpected stop (the file was not
+    closed), that a step in progress then was not recorded."""
+    if game.ledger.was_unclean:
+        return Msg("game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step in progress then was "
+                                               "not recorded.")
+    return Msg("game_resumed", {}, "Game resumed where it stopped.")

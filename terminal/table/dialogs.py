@@ -353,6 +353,8 @@ class NewGame:
     mode: str = "classic"
     rules: dict[str, Any] = field(default_factory=dict)
     seats: list[tuple[str, str]] = field(default_factory=list)
+    editing: int | None = None  # the seat whose name is being typed on the on-screen keyboard
+    typed: str = ""
 
 
 @dataclass

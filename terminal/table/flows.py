@@ -11,8 +11,9 @@ from typing import Any
 
 from cards.editions import RULE_FLAGS, Edition, available_editions, load_edition
 from cards.registry import Role
+from terminal.bank.game import MAX_NAME_LENGTH
 from terminal.bank.money import ten_percent
-from terminal.bank.state import MODES
+from terminal.bank.state import BANK, MODES, POT
 from terminal.bank.types import Effects, Receipt
 from terminal.errors import GameError
 from terminal.table.dialogs import (
@@ -530,7 +531,10 @@ class TableFlows(TerminalParts):
         if len(seats) >= 8:
             return self._refuse(Msg("too_many_players", {}, "8 players at most."))
         used = {name for name, _ in seats}
-        name = next(t for t in TOKENS.get(self.settings.language, TOKENS["fr"]) if t not in used)
+        # the name this card had in the game on the table, else a token's
+        known = {card: name for name, card in ((self.game.meta.get("player_cards") or {}) if self.game else {}).items()}
+        name = known.get(uid) if known.get(uid) not in (None, *used) else None
+        name = name or next(t for t in TOKENS.get(self.settings.language, TOKENS["fr"]) if t not in used)
         seats.append((name, uid))
         self._accept()
 
@@ -541,6 +545,8 @@ class TableFlows(TerminalParts):
 
     def _choose_new_game(self, option_id: str) -> None:
         wizard = self._at(NewGame)
+        if wizard.editing is not None:
+            return self._name_key(wizard, option_id)
         if option_id == "edition":
             editions = wizard.editions
             wizard.edition = editions[(editions.index(wizard.edition) + 1) % len(editions)]
@@ -553,13 +559,8 @@ class TableFlows(TerminalParts):
             values = RULE_FLAGS[flag]
             current = wizard.rules.get(flag, load_edition(wizard.edition).rules[flag])
             wizard.rules[flag] = values[(values.index(current) + 1) % len(values)]
-        elif option_id.startswith("rename:"):
-            index = int(option_id[7:])
-            seats = wizard.seats
-            used = {n for n, _ in seats}
-            name, uid = seats[index]
-            choices = [t for t in TOKENS.get(self.settings.language, TOKENS["fr"]) if t not in used] + [name]
-            seats[index] = (choices[0], uid)
+        elif option_id.startswith("rename:"):  # the seat's name, typed on the on-screen keyboard
+            wizard.editing, wizard.typed = int(option_id[7:]), ""
         elif option_id == "start":
             seats = wizard.seats
             if len(seats) < 2:
@@ -580,6 +581,39 @@ class TableFlows(TerminalParts):
             self._beep("success")
             self._go(Idle())
             return self._say(Msg("game_created", {}, "Game started: good luck!"), "success")
+        self._changed()
+
+    def _name_key(self, wizard: NewGame, option_id: str) -> None:
+        """A key of the on-screen keyboard naming seat ``wizard.editing``: a letter (a capital first and after a
+        space or a hyphen), ``space``, ``back``, ``ok`` (an empty name keeps the old one) or ``cancel``."""
+        key = option_id.removeprefix("key:")
+        index = wizard.editing
+        assert index is not None, "a key of the keyboard comes only while a name is typed"
+        if key == "cancel":
+            wizard.editing, wizard.typed = None, ""
+        elif key == "back":
+            wizard.typed = wizard.typed[:-1]
+        elif key == "ok":
+            name = " ".join(wizard.typed.split())
+            if name:
+                if name.casefold() in (BANK, POT):
+                    return self._refuse(Msg("name_reserved", {"name": name}, f"{name!r} is the Bank's: choose another "
+                                                                             f"name."))
+                if any(n.casefold() == name.casefold() for i, (n, _) in enumerate(wizard.seats) if i != index):
+                    return self._refuse(Msg("name_taken", {"name": name}, f"{name} is already at the table: choose "
+                                                                          f"another name."))
+                wizard.seats[index] = (name, wizard.seats[index][1])
+            wizard.editing, wizard.typed = None, ""
+            return self._accept()
+        else:
+            if len(wizard.typed) >= MAX_NAME_LENGTH:
+                return self._refuse(Msg("name_too_long", {"max": MAX_NAME_LENGTH},
+                                        f"A name has {MAX_NAME_LENGTH} letters at most."))
+            char = " " if key == "space" else key
+            if char == " " and (not wizard.typed or wizard.typed.endswith(" ")):
+                return self._changed()
+            capital = not wizard.typed or wizard.typed[-1] in " -"
+            wizard.typed += char.upper() if capital else char
         self._changed()
 
     def _card_enrol(self, uid: str, role: Role | None) -> None:

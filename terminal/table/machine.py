@@ -131,6 +131,7 @@ class Terminal(TableFlows, ViewBuilder):
       new-game wizard; ``minutes`` is the length of a time-limited game in minutes of play (counted on the
       game's play clock: the wall clock, which the terminal never reads, ends no game).
     - ``enrolment_factory``: ``() -> cards.registry.Enrolment`` for the enrolment wizard.
+    - ``notice``: a message shown on the first screen (the host's "game resumed" after a restart).
     - ``damage``: what start-up found when the current game could not be resumed (the problem, the newest
       good backup): the terminal opens on the damaged game's screen, which offers that backup and a new
       game. ``restore``: ``() -> Game``, restores that backup into a new game file and opens it (the host's
@@ -141,7 +142,8 @@ class Terminal(TableFlows, ViewBuilder):
     def __init__(self, game: Game | None, registry: CardLookup | None, beeper: Sounds | None,
                  clock: Callable[[], float], settings: TerminalSettings | None = None,
                  game_factory: GameFactory | None = None, enrolment_factory: Callable[[], Enrolment] | None = None,
-                 damage: Damage | None = None, restore: Callable[[], Game] | None = None):
+                 notice: Msg | None = None, damage: Damage | None = None,
+                 restore: Callable[[], Game] | None = None):
         self.game = game
         self.registry = registry
         self.beeper = beeper
@@ -164,6 +166,7 @@ class Terminal(TableFlows, ViewBuilder):
         self._guard_until = 0.0
         self._view: View | None = None
         self._kept_at: float | None = None
+        self.message = notice
         self.damage = damage
         self.restore = restore
         if damage is not None:

@@ -32,6 +32,10 @@ from terminal.table.dialogs import (
 from terminal.table.shared import TerminalParts, owes_of
 from terminal.table.view import DeedView, Msg, Option, PlayerLine, View
 
+#: The letters of the on-screen keyboard that names the players, by language (a row of the screen each).
+KEYBOARDS = {"fr": "azertyuiopqsdfghjklmwxcvbnéèç-", "en": "qwertyuiopasdfghjklzxcvbnm-",
+             "uk": "йцукенгшщзхїфівапролджєячсмитьбю'-"}
+
 
 class _Common(TypedDict, total=False):
     """What every screen's :class:`View` shows."""
@@ -198,8 +202,19 @@ class ViewBuilder(TerminalParts):
                                  Option("back", Msg("opt_done", {}, "Done"))),
                         extra={"history": self.game.history() if self.game else []}, **base)
         if isinstance(d, NewGame):
+            if d.editing is not None:  # a seat's name on the on-screen keyboard
+                keys = [Option(f"key:{k}", Msg("key_char", {"char": k}, k))
+                        for k in KEYBOARDS.get(self.settings.language, KEYBOARDS["en"])]
+                keys += [Option("key:space", Msg("key_space", {}, "space")),
+                         Option("key:back", Msg("key_back", {}, "⌫")),
+                         Option("key:cancel", Msg("key_cancel", {}, "Back")), Option("key:ok", Msg("key_ok", {}, "OK"))]
+                seat = d.editing + 1
+                return View("new_game", Msg("name_entry_title", {"seat": seat}, f"Player {seat}'s name"),
+                            options=tuple(keys), extra={"seats": list(d.seats), "editing": d.editing,
+                                                        "typed": d.typed}, **base)
             return View("new_game", Msg("new_game_tap_players", {"count": len(d.seats)}, "New game"),
-                        options=tuple(self._new_game_options(d)), extra={"seats": list(d.seats)}, **base)
+                        options=tuple(self._new_game_options(d)),
+                        extra={"seats": list(d.seats), "mode_hint": Msg(f"mode_hint_{d.mode}", {}, d.mode)}, **base)
         if isinstance(d, Enrol):
             prompt = d.enrolment.prompt
             title = Msg(getattr(prompt, "code", "enrol_title"), getattr(prompt, "params", {}),
@@ -336,17 +351,18 @@ class ViewBuilder(TerminalParts):
                                                         "amount": amount}, f"{english} {amount}"))
         income = (opt("income_tax", "Income tax") if self._game.config.rules.get("income_tax_percent")
                   else amount_opt("income_tax", "Income tax", {"op": "pay_tax", "player": player, "square": 4}))
-        options = [amount_opt("pass_go", "GO salary", {"op": "pass_go", "player": player}), income,
+        # the most used first (they fill the first page); F1 stays the GO salary
+        options = [amount_opt("pass_go", "GO salary", {"op": "pass_go", "player": player}),
+                   opt("transfer", "Pay an amount", enabled=not in_debt),
+                   opt("chance", "Chance card"), opt("community_chest", "Community Chest card"), income,
                    amount_opt("luxury_tax", "Luxury tax", {"op": "pay_tax", "player": player, "square": 38}),
-                   opt("chance", "Chance card"), opt("community_chest", "Community Chest card"),
                    amount_opt("jail_fine", "Jail fine", {"op": "jail_fine", "player": player}),
+                   opt("pay_bank", "Pay the Bank"), opt("bank_pays", "Receive from the Bank"),
+                   opt("free_parking", "Free Parking"),
                    opt("use_jail_card", "Use Get Out of Jail Free", enabled=bool(state.jail_cards_of(player))),
-                   opt("free_parking", "Free Parking"), opt("pay_bank", "Pay the Bank"),
-                   opt("bank_pays", "Receive from the Bank"), opt("pay_each_player", "Pay each player"),
+                   opt("trade", "Trade"), opt("my_deeds", "My title deeds"), opt("pay_each_player", "Pay each player"),
                    opt("collect_from_each_player", "Collect from each player"), opt("repairs", "Repairs"),
-                   opt("transfer", "Pay an amount", enabled=not in_debt), opt("trade", "Trade"),
-                   opt("my_deeds", "My title deeds"), opt("any_deed", "Pick a title deed"),
-                   opt("bankruptcy", "Declare bankruptcy", enabled=in_debt)]
+                   opt("any_deed", "Pick a title deed"), opt("bankruptcy", "Declare bankruptcy", enabled=in_debt)]
         if in_debt:  # the ways to raise money and bankruptcy first
             first = {"my_deeds", "trade", "bankruptcy"}
             options.sort(key=lambda o: o.id not in first)

@@ -117,7 +117,7 @@ def test_headless_demo_plays_a_log_to_the_end_and_leaves_the_game(pg, tmp_path):
     log = OWN_LOGS / "us-end-classic.jsonl"
     code = run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY)
     assert code == 0
-    (path,) = (tmp_path / "data").glob("demo-us-end-classic-*.db")
+    (path,) = (tmp_path / "data" / "games").glob("demo-us-end-classic-*.db")
     replay(log, tmp_path / "direct.db", key=KEY)
     with Game.open(path, key=KEY) as played, Game.open(tmp_path / "direct.db", key=KEY) as direct:
         assert played.state() == direct.state()
@@ -128,7 +128,8 @@ def test_sim_main_creates_then_resumes_a_game(pg, tmp_path):
     from host_ui.sim import main
     assert main(["--headless", "--seconds", "0.2", "--data-dir", str(tmp_path), "--size", "480x320",
                  "--rotation", "90", "--language", "uk", "--screenshot", str(tmp_path / "shot.png")]) == 0
-    assert (tmp_path / "sim-game.db").exists() and (tmp_path / "shot.png").stat().st_size > 1000
+    (game,) = (tmp_path / "games").glob("sim-*.db")
+    assert (tmp_path / "current").read_text().strip() == game.name and (tmp_path / "shot.png").stat().st_size > 1000
     assert main(["--headless", "--seconds", "0.1", "--data-dir", str(tmp_path)]) == 0
     assert main(["--size", "big"]) == 2
 

@@ -1,4 +1,4 @@
-"""The simulator with a damaged ``sim-game.db``: no traceback, the screen names the damage (the file is kept)
+"""The simulator with a damaged current game: no traceback, the screen names the damage (the file is kept)
 and the new-game wizard is offered."""
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ KEY = bytes(range(32))
 
 def test_headless_sim_with_a_damaged_game_shows_it(pg, tmp_path, monkeypatch, capsys):
     import host_ui.sim as sim
+    from host_ui.shell.manage import set_current
     from terminal.bank.game import Game
     data = tmp_path / "data"
-    data.mkdir()
-    path = data / "sim-game.db"
+    (data / "games").mkdir(parents=True)
+    path = data / "games" / "sunday.db"
     with Game.create(path, "fr", ["Ann", "Bob"], key=KEY) as game:
         game.buy("Ann", 39)
+    set_current(data, path)
     with open(path, "r+b") as f:
         f.write(b"\x00" * 100)
     damaged = path.read_bytes()
@@ -24,10 +26,11 @@ def test_headless_sim_with_a_damaged_game_shows_it(pg, tmp_path, monkeypatch, ca
             made.append(self)
 
     monkeypatch.setattr(sim, "Terminal", Recorded)
-    assert sim.run_sim(headless=True, data_dir=data, key=KEY, max_seconds=0.3, language="en") == 0
+    settings = sim.TerminalSettings(language="en")
+    assert sim.run_sim(headless=True, data_dir=data, key=KEY, max_seconds=0.3, settings=settings) == 0
     view = made[0].view
     assert view.screen == "damaged" and view.extra["said"].code == "damaged_startup"
-    assert "sim-game.db" in view.extra["problem"]
+    assert "sunday.db" in view.extra["problem"]
     assert {o.id: o.enabled for o in view.options} == {"restore": False, "new_game": True}
-    assert "cannot resume sim-game.db" in capsys.readouterr().err
+    assert "cannot resume sunday.db" in capsys.readouterr().err
     assert path.read_bytes() == damaged

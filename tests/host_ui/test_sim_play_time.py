@@ -13,7 +13,7 @@ def test_headless_demo_of_a_time_limited_log_ends_where_the_log_says(pg, tmp_pat
     from terminal.bank.tablelog import replay
     log = OWN_LOGS / "fr-time-limit-play-time.jsonl"
     assert run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY) == 0
-    (path,) = (tmp_path / "data").glob("demo-fr-time-limit-play-time-*.db")
+    (path,) = (tmp_path / "data" / "games").glob("demo-fr-time-limit-play-time-*.db")
     replay(log, tmp_path / "direct.db", key=KEY)
     with Game.open(path, key=KEY) as played, Game.open(tmp_path / "direct.db", key=KEY) as direct:
         assert played.state() == direct.state()

@@ -1,0 +1,200 @@
+"""Lists that fit, measured on the pictures: at every laid-out size (landscape and portrait) and in every
+language, every touch target is at least 40 px high and every text at least 10 px; the deed card's figures
+are never cut; the Chance and Community Chest cards take at most two pages at 800x480, each tile with its
+amount; the most used player options are on the first page; PgUp/PgDn page every list.
+
+The scenes are those of :func:`host_ui.scenes.build_scenes` (reached through the real state machine); the
+deck lists are reached through the state machine here, for both decks of two editions.
+"""
+from __future__ import annotations
+
+import pytest
+
+from host_ui.screen.render import SIZES, Renderer
+from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX
+
+LANGUAGES = ("fr", "en", "uk")
+LOGICAL = [s for size in SIZES for s in (size, (size[1], size[0]))]
+LOGICAL_IDS = [f"{w}x{h}" for w, h in LOGICAL]
+KEY = bytes(range(32))
+#: Texts that must never be shortened with an ellipsis: the deed card's and the deck tiles' figures.
+WHOLE = {"deed_row", "deed_name", "amount", "balance", "worth", "property", "history_balance", "label"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", LOGICAL, ids=LOGICAL_IDS)
+def test_targets_and_texts_are_big_enough_at_every_size(pg, scenes_by_language, language, size):
+    problems = []
+    for scene in scenes_by_language[language]:
+        frame = Renderer(size, game=scene.game).render(scene.view, "12:34")
+        where = f"{scene.name} {language} {size[0]}x{size[1]}"
+        for rect, action in frame.hits:
+            if rect.h < MIN_TARGET_PX:
+                problems.append(f"{where}: button {action} is {rect.h} px high")
+        for text in frame.texts:
+            if text.px < MIN_TEXT_PX:
+                problems.append(f"{where}: {text.role} {text.text!r} in a {text.px}-px font")
+            if text.role in WHOLE and "…" in text.text:
+                problems.append(f"{where}: {text.role} {text.text!r} was cut")
+    assert not problems, "\n".join(problems[:30])
+
+
+def _deck_view(tmp_path, edition, deck, language="fr"):
+    """The list of ``deck``'s cards as the state machine shows it: the player's card, then the deck."""
+    from hal.sim_beeper import SimBeeper
+    from host_ui.demo import FakeClock, make_registry, player_uid
+    from terminal.bank.game import Game
+    from terminal.table.machine import Terminal, TerminalSettings
+    game = Game.create(tmp_path / f"{edition}-{deck}-{language}.db", edition, ["Anne", "Bob", "Chloé"], key=KEY)
+    clock = FakeClock()
+    terminal = Terminal(game, make_registry(3), SimBeeper(audio=False, clock=clock), clock,
+                        TerminalSettings(language=language))
+    terminal.present(player_uid(1))
+    terminal.choose(deck)
+    assert terminal.view.screen == "choose"
+    return game, terminal
+
+
+def _pages(renderer, view):
+    """Every page of a paged list: [(frame, ids of the options shown)], by pressing the pager's next button."""
+    renderer.ui = {"page": 0, "scroll": None}
+    frames = []
+    for _ in range(20):
+        frame = renderer.render(view, "")
+        frames.append((frame, [a[1] for _, a in frame.hits if a[0] == "choose"]))
+        if ("page", 1) not in [a for _, a in frame.hits]:
+            return frames
+        renderer.ui_event(("page", 1))
+    raise AssertionError("more than 20 pages")
+
+
+@pytest.mark.parametrize("edition", ["fr", "us"])
+@pytest.mark.parametrize("deck", ["chance", "community_chest"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_deck_takes_at_most_two_pages_at_800x480_with_its_amounts(pg, tmp_path, edition, deck, language):
+    game, terminal = _deck_view(tmp_path, edition, deck, language)
+    view = terminal.view
+    cards = game.edition.decks[deck]
+    for size in ((800, 480), (1024, 600), (1280, 720), (480, 320)):
+        pages = _pages(Renderer(size, game=game), view)
+        assert len(pages) <= 2, f"{edition} {deck} {size}: {len(pages)} pages"
+        shown = [option for _, ids in pages for option in ids]
+        assert sorted(shown, key=int) == [str(card.number) for card in cards], f"{size}: not every card is shown"
+        amounts = [t.text for frame, _ in pages for t in frame.texts_with("amount")]
+        fixed = [card for card in cards if card.action in ("collect", "pay")]
+        for card in fixed:
+            money = game.edition.currency_symbol
+            assert any(str(card.params["amount"]) in a.replace("\u202f", "").replace(",", "") and money in a
+                       for a in amounts), f"{size}: card {card.number}'s amount is not on its tile: {amounts}"
+        titles = [t for frame, _ in pages for t in frame.texts_with("option")]
+        assert all(len(t.text) <= 40 for t in titles), [t.text for t in titles if len(t.text) > 40]
+    game.close()
+
+
+def test_a_deck_tile_says_what_the_card_moves(pg, tmp_path):
+    from host_ui.screen.context import Context
+    from host_ui.screen.screens import deck_card_text, deck_card_tile, deck_cards
+    game, terminal = _deck_view(tmp_path, "fr", "community_chest")
+    ctx = Context(terminal.view, "fr", game.edition, "plain", game)
+    cards = deck_cards(ctx)
+    assert cards is not None
+    tiles = {o.id: deck_card_tile(deck_card_text(o, ctx), cards[o.id], ctx) for o in terminal.view.options}
+    assert tiles["2"] == ("Erreur de la banque en votre faveur", "+200\xa0€", 1)
+    assert tiles["3"] == ("Note du médecin", "−50\xa0€", -1)
+    assert tiles["9"] == ("C'est votre anniversaire", "+10\xa0€/joueur", 1)
+    assert tiles["1"] == ("Retournez à la case Départ", "+200\xa0€", 1)
+    assert tiles["5"][1:] == ("", 0)  # a Get Out of Jail Free card moves no money
+    game.close()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720), (480, 320)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_most_used_player_options_are_on_the_first_page(pg, scenes_by_language, size):
+    scene = next(s for s in scenes_by_language["fr"] if s.name == "player")
+    frame = Renderer(size, game=scene.game).render(scene.view, "")
+    first = {a[1] for _, a in frame.hits if a[0] == "choose"}
+    wanted = {"pass_go", "transfer", "chance", "community_chest"}
+    assert wanted <= first, f"{size}: {sorted(wanted - first)} not on the first page"
+    assert scene.view.options[0].id == "pass_go", "F1 is the GO salary"
+
+
+# -- PgUp / PgDn ------------------------------------------------------------------------------------------
+class _Shown:
+    """The terminal as the loop sees it: only its view (page keys never reach the state machine)."""
+
+    def __init__(self, view):
+        self.view = view
+        self.version = 0
+
+        self.shown_version = None
+
+    def tick(self):
+        pass
+
+    def shown(self, version):
+        self.shown_version = version
+
+
+def _app(pg, view, game, size=(800, 480)):
+    from host_ui.screen.app import TerminalApp
+    from host_ui.screen.display import WindowOutput
+    from host_ui.screen.input_map import InputMapper
+    pg.display.init()  # the simulator's tests quit the display when they end
+    pg.font.init()
+    times = iter(x * 0.5 for x in range(1, 100_000))
+    return TerminalApp(_Shown(view), WindowOutput(size), Renderer(size, game=game), InputMapper(size),
+                       monotonic=lambda: next(times), wall_clock=lambda: "12:00")
+
+
+def _key(pg, app, key):
+    pg.event.post(pg.event.Event(pg.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    app.step()
+
+
+def _page_label(frame):
+    return next((t.text for t in frame.texts if "/" in t.text and t.role == "footer"), None)
+
+
+@pytest.mark.parametrize("name", ["choose_chance", "player", "banker", "new_game", "trade"])
+def test_page_keys_page_every_list(pg, scenes_by_language, name):
+    scene = next(s for s in scenes_by_language["fr"] if s.name == name)
+    pg.display.init()  # the simulator's tests quit the display when they end
+    for size in ((800, 480), (480, 320), (320, 480)):
+        pg.event.clear()
+        app = _app(pg, scene.view, scene.game, size)
+        app.step()
+        if _page_label(app.frame) is None:
+            continue  # everything on one page at this size
+        first = [a for _, a in app.frame.hits if a[0] == "choose"]
+        assert _page_label(app.frame).startswith("1/")
+        _key(pg, app, pg.K_PAGEDOWN)
+        assert _page_label(app.frame).startswith("2/"), f"{name} {size}: PgDn did not turn the page"
+        assert [a for _, a in app.frame.hits if a[0] == "choose"] != first
+        for _ in range(10):  # past the last page, then back: one PgUp per page
+            _key(pg, app, pg.K_PAGEDOWN)
+        pages = int(_page_label(app.frame).split("/")[1])
+        assert _page_label(app.frame) == f"{pages}/{pages}"
+        for _ in range(pages - 1):
+            _key(pg, app, pg.K_PAGEUP)
+        assert _page_label(app.frame).startswith("1/"), f"{name} {size}: PgUp did not come back"
+        assert [a for _, a in app.frame.hits if a[0] == "choose"] == first
+        break
+    else:
+        pytest.fail(f"{name}: never paged, at any size: the test checks nothing")
+
+
+def test_page_keys_scroll_the_history_by_a_screenful(pg, scenes_by_language):
+    scene = next(s for s in scenes_by_language["fr"] if s.name == "history")
+    pg.display.init()
+    pg.event.clear()
+    app = _app(pg, scene.view, scene.game, (480, 320))
+    app.step()
+
+    def seqs():
+        return [t.text for t in app.frame.texts_with("history_seq")]
+    last = seqs()
+    _key(pg, app, pg.K_PAGEUP)
+    earlier = seqs()
+    assert earlier and earlier != last
+    assert int(earlier[0][1:]) == int(last[0][1:]) - len(last) or int(earlier[0][1:]) == 1
+    _key(pg, app, pg.K_PAGEDOWN)
+    assert seqs() == last
