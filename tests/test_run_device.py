@@ -83,8 +83,9 @@ class Recorded(device.Terminal):
 device.Terminal = Recorded
 code = device.run_device(load_config(Path(sys.argv[1])), headless=True, max_seconds=1)
 view = made[0].view
-print(json.dumps({"code": code, "screen": view.screen, "said": view.extra["said"].code, "problem": view.extra["problem"],
-                  "options": {o.id: o.enabled for o in view.options}, "backup": view.extra["backup"]}))
+print(json.dumps({"code": code, "screen": view.screen, "said": view.extra["said"].code,
+                  "problem": view.extra["problem"], "options": {o.id: o.enabled for o in view.options},
+                  "backup": view.extra["backup"]}))
 """
 
 
