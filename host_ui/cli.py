@@ -3,20 +3,36 @@
 Exit codes: 0 success; 1 a replay or audit disagreed (the mismatch is printed); 2 bad usage or malformed
 input (the line is named); 3 a file could not be read or written (game file damaged, unwritable directory).
 Errors are one clear line on stderr, never a traceback.
+
+Loaded at start: what every command (and ``banquier --help``) needs. The rest (the configuration with ``hal``,
+opening games and the device key, output files, the table log, ``doctor``, the device and the simulator with
+pygame) is loaded by the commands that use it, so that ``banquier --help`` and the small commands start fast on a
+Pi Zero and never load pygame.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import getpass
 import json
 import os
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 import terminal
 from cards.errors import CardsError
+from host_ui.shell import manage
+from terminal.bank.audit import DAMAGE
+from terminal.bank.ledger import one_line
+from terminal.bank.money import format_amount
 from terminal.errors import AuditFailed, GameError, LedgerError
+
+if TYPE_CHECKING:
+    from host_ui.shell.config import Config
+    from host_ui.shell.outputs import Protected
+    from terminal.bank.game import Game
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
 EXAMPLES = Path(terminal.__file__).with_name("examples")
@@ -26,8 +42,9 @@ DEMO_LOG = EXAMPLES / "recorded" / "game-fr-random-4p-101.jsonl"
 _CONFIG_PATH: str | None = None
 
 
-def load_config():
+def load_config() -> Config:
     """The configuration (``--config``, ``$BANQUIER_CONFIG``, the user's or the system file, else defaults)."""
+    # Late: the configuration module loads hal and the editions; `banquier --help` needs neither.
     from host_ui.shell.config import load_config as load
     return load(_CONFIG_PATH)
 
@@ -48,7 +65,9 @@ def _new_game_path(folder: str, stem: str) -> Path:
     return path
 
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
+    # Late: the table log and the device key, for the commands that replay a log only.
+    from host_ui.shell.games import key_for_new_game
     from terminal.bank.tablelog import ReplayMismatch, TableLogError, read_table_log, replay
     try:
         log = read_table_log(args.log)
@@ -56,7 +75,6 @@ def cmd_replay(args) -> int:
         return _fail(str(exc), EXIT_FILE if "cannot read" in str(exc) else EXIT_USAGE)
     game_path = Path(args.game) if args.game else _new_game_path("replays", Path(args.log).stem)
     try:
-        from host_ui.shell.games import key_for_new_game
         result = replay(log, game_path, key=key_for_new_game(data=data_dir()))
     except ReplayMismatch as exc:
         print(f"MISMATCH {args.log}: {exc} (game file so far: {game_path})", file=sys.stderr)
@@ -71,14 +89,15 @@ def cmd_replay(args) -> int:
     return EXIT_OK
 
 
-def _open(path: str):
+def _open(path: str) -> Game:
     """Open a game to read it: read-only, after a full audit (an export must not carry edited entries)."""
-    from host_ui.shell.games import open_game
+    from host_ui.shell.games import open_game  # late: opening games, for the commands that read one
     return open_game(path, check="full", read_only=True)
 
 
-def protected_files(card_set: str | Path | None = None):
+def protected_files(card_set: str | Path | None = None) -> Protected:
     """What no output may replace: the device key, the card set and the games of the data directory."""
+    # Late: the device key's place and the output guard, for the commands that write a file.
     from host_ui.shell.device_key import default_key_path
     from host_ui.shell.outputs import Protected
     try:
@@ -87,11 +106,13 @@ def protected_files(card_set: str | Path | None = None):
         backups: Path | None = config.storage.backups
     except GameError:
         data, key_file, backups = Path(os.environ.get("BANQUIER_DATA_DIR") or "."), None, None
-    return Protected(key_files=[default_key_path(), key_file], card_sets=[data / "cards.txt", card_set],
+    return Protected(key_files=[default_key_path(), key_file],
+                     card_sets=[data / "cards.txt", Path(card_set) if card_set is not None else None],
                      data_dirs=[data], game_folders=[backups])
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
+    # Late: the output files and the table log's writer, for this command only.
     from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output, write_output
     from terminal.bank.tablelog import export_lines
     protected = protected_files()
@@ -111,7 +132,7 @@ def cmd_export(args) -> int:
     except (LedgerError, GameError) as exc:
         return _fail(str(exc), EXIT_FILE)
 
-    def write(out) -> None:
+    def write(out: IO[str]) -> None:
         if args.format == "table-log":
             for line in export_lines(game):
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -129,8 +150,6 @@ def cmd_export(args) -> int:
                 for payer, payee, amount in item["postings"]:
                     writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
 
-    from terminal.bank.audit import DAMAGE
-    from terminal.bank.ledger import one_line
     try:
         if args.output:
             write_output(args.output, write, force=args.force, protected=protected, what="export")
@@ -156,8 +175,8 @@ def _is_sqlite(path: Path) -> bool:
         return False
 
 
-def cmd_audit(args) -> int:
-    from host_ui.shell.games import open_game
+def cmd_audit(args: argparse.Namespace) -> int:
+    from host_ui.shell.games import open_game  # late: opening games, for the commands that read one
     try:
         game = open_game(args.game, check="none", read_only=True)
     except AuditFailed as exc:
@@ -178,10 +197,10 @@ def cmd_audit(args) -> int:
     return EXIT_OK if report.ok else EXIT_MISMATCH
 
 
-def _lost_entries(game) -> str | None:
+def _lost_entries(game: Game) -> str | None:
     """The entries the mirror of acknowledged entries holds beyond the game file's end (a WAL that lost its
     last frames), as one sentence; None when there are none (or no mirror)."""
-    from host_ui.shell.startup import mirror_of
+    from host_ui.shell.startup import mirror_of  # late: the start-up module, for `banquier audit` only
     try:
         mirror = mirror_of(game.path, load_config().storage.backups)
     except GameError:
@@ -202,9 +221,9 @@ def _lost_entries(game) -> str | None:
             f"kept in the mirror {mirror}): resuming the game on the terminal writes them back.")
 
 
-def cmd_key(args) -> int:
+def cmd_key(args: argparse.Namespace) -> int:
     """``banquier key new``: a new device key, only when the old one is missing or damaged."""
-    from host_ui.shell.device_key import default_key_path, new_key
+    from host_ui.shell.device_key import default_key_path, new_key  # late: the device key, for this command
     try:
         path = new_key(default_key_path(), data=data_dir(), force=args.force)
     except LedgerError as exc:
@@ -214,8 +233,9 @@ def cmd_key(args) -> int:
     return EXIT_OK
 
 
-def cmd_pin(args) -> int:
+def cmd_pin(args: argparse.Namespace) -> int:
     """``sudo banquier pin set``: store the banker PIN as a salted hash in the configuration file."""
+    # Late: the configuration module (hal, the editions) and the PIN hashing, for this command only.
     from host_ui.shell.config import SYSTEM_CONFIG, find_config, parse_config
     from host_ui.shell.pin import set_pin_in_config, valid_pin
     try:
@@ -226,7 +246,6 @@ def cmd_pin(args) -> int:
         lines = sys.stdin.read().splitlines()
         pin, again = (lines + ["", ""])[0].strip(), (lines + ["", ""])[1].strip() or (lines + [""])[0].strip()
     else:
-        import getpass
         pin = getpass.getpass("New banker PIN (4 to 8 digits): ").strip()
         again = getpass.getpass("The same PIN again: ").strip()
     if not valid_pin(pin):
@@ -244,13 +263,13 @@ def cmd_pin(args) -> int:
     return EXIT_OK
 
 
-def cmd_demo(args) -> int:
+def cmd_demo(args: argparse.Namespace) -> int:
     """Replay the shipped demo game and print the final standings."""
+    # Late: the table log, opening games and the device key, for the commands that replay a log only.
     from host_ui.shell.games import key_for_new_game, open_game
-    from terminal.bank.tablelog import replay
+    from terminal.bank.tablelog import ReplayMismatch, replay
     path = _new_game_path("replays", "demo")
     log = Path(args.log) if args.log else DEMO_LOG
-    from terminal.bank.tablelog import ReplayMismatch
     try:
         result = replay(log, path, key=key_for_new_game(data=data_dir()))
     except ReplayMismatch as exc:
@@ -259,7 +278,6 @@ def cmd_demo(args) -> int:
         return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
     game = open_game(path, read_only=True)
     try:
-        from terminal.bank.money import format_amount
         print(f"Banquier replayed {log.name}: {_count(result.operations, 'operation')}, "
               f"{_count(result.checks, 'check')}, all agree.")
         print("Standings:")
@@ -286,10 +304,11 @@ def _use_configured_key() -> None:
         os.environ["BANQUIER_KEY_FILE"] = str(key_file)
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     """The terminal with the configured hardware; the simulator on a PC without configuration."""
-    config = load_config()
+    # Late: the configuration module (hal, the editions), then the device (pygame) only once it runs.
     from host_ui.shell.config import find_config
+    config = load_config()
     on_pi = _on_raspberry_pi()
     if find_config(_CONFIG_PATH) is None and not on_pi:
         print("banquier: no configuration and no Raspberry Pi here: starting the simulator "
@@ -300,11 +319,13 @@ def cmd_run(args) -> int:
 
 
 def _on_raspberry_pi() -> bool:
+    # Late: doctor's machine facts (and the configuration it loads), for `banquier run` only.
     from host_ui.shell.doctor import read_model
     return "raspberry pi" in (read_model() or "").lower()
 
 
-def cmd_sim(args) -> int:
+def cmd_sim(args: argparse.Namespace) -> int:
+    # Late: the simulator loads pygame and the screen code.
     from host_ui.sim import main as sim_main
     argv = list(args.sim_args)
     if not any(a == "--data-dir" or a.startswith("--data-dir=") for a in argv):
@@ -314,7 +335,8 @@ def cmd_sim(args) -> int:
     return sim_main(argv)
 
 
-def cmd_doctor(args) -> int:
+def cmd_doctor(args: argparse.Namespace) -> int:
+    # Late: doctor's checks (and the configuration they read), for this command only.
     from host_ui.shell.doctor import format_checks, run_checks, worst
     try:
         config = load_config()
@@ -386,8 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "the rules, stored state. Exit 1 when anything disagrees.")
     p.add_argument("game")
     p.set_defaults(func=cmd_audit)
-    from host_ui.shell.manage import add_parsers
-    add_parsers(sub)
+    manage.add_parsers(sub)
     p = sub.add_parser("key", help="make a new device key when the old one is lost or damaged",
                        description="The device key signs every game's journal. 'new' makes one only when the key "
                                    "file is missing or damaged (a damaged one is kept beside it); games signed with "
@@ -424,25 +445,23 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
     try:
         if args.func in ("games", "cards"):
-            from host_ui.shell import manage as cli_manage
             if args.func == "games" and args.action != "list" and not args.game:
                 parser.error("games resume/archive need a GAME")
             if args.func == "cards" and args.action == "import" and not args.file:
                 parser.error("cards import needs a FILE ('-' for standard input)")
             if args.func == "games":
                 storage = load_config().storage
-                return cli_manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
-            return cli_manage.cmd_cards(args, data_dir())
-        return args.func(args)
+                return manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
+            return manage.cmd_cards(args, data_dir())
+        code: int = args.func(args)
+        return code
     except KeyboardInterrupt:
         return 130
     except GameError as exc:
         return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
     except CardsError as exc:  # an edition or card-set file the command read
-        from terminal.bank.ledger import one_line
         return _fail(one_line(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
     except Exception as exc:  # the promise is one line, never a traceback; this line is a bug to report
-        from terminal.bank.ledger import one_line
         return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "
                      f"it. Please report it with the command you ran.", EXIT_FILE)
 

@@ -24,8 +24,10 @@ import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
+from host_ui.shell.outputs import fsync_directory
+from terminal.bank.audit import DAMAGE
+from terminal.bank.game import Game
 from terminal.bank.ledger import make_private_file
 from terminal.errors import GameError, LedgerError
 
@@ -43,12 +45,12 @@ class BackupError(LedgerError):
     code = "backup_failed"
 
 
-def backup_name(game_path: str | os.PathLike, seq: int) -> str:
+def backup_name(game_path: str | os.PathLike[str], seq: int) -> str:
     """The file name of the backup of ``game_path`` holding journal entries up to ``seq``."""
     return f"{Path(game_path).stem}.seq{seq:06d}.db"
 
 
-def list_backups(game_path: str | os.PathLike, backup_dir: str | os.PathLike) -> list[Path]:
+def list_backups(game_path: str | os.PathLike[str], backup_dir: str | os.PathLike[str]) -> list[Path]:
     """Backups of ``game_path`` in ``backup_dir``, newest (highest ``seq``) first."""
     pattern = re.compile(re.escape(Path(game_path).stem) + r"\.seq(\d+)\.db")
     found = []
@@ -87,7 +89,7 @@ def _fsync(path: Path, directory: bool = False) -> None:
         os.close(fd)
 
 
-def snapshot(game_path: str | os.PathLike, target: str | os.PathLike) -> int:
+def snapshot(game_path: str | os.PathLike[str], target: str | os.PathLike[str]) -> int:
     """Copy the game at ``game_path`` to the new file ``target`` through a read connection, check the
     copy and make it self-contained (no ``-wal`` file); return the last journal ``seq`` it holds.
 
@@ -145,7 +147,7 @@ def snapshot(game_path: str | os.PathLike, target: str | os.PathLike) -> int:
             source.close()
 
 
-def rotate_backup(game_path: str | os.PathLike, backup_dir: str | os.PathLike, keep: int) -> Path:
+def rotate_backup(game_path: str | os.PathLike[str], backup_dir: str | os.PathLike[str], keep: int) -> Path:
     """Back up the game at ``game_path`` into ``backup_dir`` and keep its newest ``keep`` backups.
 
     - ``game_path``: a game file (open or closed); it is only read.
@@ -194,18 +196,17 @@ def newest_good_backup(game_path: Path, backups: Path | None, key: bytes) -> Pat
         return None
     for candidate in list_backups(game_path, backups):
         try:
-            _game().open(candidate, key=key, check="full", read_only=True).close()
-        except (GameError, OSError, *_damage()):
+            Game.open(candidate, key=key, check="full", read_only=True).close()
+        except (GameError, OSError, *DAMAGE):
             continue
         return candidate
     return None
 
 
 def restore_backup(backup: Path, folder: Path, key: bytes, *, stem: str,
-                   clock: Callable[[], datetime] | None = None) -> Any:
+                   clock: Callable[[], datetime] | None = None) -> Game:
     """Copy ``backup`` into a new game file ``folder/<stem>-restored-<time>.db`` and open it (full check); the
     damaged game is not touched. Raises LedgerError or AuditFailed."""
-    from host_ui.shell.outputs import fsync_directory
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = folder / f"{stem}-restored-{stamp}.db"
@@ -226,14 +227,4 @@ def restore_backup(backup: Path, folder: Path, key: bytes, *, stem: str,
         temporary.unlink(missing_ok=True)
         raise LedgerError(f"Cannot restore {backup} into {target}: {exc.strerror or exc}.",
                           code="ledger_unwritable", params={"path": str(target)}) from exc
-    return _game().open(target, key=key, check="full", clock=clock)
-
-
-def _game() -> Any:
-    from terminal.bank.game import Game
-    return Game
-
-
-def _damage() -> tuple[type[BaseException], ...]:
-    from terminal.bank.audit import DAMAGE
-    return DAMAGE
+    return Game.open(target, key=key, check="full", clock=clock)

@@ -23,11 +23,11 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from cards.editions import RULE_FLAGS, available_editions
 from hal import registry as hal_registry
@@ -39,6 +39,8 @@ from terminal.errors import GameError
 from terminal.table.i18n import LANGUAGES
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from terminal.table.machine import TerminalSettings
 
 __all__ = [
@@ -87,7 +89,7 @@ class _Rule:
     """How one key is checked: its kind, range or choices, and whether it may be left out (None)."""
 
     def __init__(self, kind: str, *, lo: float | None = None, hi: float | None = None,
-                 choices: tuple | None = None, optional: bool = False, hint: str = ""):
+                 choices: tuple[Any, ...] | None = None, optional: bool = False, hint: str = "") -> None:
         self.kind, self.lo, self.hi, self.choices = kind, lo, hi, choices
         self.optional, self.hint = optional, hint
 
@@ -124,10 +126,9 @@ class _Rule:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"expected {self.describe()}, found {_show(value)}")
             value = float(value)
-        elif kind in ("str", "path", "pin_code", "pin_hash"):
-            if not isinstance(value, str):
-                extra = " (write it in quotes so a leading 0 is kept)" if kind == "pin_code" else ""
-                raise ValueError(f"expected {self.describe()}, found {_show(value)}{extra}")
+        elif kind in ("str", "path", "pin_code", "pin_hash") and not isinstance(value, str):
+            extra = " (write it in quotes so a leading 0 is kept)" if kind == "pin_code" else ""
+            raise ValueError(f"expected {self.describe()}, found {_show(value)}{extra}")
         if self.choices is not None:
             if value not in self.choices:
                 raise ValueError(f"{_show(value)} is not {self.describe()}")
@@ -190,11 +191,21 @@ def _show(value: Any) -> str:
     return type(value).__name__
 
 
-def _key(rule: _Rule, default: Any = None, **kwargs) -> Any:
-    """A dataclass field carrying its rule."""
-    if "default_factory" in kwargs:
-        return field(metadata={"rule": rule}, **kwargs)
-    return field(default=default, metadata={"rule": rule}, **kwargs)
+_T = TypeVar("_T")
+
+
+@overload
+def _key(rule: _Rule, default: _T) -> _T: ...
+@overload
+def _key(rule: _Rule, *, default_factory: Callable[[], _T], hash: bool | None = None) -> _T: ...
+def _key(rule: _Rule, default: Any = None, *, default_factory: Callable[[], Any] | None = None,
+         hash: bool | None = None) -> Any:
+    """A dataclass field carrying its rule: what :func:`dataclasses.field` returns (typed as its value, as
+    ``field`` is), so the call in a class body makes no default shared between instances (the ``noqa: RUF009``
+    below: ruff cannot tell that ``_key`` is ``field``)."""
+    if default_factory is not None:
+        return field(default_factory=default_factory, hash=hash, metadata={"rule": rule})
+    return field(default=default, hash=hash, metadata={"rule": rule})
 
 
 # ------------------------------------------------------------------------------------------- sections
@@ -214,7 +225,7 @@ class ReaderSettings:
     spi_device: int = _key(_Rule("int", lo=0, hi=2), 0)
     spi_speed_hz: int = _key(_Rule("int", lo=100_000, hi=10_000_000, hint="Hz"), 1_000_000)
     reset_pin: int = _key(_Rule("pin"), 22)
-    port: Path | None = _key(_Rule("path", optional=True), None)
+    port: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
     format: str = _key(_Rule("str", choices=tuple(PROTOCOLS)), "rdm6300")
     baudrate: int = _key(_Rule("int", lo=1200, hi=921_600, hint="baud"), 9600)
 
@@ -314,8 +325,8 @@ class DisplaySettings:
     height: int = _key(_Rule("int", lo=160, hi=4320, hint="pixels"), 480)
     rotation: int = _key(_Rule("int", choices=(0, 90, 180, 270)), 0)
     output: str = _key(_Rule("str", choices=("window", "kmsdrm", "framebuffer")), "window")
-    fb_device: Path | None = _key(_Rule("path", optional=True), None)
-    touch_device: Path | None = _key(_Rule("path", optional=True), None)
+    fb_device: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
+    touch_device: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
     fullscreen: bool = _key(_Rule("bool"), False)
     max_fps: int = _key(_Rule("int", lo=5, hi=120, hint="frames per second"), 30)
 
@@ -358,11 +369,12 @@ class StorageSettings:
     game, ``key_file`` (the device key that signs the journals; left out: ``$BANQUIER_KEY_FILE`` or
     ``~/.config/banquier/device.key``)."""
 
-    data_dir: Path = _key(_Rule("path"), default_factory=lambda: default_data_dir(os.environ))
-    backup_dir: Path | None = _key(_Rule("path", optional=True), None)
+    data_dir: Path = _key(_Rule("path"),  # noqa: RUF009 (_key is field())
+                          default_factory=lambda: default_data_dir(os.environ))
+    backup_dir: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
     backup_every: int = _key(_Rule("int", lo=0, hi=10_000, hint="operations"), 20)
     backups_kept: int = _key(_Rule("int", lo=1, hi=1000), 5)
-    key_file: Path | None = _key(_Rule("path", optional=True), None)
+    key_file: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
 
     @property
     def backups(self) -> Path:
@@ -406,13 +418,17 @@ class Config:
 
     def terminal_settings(self) -> TerminalSettings:
         """The state machine's :class:`terminal.table.machine.TerminalSettings` from ``[game]``."""
+        # Late: the table machine is only for the terminal's run, not for the commands that read the configuration.
         from terminal.table.machine import TerminalSettings
         game, t = self.game, self.game.timeouts
         return TerminalSettings(timeout_s=t.timeout_s, long_timeout_s=t.long_timeout_s,
                                 go_repeat_window_s=t.go_repeat_window_s,
                                 confirm_min_delay_s=t.confirm_min_delay_s, retap_guard_s=t.retap_guard_s,
                                 banker_protection=game.banker_protection,
-                                banker_pin=PinCheck(game.banker_pin_hash) if game.banker_pin_hash else None,
+                                # PinCheck stands for the PIN text: the machine only compares a typed PIN with
+                                # it (PinCheck.__eq__ checks the salted hash), and its field is typed str.
+                                banker_pin=PinCheck(game.banker_pin_hash)  # type: ignore[arg-type]
+                                if game.banker_pin_hash else None,
                                 language=game.language, display=game.amount_display)
 
     def to_toml(self) -> str:
@@ -474,8 +490,8 @@ def user_config_path(env: Mapping[str, str]) -> Path:
     return (Path(base) if base else _home(env) / ".config") / "banquier" / "config.toml"
 
 
-def find_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = os.environ, *,
-                root: str | os.PathLike = "/") -> Path | None:
+def find_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, str] = os.environ, *,
+                root: str | os.PathLike[str] = "/") -> Path | None:
     """The configuration file to read (see the module docstring), or None for defaults only.
 
     Raises:
@@ -497,8 +513,15 @@ def find_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = 
 
 
 # -------------------------------------------------------------------------------------------- loading
-def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = os.environ, *,
-                root: str | os.PathLike = "/", on_device: bool | None = None) -> Config:
+#: ``fail(where, key, reason)``: the error naming the file (or variable), the key and the reason.
+_Fail = Callable[[str, str, str], ConfigError]
+#: ``resolve(where, key, value)``: a key checked by its own function (value None: the key is left out).
+_Resolve = Callable[[str, str, Any], Any]
+_Section = TypeVar("_Section", bound="DataclassInstance")
+
+
+def load_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, str] = os.environ, *,
+                root: str | os.PathLike[str] = "/", on_device: bool | None = None) -> Config:
     """Find, read and check the configuration, then apply the environment overrides.
 
     - ``path``: an explicit file (``--config``); else see :func:`find_config`.
@@ -566,15 +589,15 @@ def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = N
         return ConfigError(f"{where}: {key}: {reason}" if key else f"{where}: {reason}",
                            params={"file": where, "key": key, "reason": reason})
 
-    def table(value: Any, key: str) -> dict:
+    def table(value: Any, key: str) -> dict[str, Any]:
         if value is None:
             return {}
         if not isinstance(value, dict):
             raise fail(origin, key, f"expected a table [{key}], found {_show(value)}")
         return value
 
-    def section(cls, data: Any, prefix: str, children: Mapping[str, Any] = MappingProxyType({}),
-                **resolved: Any):
+    def section(cls: type[_Section], data: Any, prefix: str, children: Mapping[str, Any] = MappingProxyType({}),
+                **resolved: _Resolve) -> _Section:
         data = table(data, prefix)
         known = {f.name: f for f in fields(cls) if "rule" in f.metadata}
         allowed = set(known) | set(children)
@@ -608,7 +631,7 @@ def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = N
                 values[name] = resolve(origin, f"{prefix}.{name}", None)
         return cls(**values)
 
-    def backend(kind: str):
+    def backend(kind: str) -> _Resolve:
         def resolve(where: str, key: str, value: Any) -> str:
             if value is None or value == "auto":
                 return hal_registry.resolve_name(kind, None, env={}, on_device=on_device)
@@ -658,9 +681,10 @@ def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = N
         if value is None:
             return default_data_dir(env)
         try:
-            return _Rule("path").check(value)
+            path: Path = _Rule("path").check(value)
         except ValueError as exc:
             raise fail(where, key, str(exc)) from None
+        return path
 
     storage = section(StorageSettings, top.get("storage"), "storage", data_dir=data_dir)
     logging = section(LoggingSettings, _lower_level(top.get("logging"), overrides), "logging")
@@ -677,7 +701,7 @@ def _lower_level(data: Any, overrides: dict[str, tuple[str, str]]) -> Any:
     return data
 
 
-def _check_rules(data: dict, origin: str, fail) -> Mapping[str, bool | str]:
+def _check_rules(data: dict[str, Any], origin: str, fail: _Fail) -> Mapping[str, bool | str]:
     rules: dict[str, bool | str] = {}
     for name, value in data.items():
         if name not in RULE_FLAGS:
@@ -690,7 +714,7 @@ def _check_rules(data: dict, origin: str, fail) -> Mapping[str, bool | str]:
     return MappingProxyType(rules)
 
 
-def _check_hardware(hw: HardwareSettings, origin: str, fail) -> None:
+def _check_hardware(hw: HardwareSettings, origin: str, fail: _Fail) -> None:
     """Cross-key checks: a serial reader needs its port; no header pin is used twice."""
     reader, beeper, buttons = hw.reader, hw.beeper, hw.buttons
     if reader.backend == "serial" and not reader.port:

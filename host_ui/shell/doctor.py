@@ -6,10 +6,10 @@ the configuration in use; SPI enabled and ``/dev/spidev*`` usable (MFRC522 reade
 answering its version register (through the configured ``hal`` backend; MFRC522 only); the serial
 reader's port (serial only); the GPIO library for this Pi model (RPi.GPIO, or rpi-lgpio on a Pi 5); the
 user's groups (spi, gpio, input, dialout, video as the configuration needs them); the display driver
-(kmsdrm or an SPI panel's framebuffer on the device; a desktop under a window); the touch device; the data directory (writable, not
-on a volatile or read-only filesystem); the device key; and the integrity of every game under the data
-directory (``PRAGMA integrity_check`` and a full audit with :meth:`terminal.Game.open`, both on a
-snapshot, so a game in use by the running terminal is never written).
+(kmsdrm or an SPI panel's framebuffer on the device; a desktop under a window); the touch device; the data
+directory (writable, not on a volatile or read-only filesystem); the device key; and the integrity of every
+game under the data directory (``PRAGMA integrity_check`` and a full audit with :meth:`terminal.Game.open`,
+both on a snapshot, so a game in use by the running terminal is never written).
 
 Every path the checks read (``/dev``, ``/proc``, ``/sys``, ``/etc/passwd``, ``/etc/group``) is taken
 under ``root``, and the facts that cannot be faked with files (permissions, installed Python packages,
@@ -37,7 +37,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import hal
+from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
+from hal.mfrc522_reader import KNOWN_VERSIONS
 from host_ui.shell.config import Config
+from terminal.bank.game import Game
 from terminal.bank.ledger import one_line, private_copy
 from terminal.errors import AuditFailed, GameError
 
@@ -86,7 +90,7 @@ def format_checks(checks: Iterable[Check]) -> str:
 
 
 # ------------------------------------------------------------------------------------ machine facts
-def read_model(root: str | os.PathLike = "/") -> str | None:
+def read_model(root: str | os.PathLike[str] = "/") -> str | None:
     """The device-tree model ("Raspberry Pi 4 Model B Rev 1.5"), or None (not a device-tree machine)."""
     for relative in ("proc/device-tree/model", "sys/firmware/devicetree/base/model"):
         try:
@@ -368,8 +372,6 @@ def _check_spi(ctx: _Context) -> Check:
 
 
 def _check_reader(ctx: _Context, spi: Check) -> Check | None:
-    from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
-    from hal.mfrc522_reader import KNOWN_VERSIONS
     reader = ctx.config.reader
     if reader.backend != "mfrc522":
         return None
@@ -382,7 +384,6 @@ def _check_reader(ctx: _Context, spi: Check) -> Check | None:
               f"and stop the service while testing: sudo systemctl stop banquier")
     load = ctx.load_reader
     if load is None:
-        import hal
         load = hal.load_reader
     try:
         device = load("mfrc522", env={}, **reader.hal_options())
@@ -525,13 +526,13 @@ def _check_groups(ctx: _Context) -> Check:
     missing = [g for g in needed if g not in user.groups]
     if missing:
         absent = [g for g in missing if g not in ctx.group_ids]
-        what = f"{user.name} is not in the group{'s' if len(missing) > 1 else ''} {', '.join(missing)} " \
-               f"(for {', '.join(w for g in missing for w in needed[g])})"
+        what = (f"{user.name} is not in the group{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                f"(for {', '.join(w for g in missing for w in needed[g])})")
         if absent:
             what += f"; no group {', '.join(absent)} exists on this system"
-        fix = (f"sudo groupadd --system {' '.join(absent)}; " if absent else "") + \
-            f"sudo usermod -aG {','.join(missing)} {user.name}, then log in again (the service gets them at its " \
-            f"next start)"
+        fix = (f"sudo groupadd --system {' '.join(absent)}; " if absent else "") + (
+            f"sudo usermod -aG {','.join(missing)} {user.name}, then log in again (the service gets them at its "
+            f"next start)")
         if absent:
             fix = f"is this Raspberry Pi OS? run deploy/install.sh, or: {fix}"
         return Check("groups", "fail", what, fix)
@@ -672,7 +673,7 @@ def _check_touch(ctx: _Context) -> Check:
 
 def _mounts(root: Path) -> list[tuple[str, str, set[str]]]:
     """``(mount point, filesystem type, options)`` from ``/proc/mounts``, later mounts last."""
-    out = []
+    out: list[tuple[str, str, set[str]]] = []
     try:
         text = (root / "proc/mounts").read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -688,9 +689,8 @@ def _mounts(root: Path) -> list[tuple[str, str, set[str]]]:
 def _mount_of(path: Path, mounts: list[tuple[str, str, set[str]]]) -> tuple[str, str, set[str]] | None:
     best = None
     for point, kind, options in mounts:
-        if path == Path(point) or Path(point) in path.parents:
-            if best is None or len(point) >= len(best[0]):
-                best = (point, kind, options)
+        if (path == Path(point) or Path(point) in path.parents) and (best is None or len(point) >= len(best[0])):
+            best = (point, kind, options)
     return best
 
 
@@ -759,7 +759,8 @@ def _read_key(ctx: _Context, games: list[Path]) -> tuple[Check, bytes | None]:
         return Check("key", "ok", f"no device key yet at {path}: it is made when the first game starts"), None
     except OSError as exc:
         return Check("key", "warn", f"cannot read the device key {path} ({exc.strerror or exc}): journals are not "
-                                    f"verified", "run the doctor as the service user or root: sudo banquier doctor"), None
+                                    f"verified",
+                     "run the doctor as the service user or root: sudo banquier doctor"), None
     if len(key) != KEY_BYTES:
         return Check("key", "fail", f"the device key {path} is damaged ({len(key)} bytes, expected {KEY_BYTES})",
                      f"restore {path} from a backup"), None
@@ -784,7 +785,6 @@ def _check_game(path: Path, data: Path, key: bytes | None, backups: Path | None 
 
 def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes | None,
                      backups: Path | None) -> Check:
-    from terminal.bank.game import Game
     with tempfile.TemporaryDirectory(prefix="banquier-doctor-") as scratch:
         copy = Path(scratch) / "copy.db"
         try:
@@ -862,7 +862,7 @@ def _check_games(ctx: _Context) -> list[Check]:
 
 
 # ------------------------------------------------------------------------------------------- runner
-def run_checks(config: Config, *, root: str | os.PathLike = "/", env: Mapping[str, str] | None = None,
+def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mapping[str, str] | None = None,
                user: str | None = None, access: Callable[[Path, int], bool] | None = None,
                installed: Callable[[str], str | None] = installed_version,
                found: Callable[[str], bool] = module_found,

@@ -3,17 +3,28 @@
 Game files live in ``DATA_DIR/games/*.db`` (archived ones in ``DATA_DIR/archive/``); the game the terminal
 resumes at start-up is named in ``DATA_DIR/current`` (else the most recently changed game that is not over).
 The card set is ``DATA_DIR/cards.txt`` (see :mod:`cards.registry`).
+
+Every ``banquier`` command (``--help`` too) loads this module for :func:`add_parsers`: what a subcommand needs
+(opening games, backups, output files, the card registry, hal) is loaded by that subcommand when it runs.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path
+from typing import TYPE_CHECKING, Required, TypedDict
 
+from cards.errors import CardsError
 from terminal.bank.audit import DAMAGE
 from terminal.bank.ledger import one_line
 from terminal.errors import GameError
+
+if TYPE_CHECKING:
+    from cards.registry import CardRegistry
+    from host_ui.shell.outputs import Protected
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
 
@@ -22,14 +33,31 @@ def games_dir(data: Path) -> Path:
     return data / "games"
 
 
-def list_games(data: Path, key_path: Path | None = None) -> list[dict]:
+class GameRow(TypedDict, total=False):
+    """One game of :func:`list_games`: its ``path``, ``name`` and ``modified`` time; then either its ``problem``
+    (and ``unverified`` for a game signed with another device key) or what its header says."""
+
+    path: Required[Path]
+    name: Required[str]
+    modified: Required[float]
+    problem: str
+    unverified: bool
+    edition: str
+    mode: str
+    players: list[str]
+    entries: int
+    over: bool
+
+
+def list_games(data: Path, key_path: Path | None = None) -> list[GameRow]:
     """Every game file under ``DATA_DIR/games`` with its header and size, newest first. A file that cannot be
     opened is listed with its problem, never removed. ``key_path``: the device key (default: the usual one)."""
+    # Late (here and below): a subcommand's modules, off the path of `banquier --help` (see the docstring).
     from host_ui.shell.games import open_game
     rows = []
     folder = games_dir(data)
     for path in sorted(folder.glob("*.db"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []:
-        row = {"path": path, "name": path.stem, "modified": path.stat().st_mtime}
+        row: GameRow = {"path": path, "name": path.stem, "modified": path.stat().st_mtime}
         try:
             game = open_game(path, check="none", read_only=True, key_path=key_path)
         except (GameError, OSError) as exc:
@@ -39,8 +67,8 @@ def list_games(data: Path, key_path: Path | None = None) -> list[dict]:
         else:
             try:
                 last = game.ledger.last_entry()
-                row.update(edition=game.edition.name, mode=game.mode, players=list(game.players),
-                           entries=last[0] if last else 0, over=game.is_over())
+                row.update({"edition": game.edition.name, "mode": game.mode, "players": list(game.players),
+                            "entries": last[0] if last else 0, "over": game.is_over()})
             except DAMAGE as exc:
                 row["problem"] = (f"{path} is damaged ({type(exc).__name__}: {one_line(exc)[:200]}). It was left "
                                   f"untouched; restore a backup.")
@@ -89,7 +117,7 @@ def _find(data: Path, name: str) -> Path | None:
     return None
 
 
-def cmd_games(args, data: Path, key_path: Path | None = None, backups: Path | None = None) -> int:
+def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None, backups: Path | None = None) -> int:
     if args.action == "list":
         rows = list_games(data, key_path)
         if not rows:
@@ -111,7 +139,7 @@ def cmd_games(args, data: Path, key_path: Path | None = None, backups: Path | No
               f"are not managed here).", file=sys.stderr)
         return EXIT_USAGE
     if args.action == "resume":
-        from host_ui.shell.games import open_game
+        from host_ui.shell.games import open_game  # late: opening games, for resume and archive only
         try:
             open_game(path, check="full", read_only=True, key_path=key_path).close()
         except (GameError, OSError) as exc:
@@ -153,6 +181,7 @@ def cmd_games(args, data: Path, key_path: Path | None = None, backups: Path | No
 
 def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None) -> int:
     """``games restore GAME``: the newest good backup of GAME into a new game file, made current; GAME is kept."""
+    # Late: the backups and the device key, for `games restore` only.
     from host_ui.shell.backup import newest_good_backup, restore_backup
     from host_ui.shell.device_key import load_key
     folder = backups if backups is not None else data / "backups"
@@ -175,9 +204,9 @@ def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None
     return EXIT_OK
 
 
-def cmd_cards(args, data: Path) -> int:
-    from cards.errors import CardsError
-    from cards.registry import CardRegistry, Enrolment, describe, parse_role
+def cmd_cards(args: argparse.Namespace, data: Path) -> int:
+    # Late: the card registry and (for an export) the output guard, for `banquier cards` only.
+    from cards.registry import CardRegistry, describe, parse_role
     path = Path(args.card_set) if args.card_set else data / "cards.txt"
     try:
         registry = CardRegistry.load(path)
@@ -225,7 +254,7 @@ def cmd_cards(args, data: Path) -> int:
                 old = registry.enrol(args.uid, role, replace=args.replace)
                 print(f"{registry.uid_of(role)} is now {describe(role)}" + (f" (replaces {old})" if old else ""))
                 return EXIT_OK
-            return _enrol_with_reader(registry, args, Enrolment, parse_role)
+            return _enrol_with_reader(registry, args)
     except CardsError as exc:
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE
@@ -235,19 +264,20 @@ def cmd_cards(args, data: Path) -> int:
     return EXIT_USAGE
 
 
-def _protected(data: Path, card_set: Path):
+def _protected(data: Path, card_set: Path) -> Protected:
     """What a card export may never replace: the card set in use, the data directory's one, the device key
     and every game."""
+    # Late: the device key's place and the output guard, for a card export only.
     from host_ui.shell.device_key import default_key_path
     from host_ui.shell.outputs import Protected
     return Protected(key_files=[default_key_path()], card_sets=[card_set, data / "cards.txt"], data_dirs=[data])
 
 
-def _enrol_with_reader(registry, args, Enrolment, parse_role) -> int:
+def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace) -> int:
     """The guided enrolment on the configured reader: one prompt per card, Ctrl-C or SIGTERM to stop."""
-    import threading
-
+    # Late: hal (the reader's backend) and the enrolment, for the guided enrolment only.
     import hal
+    from cards.registry import Enrolment, parse_role
     if args.role:
         enrolment = Enrolment.single(registry, parse_role(args.role), replace=args.replace)
     else:
@@ -260,8 +290,8 @@ def _enrol_with_reader(registry, args, Enrolment, parse_role) -> int:
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE
     try:
-        while not enrolment.done and not stop.is_set():
-            print(f"{enrolment.prompt.text} (Ctrl-C to stop)", flush=True)
+        while (prompt := enrolment.prompt) is not None and not stop.is_set():  # None once done
+            print(f"{prompt.text} (Ctrl-C to stop)", flush=True)
             event = hal.wait_for_card(reader, stop=stop)
             if event is None:
                 break
@@ -274,7 +304,7 @@ def _enrol_with_reader(registry, args, Enrolment, parse_role) -> int:
     return EXIT_OK
 
 
-def add_parsers(sub) -> None:
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("games", help="list, resume or archive the games in the data directory",
                        description="The game files under DATA_DIR/games. 'resume' picks the game the terminal "
                                    "resumes at start-up; 'archive' moves a finished game to DATA_DIR/archive; "

@@ -145,7 +145,7 @@ def fsync_directory(folder: Path) -> None:
         os.close(fd)
 
 
-def write_output(path: str | os.PathLike[str], write: Callable[[IO[str]], None], *, force: bool,
+def write_output(path: str | os.PathLike[str], write: Callable[[IO[str]], object], *, force: bool,
                  protected: Protected, what: str = "output") -> Path:
     """Check ``path`` (:func:`check_output`), then call ``write(file)`` on a temporary text file beside it
     and put it in place durably. Returns the path.

@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from host_ui.shell.outputs import fsync_directory
+
 __all__ = ["hash_pin", "is_pin_hash", "PinCheck", "set_pin_in_config", "valid_pin", "FREE_TRIES", "MAX_WAIT_S"]
 
 log = logging.getLogger("banquier")
@@ -169,5 +171,4 @@ def set_pin_in_config(path: Path, pin: str, check: Callable[[str], object]) -> N
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-    from host_ui.shell.outputs import fsync_directory
     fsync_directory(path.parent)

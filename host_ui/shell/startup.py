@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 from host_ui.shell.backup import newest_good_backup
+from host_ui.shell.manage import current_game, list_games
 from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.ledger import one_line
@@ -48,7 +49,6 @@ def resume_at_startup(data: Path, key: bytes, *, key_file: Path | None = None, b
 
     Never raises for what is in the files: see the module docstring. ``backups``: the backup folder, searched
     for a good copy of a game that cannot be resumed."""
-    from host_ui.shell.manage import current_game
     try:
         path = current_game(data, key_file)
     except (GameError, OSError, *DAMAGE) as exc:
@@ -104,7 +104,6 @@ def mirror_of(game_path: Path, backups: Path | None) -> Path | None:
 
 def _name_the_unreadable(data: Path, key_file: Path | None) -> None:
     """No game to resume: say which game files could not be opened (kept as they are), one line each."""
-    from host_ui.shell.manage import list_games
     try:
         rows = list_games(data, key_file)
     except (GameError, OSError, *DAMAGE):

@@ -23,7 +23,7 @@ def run(capsys, *argv):
 
 
 def test_replay_prints_counts_and_exits_0(capsys, tmp_path):
-    code, out, err = run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
+    code, out, _err = run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
     assert code == 0 and "184 operations (2 refused as the log says) and 19 checks" in out
 
 
@@ -36,7 +36,7 @@ def test_replay_mismatch_exits_1_with_line_field_expected_actual(capsys, tmp_pat
     lines[check] = json.dumps(data)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(lines) + "\n")
-    code, out, err = run(capsys, "replay", str(bad), "--game", str(tmp_path / "g.db"))
+    code, _out, err = run(capsys, "replay", str(bad), "--game", str(tmp_path / "g.db"))
     assert code == 1
     assert f"line {check + 1}: cash.{player}: expected" in err and "actual" in err
 
@@ -44,12 +44,12 @@ def test_replay_mismatch_exits_1_with_line_field_expected_actual(capsys, tmp_pat
 def test_malformed_log_exits_2_naming_the_line(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text(SMALL.read_text().splitlines()[0] + "\n" + '{"op": "fly"}\n')
-    code, out, err = run(capsys, "replay", str(bad), "--game", str(tmp_path / "g.db"))
+    code, _out, err = run(capsys, "replay", str(bad), "--game", str(tmp_path / "g.db"))
     assert code == 2 and ":2: malformed line" in err and "Traceback" not in err
 
 
 def test_missing_log_exits_3(capsys, tmp_path):
-    code, out, err = run(capsys, "replay", str(tmp_path / "nope.jsonl"))
+    code, _out, err = run(capsys, "replay", str(tmp_path / "nope.jsonl"))
     assert code == 3 and err.count("\n") == 1
 
 
@@ -87,7 +87,7 @@ def test_a_damaged_file_is_refused_and_left_alone(capsys, tmp_path):
     path = tmp_path / "g.db"
     path.write_bytes(b"this is not a database" * 100)
     before = path.read_bytes()
-    code, out, err = run(capsys, "audit", str(path))
+    code, _out, err = run(capsys, "audit", str(path))
     assert code == 3 and "not a readable game file" in err
     assert path.read_bytes() == before
 
@@ -154,9 +154,9 @@ def _tamper(path, sql):
 def test_export_never_overwrites_a_game(capsys, tmp_path):
     run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "g.db"))
     before = _sha(tmp_path / "g.db")
-    code, out, err = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "g.db"))
+    code, _out, err = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "g.db"))
     assert code == 2 and "never over a game" in err and _sha(tmp_path / "g.db") == before
-    code, out, err = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "no" / "dir" / "x"))
+    code, _out, err = run(capsys, "export", str(tmp_path / "g.db"), "-o", str(tmp_path / "no" / "dir" / "x"))
     assert code == 3 and err.count("\n") == 1 and "Traceback" not in err
 
 
@@ -165,10 +165,10 @@ def test_looking_at_a_game_changes_nothing_and_creates_no_key(capsys, tmp_path, 
     _tamper(tmp_path / "g.db", "UPDATE projection SET state = replace(state, '\"pot\":0', '\"pot\":5')")
     before = sorted(p.name for p in tmp_path.iterdir()), _sha(tmp_path / "g.db")
     for argv in (["audit"], ["export"], ["export", "--format", "csv"]):
-        code, out, err = run(capsys, *argv[:1], str(tmp_path / "g.db"), *argv[1:])
+        code, _out, err = run(capsys, *argv[:1], str(tmp_path / "g.db"), *argv[1:])
         assert code == 1, (argv, err)
     monkeypatch.setenv("BANQUIER_KEY_FILE", str(tmp_path / "other.key"))
-    code, out, err = run(capsys, "audit", str(tmp_path / "g.db"))
+    code, _out, err = run(capsys, "audit", str(tmp_path / "g.db"))
     assert code == 3 and "no device key" in err
     assert (sorted(p.name for p in tmp_path.iterdir()), _sha(tmp_path / "g.db")) == before
 
@@ -189,17 +189,17 @@ def test_games_outside_the_data_directory_are_not_managed(capsys, tmp_path, monk
     monkeypatch.setenv("BANQUIER_DATA_DIR", str(data))
     run(capsys, "replay", str(SMALL), "--game", str(tmp_path / "elsewhere.db"))
     for action in ("resume", "archive"):
-        code, out, err = run(capsys, "games", action, str(tmp_path / "elsewhere.db"))
+        code, _out, err = run(capsys, "games", action, str(tmp_path / "elsewhere.db"))
         assert code == 2 and "no game" in err
     assert (tmp_path / "elsewhere.db").is_file() and not (data / "current").exists()
 
 
 def test_bad_card_inputs_never_hang_or_trace(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "data"))
-    code, out, err = run(capsys, "cards", "enrol", "--role", "player 3", "--uid", "")
+    code, _out, err = run(capsys, "cards", "enrol", "--role", "player 3", "--uid", "")
     assert code == 2 and "not a card UID" in err
     (tmp_path / "bad.txt").write_bytes(b"\xff\xfe\x00x")
-    code, out, err = run(capsys, "cards", "import", str(tmp_path / "bad.txt"))
+    code, _out, err = run(capsys, "cards", "import", str(tmp_path / "bad.txt"))
     assert code == 2 and "not a UTF-8 text file" in err
 
 
