@@ -875,7 +875,8 @@ def draw_damaged(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     c.box(main, theme.PANEL, radius=10)
     said, problem = split_v(main.inflate(-c.px(16), -c.px(12)), 1.2, 1, gap=c.px(4))
     explained = (view.extra or {}).get("said")
-    c.paragraph(said, ctx.msg(explained) if explained is not None else ctx.msg(view.title), 17, theme.ERROR, bold=True, align="center", role="prompt", max_lines=4)
+    c.paragraph(said, ctx.msg(explained) if explained is not None else ctx.msg(view.title), 17, theme.ERROR,
+                bold=True, align="center", role="prompt", max_lines=4)
     c.paragraph(problem, str((view.extra or {}).get("problem", "")), 12, theme.MUTED, align="center",
                 role="problem", min_size=8, max_lines=3)
     pager = option_grid(c, options, view.options, ctx, min_w=150)
