@@ -43,10 +43,11 @@ from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
 from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import games_dir, set_current
-from host_ui.shell.startup import resume_at_startup
+from host_ui.shell.startup import restore_at_startup, resume_at_startup
 from terminal.bank.game import Game
 from terminal.errors import GameError
 from terminal.table.machine import Terminal
+from terminal.table.shared import Damage
 
 if TYPE_CHECKING:  # for annotations only: pygame and the screen modules are loaded once a display opens
     import pygame
@@ -419,13 +420,22 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     def notices() -> list[str]:
         return [f"{label}: {problem}" for label, part in parts if (problem := part.problem) is not None]
 
-    # Never raises: a damaged, foreign or edited current game is named in the journal and left untouched.
-    game = resume_at_startup(data, key, key_file=config.storage.key_file, backups=config.storage.backups,
-                             clock=wall_clock).game
+    # Never raises: a damaged, foreign or edited current game is named in the journal and left untouched; the
+    # screen says so and offers its newest good backup or a new game.
+    found = resume_at_startup(data, key, key_file=config.storage.key_file, backups=config.storage.backups,
+                              clock=wall_clock)
+    game = found.game
     notice = None
     if game is not None:
         game.start_play_clock(time.monotonic)
         notice = resumed_notice(game)  # the first screen says the game was resumed
+    damage = Damage(found.problem, found.backup.name if found.backup else None) \
+        if found.problem is not None and game is None else None
+
+    def restore() -> Game:
+        restored: Game = restore_at_startup(found, data, key, clock=wall_clock)
+        restored.start_play_clock(time.monotonic)
+        return restored
 
     def factory(edition: str, names: list[str], mode: str, rules: dict[str, Any], cards: dict[str, str],
                 minutes: int | None = None) -> Game:
@@ -439,7 +449,8 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
         return created
 
     terminal = Terminal(game, registry, beeper, time.monotonic, config.terminal_settings(), game_factory=factory,
-                        enrolment_factory=lambda: Enrolment(registry, players=8), notice=notice)
+                        enrolment_factory=lambda: Enrolment(registry, players=8), notice=notice, damage=damage,
+                        restore=restore if found.backup is not None else None)
     keeper = BackupKeeper(config.storage.backups, config.storage.backup_every, config.storage.backups_kept)
     shown = NoticeOutput(output, notices)
     app = _make_app(config, terminal, shown, reader)

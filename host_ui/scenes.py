@@ -19,6 +19,7 @@ from hal.sim_beeper import SimBeeper
 from host_ui.demo import BANKER_UID, FakeClock, deed_uid, make_registry, player_uid
 from terminal.bank.game import Game
 from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.shared import Damage
 from terminal.table.view import Msg, View
 
 PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
@@ -257,6 +258,17 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     # No game yet.
     empty = _terminal(None, language, clock, tmp=tmp)
     scenes.append(Scene("idle_no_game", empty.view, None))
+
+    # A damaged current game at start-up: what is wrong, its newest good backup or a new game.
+    damaged = Terminal(None, make_registry(4), SimBeeper(audio=False, clock=clock), clock,
+                       TerminalSettings(language=language, banker_pin="1234"), game_factory=empty.game_factory,
+                       damage=Damage("cannot resume 20260301-201500.db: file is not a database. The file is kept as "
+                                     "it is; restore its newest good backup 20260301-201500.seq140.db "
+                                     "(`banquier games restore 20260301-201500`) or start a new game from the banker "
+                                     "menu.", "20260301-201500.seq140.db"),
+                       restore=lambda: Game.open(tmp / "never.db", key=KEY))  # shown, not chosen
+    assert damaged.view.screen == "damaged"
+    scenes.append(Scene("damaged", damaged.view, None))
 
     # A finished time-limited game, for the standings and the chart.
     over = Game.create(tmp / f"over-{language}.db", "fr", PLAYERS, mode="time_limit",

@@ -43,13 +43,16 @@ from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import current_game, games_dir, set_current
+from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
+from terminal.bank.ledger import one_line
 from terminal.bank.tablelog import ReplayMismatch, TableLog, read_table_log
 from terminal.bank.tablelog import _compare as compare_check
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.shared import Damage
 from terminal.table.view import Msg
 
 if TYPE_CHECKING:
@@ -215,6 +218,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     if key is None:  # the key file is read to resume a game, and made only for a new one
         key = load_key(key_path) if current is not None else load_or_create_key(key_path, data=folder)
     notice: Msg | None = None
+    game: Game | None
+    damage: Damage | None = None
     if log is not None:
         header = log.header
         names = list(header["players"])
@@ -225,9 +230,13 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                            player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
     elif current is not None:
         path = current
-        game = Game.open(path, key=key, clock=wall_clock)
-        game.start_play_clock(time.monotonic)
-        notice = resumed_notice(game)
+        try:
+            game = Game.open(path, key=key, clock=wall_clock)
+            game.start_play_clock(time.monotonic)
+            notice = resumed_notice(game)
+        except (GameError, OSError, *DAMAGE) as exc:  # named on the screen and kept; the wizard starts another
+            game, damage = None, Damage(f"cannot resume {path.name}: {one_line(exc)} The file is kept as it is.")
+            print(f"banquier sim: {damage.problem}", file=sys.stderr)
     else:
         names = list(players)
         path = new_game_path(folder, "sim")
@@ -256,7 +265,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     beeper = SimBeeper(audio=audio, clock=clock)
     reader = SimReader(clock=clock)
     terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
-                        notice=notice)
+                        notice=notice, damage=damage)
     panel = panel_size(size, rotation)
     window_size = (panel[0] + TRAY_W, max(panel[1] + READER_H, 600))
     if desktop is None and not headless:

@@ -68,3 +68,51 @@ def test_run_refuses_a_blind_screen_on_a_device(tmp_path, key):
     result = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(tmp_path / "config.toml"), "run",
                              "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3 and "refuses to take payments" in result.stderr
+
+
+_VIEW_OF_THE_RUN = """
+import json, sys
+from pathlib import Path
+import host_ui.device as device
+from host_ui.shell.config import load_config
+made = []
+class Recorded(device.Terminal):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        made.append(self)
+device.Terminal = Recorded
+code = device.run_device(load_config(Path(sys.argv[1])), headless=True, max_seconds=1)
+view = made[0].view
+print(json.dumps({"code": code, "screen": view.screen, "said": view.extra["said"].code,
+                  "problem": view.extra["problem"], "options": {o.id: o.enabled for o in view.options},
+                  "backup": view.extra["backup"]}))
+"""
+
+
+def test_run_with_a_damaged_current_game_shows_it_and_offers_its_backup(tmp_path, key):
+    """The current game's file is damaged after a run backed it up: no traceback, no crash loop (exit 0),
+    and the screen names the damage and offers the newest good backup or a new game; the file is kept."""
+    import json
+    data, env = _setup(tmp_path, key)
+    config = tmp_path / "config.toml"
+    first = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(config), "run", "--headless",
+                            "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    (data / "current").write_text("sunday.db\n")
+    game_file = data / "games" / "sunday.db"
+    with open(game_file, "r+b") as f:
+        f.write(b"\x00" * 100)  # SQLite's header destroyed
+    damaged = game_file.read_bytes()
+    result = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(config), "run", "--headless",
+                             "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "cannot resume sunday.db" in result.stderr and "stopped cleanly" in result.stderr
+    shown = subprocess.run([sys.executable, "-c", _VIEW_OF_THE_RUN, str(config)], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0 and "Traceback" not in shown.stderr, shown.stderr
+    view = json.loads(shown.stdout.strip().splitlines()[-1])
+    assert view["code"] == 0 and view["screen"] == "damaged" and view["said"] == "damaged_startup"
+    assert "sunday.db" in view["problem"] and view["backup"].startswith("sunday.seq")
+    assert view["options"] == {"restore": True, "new_game": True}
+    assert game_file.read_bytes() == damaged, "the damaged game is kept for inspection"

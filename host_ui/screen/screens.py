@@ -868,6 +868,21 @@ def draw_enrol(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     footer(c, foot, ctx, extra=extra)
 
 
+# -- a damaged game: what is wrong, its newest good backup or a new game ----------------------------------
+def draw_damaged(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    view = ctx.view
+    main, options, foot = split_v(body, 1.3, 1, -c.px(FOOTER), gap=c.px(6))
+    c.box(main, theme.PANEL, radius=10)
+    said, problem = split_v(main.inflate(-c.px(16), -c.px(12)), 1.2, 1, gap=c.px(4))
+    explained = (view.extra or {}).get("said")
+    c.paragraph(said, ctx.msg(explained) if explained is not None else ctx.msg(view.title), 17, theme.ERROR,
+                bold=True, align="center", role="prompt", max_lines=4)
+    c.paragraph(problem, str((view.extra or {}).get("problem", "")), 12, theme.MUTED, align="center",
+                role="problem", min_size=8, max_lines=3)
+    pager = option_grid(c, options, view.options, ctx, min_w=150)
+    footer(c, foot, ctx, cancel=False, pager=pager)
+
+
 def _card_icon(c: Canvas, rect: pygame.Rect) -> None:
     h = min(rect.h, c.px(70))
     w = int(h * 1.58)

@@ -24,9 +24,9 @@ from host_ui.shell.manage import current_game, list_games
 from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.ledger import one_line
-from terminal.errors import GameError
+from terminal.errors import GameError, LedgerError
 
-__all__ = ["StartUp", "resume_at_startup", "mirror_of"]
+__all__ = ["StartUp", "resume_at_startup", "restore_at_startup", "mirror_of"]
 
 log = logging.getLogger("banquier")
 
@@ -73,6 +73,28 @@ def resume_at_startup(data: Path, key: bytes, *, key_file: Path | None = None, b
         log.warning("%s had lost its last %d acknowledged entries (its WAL was damaged): written back from the "
                     "mirror %s", path.name, game.restored, mirror_of(path, backups))
     return StartUp(game=game, path=path)
+
+
+def restore_at_startup(found: StartUp, data: Path, key: bytes, *,
+                       clock: Callable[[], datetime] | None = None) -> Game:
+    """What ``banquier games restore`` does, for the game start-up could not resume: ``found.backup`` copied
+    into a new game file (full check), made the current game; the damaged file is kept as it is. Raises
+    LedgerError (or AuditFailed) naming the problem."""
+    from host_ui.shell.backup import restore_backup
+    from host_ui.shell.manage import games_dir, set_current
+    if found.path is None or found.backup is None:
+        raise LedgerError("No backup to restore: start a new game from the banker menu.", code="ledger_error")
+    try:
+        game = restore_backup(found.backup, games_dir(data), key, stem=found.path.stem, clock=clock)
+        set_current(data, game.path)
+    except OSError as exc:
+        if isinstance(exc, GameError):
+            raise
+        raise LedgerError(f"Cannot restore {found.backup.name}: {one_line(exc)} Start a new game from the banker "
+                          f"menu.", code="ledger_unwritable", params={"path": str(found.backup)}) from exc
+    log.warning("restored %s into %s (start-up); %s is kept as it was", found.backup.name, game.path.name,
+                found.path.name)
+    return game
 
 
 def mirror_of(game_path: Path, backups: Path | None) -> Path | None:

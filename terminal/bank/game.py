@@ -365,6 +365,21 @@ class Game:
         ledger._checkpoint = last
         ledger.checkpoint_stored = checkpoint[0]
 
+    def payments_stopped(self) -> str | None:
+        """Why nothing more may be written to this game, as soon as it is known and without waiting: the
+        checks run beside play after start-up (SQLite's check, the full audit: see
+        :class:`~terminal.bank.audit.BackgroundAudit`) found the file damaged. One line naming the problem,
+        or None while nothing was found (the next payment would be refused with the same problem)."""
+        guard = self._ledger.guard
+        if guard is None:
+            return None
+        name = Path(self._ledger.path).name
+        if getattr(guard, "quick", None) is False:
+            return f"{name} is damaged (SQLite's check: {getattr(guard, 'quick_problem', '')})."
+        if getattr(guard, "full", None) is False:
+            return f"the audit of {name} found {getattr(guard, 'full_summary', '')}".rstrip()
+        return None
+
     def close(self) -> None:
         """Close the file cleanly (the next :meth:`open` then needs no audit), writing the play time counted
         since the last entry."""

@@ -363,10 +363,22 @@ class Enrol:
     enrolment: Enrolment
 
 
+@dataclass
+class Damaged:
+    """The game's file is damaged (found at start-up, or by the checks running beside play): nothing more is
+    written to it. ``problem``: one line naming it; ``backup``: the newest good backup offered, or None;
+    ``at_startup``: the game was not resumed (else it was being played when payments stopped)."""
+
+    screen: ClassVar[str] = "damaged"
+    problem: str
+    backup: str | None = None
+    at_startup: bool = True
+
+
 Dialog = (Idle | GameOver | DeedScreen | Offer | OwnDeed | PlayerScreen | Confirm | Keypad | Pin | Choice
-          | AuctionScreen | TradeScreen | BankruptcyScreen | Banker | History | NewGame | Enrol)
+          | AuctionScreen | TradeScreen | BankruptcyScreen | Banker | History | NewGame | Enrol | Damaged)
 
 #: Every screen record, for the checks of :mod:`terminal.table.states`.
 DIALOGS: tuple[type[Dialog], ...] = (Idle, GameOver, DeedScreen, Offer, OwnDeed, PlayerScreen, Confirm, Keypad, Pin,
                                      Choice, AuctionScreen, TradeScreen, BankruptcyScreen, Banker, History, NewGame,
-                                     Enrol)
+                                     Enrol, Damaged)

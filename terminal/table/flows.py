@@ -5,6 +5,7 @@ of them is declared, with types, by :class:`terminal.table.shared.TerminalParts`
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -374,7 +375,11 @@ class TableFlows(TerminalParts):
         if not self.settings.banker_protection:
             return self._banker_ok()
         if self.settings.banker_pin:
-            return self._go(Pin())
+            self._go(Pin())
+            seconds = self._pin_wait()
+            if seconds:  # still waiting after wrong PINs: said at once
+                self._say(self._pin_wait_msg(seconds), "error")
+            return None
         self._say(Msg("needs_banker", {}, "Tap the banker card or type the PIN"), "error")
 
     def _banker_ok(self) -> None:
@@ -384,14 +389,84 @@ class TableFlows(TerminalParts):
         self._go(Banker())
         if then == "undo":
             self._ask_undo()
+        elif then == "new_game":
+            self._start_new_game()
+        elif then == "restore":
+            self._restore_backup()
+
+    # -- the banker PIN: after wrong tries, the wait before the next one is shown and every try refused ------
+    def _pin_wait(self) -> int:
+        """Whole seconds before the PIN check looks at a try again (0: a try may be made now). Asked of the
+        PIN check when it slows down wrong tries (``wait_s()``, :class:`terminal.table.shared.PinWait`)."""
+        wait_s = getattr(self.settings.banker_pin, "wait_s", None)
+        return math.ceil(wait_s()) if callable(wait_s) else 0
+
+    @staticmethod
+    def _pin_wait_msg(seconds: int, wrong: bool = False) -> Msg:
+        if wrong:
+            return Msg("wrong_pin_wait", {"seconds": seconds},
+                       f"Wrong PIN. Too many tries: wait {seconds} s before trying again.")
+        return Msg("pin_wait", {"seconds": seconds}, f"Too many wrong PINs: wait {seconds} s before trying again.")
+
+    def _pin_tick(self) -> None:
+        """On the PIN screen, the wait shown counts down; "you may try again" once it is over."""
+        shown = self.message
+        if shown is None or shown.code not in ("pin_wait", "wrong_pin_wait"):
+            return None
+        seconds = self._pin_wait()
+        if seconds == shown.params.get("seconds"):
+            return None
+        if seconds:
+            return self._say(self._pin_wait_msg(seconds, wrong=shown.code == "wrong_pin_wait"), "error")
+        self._say(Msg("pin_try_now", {}, "You may try the PIN again."))
+
+    def _digit_pin(self, char: str) -> None:
+        """A key on the PIN screen: refused with the wait while the PIN check waits after wrong tries."""
+        seconds = self._pin_wait()
+        if seconds and char != "OK":
+            return self._refuse(self._pin_wait_msg(seconds))
+        self._digit_keypad(char)
 
     def _confirm_pin(self) -> None:
         pin = self._at(Pin)
-        if pin.buffer == self.settings.banker_pin:
+        waiting = self._pin_wait()
+        # compared even during the wait: the check refuses it and logs the try, as it logs every wrong one
+        if pin.buffer == self.settings.banker_pin and not waiting:
             self._accept()
             return self._banker_ok()
         pin.buffer = ""
-        self._refuse(Msg("wrong_pin", {}, "Wrong PIN."))
+        if waiting:
+            return self._refuse(self._pin_wait_msg(waiting))
+        seconds = self._pin_wait()
+        self._refuse(self._pin_wait_msg(seconds, wrong=True) if seconds else Msg("wrong_pin", {}, "Wrong PIN."))
+
+    # -- a damaged game: its newest good backup or a new game, by the banker ----------------------------------
+    def _choose_damaged(self, option_id: str) -> None:
+        if option_id not in ("restore", "new_game"):
+            return self._refuse_needs()
+        self._after_banker = option_id
+        if not self.settings.banker_protection:
+            return self._banker_ok()
+        self._banker_card(touch=True)
+
+    def _restore_backup(self) -> None:
+        """The newest good backup of the damaged game, restored into a new game file by the host (the damaged
+        file is kept), becomes the game in play."""
+        restore, damage = self.restore, self.damage
+        if restore is None or damage is None or damage.backup is None:
+            return self._refuse(Msg("not_allowed_now", {"what": "restore"}, "Not possible here: restore."))
+        try:
+            game = restore()
+        except GameError as exc:
+            return self._refuse_error(exc)
+        if self.game is not None:
+            self.game.close()
+        self.game, self.damage, self.restore = game, None, None
+        self._last_go.clear()
+        self._beep("success")
+        self._go_idle()
+        self._say(Msg("backup_restored", {"backup": damage.backup},
+                      f"Backup {damage.backup} restored: the game goes on. The old file is kept."), "success")
 
     def _choose_banker(self, option_id: str) -> None:
         if option_id == "undo":
@@ -501,7 +576,7 @@ class TableFlows(TerminalParts):
                 return self._refuse_error(exc)
             if self.game is not None:
                 self.game.close()
-            self.game = game
+            self.game, self.damage, self.restore = game, None, None
             self._last_go.clear()
             self._beep("success")
             self._go(Idle())

@@ -58,7 +58,7 @@ from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
 from terminal.bank.types import Effects, Receipt
-from terminal.errors import GameError
+from terminal.errors import AuditFailed, GameError
 from terminal.table.dialogs import (
     Adjust,
     AdjustPlayer,
@@ -71,6 +71,7 @@ from terminal.table.dialogs import (
     Choice,
     ChoiceNext,
     Confirm,
+    Damaged,
     DeckPick,
     DeedDice,
     DeedPick,
@@ -106,7 +107,7 @@ from terminal.table.dialogs import (
 )
 from terminal.table.flows import TableFlows
 from terminal.table.i18n import translate
-from terminal.table.shared import CardLookup, GameFactory, Sounds, account_msg, joined, owes_of
+from terminal.table.shared import CardLookup, Damage, GameFactory, Sounds, account_msg, joined, owes_of
 from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
 from terminal.table.states import STATES, may_go
 from terminal.table.view import Msg, Option, Pending, View
@@ -131,12 +132,18 @@ class Terminal(TableFlows, ViewBuilder):
       game's play clock: the wall clock, which the terminal never reads, ends no game).
     - ``enrolment_factory``: ``() -> cards.registry.Enrolment`` for the enrolment wizard.
     - ``notice``: a message shown on the first screen (the host's "game resumed" after a restart).
+    - ``damage``: what start-up found when the current game could not be resumed (the problem, the newest
+      good backup): the terminal opens on the damaged game's screen, which offers that backup and a new
+      game. ``restore``: ``() -> Game``, restores that backup into a new game file and opens it (the host's
+      restore; the damaged file is kept). During play, a failed check of the file stops payments and opens
+      the same screen (:meth:`tick`).
     """
 
     def __init__(self, game: Game | None, registry: CardLookup | None, beeper: Sounds | None,
                  clock: Callable[[], float], settings: TerminalSettings | None = None,
                  game_factory: GameFactory | None = None, enrolment_factory: Callable[[], Enrolment] | None = None,
-                 notice: Msg | None = None):
+                 notice: Msg | None = None, damage: Damage | None = None,
+                 restore: Callable[[], Game] | None = None):
         self.game = game
         self.registry = registry
         self.beeper = beeper
@@ -160,7 +167,11 @@ class Terminal(TableFlows, ViewBuilder):
         self._view: View | None = None
         self._kept_at: float | None = None
         self.message = notice
-        if game is not None and game.is_over():
+        self.damage = damage
+        self.restore = restore
+        if damage is not None:
+            self.dialog = Damaged(damage.problem, damage.backup, at_startup=game is None)
+        elif game is not None and game.is_over():
             self.dialog = GameOver()
 
     @property
@@ -320,9 +331,16 @@ class Terminal(TableFlows, ViewBuilder):
     def tick(self) -> None:
         """Clock tick: time out a pending step; end a time-limited game whose time has come."""
         now = self.clock()
-        if not isinstance(self.dialog, Idle | GameOver) and now - self.last_input >= self.timeout_s():
+        if self.game is not None and self.damage is None:
+            problem = self.game.payments_stopped()
+            if problem is not None:
+                return self._stop_payments(problem)
+        if isinstance(self.dialog, Pin):
+            self._pin_tick()
+        if not isinstance(self.dialog, Idle | GameOver | Damaged) and now - self.last_input >= self.timeout_s():
             self._time_out()
-        if self.game is not None and self.game.mode == "time_limit" and not self.game.is_over():
+        if self.game is not None and self.game.mode == "time_limit" and not self.game.is_over() \
+                and self.damage is None:
             try:
                 if self.game.tick() is not None:
                     self._after_commit("end_game")
@@ -438,7 +456,24 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _go_idle(self) -> None:
         self._after_banker = None
+        if self.damage is not None:  # nothing is played on a damaged game: its screen stays
+            return self._go(Damaged(self.damage.problem, self.damage.backup, at_startup=self.game is None))
         self._go(GameOver() if self.game is not None and self.game.is_over() else Idle())
+
+    def _stop_payments(self, problem: str) -> None:
+        """The file of the game in play is damaged (a check beside play failed, or refused a payment):
+        payments stop at once and the damaged game's screen says so."""
+        self.damage = Damage(problem)
+        self._beep("refused")
+        self._go_idle()
+        self._say(Msg("payments_stopped", {}, "Payments are stopped: the game's file is damaged."), "error")
+
+    def _damage_of(self, exc: GameError) -> bool:
+        """Whether a refused write was refused because the game's file is damaged (then payments stop)."""
+        if isinstance(exc, AuditFailed) or exc.code == "ledger_damaged":
+            self._stop_payments(str(exc))
+            return True
+        return False
 
     def _at(self, kind: type[D]) -> D:
         """The current screen's record, of the kind the handler was registered for."""
@@ -637,6 +672,8 @@ class Terminal(TableFlows, ViewBuilder):
         try:
             receipt = self._game.apply(op) if op.get("op") != "undo" else self._game.undo()
         except GameError as exc:
+            if self._damage_of(exc):
+                return None
             self._go_idle()
             return self._refuse_error(exc)
         if op.get("op") == "pass_go":
@@ -1067,7 +1104,7 @@ HANDLERS: Mapping[str, Handlers] = {
     "own_deed": Handlers(card=Terminal._card_offer, option=Terminal._choose_own_deed),
     "player": Handlers(card=Terminal._card_player, option=Terminal._choose_player),
     "keypad": Handlers(card=Terminal._card_keypad, ok=Terminal._confirm_keypad, digit=Terminal._digit_keypad),
-    "pin": Handlers(ok=Terminal._confirm_pin, digit=Terminal._digit_keypad),
+    "pin": Handlers(ok=Terminal._confirm_pin, digit=Terminal._digit_pin),
     "confirm": Handlers(card=Terminal._card_confirm, option=Terminal._choose_confirm, ok=Terminal._confirm_confirm),
     "choose": Handlers(card=Terminal._card_choose, option=Terminal._choose_choose),
     "auction": Handlers(card=Terminal._card_auction, option=Terminal._choose_auction, ok=Terminal._confirm_auction),
@@ -1078,6 +1115,7 @@ HANDLERS: Mapping[str, Handlers] = {
     "history": Handlers(option=Terminal._choose_history),
     "new_game": Handlers(card=Terminal._card_new_game, option=Terminal._choose_new_game),
     "enrol": Handlers(option=Terminal._choose_enrol),
+    "damaged": Handlers(option=Terminal._choose_damaged),
 }
 
 

@@ -51,6 +51,23 @@ class TerminalSettings:
     display: str = "plain"
 
 
+@dataclass(frozen=True)
+class Damage:
+    """A game the terminal cannot play on (what the host found at start-up, or what stopped payments during
+    play): ``problem``, one line naming it and the fix; ``backup``, the name of the newest good backup the
+    host can restore (``Terminal(restore=...)``), or None."""
+
+    problem: str
+    backup: str | None = None
+
+
+class PinWait(Protocol):
+    """A banker PIN check that slows down wrong tries (``host_ui.shell.pin.PinCheck``): seconds before the
+    next try is looked at."""
+
+    def wait_s(self) -> float: ...
+
+
 def owes_of(effects: Effects) -> tuple[tuple[str, str, int], ...]:
     """The debts an operation would create or raise (from its preview): ``(debtor, creditor, amount more
     owed)``."""
@@ -123,6 +140,8 @@ class TerminalParts:
     screen_version: int
     banker_unlocked: bool
     _after_banker: str | None
+    damage: Damage | None
+    restore: Callable[[], Game] | None
     _last_go: dict[str, float]
     _view: View | None
 
@@ -153,6 +172,8 @@ class TerminalParts:
                          back: Dialog | None = None) -> None: ...
         def _choose(self, title: Msg, options: list[Option], then: ChoiceNext) -> None: ...
         def _choose_idle(self, option_id: str) -> None: ...
+        def _digit_keypad(self, char: str) -> None: ...
+        def _pin_wait(self) -> int: ...
         def _deed_view(self, square: int, payer: str | None = None) -> DeedView: ...
         def _label(self, account: str) -> str: ...
         def _rent_reason(self, square: int, owner: str, dice: int | None, card: str | None) -> Msg | None: ...

@@ -19,8 +19,9 @@ from terminal.table.i18n import CATALOG
 
 INPUTS = frozenset({"player", "deed", "option", "ok", "digit"})
 #: Screens every screen may go to: idle after a commit, a cancel or a timeout; the end of the game; the
-#: banker menu (the banker card is taken everywhere).
-ALWAYS = frozenset({"idle", "game_over", "banker"})
+#: banker menu (the banker card is taken everywhere); the damaged game's screen (the checks running beside
+#: play may stop payments at any moment).
+ALWAYS = frozenset({"idle", "game_over", "banker", "damaged"})
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ STATES: Mapping[str, State] = {s.name: s for s in (
     _state("history", "option", "part_card_choice", "pin confirm", long=True),
     _state("new_game", "player option", "part_card_player", "new_game", long=True),
     _state("enrol", "option", "part_card_enrol", "enrol", long=True),
+    # a damaged game: the banker restores its newest good backup or starts a new game (identified first)
+    _state("damaged", "option", "part_damaged", "pin new_game"),
 )}
 
 

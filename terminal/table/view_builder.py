@@ -14,6 +14,7 @@ from terminal.table.dialogs import (
     BankruptcyScreen,
     Choice,
     Confirm,
+    Damaged,
     DeedDice,
     DeedScreen,
     Enrol,
@@ -164,7 +165,9 @@ class ViewBuilder(TerminalParts):
                         deed=self._deed_view(square) if square is not None else None, **base)
         if isinstance(d, Pin):
             return View("pin", Msg("keypad_pin", {}, "Banker PIN"), keypad="•" * len(d.buffer),
-                        keypad_label=Msg("keypad_pin", {}, "Banker PIN"), **base)
+                        keypad_label=Msg("keypad_pin", {}, "Banker PIN"), extra={"wait_s": self._pin_wait()}, **base)
+        if isinstance(d, Damaged):
+            return self._damaged_view(d, base)
         if isinstance(d, Confirm):
             return self._confirm_view(d, base)
         if isinstance(d, Choice):
@@ -219,6 +222,21 @@ class ViewBuilder(TerminalParts):
             return View("enrol", title, options=(Option("skip", Msg("opt_skip", {}, "Skip")),
                                                  Option("done", Msg("opt_done", {}, "Done"))), **base)
         raise AssertionError(f"no view for screen {self.screen!r}")
+
+    def _damaged_view(self, d: Damaged, base: _Common) -> View:
+        """The damaged game's screen: what is wrong (one line, as the host or the Bank named it), and the
+        newest good backup or a new game, for the banker."""
+        said = (Msg("damaged_startup", {}, "This game's file is damaged: it was not resumed.") if d.at_startup
+                else Msg("damaged_play", {}, "This game's file is damaged: payments are stopped; the banker can "
+                                              "restore a backup or start a new game."))
+        restore = (Option("restore", Msg("opt_restore_backup", {}, "Restore the backup"),
+                          enabled=self.restore is not None) if d.backup is not None
+                   else Option("restore", Msg("no_good_backup", {}, "No good backup"), enabled=False))
+        options = (restore, Option("new_game", Msg("opt_new_game", {}, "New game"),
+                                   enabled=self.game_factory is not None))
+        return View("damaged", Msg("damaged_title", {}, "Damaged game file"), options=options,
+                    extra={"said": said, "problem": d.problem, "backup": d.backup, "at_startup": d.at_startup},
+                    **base)
 
     def _deed_screen_view(self, d: DeedScreen, base: _Common) -> View:
         """A deed looked at, and what the next card does: unowned, the buyer's card buys it at the price
