@@ -225,16 +225,16 @@ class Terminal(TableFlows, ViewBuilder):
             return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
         if isinstance(role, BankerCard):
             return self._banker_card()
+        if isinstance(self.dialog, NewGame) and isinstance(role, PlayerCard):
+            # a seat of the game being set up: the game on the table (over, or about to be replaced) has no say,
+            # a card of a player who went bankrupt in it is as free as any other
+            return self._new_game_card(uid)
         if self.game is None:
-            if isinstance(self.dialog, NewGame) and isinstance(role, PlayerCard):
-                return self._new_game_card(uid)
             return self._refuse(Msg("no_game", {}, "No game: the banker starts one."))
         tapped: Tapped
         if isinstance(role, PlayerCard):
             player = self._player_of(uid, role)
             if player is None:
-                if isinstance(self.dialog, NewGame):
-                    return self._new_game_card(uid)
                 return self._refuse(Msg("card_not_in_game", {}, "This player card is not in the game."))
             if player in self.game.current.bankrupt_list:
                 return self._refuse(Msg("bankrupt_card", {"player": player},

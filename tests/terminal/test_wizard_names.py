@@ -103,3 +103,63 @@ def test_each_mode_is_explained_in_one_line(tmp_path, key):
     assert hints == ["mode_hint_classic", "mode_hint_sans_frontieres", "mode_hint_quick", "mode_hint_time_limit"]
     from terminal.table.i18n import CATALOG
     assert all(set(CATALOG[h]) == {"fr", "en", "uk"} for h in hints)
+
+
+def _bankrupt_through_the_machine(terminal, clock, seat, player):
+    """``player`` (card ``seat``) owes the Bank more than they have and declares bankruptcy on the table."""
+    terminal.game.pay_bank(player, 5000)
+    _tap(terminal, clock, seat)
+    terminal.choose("bankruptcy")
+    assert terminal.view.screen == "confirm"
+    _tap(terminal, clock, seat)  # the debtor's card confirms
+    assert player in terminal.game.current.bankrupt_list
+
+
+def test_the_cards_of_a_finished_game_bankrupt_ones_included_are_free_for_the_next(tmp_path, key):
+    cards = {"Anne": player_uid(1), "Bruno": player_uid(2)}
+    game = Game.create(tmp_path / "old.db", "fr", list(cards), key=key, player_cards=cards)
+    clock = FakeClock()
+    made = {}
+
+    def factory(edition, names, mode, rules, cards, minutes=None):
+        made.update(names=list(names), cards=dict(cards))
+        return Game.create(tmp_path / "new.db", edition, names, mode, rules or None, key=key, player_cards=cards)
+
+    terminal = Terminal(game, make_registry(8), SimBeeper(audio=False, clock=clock), clock,
+                        TerminalSettings(language="fr"), game_factory=factory)
+    _bankrupt_through_the_machine(terminal, clock, 2, "Bruno")
+    assert terminal.game.is_over() and terminal.view.screen == "game_over"
+    clock.advance(2)
+    terminal.present(BANKER_UID)
+    terminal.choose("new_game")
+    assert terminal.view.screen == "new_game"
+    for seat in (2, 1, 3):  # Bruno's card first: he went bankrupt in the finished game
+        _tap(terminal, clock, seat)
+        assert terminal.view.message is None or terminal.view.message.code != "bankrupt_card"
+    assert terminal.view.extra["seats"] == [("Bruno", player_uid(2)), ("Anne", player_uid(1)),
+                                            ("Voiture", player_uid(3))]
+    terminal.choose("start")
+    assert terminal.view.screen == "idle" and terminal.view.message.code == "game_created"
+    assert made["cards"] == {"Bruno": player_uid(2), "Anne": player_uid(1), "Voiture": player_uid(3)}
+    assert terminal.game.players == ("Bruno", "Anne", "Voiture") and not terminal.game.current.bankrupt_list
+    _tap(terminal, clock, 2)  # Bruno plays in the new game
+    assert terminal.view.screen == "player" and terminal.view.player == "Bruno"
+    terminal.game.close()
+
+
+def test_a_game_replaced_mid_play_lends_its_bankrupt_players_cards_too(tmp_path, key):
+    cards = {"Anne": player_uid(1), "Bruno": player_uid(2), "Chloé": player_uid(3)}
+    game = Game.create(tmp_path / "old.db", "fr", list(cards), key=key, player_cards=cards)
+    terminal, clock, made = _wizard(tmp_path, key, game)
+    terminal.cancel()
+    _bankrupt_through_the_machine(terminal, clock, 2, "Bruno")
+    assert not terminal.game.is_over()
+    clock.advance(2)
+    terminal.present(BANKER_UID)
+    terminal.choose("new_game")
+    for seat in (1, 2, 3):
+        _tap(terminal, clock, seat)
+    assert [name for name, _ in terminal.view.extra["seats"]] == ["Anne", "Bruno", "Chloé"]
+    terminal.choose("start")
+    assert made["names"] == ["Anne", "Bruno", "Chloé"] and terminal.game.players == ("Anne", "Bruno", "Chloé")
+    terminal.game.close()
