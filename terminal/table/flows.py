@@ -164,17 +164,23 @@ class TableFlows(TerminalParts):
     # ------------------------------------------------------------------------------------------------------
     def _bankruptcy(self, player: str) -> None:
         """Bankruptcy: to a player receiving mortgaged deeds, that creditor first taps their card and decides
-        which mortgages to lift at once; then the confirmation lists what each creditor receives."""
+        which mortgages to lift at once; then the confirmation lists what each creditor receives. A bankruptcy
+        the rules refuse (no debt, or less owed than could still be raised) is refused at once, before anyone
+        chooses anything: the Bank's dry run of it says why."""
+        op = {"op": "declare_bankruptcy", "player": player}
+        try:
+            effects = self._game.preview(op)
+        except GameError as exc:
+            return self._refuse_error(exc, money=("owed", "raisable"))
         state = self._game.current
         debts = state.debts_of(player)
         lift_options: list[int] = []
         creditor = debts[0]["creditor"] if debts else "bank"
         if creditor not in ("bank", "pot"):
             lift_options = [s for s in state.deeds_of(player) if state.mortgaged.get(s)]
-        op = {"op": "declare_bankruptcy", "player": player}
         purpose = Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy")
         if not lift_options:
-            return self._ask_confirm(op, purpose, confirm_by=(player,))
+            return self._ask_confirm(op, purpose, confirm_by=(player,), effects=effects)
         self._go(BankruptcyScreen(player=player, creditor=creditor, lift_options=lift_options))
 
     def _choose_bankruptcy(self, option_id: str) -> None:
@@ -204,8 +210,12 @@ class TableFlows(TerminalParts):
         op: dict[str, Any] = {"op": "declare_bankruptcy", "player": player}
         if screen.lift_now:
             op["lift_now"] = sorted(screen.lift_now)
+        try:
+            effects = self._game.preview(op)
+        except GameError as exc:
+            return self._refuse_error(exc, money=("owed", "raisable"))
         self._ask_confirm(op, Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy"),
-                          confirm_by=(player,))
+                          confirm_by=(player,), effects=effects)
 
     def _details(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]:
         """What a confirmation lists besides the money: for a bankruptcy, per creditor, the deeds (mortgaged

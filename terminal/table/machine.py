@@ -109,7 +109,7 @@ from terminal.table.flows import TableFlows
 from terminal.table.i18n import translate
 from terminal.table.shared import CardLookup, Damage, GameFactory, Sounds, account_msg, joined, owes_of
 from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
-from terminal.table.states import STATES, may_go
+from terminal.table.states import LONG_CONFIRMS, STATES, may_go
 from terminal.table.view import Msg, Option, Pending, View
 from terminal.table.view_builder import ViewBuilder
 
@@ -322,10 +322,12 @@ class Terminal(TableFlows, ViewBuilder):
 
     def timeout_s(self) -> float:
         """How long the current screen waits for an input (any input restarts it): the long timeout on the
-        screens the table marks ``long`` (lists, wizards, menus, auctions, trades) and on a keypad or a
-        confirmation inside a trade or an auction; the short one elsewhere."""
+        screens the table marks ``long`` (lists, wizards, menus, auctions, trades, bankruptcy), on a keypad or a
+        confirmation inside a trade or an auction, and on a confirmation with a long text (a bankruptcy's, an
+        undo's: :data:`terminal.table.states.LONG_CONFIRMS`); the short one elsewhere."""
         dialog = self.dialog
         inside = isinstance(dialog, Keypad | Confirm) and isinstance(dialog.back, TradeScreen | AuctionScreen)
+        inside = inside or isinstance(dialog, Confirm) and dialog.pending.op.get("op") in LONG_CONFIRMS
         return self.settings.long_timeout_s if STATES[self.screen].long or inside else self.settings.timeout_s
 
     def tick(self) -> None:

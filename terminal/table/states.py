@@ -28,8 +28,9 @@ ALWAYS = frozenset({"idle", "game_over", "banker", "damaged"})
 class State:
     """A screen: ``takes`` the inputs it handles; ``needs`` the catalog code naming what it waits for;
     ``goes_to`` the screens it may open (besides :data:`ALWAYS`); ``long`` whether it uses the long timeout
-    (lists, wizards, menus; a keypad or a confirmation inside a trade or an auction takes the long timeout
-    too: see :meth:`terminal.table.machine.Terminal.timeout_s`)."""
+    (lists, wizards, menus, the bankruptcy flow; a keypad or a confirmation inside a trade or an auction, and
+    the confirmations of :data:`LONG_CONFIRMS`, take the long timeout too: see
+    :meth:`terminal.table.machine.Terminal.timeout_s`)."""
 
     name: str
     takes: frozenset[str]
@@ -57,7 +58,7 @@ STATES: Mapping[str, State] = {s.name: s for s in (
     _state("choose", "player deed option", "part_card_choice", "choose trade player " + _DEED_NEXT, long=True),
     _state("auction", "player ok option", "part_card_bidder", "keypad confirm", long=True),
     _state("trade", "deed option", "part_card_trade_deed", "trade keypad confirm", long=True),
-    _state("bankruptcy", "player option ok", "part_card_choice", "bankruptcy confirm"),
+    _state("bankruptcy", "player option ok", "part_card_choice", "bankruptcy confirm", long=True),
     _state("banker", "player deed option", "part_card_choice",
            "player history new_game enrol pin " + _DEED_NEXT, long=True),
     _state("history", "option", "part_card_choice", "pin confirm", long=True),
@@ -66,6 +67,11 @@ STATES: Mapping[str, State] = {s.name: s for s in (
     # a damaged game: the banker restores its newest good backup or starts a new game (identified first)
     _state("damaged", "option", "part_damaged", "pin new_game"),
 )}
+
+
+#: Confirmations with a long text to read, which take the long timeout wherever they are opened: a
+#: bankruptcy's (what each creditor receives, the debts it ends) and an undo's (what is undone).
+LONG_CONFIRMS = frozenset({"declare_bankruptcy", "undo"})
 
 
 def check(states: Mapping[str, State] = STATES) -> None:

@@ -78,3 +78,24 @@ def test_bankruptcy_to_the_bank_lists_what_returns_to_it(table):
     lines = [text(m, "en") for m in table.view.pending.details]
     assert lines[0] == "Bank receives: Mediterranean Avenue, a Get Out of Jail Free card"
     assert any(line.startswith("Debt ended: ") for line in lines)
+
+
+def test_a_bankruptcy_the_rules_refuse_is_refused_when_it_is_chosen(table):
+    g = table.game
+    g.buy("Ann", 39)
+    g.buy("Bob", 1), g.buy("Bob", 3), g.buy("Bob", 6), g.buy("Bob", 5), g.mortgage("Bob", 5)
+    g.pay_bank("Bob", g.cash("Bob"))
+    g.pay_rent("Bob", 39)                 # Bob owes Ann $50 but could still mortgage deeds for $110
+    assert g.current.debts_of("Bob")
+    start = table.entries()
+    d = table.driver
+    d.tap(BOB)
+    d.choose("bankruptcy")
+    view = table.view
+    assert view.screen == "player", "refused at once: no creditor's choice, no confirmation"
+    assert view.message.code == "bankruptcy_can_pay"
+    assert text(view.message, "en").replace(NBSP, " ") == (
+        "Bob owes $50 but could still raise $110 by selling buildings and mortgaging deeds: raise the money "
+        "instead of going bankrupt.")
+    assert text(view.message, "fr").startswith("Bob doit ")
+    assert table.entries() == start and "Bob" not in g.current.bankrupt_list

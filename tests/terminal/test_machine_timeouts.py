@@ -127,3 +127,72 @@ def test_an_auction_with_a_bid_is_kept_and_asked_about(table):
     d.button("confirm")
     d.button("confirm")
     assert table.game.current.owner[39] == "Ann" and table.game.cash("Ann") == 1380
+
+
+def _bob_owes_ann_with_a_mortgaged_deed(table):
+    g = table.game
+    g.buy("Ann", 39), g.buy("Ann", 37)
+    g.build("Ann", 39), g.build("Ann", 37), g.build("Ann", 39)
+    g.buy("Bob", 1), g.buy("Bob", 5), g.mortgage("Bob", 5)
+    g.pay_bank("Bob", g.cash("Bob"))
+    g.pay_rent("Bob", 39)  # Bob has nothing: he owes Ann the rent
+
+
+def test_every_step_of_a_bankruptcy_has_the_long_timeout(table):
+    _bob_owes_ann_with_a_mortgaged_deed(table)
+    assert table.game.current.debts_of("Bob")
+    d = table.driver
+    d.tap(BOB)
+    d.choose("bankruptcy")
+    assert table.terminal.timeout_s() == 60
+    wait(table, 30)                       # the debtor hands over to the creditor, who reads the screen
+    assert table.view.screen == "bankruptcy"
+    d.tap(ANN)                            # the creditor's card: their choice of lifting mortgages now
+    wait(table, 30)
+    assert table.view.screen == "bankruptcy" and table.view.player == "Ann"
+    d.choose("lift:5")
+    wait(table, 30)
+    d.choose("done")
+    assert table.view.screen == "confirm" and table.terminal.timeout_s() == 60
+    wait(table, 30)                       # the confirmation lists what each creditor receives
+    assert table.view.screen == "confirm"
+    d.tap(BOB)                            # the confirming tap commits: it does not land on the idle screen
+    assert "Bob" in table.game.current.bankrupt_list and table.game.current.owner[5] == "Ann"
+    assert not table.game.current.mortgaged.get(5)
+
+
+def test_a_bankruptcy_confirmation_has_the_long_timeout_and_still_times_out(table):
+    g = table.game
+    g.pay_bank("Bob", 2000)               # owed to the Bank: straight to the confirmation
+    d = table.driver
+    d.tap(BOB)
+    d.choose("bankruptcy")
+    assert table.view.screen == "confirm"
+    wait(table, 30)
+    assert table.view.screen == "confirm"
+    wait(table, 31)
+    assert table.view.screen == "idle" and table.view.message.code == "timed_out"
+    assert "Bob" not in table.game.current.bankrupt_list
+
+
+def test_an_undo_confirmation_has_the_long_timeout(table):
+    table.game.pay_bank("Ann", 100)
+    d = table.driver
+    d.tap(BANKER_UID)
+    d.choose("undo")
+    assert table.view.screen == "confirm" and table.view.pending.op == {"op": "undo"}
+    wait(table, 30)                       # the banker reads what is undone
+    assert table.view.screen == "confirm"
+    d.button("confirm")
+    assert table.game.cash("Ann") == 1500
+
+
+def test_a_plain_confirmation_keeps_the_short_timeout(table):
+    table.game.buy("Bob", 39)
+    table.game.pay_bank("Ann", 1495)
+    d = table.driver
+    d.tap(deed_uid(39))
+    d.tap(ANN)                            # a rent beyond Ann's 5 in cash: a debt, so a confirmation
+    assert table.view.screen == "confirm" and table.terminal.timeout_s() == 10
+    wait(table, 11)
+    assert table.view.screen == "idle"
