@@ -329,7 +329,9 @@ class TableFlows(TerminalParts):
             return Msg("did_auction", {"player": winner, "deed": deed, "amount": self._fmt(int(op.get("price", 0)))},
                        f"{winner} wins {deed} at auction")
         if name == "pay_rent":
-            owner = next((q for p, q, _ in receipt.postings if p == player), "")
+            # the owner from the deed, not from the money moved: a payer with no cash moves none
+            owner = self._game.current.owner.get(int(square or 0)) or next(
+                (q for p, q, _ in receipt.postings if p == player), "")
             return Msg("did_rent", {"player": player, "deed": deed, "owner": owner, "amount": self._fmt(paid)},
                        f"{player} pays the rent on {deed}")
         if name == "build":

@@ -57,7 +57,7 @@ from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
-from terminal.bank.types import Effects, Receipt
+from terminal.bank.types import Effects, Owed, Receipt
 from terminal.errors import AuditFailed, GameError
 from terminal.table.dialogs import (
     Adjust,
@@ -671,6 +671,7 @@ class Terminal(TableFlows, ViewBuilder):
         self._commit(pending.op, tapped.uid)
 
     def _commit(self, op: Mapping[str, Any], uid: str | None = None) -> None:
+        debts_before = self._game.debts()
         try:
             receipt = self._game.apply(op) if op.get("op") != "undo" else self._game.undo()
         except GameError as exc:
@@ -683,9 +684,23 @@ class Terminal(TableFlows, ViewBuilder):
         if uid is not None:
             self._guard_uid, self._guard_until = uid, self.clock() + self.settings.retap_guard_s
         self._go_idle()
-        self._after_commit(op.get("op"), receipt)
+        self._after_commit(op.get("op"), receipt, debts_before)
 
-    def _after_commit(self, name: str | None, receipt: Receipt | None = None) -> None:
+    @staticmethod
+    def _debts_created(before: Mapping[str, list[Owed]],
+                       after: Mapping[str, list[Owed]]) -> list[tuple[str, str, int]]:
+        """The debts an operation created or raised: ``(debtor, creditor, amount more owed)``."""
+        def totals(debts: Mapping[str, list[Owed]]) -> dict[tuple[str, str], int]:
+            out: dict[tuple[str, str], int] = {}
+            for debtor, owed in debts.items():
+                for debt in owed:
+                    out[(debtor, debt["to"])] = out.get((debtor, debt["to"]), 0) + debt["amount"]
+            return out
+        old, new = totals(before), totals(after)
+        return [(d, c, a - old.get((d, c), 0)) for (d, c), a in new.items() if a > old.get((d, c), 0)]
+
+    def _after_commit(self, name: str | None, receipt: Receipt | None = None,
+                      debts_before: Mapping[str, list[Owed]] | None = None) -> None:
         if self._game.is_over():
             self._beep("game_over")
             self._go(GameOver())
@@ -696,6 +711,15 @@ class Terminal(TableFlows, ViewBuilder):
         moved = ", ".join(f"{self._label(p)} → {self._label(q)} {self._fmt(a)}" for p, q, a in
                           (receipt.postings if receipt else ()))
         what = self._what_happened(receipt) if receipt is not None else None
+        if receipt is not None and debts_before is not None and name not in ("undo", "declare_bankruptcy"):
+            # a charge beyond the payer's cash: the done message says who owes what to whom now
+            created = [Msg("did_owe", {"player": d, "amount": self._fmt(a), "creditor": account_msg(c)},
+                           f"{d} owes {c} {self._fmt(a)}")
+                       for d, c, a in self._debts_created(debts_before, receipt.debts)]
+            if created:
+                owes = joined(created)
+                what = owes if what is None else Msg("did_with_debt", {"what": what, "owes": owes},
+                                                     f"{what.english}; {owes.english}")
         if what is None:
             return self._say(Msg("done", {"detail": moved}, ("Done. " + moved).strip()), "success")
         self._say(Msg("done_what", {"what": what, "detail": moved}, f"Done: {what.english}. {moved}".strip()),

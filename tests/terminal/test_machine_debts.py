@@ -99,3 +99,37 @@ def test_a_bankruptcy_the_rules_refuse_is_refused_when_it_is_chosen(table):
         "instead of going bankrupt.")
     assert text(view.message, "fr").startswith("Bob doit ")
     assert table.entries() == start and "Bob" not in g.current.bankrupt_list
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("fr", "C'est fait : Bob paie le loyer de Rue de la Paix à Ann (0 €) ; Bob doit 600 € à Ann."),
+    ("en", "Done: Bob pays Ann the rent on Rue de la Paix (0 €); Bob owes Ann 600 €."),
+    ("uk", "Готово: Bob сплачує Ann оренду за Rue de la Paix (0 €); Bob винен Ann 600 €."),
+])
+def test_a_rent_paid_with_no_cash_names_the_creditor_and_the_debt(make_game, language, expected):
+    table = Table(make_game, language=language)  # the French edition
+    g = table.game
+    g.buy("Ann", 39), g.buy("Ann", 37), g.build("Ann", 39), g.build("Ann", 37), g.build("Ann", 39)
+    g.pay_bank("Bob", g.cash("Bob"))
+    d = table.driver
+    d.tap(deed_uid(39))
+    d.tap(BOB)                            # a debt: the confirmation first
+    assert table.view.screen == "confirm"
+    d.tap(BOB)
+    assert table.game.debts()["Bob"] == [{"to": "Ann", "amount": 600}]
+    message = table.view.message
+    assert message.code == "done_what"
+    assert text(message, language).replace(NBSP, " ").strip() == expected
+
+
+def test_a_rent_paid_in_part_says_what_is_still_owed(table):
+    g = table.game
+    g.buy("Ann", 39), g.buy("Ann", 37), g.build("Ann", 39), g.build("Ann", 37), g.build("Ann", 39)
+    g.pay_bank("Bob", g.cash("Bob") - 100)
+    d = table.driver
+    d.tap(deed_uid(39))
+    d.tap(BOB)
+    d.tap(BOB)
+    said = text(table.view.message, "en").replace(NBSP, " ")
+    assert said.startswith("Done: Bob pays Ann the rent on Boardwalk ($100); Bob owes Ann $")
+    assert str(g.debts()["Bob"][0]["amount"]) in said
