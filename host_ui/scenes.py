@@ -96,8 +96,8 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     snap("idle", "idle")
     # a restart after an unexpected stop: the first screen says the game was resumed
     snap("idle_resumed", "idle", on=_terminal(game, language, clock, tmp=tmp, notice=Msg(
-        "game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step in progress then was not "
-                                    "recorded.")))
+        "game_resumed_unclean", {}, "Game resumed after an unexpected stop: everything confirmed is recorded; "
+                                    "an operation not yet confirmed is to be done again.")))
     _tap(term, clock, deed_uid(11))
     snap("deed_for_sale", "deed")  # the price, "the buyer taps their card", Decline: auction
     reset()

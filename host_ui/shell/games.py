@@ -32,8 +32,9 @@ def key_for_new_game(key_path: str | Path | None = None, *, data: str | Path | N
 
 def resumed_notice(game: Game) -> Msg:
     """What the first screen says about a game resumed at start-up: after an unexpected stop (the file was not
-    closed), that a step in progress then was not recorded."""
+    closed), that every confirmed operation is recorded and one not yet confirmed is to be done again (nothing
+    says whether one was in progress: the notice claims no more than it knows)."""
     if game.ledger.was_unclean:
-        return Msg("game_resumed_unclean", {}, "Game resumed after an unexpected stop: a step in progress then was "
-                                               "not recorded.")
+        return Msg("game_resumed_unclean", {}, "Game resumed after an unexpected stop: everything confirmed is "
+                                               "recorded; an operation not yet confirmed is to be done again.")
     return Msg("game_resumed", {}, "Game resumed where it stopped.")

@@ -247,10 +247,12 @@ CATALOG: dict[str, dict[str, str]] = {
                              "uk": "На час: кожному 2 картки власності; коли час вийде, перемагає найбагатший."},
     "game_resumed": {"fr": "Partie reprise là où elle s'était arrêtée.", "en": "Game resumed where it stopped.",
                      "uk": "Гру відновлено з місця зупинки."},
-    "game_resumed_unclean": {"fr": "Partie reprise après un arrêt imprévu : une opération en cours à ce moment n'a "
-                                   "pas été enregistrée.",
-                             "en": "Game resumed after an unexpected stop: a step in progress then was not recorded.",
-                             "uk": "Гру відновлено після раптової зупинки: дію, що тоді тривала, не записано."},
+    "game_resumed_unclean": {"fr": "Partie reprise après un arrêt imprévu : tout ce qui a été confirmé est "
+                                   "enregistré ; une opération pas encore confirmée est à refaire.",
+                             "en": "Game resumed after an unexpected stop: everything confirmed is recorded; an "
+                                   "operation not yet confirmed is to be done again.",
+                             "uk": "Гру відновлено після раптової зупинки: усе підтверджене записано; "
+                                   "непідтверджену дію треба повторити."},
     "timed_out": {"fr": "Délai dépassé : rien n'a été fait.", "en": "Timed out: nothing was done.",
                   "uk": "Час вийшов: нічого не зроблено."},
     "timeout_kept_trade": {"fr": "Toujours là ? L'échange est gardé tel quel : Annuler l'abandonne.",
