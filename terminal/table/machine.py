@@ -327,7 +327,7 @@ class Terminal(TableFlows, ViewBuilder):
         undo's: :data:`terminal.table.states.LONG_CONFIRMS`); the short one elsewhere."""
         dialog = self.dialog
         inside = isinstance(dialog, Keypad | Confirm) and isinstance(dialog.back, TradeScreen | AuctionScreen)
-        inside = inside or isinstance(dialog, Confirm) and dialog.pending.op.get("op") in LONG_CONFIRMS
+        inside = inside or (isinstance(dialog, Confirm) and dialog.pending.op.get("op") in LONG_CONFIRMS)
         return self.settings.long_timeout_s if STATES[self.screen].long or inside else self.settings.timeout_s
 
     def tick(self) -> None:

@@ -18,12 +18,12 @@ def _unclean(tmp_path, key):
 
 
 @pytest.mark.parametrize(("language", "expected"), [
-    ("fr", "Partie reprise après un arrêt imprévu : tout ce qui a été confirmé est enregistré ; une opération pas "
-           "encore confirmée est à refaire."),
-    ("en", "Game resumed after an unexpected stop: everything confirmed is recorded; an operation not yet "
-           "confirmed is to be done again."),
-    ("uk", "Гру відновлено після раптової зупинки: усе підтверджене записано; непідтверджену дію треба "
-           "повторити."),
+    ("fr", ("Partie reprise après un arrêt imprévu : tout ce qui a été confirmé est enregistré ; une opération "
+            "pas encore confirmée est à refaire.")),
+    ("en", ("Game resumed after an unexpected stop: everything confirmed is recorded; an operation not yet "
+            "confirmed is to be done again.")),
+    ("uk", ("Гру відновлено після раптової зупинки: усе підтверджене записано; непідтверджену дію треба "
+            "повторити.")),
 ])
 def test_after_an_unexpected_stop_the_notice_claims_nothing_it_does_not_know(tmp_path, key, language, expected):
     game = _unclean(tmp_path, key)
