@@ -17,6 +17,7 @@ Typical use::
 from __future__ import annotations
 
 import json
+import os
 import random
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
@@ -157,6 +158,11 @@ class Game:
                 "created_at": datetime.now().astimezone().isoformat(timespec="seconds"),
                 "settlement": config.settlement}
         ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()))
+        try:
+            ledger.play_lock = Ledger.lock_for_play(path)
+        except BaseException:
+            ledger._discard()
+            raise
         if mirror is not None:  # a new game's mirror starts empty (one left by an older file is set aside)
             mirror = Path(mirror)
             if mirror.exists():
@@ -203,7 +209,15 @@ class Game:
             raise ValueError(f"check must be 'auto', 'full' or 'none', not {check!r}")
         # Every check reads a private view (nothing of the game's files is written or created): a refused file
         # is left byte for byte as it was. Only a game that passed is opened for writing.
-        view = Ledger.open(path, key, read_only=True, copy=read_only)
+        # A game is played by one Banquier at a time: the play lock is taken before anything is read.
+        lock = None if read_only else Ledger.lock_for_play(path)
+        try:
+            view = Ledger.open(path, key, read_only=True, copy=read_only)
+        except BaseException:
+            if lock is not None:
+                os.close(lock)
+            raise
+        view.play_lock = lock  # released with the view if a check refuses the file
         background = background and not read_only and check == "auto"
         try:
             config, meta, state = cls._checked(view, path, key, check, background, reads_only=read_only)
@@ -223,8 +237,15 @@ class Game:
                 view._discard()
                 raise
         view._private = None  # keep the WAL index SQLite built for the checks: the connection below reuses it
+        view.play_lock = None  # passed on to the connection that plays
         view._discard()
-        ledger = Ledger.open(path, key, checked=True)
+        try:
+            ledger = Ledger.open(path, key, checked=True)
+        except BaseException:
+            if lock is not None:
+                os.close(lock)
+            raise
+        ledger.play_lock = lock
         ledger.mirror = Path(mirror) if mirror is not None else None
         try:
             if ledger.last_entry() != last:

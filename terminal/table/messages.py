@@ -884,6 +884,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "Роздача дає кожному гравцю {count} картки власності; не так для: {players}.",
     },
     # -- storage (issue 11) --
+    "ledger_in_use": {
+        "fr": "{path} est ouverte dans un autre Banquier (le terminal ou un simulateur) : fermez-le d'abord. Le "
+              "fichier n'a pas été modifié.",
+        "en": "{path} is open in another Banquier (the terminal or a simulator): close that one first. The file was "
+              "left untouched.",
+        "uk": "{path} відкрито в іншому Banquier (терміналі чи симуляторі): спершу закрийте його. Файл не "
+              "змінено.",
+    },
     "ledger_busy": {
         "fr": "{path} a changé pendant sa vérification : un autre Banquier l'utilise-t-il ? Arrêtez-le, puis "
               "reprenez la partie.",

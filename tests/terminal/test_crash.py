@@ -37,6 +37,7 @@ from terminal.bank.operations import parse_operation
 from terminal.bank.state import State
 from terminal.bank.tablelog import read_table_log
 from terminal.errors import GameError
+from tests.unclean import abandon
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED = ROOT / "terminal" / "examples" / "recorded"
@@ -286,7 +287,7 @@ def test_sigkill_at_random_moments(tmp_path, key, mocker):
                 if rng.random() < 0.5:
                     game.close()
                 else:
-                    game.ledger.db.close()  # leave it unclean: the next child's open must audit it
+                    abandon(game)  # leave it unclean: the next child's open must audit it
             previous_last = last_seq
             finished = child.finished
     assert audited_kills >= 50, (kills, audited_kills)

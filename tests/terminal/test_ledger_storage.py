@@ -20,6 +20,7 @@ import terminal.bank.ledger as ledger_module
 from terminal.bank.game import Game
 from terminal.bank.ledger import Ledger, canonical
 from terminal.errors import AuditFailed, GameError, LedgerError
+from tests.unclean import abandon
 
 TABLES = {
     "meta": "SELECT key, value FROM meta ORDER BY key",
@@ -597,7 +598,7 @@ def test_undo_survives_close_and_open(make_game, key):
     # After an unclean stop too.
     game = Game.open(path, key=key)
     game.undo()
-    game.ledger.db.close()  # the process dies without closing the file
+    abandon(game)  # the process dies without closing the file
     with Game.open(path, key=key) as game:
         assert game.ledger.was_unclean
         assert game.state() == states[0]
@@ -616,7 +617,7 @@ def test_clean_open_skips_the_audit_unclean_open_runs_it(make_game, key, mocker)
     assert spy.call_count == 0 and not game.ledger.was_unclean
     game.pass_go("Bob")
     state = game.state()
-    game.ledger.db.close()  # unclean stop
+    abandon(game)  # unclean stop
     game = Game.open(path, key=key)
     assert game.ledger.was_unclean
     assert spy.call_count == 1 and spy.spy_return.ok

@@ -18,6 +18,7 @@ from terminal.bank.operations import PlayTime
 from terminal.errors import GameOver, NothingToUndo, RuleViolation
 from terminal.table.machine import Terminal, TerminalSettings
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, TableDriver, deed_uid, player_uid
+from tests.unclean import abandon
 
 DEALT = {"Ann": [11, 13], "Bob": [14, 16]}
 
@@ -129,7 +130,7 @@ def test_an_unclean_stop_loses_at_most_the_last_minute(timed, key):
         clock.advance(1)
         game.tick()
     assert game.played() == 120 and game.time_left() == 3600 - 150
-    game.ledger.db.close()  # power cut: no close()
+    abandon(game)  # power cut: no close()
     with Game.open(game.path, key=key) as again:
         assert again.played() == 120
 
@@ -187,7 +188,7 @@ def test_time_up_without_its_end_recorded_is_ended_at_the_next_tick(timed, key):
     with pytest.raises(GameOver) as info:
         game.pass_go("Ann")
     assert info.value.code == "time_up"
-    game.ledger.db.close()
+    abandon(game)
     with Game.open(game.path, key=key) as again:
         again.start_play_clock(FakeClock())
         receipt = again.tick()

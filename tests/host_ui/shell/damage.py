@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from terminal.bank.game import Game
+from tests.unclean import abandon
 
 OTHER_KEY = bytes(range(100, 132))
 
@@ -37,7 +38,7 @@ def unclean_game(path: Path, key: bytes, ops: int = 6, in_wal: int = 4, mirror: 
     play(game, in_wal)
     shutil.copyfile(building, path)
     shutil.copyfile(building.with_name(building.name + "-wal"), path.with_name(path.name + "-wal"))
-    game.ledger.db.close()
+    abandon(game)
     for leftover in building.parent.glob(building.name + "*"):
         leftover.unlink()
     return path

@@ -17,6 +17,7 @@ from host_ui.shell.games import key_for_new_game
 from host_ui.shell.outputs import OutputRefused, Protected, write_output
 from terminal.bank.game import Game
 from tests.host_ui.shell.helpers import banquier, hashes, one_line_error
+from tests.unclean import abandon
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def world(tmp_path):
     yield {"data": data, "game": games / "sunday.db", "wal": wal, "cards": cards, "key": default_key_path(),
            "tmp": tmp_path}
     conn.close()
-    open_game.ledger.db.close()
+    abandon(open_game)
 
 
 def _targets(world):

@@ -21,6 +21,7 @@ from terminal.bank.ledger import CHECKPOINT_EVERY
 from terminal.errors import AuditFailed, LedgerError
 from tests.host_ui.shell.damage import OTHER_KEY, edit_entry_in_wal, play, unclean_game
 from tests.host_ui.shell.helpers import hashes
+from tests.unclean import abandon
 
 WAL_HEADER, FRAME_HEADER, PAGE = 32, 24, 4096
 
@@ -84,7 +85,7 @@ def test_the_checkpoint_follows_the_game(tmp_path, key):
     play(game, CHECKPOINT_EVERY * 2 + 5)
     with sqlite3.connect(path) as conn:
         seq = conn.execute("SELECT seq FROM checkpoint").fetchone()[0]
-    game.ledger.db.close()  # an unclean stop
+    abandon(game)  # an unclean stop
     assert CHECKPOINT_EVERY * 2 <= seq <= CHECKPOINT_EVERY * 2 + 6
     with Game.open(path, key=key, background=True) as again:
         assert again.ledger.was_unclean and again.ledger._checkpoint[0] == CHECKPOINT_EVERY * 2 + 6
@@ -152,7 +153,7 @@ def test_entries_lost_with_a_damaged_wal_frame_are_written_back_from_the_mirror(
     cash = game.state()["cash"]
     path = games / "sunday.db"
     _image_while_open(game, path)
-    game.ledger.db.close()
+    abandon(game)
     shutil.copyfile(mirror_of(games / "live.db", backups), mirror_of(path, backups))
     wal = path.with_name(path.name + "-wal")
     _damage_wal_frame(wal, _frames(wal) // 2)
