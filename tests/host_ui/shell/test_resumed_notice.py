@@ -8,12 +8,14 @@ import pytest
 from host_ui.shell.games import resumed_notice
 from terminal.bank.game import Game
 from terminal.table.i18n import text
+from tests.unclean import abandon
 
 
 def _unclean(tmp_path, key):
     path = tmp_path / "g.db"
     first = Game.create(path, "fr", ["Anne", "Bruno"], key=key)
     first.pay_bank("Anne", 100)  # confirmed, then the power goes: the file is never closed
+    abandon(first)
     return Game.open(path, key=key)
 
 
