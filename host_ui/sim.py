@@ -569,7 +569,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "device; the current one is resumed.")
     parser.add_argument("--demo", metavar="LOG", help="play this table log (.jsonl) through the terminal and check "
                                                       "its expect lines (exit 1 on a mismatch)")
-    parser.add_argument("--speed", type=float, default=4.0, help="demo speed: table seconds per second (4)")
+    parser.add_argument("--speed", type=_speed, default=4.0,
+                        help="demo speed: table seconds per second, above 0 ('inf': no pauses; default 4)")
     parser.add_argument("--headless", action="store_true", help="no window (SDL dummy driver), for tests")
     parser.add_argument("--size", default="800x480", help="screen size WxH: 480x320, 800x480, 1024x600, 1280x720")
     parser.add_argument("--rotation", type=int, default=0, choices=(0, 90, 180, 270))
@@ -584,6 +585,17 @@ def build_parser() -> argparse.ArgumentParser:
                                                              "stays on the standings until closed)")
     parser.add_argument("--stay", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
     return parser
+
+
+def _speed(text: str) -> float:
+    """``--speed``: a number of table seconds per second above 0, or ``inf``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"the speed must be above 0 (or 'inf'), not {text}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -118,6 +118,7 @@ def read_table_log(path: str | Path) -> TableLog:
 
 
 def _malformed(path: Path, number: int, reason: str) -> TableLogError:
+    reason = reason.rstrip(".")  # the reasons of the operations' own errors end with one already
     return TableLogError(f"{path}:{number}: malformed line: {reason}.",
                          params={"path": str(path), "line": number, "reason": reason})
 
