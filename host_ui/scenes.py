@@ -224,6 +224,25 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
             term.choose("done")
         snap("confirm_bankruptcy", "confirm")
         reset()
+    # A bankruptcy that hands many things over: four stations (two mortgaged), a utility and a Jail card.
+    many = Game.create(tmp / f"bankrupt-{language}.db", "fr", PLAYERS, key=KEY)
+    for square in (5, 15, 25, 35, 12):
+        many.buy(d, square)
+    many.mortgage(d, 5), many.mortgage(d, 25)
+    many.gain_jail_card(d, "chance")
+    many.buy(a, 37), many.buy(a, 39)
+    many.transfer(b, a, 1000)
+    for _ in range(3):
+        many.build(a, 37), many.build(a, 39)
+    many.transfer(d, b, many.cash(d))
+    many.pay_rent(d, 39)  # no cash left and more owed than the deeds raise: all of it owed to Anne
+    many_term = _terminal(many, language, clock, tmp=tmp)
+    _tap(many_term, clock, player_uid(4))
+    many_term.choose("bankruptcy")
+    if many_term.view.screen == "bankruptcy":
+        _tap(many_term, clock, player_uid(1))
+        many_term.choose("done")
+    snap("confirm_bankruptcy_many", "confirm", on=many_term)
     snap("idle_after", "idle")
     term.reader_ok = False
     term.message = None

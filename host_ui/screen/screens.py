@@ -20,7 +20,7 @@ from host_ui.screen.deed_card import draw_deed as draw_deed_card
 from host_ui.screen.deed_card import draw_status, min_card_width
 from host_ui.screen.theme import Colour
 from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, ButtonAction, Canvas, best_grid, grid, split_h, split_v
-from terminal.table.view import DeedView, Option, PlayerLine
+from terminal.table.view import DeedView, Msg, Option, PlayerLine
 
 FOOTER = 40      # design pixels: the height of the bottom button row
 MIN_BUTTON = 40  # design pixels: the smallest touch target (never under MIN_TARGET_PX pixels either)
@@ -457,6 +457,39 @@ def _movements(postings: Iterable[Movement]) -> list[Movement]:
     return [(p, q, a) for (p, q), a in merged.items()]
 
 
+def _detail_items(detail: Msg, ctx: Context) -> list[str]:
+    """A detail as short lines: its heading ("Anne receives:") then one line per item it lists."""
+    items = detail.params.get("items") if detail.code in ("bk_receives", "bk_sold_back") else None
+    if not isinstance(items, Msg):
+        return [ctx.msg(detail)]
+    parts: list[Msg] = []
+    while items.code == "joined_list":
+        parts.append(items.params["first"])
+        items = items.params["rest"]
+    parts.append(items)
+    heading = ctx.msg(replace(detail, params={**detail.params, "items": ""})).strip()
+    return [heading] + [f"· {ctx.msg(part)}" for part in parts]
+
+
+def _detail_lines(c: Canvas, width: int, height: int, ctx: Context,
+                  details: Sequence[Msg]) -> tuple[int, list[str]]:
+    """The font size (pixels) and lines of a confirmation's details, never cut: each detail wrapped, at the
+    largest size from 12 design pixels down to the smallest text that fits ``height``; if none does, each
+    listed item on its own line(s) (at the smallest size when even that does not fit)."""
+    whole = [ctx.msg(d) for d in details]
+    short = [line for d in details for line in _detail_items(d, ctx)]
+    low = MIN_TEXT_PX
+    top = max(low, c.px(12))
+    for texts in (whole, short):
+        for px in range(top, low - 1, -1):
+            f = theme.font(px)
+            lines = [line for text in texts for line in c.wrap(text, width, f)]
+            if len(lines) * f.get_linesize() <= height:
+                return px, lines
+    f = theme.font(low)
+    return low, [line for text in short for line in c.wrap(text, width, f)]
+
+
 def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     pending = view.pending
@@ -478,14 +511,15 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if pending is None:
         return footer(c, foot, ctx, ok=True)
     c.text(purpose, ctx.msg(pending.purpose), 18, theme.TEXT, bold=True, role="purpose", min_size=10)
-    details = pending.details[:4]  # what else moves (a bankruptcy's deeds, cards, ended debts), under the money
-    if details:
-        line_h = c.px(17)
-        moves, lines = split_v(moves, 1, -line_h * len(details), gap=c.px(2))
-        for i, detail in enumerate(details):
-            c.text(pygame.Rect(lines.x, lines.y + i * line_h, lines.w, line_h), ctx.msg(detail), 12, theme.TEXT,
-                   role="detail", min_size=9)
     rows = _movements(pending.postings)
+    if pending.details:  # what else moves (a bankruptcy's deeds, cards, ended debts), under the money: whole
+        reserve = c.px(36) if rows else 0
+        px, lines = _detail_lines(c, moves.w, max(0, moves.h - reserve - c.px(2)), ctx, pending.details)
+        line_h = theme.font(px).get_linesize()
+        moves, block = split_v(moves, 1, -line_h * len(lines), gap=c.px(2))
+        for i, line in enumerate(lines):
+            c.text(pygame.Rect(block.x, block.y + i * line_h, block.w, line_h), line, px / c.scale, theme.TEXT,
+                   role="detail", min_size=px / c.scale)
     if pending.op.get("op") == "trade":
         moves, rows = _trade_sides(c, moves, ctx, pending.op), rows
     if rows:

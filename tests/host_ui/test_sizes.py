@@ -198,3 +198,35 @@ def test_page_keys_scroll_the_history_by_a_screenful(pg, scenes_by_language):
     assert int(earlier[0][1:]) == int(last[0][1:]) - len(last) or int(earlier[0][1:]) == 1
     _key(pg, app, pg.K_PAGEDOWN)
     assert seqs() == last
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_bankruptcy_confirmation_shows_every_detail_whole(pg, scenes_by_language, language):
+    """Four stations (two mortgaged), a utility and a Jail card to Anne: every item is on the screen, whole,
+    in a readable font, inside the screen and without overlapping, at every laid-out size."""
+    from terminal.table.i18n import text as translate
+    scene = next(s for s in scenes_by_language[language] if s.name == "confirm_bankruptcy_many")
+    receives = next(d for d in scene.view.pending.details if d.code == "bk_receives")
+    items, rest = [], receives.params["items"]
+    while rest.code == "joined_list":
+        items.append(rest.params["first"])
+        rest = rest.params["rest"]
+    items.append(rest)
+    assert len(items) >= 6 and sum(i.code == "bk_deed_mortgaged" for i in items) == 2
+    assert any(i.code == "bk_jail_card" for i in items)
+    wanted = [translate(i, language) for i in items] + [translate(d, language) for d in scene.view.pending.details
+                                                        if d.code != "bk_receives"]
+    problems = []
+    for size in LOGICAL:
+        frame = Renderer(size, game=scene.game).render(scene.view, "12:34")
+        where = f"{language} {size[0]}x{size[1]}"
+        details = frame.texts_with("detail")
+        shown = " ".join(t.text for t in details)
+        problems += [f"{where}: {item!r} is not shown whole" for item in wanted if item not in shown]
+        problems += [f"{where}: {t.text!r} was cut" for t in details if "…" in t.text]
+        problems += [f"{where}: {t.text!r} in a {t.px}-px font" for t in details if t.px < MIN_TEXT_PX]
+        screen = frame.surface.get_rect()
+        problems += [f"{where}: {t.text!r} is off the screen" for t in details if not screen.contains(t.rect)]
+        problems += [f"{where}: {a.text!r} overlaps {b.text!r}" for i, a in enumerate(details)
+                     for b in details[i + 1:] if a.rect.colliderect(b.rect)]
+    assert not problems, "\n".join(problems[:30])
