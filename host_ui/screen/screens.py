@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from cards.editions import DeckCard
+from cards.editions import DeckCard, Square
 from host_ui.screen import theme
 from host_ui.screen.chart import draw_worth_chart
 from host_ui.screen.context import Context
@@ -357,11 +357,68 @@ def deck_grid(c: Canvas, rect: pygame.Rect, ctx: Context, cards: Mapping[str, De
     return page, pages
 
 
+def deed_squares(ctx: Context) -> dict[str, Square] | None:
+    """The title deeds by option id when the choice is one of the edition's deeds (the ids are the squares),
+    else None."""
+    if ctx.view.title.code != "choose_deed" or ctx.edition is None or not ctx.view.options:
+        return None
+    deeds = {str(square.index): square for square in ctx.edition.deeds()}
+    return deeds if all(o.id in deeds for o in ctx.view.options) else None
+
+
+def deed_grid(c: Canvas, rect: pygame.Rect, ctx: Context, deeds: Mapping[str, Square]) -> tuple[int, int]:
+    """Title deeds as tiles, each with its colour group's stripe, its name, its owner (in their colour) and its
+    price, two columns where they fit, paged; returns ``(page, pages)``. The 28 deeds of an edition take three
+    pages at 800x480 (four at 480x320)."""
+    options = list(ctx.view.options)
+    gap = c.px(6)
+    cols = 2 if rect.w >= c.px(380) else 1
+    target = max(MIN_TARGET_PX, c.px(32))
+    rows = max(1, (rect.h + gap) // (target + gap))
+    per_page = cols * rows
+    pages = max(1, -(-len(options) // per_page))
+    page = min(ctx.ui.get("page", 0), pages - 1)
+    ctx.ui["page"], ctx.ui["pages"] = page, pages
+    shown = options[page * per_page:(page + 1) * per_page]
+    row_h = min(c.px(56), (rect.h - gap * (rows - 1)) // rows)
+    area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
+    state = ctx.game.current if ctx.game is not None else None
+    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
+        deed = deeds[option.id]
+        c.box(cell, theme.BUTTON if option.enabled else theme.BUTTON_OFF, radius=7)
+        stripe_w = c.px(9)
+        band = theme.GROUP_COLOURS.get(deed.group or "", theme.GROUP_COLOURS.get(deed.kind, (90, 90, 90)))
+        pygame.draw.rect(c.surface, band, (cell.x, cell.y, stripe_w, cell.h),
+                         border_top_left_radius=c.px(7), border_bottom_left_radius=c.px(7))
+        inner = pygame.Rect(cell.x + stripe_w + c.px(6), cell.y + c.px(2), cell.w - stripe_w - c.px(12),
+                            cell.h - c.px(4))
+        price = ctx.fmt(deed.price)
+        owner = state.owner.get(deed.index) if state is not None else None
+        f = theme.font(max(MIN_TEXT_PX, c.px(12)), True)
+        side_w = min(inner.w * 2 // 5, max(f.size(price)[0], f.size(owner or "")[0]) + c.px(4))
+        name_rect, side = split_h(inner, 1, -side_w, gap=c.px(6))
+        if owner:
+            top, bottom = split_v(side, 1, 1)
+            c.text(top, owner, 11, ctx.colour_of(owner), bold=True, align="right", role="deed_owner", min_size=9)
+            c.text(bottom, price, 12, theme.MUTED, bold=True, align="right", role="amount", min_size=12)
+        else:
+            c.text(side, price, 12, theme.MUTED, bold=True, align="right", role="amount", min_size=12)
+        c.paragraph(name_rect, ctx.msg(option.label), 12.5, theme.TEXT, bold=True, role="option", min_size=9,
+                    max_lines=2)
+        if option.enabled:
+            c.hits.append((cell, ("choose", option.id)))
+    return page, pages
+
+
 def draw_choose(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     cards = deck_cards(ctx)
     if cards is not None:
         footer(c, foot, ctx, pager=deck_grid(c, options, ctx, cards))
+        return
+    deeds = deed_squares(ctx)
+    if deeds is not None:
+        footer(c, foot, ctx, pager=deed_grid(c, options, ctx, deeds))
         return
     labels = [ctx.msg(o.label) for o in ctx.view.options]
     longest = max((len(label) for label in labels), default=0)

@@ -230,3 +230,29 @@ def test_a_bankruptcy_confirmation_shows_every_detail_whole(pg, scenes_by_langua
         problems += [f"{where}: {a.text!r} overlaps {b.text!r}" for i, a in enumerate(details)
                      for b in details[i + 1:] if a.rect.colliderect(b.rect)]
     assert not problems, "\n".join(problems[:30])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("size", "most"), [((800, 480), 3), ((480, 320), 4), ((1280, 720), 3)])
+def test_the_deed_list_takes_a_few_pages_of_tiles_with_their_colour(pg, scenes_by_language, language, size, most):
+    """Every title deed once, in at most ``most`` pages, each tile a touch target with the deed's name, its price
+    and its colour group's stripe at its left edge."""
+    from host_ui.screen import theme
+    scene = next(s for s in scenes_by_language[language] if s.name == "choose_deed")
+    edition = scene.game.edition
+    renderer = Renderer(size, game=scene.game)
+    pages = _pages(renderer, scene.view)
+    assert len(pages) <= most, f"{size}: {len(pages)} pages"
+    shown = [option for _, ids in pages for option in ids]
+    assert sorted(shown, key=int) == [str(d.index) for d in edition.deeds()]
+    for frame, ids in pages:
+        tiles = [(rect, action[1]) for rect, action in frame.hits if action[0] == "choose"]
+        names = [t.text for t in frame.texts_with("option")]
+        for rect, square in tiles:
+            deed = edition.squares[int(square)]
+            assert rect.h >= MIN_TARGET_PX
+            assert deed.name in " ".join(names), deed.name
+            band = theme.GROUP_COLOURS.get(deed.group or "", theme.GROUP_COLOURS.get(deed.kind))
+            assert tuple(frame.surface.get_at((rect.x + 2, rect.centery)))[:3] == tuple(band)[:3], deed.name
+        prices = [t.text for t in frame.texts_with("amount")]
+        assert len(prices) == len(ids) and all("…" not in p for p in prices)
