@@ -1,7 +1,9 @@
 """Lists that fit, measured on the pictures: at every laid-out size (landscape and portrait) and in every
 language, every touch target is at least 40 px high and every text at least 10 px; the deed card's figures
 are never cut; the Chance and Community Chest cards take at most two pages at 800x480, each tile with its
-amount; the most used player options are on the first page; PgUp/PgDn page every list.
+amount; the title deeds take at most three pages at 800x480, each tile with its colour stripe and price; a
+bankruptcy confirmation shows every item handed over, whole; the most used player options are on the first
+page; PgUp/PgDn page every list.
 
 The scenes are those of :func:`host_ui.scenes.build_scenes` (reached through the real state machine); the
 deck lists are reached through the state machine here, for both decks of two editions.
