@@ -43,6 +43,7 @@ def _check_the_file_left(data, log, key, direct_replay):
 
 
 @pytest.mark.parametrize("log", [pytest.param(p, marks=_marks(p), id=p.name) for p in LOGS])
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_sim_demo_leaves_the_replayed_state(log, tmp_path, key, monkeypatch, capsys, direct_replay):
     data = tmp_path / "data"
     monkeypatch.setenv("BANQUIER_DATA_DIR", str(data))
@@ -55,6 +56,7 @@ def test_sim_demo_leaves_the_replayed_state(log, tmp_path, key, monkeypatch, cap
 
 @pytest.mark.parametrize("log", [pytest.param(RECORDED / name if name.startswith("game-") else OWN_LOGS / name,
                                               marks=marks, id=name) for name, marks in SUBPROCESS_SAMPLE.items()])
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_sim_demo_subprocess_leaves_the_replayed_state(log, tmp_path, key, direct_replay):
     data = tmp_path / "data"
     env = {**os.environ, "BANQUIER_DATA_DIR": str(data), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from terminal.bank.game import Game
 from tests.conftest import ROOT
 
@@ -30,6 +32,7 @@ def _setup(tmp_path, key, seconds_config=""):
     return data, env
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_run_resumes_the_current_game_and_backs_it_up(tmp_path, key):
     data, env = _setup(tmp_path, key)
     result = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(tmp_path / "config.toml"), "run",
@@ -63,6 +66,7 @@ def test_run_stops_cleanly_on_sigterm(tmp_path, key):
         assert not game.ledger.was_unclean
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_run_refuses_a_blind_screen_on_a_device(tmp_path, key):
     _data, env = _setup(tmp_path, key)
     result = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(tmp_path / "config.toml"), "run",
@@ -89,6 +93,7 @@ print(json.dumps({"code": code, "screen": view.screen, "said": view.extra["said"
 """
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_run_with_a_damaged_current_game_shows_it_and_offers_its_backup(tmp_path, key):
     """The current game's file is damaged after a run backed it up: no traceback, no crash loop (exit 0),
     and the screen names the damage and offers the newest good backup or a new game; the file is kept."""

@@ -192,12 +192,14 @@ def analyze(root: Path) -> subprocess.CompletedProcess:
                           env={**os.environ, "SYSTEMD_LOG_COLOR": "0"})
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_the_installed_unit_passes_systemd_analyze_verify(pi):
     pi(INSTALL)
     result = analyze(verify_root(pi))
     assert result.returncode == 0 and not (result.stdout + result.stderr).strip(), result.stdout + result.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_systemd_analyze_verify_does_catch_a_bad_unit(pi):
     """The check above is not vacuous: a bad value and an unknown key are reported."""
     pi(INSTALL)
@@ -209,6 +211,7 @@ def test_systemd_analyze_verify_does_catch_a_bad_unit(pi):
     assert "sometimes" in report and "Restartt" in report
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_verify_needs_the_program_installed(pi):
     pi(INSTALL)
     root = verify_root(pi)
@@ -218,6 +221,7 @@ def test_verify_needs_the_program_installed(pi):
 
 
 # ------------------------------------------------------------------------------------------ install
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_writes_the_unit_and_enables_it(pi):
     pi(INSTALL)
     unit = pi.file("/etc/systemd/system/banquier.service")
@@ -228,6 +232,7 @@ def test_install_writes_the_unit_and_enables_it(pi):
     assert not pi.file("/etc/systemd/system/banquier.service.d/50-backoff.conf").exists()
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_adds_the_back_off_on_a_newer_systemd(pi):
     pi(INSTALL, STUB_SYSTEMD_VERSION="256")
     dropin = pi.file("/etc/systemd/system/banquier.service.d/50-backoff.conf").read_text()
@@ -236,6 +241,7 @@ def test_install_adds_the_back_off_on_a_newer_systemd(pi):
     assert not pi.file("/etc/systemd/system/banquier.service.d/50-backoff.conf").exists()
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_writes_the_configuration_from_the_example(pi, tmp_path):
     pi(INSTALL)
     config = pi.file("/etc/banquier/config.toml")
@@ -247,6 +253,7 @@ def test_install_writes_the_configuration_from_the_example(pi, tmp_path):
     assert loaded.storage.data_dir.is_relative_to("/var/lib/banquier")
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_never_overwrites_a_configuration(pi):
     mine = pi.file("/etc/banquier/config.toml")
     mine.parent.mkdir(parents=True)
@@ -257,6 +264,7 @@ def test_install_never_overwrites_a_configuration(pi):
     assert pi.file("/etc/banquier/config.example.toml").read_bytes() == (DEPLOY / "config.example.toml").read_bytes()
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_makes_the_data_directory(pi):
     pi(INSTALL)
     for directory in ("/var/lib/banquier", "/var/lib/banquier/data"):
@@ -265,6 +273,7 @@ def test_install_makes_the_data_directory(pi):
             str(pi.file("/var/lib/banquier/data"))] in pi.calls("chown")
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_installs_the_system_packages(pi):
     pi(INSTALL)
     apt = pi.calls("apt-get")
@@ -276,6 +285,7 @@ def test_install_installs_the_system_packages(pi):
     assert "python3-lgpio" not in packages
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_makes_a_venv_that_sees_the_system_packages(pi):
     pi(INSTALL)
     venv = str(pi.file("/opt/banquier/venv"))
@@ -288,6 +298,7 @@ def dependency_install(run: Run) -> list[str]:
     return next(c for c in pip_calls(run) if c[0] == "install" and "--no-index" in c and "sqlite-utils>=4,<5" in c)
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_on_a_pi_4_uses_rpi_gpio(pi):
     pi(INSTALL)
     deps = dependency_install(pi)
@@ -304,6 +315,7 @@ def test_install_on_a_pi_4_uses_rpi_gpio(pi):
     assert not banquier[-1].startswith(str(REPO)), "built from a copy, not in the checkout"
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_on_a_pi_5_uses_rpi_lgpio(pi5):
     result = pi5(INSTALL, STUB_PIP_HAS="RPi.GPIO")
     apt_install = pi5.calls("apt-get")[1]
@@ -317,6 +329,7 @@ def test_install_on_a_pi_5_uses_rpi_lgpio(pi5):
     assert "lgpio from Debian's python3-lgpio" in result.stdout
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_on_a_pi_5_on_plain_debian_takes_lgpio_from_pypi(pi5):
     """Plain Debian has no python3-lgpio: `E: Unable to locate package python3-lgpio` stopped the install."""
     result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio")
@@ -332,11 +345,13 @@ def test_install_on_a_pi_5_on_plain_debian_takes_lgpio_from_pypi(pi5):
     assert any(c[0] == "install" and c[-1] == "lgpio" for c in pip_calls(pi5))
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_on_a_pi_5_stops_when_lgpio_cannot_be_imported(pi5):
     result = pi5(INSTALL, STUB_NO_MODULE="lgpio", check=False)
     assert result.returncode != 0 and "the lgpio module cannot be imported" in result.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
     run = Run(tmp_path)
     fake_pi(run.root)
@@ -349,6 +364,7 @@ def test_install_on_a_pi_5_read_from_sys_firmware(tmp_path):
     assert any("--no-deps" in c and "rpi-lgpio" in c for c in pip_calls(run))
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_puts_the_user_in_the_device_groups(pi):
     pi(INSTALL)
     passwd = pi.file("/etc/passwd").read_text()
@@ -360,6 +376,7 @@ def test_install_puts_the_user_in_the_device_groups(pi):
     assert {"--system", "--user-group", "--no-create-home"} <= set(useradd) and "--root" in useradd
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_creates_missing_groups(tmp_path):
     run = Run(tmp_path)
     kept = [line for line in GROUP.splitlines() if not line.startswith(("spi:", "gpio:"))]
@@ -369,6 +386,7 @@ def test_install_creates_missing_groups(tmp_path):
     assert "banquier" in run.members("spi") and "banquier" in run.members("gpio")
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_enables_spi_by_uncommenting(pi):
     pi(INSTALL)
     text = pi.file("/boot/firmware/config.txt").read_text()
@@ -377,6 +395,7 @@ def test_install_enables_spi_by_uncommenting(pi):
     assert pi.calls("raspi-config") == []  # in the test tree the file is edited, not this machine
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_enables_spi_for_every_model_after_a_conditional_section(tmp_path):
     run = Run(tmp_path)
     fake_pi(run.root, config_txt=CONFIG_TXT.replace("#dtparam=spi=on\n", ""))
@@ -386,6 +405,7 @@ def test_install_enables_spi_for_every_model_after_a_conditional_section(tmp_pat
     assert "reboot" in result.stdout
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_leaves_spi_alone_when_enabled(tmp_path):
     run = Run(tmp_path)
     enabled = CONFIG_TXT.replace("#dtparam=spi=on", "dtparam=spi=on")
@@ -395,6 +415,7 @@ def test_install_leaves_spi_alone_when_enabled(tmp_path):
     assert "SPI: already enabled" in result.stdout
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_uses_the_old_boot_partition_path(tmp_path):
     run = Run(tmp_path)
     fake_pi(run.root, config_txt=None)
@@ -405,6 +426,7 @@ def test_install_uses_the_old_boot_partition_path(tmp_path):
     assert old.read_text() == "dtparam=spi=on\n"
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_twice_changes_nothing(pi):
     pi(INSTALL)
     first = pi.tree()
@@ -418,6 +440,7 @@ def test_install_twice_changes_nothing(pi):
     assert "keeping /etc/banquier/config.toml" in result.stdout
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_repairs_a_venv_without_system_packages(pi):
     pi(INSTALL)
     cfg = pi.file("/opt/banquier/venv/pyvenv.cfg")
@@ -463,6 +486,7 @@ def installed_with_a_game(run: Run) -> Path:
     return game
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_uninstall_keeps_the_games(pi):
     game = installed_with_a_game(pi)
     own = pi.file("/etc/systemd/system/banquier.service.d/override.conf")
@@ -481,6 +505,7 @@ def test_uninstall_keeps_the_games(pi):
     assert pi.calls("userdel") == []
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_uninstall_purge_deletes_everything(pi):
     installed_with_a_game(pi)
     pi(UNINSTALL, "--purge")
@@ -493,6 +518,7 @@ def test_uninstall_purge_deletes_everything(pi):
     assert pi.file("/boot/firmware/config.txt").read_text().count("\ndtparam=spi=on") == 1  # SPI stays
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_uninstall_then_install_again_finds_the_games(pi):
     game = installed_with_a_game(pi)
     pi(UNINSTALL)
@@ -519,6 +545,7 @@ def test_uninstall_help_and_bad_options(pi):
 COMMAND = DEPLOY / "banquier-command.sh"
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_puts_banquier_on_path_for_everyone(pi):
     pi(INSTALL)
     command = pi.file("/usr/local/bin/banquier")
@@ -592,6 +619,7 @@ def test_the_command_without_an_installation_says_so(tmp_path):
     assert result.returncode == 3 and "sudo deploy/install.sh" in result.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_uninstall_removes_the_command_but_not_someone_elses(pi):
     pi(INSTALL)
     pi(UNINSTALL)
@@ -650,6 +678,7 @@ def build_trees(run: Run) -> list[list[str]]:
     return [c[2:] for c in run.calls("build-tree")]
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_builds_from_a_copy_and_gives_the_checkout_back(pi, tmp_path):
     """The installer used to build in the clone as root: build/ and banquier.egg-info stayed, root's."""
     clone = clone_of_the_repository(tmp_path)
@@ -671,6 +700,7 @@ def test_install_builds_from_a_copy_and_gives_the_checkout_back(pi, tmp_path):
                 or "__pycache__" in f], files
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_a_rerun_with_nothing_changed_needs_no_network(pi):
     pi(INSTALL)
     assert any(c[0] == "wheel" and "--no-index" not in c for c in pip_calls(pi)), "the first run fetches"
@@ -685,6 +715,7 @@ def test_a_rerun_with_nothing_changed_needs_no_network(pi):
     assert pi.tree() == first
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_the_first_install_keeps_the_build_backend_and_the_packages_as_wheels(pi):
     pi(INSTALL)
     wheelhouse = str(pi.file("/opt/banquier/wheelhouse"))
@@ -694,6 +725,7 @@ def test_the_first_install_keeps_the_build_backend_and_the_packages_as_wheels(pi
     assert pi.file("/opt/banquier/wheelhouse/setuptools-1.0-py3-none-any.whl").exists()
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_a_changed_source_is_built_again_offline_without_the_deleted_module(pi, tmp_path):
     clone = clone_of_the_repository(tmp_path)
     pi(INSTALL, "--source", str(clone))
@@ -706,6 +738,7 @@ def test_a_changed_source_is_built_again_offline_without_the_deleted_module(pi, 
     assert reinstall[:1] == ["install"] and "--force-reinstall" in reinstall and "--no-index" in reinstall
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_a_new_environment_gets_banquier_again(pi):
     pi(INSTALL)
     shutil.rmtree(pi.file("/opt/banquier/venv"))
@@ -714,6 +747,7 @@ def test_a_new_environment_gets_banquier_again(pi):
 
 
 # ------------------------------------------------------------------------------- advice that is right
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_a_pending_reboot_is_said_on_every_run_until_it_happened(pi):
     """After a first run (even an interrupted one), later runs said "start it now": SPI needs the reboot."""
     assert "reboot to enable SPI" in pi(INSTALL).stdout
@@ -727,6 +761,7 @@ def test_a_pending_reboot_is_said_on_every_run_until_it_happened(pi):
     assert not stamp.exists()
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_no_config_txt_does_not_send_the_user_to_a_missing_raspi_config(tmp_path):
     run = Run(tmp_path)
     fake_pi(run.root, config_txt=None)
@@ -744,6 +779,7 @@ def test_the_root_option_is_gone(pi):
 
 
 # ------------------------------------------------------------------------------------------ purge
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_purge_deletes_the_groups_install_created_and_only_those(tmp_path):
     run = Run(tmp_path)
     fake_pi(run.root, group="\n".join(line for line in GROUP.splitlines()
@@ -756,6 +792,7 @@ def test_purge_deletes_the_groups_install_created_and_only_those(tmp_path):
     assert "deleting the group spi" in result.stdout
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_purge_keeps_a_created_group_someone_joined_since(tmp_path):
     run = Run(tmp_path)
     fake_pi(run.root, group="\n".join(line for line in GROUP.splitlines() if not line.startswith("spi:")) + "\n")
@@ -766,6 +803,7 @@ def test_purge_keeps_a_created_group_someone_joined_since(tmp_path):
     assert run.members("spi") == ["pi"] and "keeping the group spi" in result.stdout
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_uninstall_removes_roots_leftovers_from_the_checkout(pi, tmp_path):
     clone = clone_of_the_repository(tmp_path)
     before = snapshot(clone)

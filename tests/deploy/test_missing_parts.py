@@ -245,6 +245,7 @@ def _config(tmp_path: Path, reader: str = "mfrc522", beeper: str = "gpio", butto
     return load_config(path, {"HOME": str(tmp_path)}, on_device=True)
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_run_keeps_going_without_spi_and_gpio_and_shows_why(tmp_path, fake_gpio, mocker, caplog, monkeypatch):
     """No /dev/spidev0.0 and no access to the GPIO: before, exit 3 (or a RuntimeError traceback)."""
     from tests.fakes.fake_spidev import FakeSpiBus
@@ -273,6 +274,7 @@ def test_run_keeps_going_without_spi_and_gpio_and_shows_why(tmp_path, fake_gpio,
     assert text.count("card reader not working") == 1  # retried, logged once
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_run_starts_a_part_that_comes_back(tmp_path, monkeypatch, caplog):
     attempts = []
     real = hal.load_beeper
@@ -292,6 +294,7 @@ def test_run_starts_a_part_that_comes_back(tmp_path, monkeypatch, caplog):
     assert "beeper is working again" in caplog.text
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_run_without_a_screen_logs_one_line_and_exits_3(tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setattr(device, "DISPLAY_RETRY_S", 0.1)
@@ -306,6 +309,7 @@ def test_run_without_a_screen_logs_one_line_and_exits_3(tmp_path, monkeypatch, c
     assert len(errors) == 1 and "refuses to take payments blind" in errors[0], errors
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_run_waits_for_a_screen_that_appears_late(tmp_path, monkeypatch, caplog):
     monkeypatch.setattr(device, "DISPLAY_RETRY_S", 0.1)
     monkeypatch.setattr(device, "setup_logging", lambda level: None)
@@ -326,6 +330,7 @@ def test_run_waits_for_a_screen_that_appears_late(tmp_path, monkeypatch, caplog)
     assert "terminal running" in caplog.text
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_banquier_run_with_kmsdrm_unavailable_is_one_line_not_a_traceback(tmp_path):
     """`pygame.error: kmsdrm not available` used to end the start-up with a traceback and exit 1."""
     config = tmp_path / "config.toml"

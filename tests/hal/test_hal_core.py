@@ -154,6 +154,7 @@ def test_bad_timing_options(options):
 # -- wait_for_card (real time, wide margins) ------------------------------------------------------------
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_wait_for_card_returns_the_tap_and_passes_other_events_on():
     reader = SimReader(script="0.1 tap 04A1B2C3")
     reader.fail()

@@ -121,6 +121,7 @@ def test_language_and_sound_buttons_show_their_value(pg, scenes_by_language, lan
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", LOGICAL, ids=LOGICAL_IDS)
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_no_button_label_is_cut(pg, scenes_by_language, language, size):
     problems = []
     renderer = Renderer(size)

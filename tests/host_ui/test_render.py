@@ -57,6 +57,7 @@ def _check_frame(pg, frame, size, where):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_every_screen_renders_readably(pg, scenes_by_language, language, size):
     scenes = scenes_by_language[language]
     problems = []

@@ -61,6 +61,7 @@ def test_fit_scale_shrinks_only_what_does_not_fit():
     assert fit_scale((910, 600), (800, 600)) == pytest.approx(500 / 600)  # the height decides
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_the_configured_pin_is_typed_on_the_keyboard_in_a_shrunk_window(pg, tmp_path, monkeypatch):
     """1280x720 with its tray is 1710 px wide: on a 1600-px desktop the window is shrunk, the banker button is
     clicked where it is shown, and the PIN from the configuration is typed on the keyboard."""
@@ -87,6 +88,7 @@ def test_the_configured_pin_is_typed_on_the_keyboard_in_a_shrunk_window(pg, tmp_
     assert picture.get_width() <= 1600 - 40 and picture.get_height() <= 900 - 100
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_a_tray_card_clicked_in_a_shrunk_window_is_tapped(pg, tmp_path, monkeypatch):
     from host_ui.demo import BANKER_UID
     from host_ui.sim import run_sim
@@ -109,6 +111,7 @@ def test_a_tray_card_clicked_in_a_shrunk_window_is_tapped(pg, tmp_path, monkeypa
     assert seen["app"].terminal.view.screen == "banker"
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_the_configured_pin_is_typed_on_the_screen_keypad(pg, tmp_path, monkeypatch):
     from host_ui.sim import run_sim
     _config(tmp_path, monkeypatch, f'[game]\nbanker_pin_hash = "{hash_pin("1357")}"\n')
@@ -178,6 +181,7 @@ def _banquier(*args, cwd):
     return subprocess.run([str(BANQUIER), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_banquier_sim_headless_demo_exits_1_on_a_wrong_expect_line(tmp_path):
     wrong = _wrong_log(tmp_path)
     data = tmp_path / "data"
@@ -206,6 +210,7 @@ def test_a_demo_fails_when_an_operation_is_not_recorded(pg, tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb)")
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_under_xvfb_the_window_fits_a_1600_px_screen_and_a_demo_stays_on_the_standings(tmp_path):
     from terminal.bank.game import Game
     _install_key()
@@ -267,6 +272,7 @@ def _wizard(terminal, seats):
     assert terminal.view.message.code == "game_created"
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_the_wizard_game_is_the_one_resumed_after_a_restart_and_listed(pg, tmp_path, monkeypatch):
     from host_ui.sim import run_sim
     _install_key()
@@ -296,6 +302,7 @@ def test_the_wizard_game_is_the_one_resumed_after_a_restart_and_listed(pg, tmp_p
     assert any("Anne" in line for line in lines)
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_after_a_crash_the_wizard_game_is_resumed_with_a_notice(pg, tmp_path):
     """``kill -9`` of the simulator while a step was on screen: the next start resumes the same game and says the
     step was not recorded."""

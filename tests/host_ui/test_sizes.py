@@ -25,6 +25,7 @@ WHOLE = {"deed_row", "deed_name", "amount", "balance", "worth", "property", "his
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", LOGICAL, ids=LOGICAL_IDS)
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_targets_and_texts_are_big_enough_at_every_size(pg, scenes_by_language, language, size):
     problems = []
     for scene in scenes_by_language[language]:

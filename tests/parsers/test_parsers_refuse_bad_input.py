@@ -270,6 +270,7 @@ def test_banquier_replay_refuses_a_header_of_the_wrong_type(tmp_path, header):
 
 @pytest.mark.parametrize("text", ["x = " + "[" * 5000 + "]" * 5000, "[storage]\nbackup_every = " + "9" * 5000,
                                   '[storage]\ndata_dir = "~nosuchuser/games"'])
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_banquier_refuses_a_hostile_configuration(tmp_path, text):
     path = tmp_path / "config.toml"
     path.write_text(text + "\n", encoding="utf-8")

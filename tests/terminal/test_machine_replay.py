@@ -91,6 +91,7 @@ def drive(log_path, tmp_path, key):
 
 @pytest.mark.parametrize("log", [pytest.param(p, id=p.name, marks=[pytest.mark.slow] if p.name.startswith("long-")
                                               else []) for p in LOGS])
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_log_through_the_state_machine_matches_direct_replay(log, tmp_path, key, direct_replay):
     game = drive(log, tmp_path, key)
     try:

@@ -1135,6 +1135,7 @@ def _coverage_of(seeds: tuple[int, ...]) -> dict:
     return dict(COVERAGE)
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_generator_reaches_debts_bankruptcies_and_game_ends():
     """The random games are not trivial: over a fixed series of examples, debts, bankruptcies (to a player and
     to the Bank), hotels, game ends and undos of bankruptcies all happen, every operation is accepted and every

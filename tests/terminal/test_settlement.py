@@ -284,6 +284,7 @@ def money_games(draw):
 
 @settings(QUICK, max_examples=150)
 @given(money_games())
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_random_money_games_settle_by_the_rule(game):
     edition, ops = game
     config = GameConfig(edition, "classic", dict(edition.rules))

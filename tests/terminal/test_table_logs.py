@@ -38,6 +38,7 @@ def test_long_recorded_game_replays_and_audits(tmp_path, key, direct_replay):
 
 
 @pytest.mark.parametrize("log", RECORDED_LOGS[:3] + OWN, ids=lambda p: p.name)
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_export_then_replay_gives_the_same_state(log, tmp_path, key, direct_replay):
     with Game.open(direct_replay(log).copy_to(tmp_path), key=key) as game:
         export_table_log(game, tmp_path / "export.jsonl")

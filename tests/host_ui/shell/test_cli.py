@@ -126,6 +126,7 @@ def test_cards_enrol_list_export_import(capsys, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("argv", [[], ["replay"], ["export"], ["audit"], ["games"], ["cards"], ["demo"]])
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_help_everywhere(argv):
     result = subprocess.run([sys.executable, "-m", "host_ui", *argv, "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "usage: banquier" in result.stdout

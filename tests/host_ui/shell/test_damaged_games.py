@@ -83,6 +83,7 @@ def _resumed_unreported(path: Path, key: bytes, mirror: Path | None) -> bool:
         game.close()
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_a_fuzz_of_damaged_files_over_every_entry_point(games, capsys):
     """Bit flips, pages of garbage and truncations of the file or of its WAL, and edits in SQL: no traceback,
     no file changed by a reader, one line each, and no damaged file resumed (as the terminal resumes it:
@@ -151,6 +152,7 @@ def test_games_restore_puts_the_newest_good_backup_in_a_new_file_and_keeps_the_d
     assert (games.parent / "current").read_text().strip() == restored[0].name
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_banquier_run_with_a_damaged_current_game_keeps_running(games, tmp_path):
     """The service must not crash-loop: `banquier run` starts without the game (exit 0 at the deadline)."""
     key = key_for_new_game()
@@ -169,6 +171,7 @@ def test_banquier_run_with_a_damaged_current_game_keeps_running(games, tmp_path)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 4, 5])
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_a_sample_through_the_banquier_command(games, n):
     key = key_for_new_game()
     path, what, _, _ = damaged_variant(games, key, random.Random(n), n)

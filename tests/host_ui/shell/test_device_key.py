@@ -52,6 +52,7 @@ def test_a_missing_key_is_not_replaced_while_games_exist(data):
     assert not default_key_path().exists() and hashes(data) == before
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_key_new_only_when_asked_and_old_games_read_as_unverified(data):
     key = load_or_create_key()
     Game.create(data / "games" / "sunday.db", "fr", ["Ann", "Bob"], key=key).close()

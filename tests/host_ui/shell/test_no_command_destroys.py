@@ -51,6 +51,7 @@ def _targets(world):
 
 @pytest.mark.parametrize("target", ["game", "wal", "key", "cards"])
 @pytest.mark.parametrize("force", [False, True])
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_export_never_writes_over_a_game_the_key_or_the_card_set(world, target, force):
     path = _targets(world)[target]
     before = hashes(world["data"], world["key"])
@@ -62,6 +63,7 @@ def test_export_never_writes_over_a_game_the_key_or_the_card_set(world, target, 
 
 @pytest.mark.parametrize("target", ["game", "wal", "key", "cards"])
 @pytest.mark.parametrize("force", [False, True])
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_cards_export_never_writes_over_a_game_the_key_or_the_card_set(world, target, force):
     path = _targets(world)[target]
     before = hashes(world["data"], world["key"])
@@ -83,6 +85,7 @@ def test_a_link_to_the_key_or_a_game_is_refused_too(world):
     assert hashes(world["data"], world["key"]) == before
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_an_existing_file_needs_force_then_is_replaced_whole(world):
     out = world["tmp"] / "out.jsonl"
     out.write_text("keep me\n")

@@ -9,11 +9,14 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from host_ui.shell.games import key_for_new_game
 from terminal.bank.game import Game
 from tests.host_ui.shell.helpers import banquier
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_a_payment_waits_for_another_writer_within_the_timeout(tmp_path, key):
     game = Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key)
     other = sqlite3.connect(tmp_path / "g.db", isolation_level=None, check_same_thread=False)
@@ -37,6 +40,7 @@ def test_a_payment_waits_for_another_writer_within_the_timeout(tmp_path, key):
         assert again.cash("Ann") == 1700
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_audit_and_export_while_the_table_commits_report_no_tampering(tmp_path):
     key = key_for_new_game()
     path = Path(os.environ["BANQUIER_DATA_DIR"]) / "g.db"

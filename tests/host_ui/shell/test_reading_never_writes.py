@@ -65,6 +65,7 @@ def _commands(path: Path) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("state", STATES)
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_every_reader_leaves_every_file_as_it_was(games, state):
     path = make(state, games)
     before = hashes(games)
@@ -95,6 +96,7 @@ def test_a_refused_backup_is_not_switched_to_wal(games):
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
 
 
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_readers_leave_a_game_in_play_untouched(games):
     """The terminal has the game open (its WAL holds entries): the readers neither checkpoint nor truncate."""
     game = Game.create(games / "live.db", "fr", ["Ann", "Bob"], key=key_for_new_game())
