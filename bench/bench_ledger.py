@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sqlite3
 import statistics
@@ -179,6 +180,9 @@ def bench_resume(tmp: Path, long_db: Path, key: bytes, opens: int, before: Path 
     image[1].write_bytes(unclean.with_name(unclean.name + "-wal").read_bytes())
     entries = game.ledger.last_entry()[0]
     game.ledger.db.close()
+    if game.ledger.play_lock is not None:  # as a process that dies: its kernel drops the play lock
+        os.close(game.ledger.play_lock)
+        game.ledger.play_lock = None
     old = tmp / "before.db"
     old.write_bytes(long_db.read_bytes())
     clean_m, unclean_m, before_m = [], [], []
