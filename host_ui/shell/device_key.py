@@ -12,6 +12,7 @@ import secrets
 import stat
 from pathlib import Path
 
+from host_ui.shell.outputs import fsync_directory
 from terminal.errors import LedgerError
 
 KEY_BYTES = 32
@@ -130,7 +131,7 @@ def _create_key(path: Path) -> None:
     for new in reversed(made):
         with contextlib.suppress(FileExistsError):
             os.mkdir(new, 0o700)
-        _fsync_folder(new.parent)
+        fsync_directory(new.parent)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -148,16 +149,4 @@ def _create_key(path: Path) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
-    _fsync_folder(path.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_directory(path.parent)
