@@ -150,6 +150,25 @@ def fsync_directory(folder: Path) -> None:
         os.close(fd)
 
 
+def replace_text_durably(path: Path, text: str, mode: int) -> None:
+    """Put ``text`` at ``path`` whole or not at all: a temporary file beside it (mode ``mode``), fsynced, renamed
+    over ``path``, the folder fsynced. No check of what ``path`` is: callers that write a user-named file use
+    :func:`write_output`. Raises OSError; nothing is left behind on failure."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), mode)
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    fsync_directory(path.parent)
+
+
 def write_output(path: str | os.PathLike[str], write: Callable[[IO[str]], object], *, force: bool,
                  protected: Protected, what: str = "output") -> Path:
     """Check ``path`` (:func:`check_output`), then call ``write(file)`` on a temporary text file beside it

@@ -12,20 +12,17 @@ wrong tries.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import logging
-import os
 import re
 import secrets
 import stat
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from host_ui.shell.outputs import fsync_directory
+from host_ui.shell.outputs import replace_text_durably
 
 __all__ = ["hash_pin", "is_pin_hash", "PinCheck", "set_pin_in_config", "valid_pin", "FREE_TRIES", "MAX_WAIT_S"]
 
@@ -159,16 +156,4 @@ def set_pin_in_config(path: Path, pin: str, check: Callable[[str], object]) -> N
     except FileNotFoundError:
         mode = 0o640
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.fchmod(f.fileno(), mode)
-            f.write(new_text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    fsync_directory(path.parent)
+    replace_text_durably(path, new_text, mode)
