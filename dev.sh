@@ -106,7 +106,7 @@ case "$cmd" in
     run)   exec .venv/bin/banquier "$@" ;;
     test)  run_tests "$@" ;;
     bench) rows=$(mktemp "${TMPDIR:-/tmp}/banquier-bench.XXXXXX")
-           for b in bench/bench_*.py; do echo "== $b"; BANQUIER_BENCH_ROWS=$rows .venv/bin/python "$b" "$@"; done
+           for b in bench/bench_*.py; do echo "== $b"; BANQUIER_BENCH_ROWS=$rows .venv/bin/python "$b"; done
            echo; echo "== all figures"; .venv/bin/python bench/report.py "$rows"; rm -f "$rows" ;;
     *)     echo "usage: ./dev.sh run|test|bench [ARGS...]" >&2; exit 2 ;;
 esac
