@@ -567,5 +567,8 @@ def _make_app(config: Config, terminal: Terminal, output: NoticeOutput, reader: 
 
     display = config.display
     size, rotation = (display.width, display.height), display.rotation
+    # The reader polls from its own thread (the loop sleeps until a card, an input or a tick); the buttons are
+    # polled between turns (run_device's until), so the loop wakes up for them at 20 Hz when there are some.
+    buttons_poll_s = None if config.buttons.backend == "none" else 0.05
     return TerminalApp(terminal, output, Renderer(size, rotation, game=terminal.game), InputMapper(size, rotation),
-                       reader=reader, touch=None, fps=display.max_fps)
+                       reader=reader, touch=None, fps=display.max_fps, reader_thread=True, poll_s=buttons_poll_s)
