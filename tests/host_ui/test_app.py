@@ -155,3 +155,72 @@ def test_two_quick_enters_never_commit_a_confirmation_not_drawn(pg, app):
     pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_RETURN, mod=0, unicode="\r", scancode=0))
     app.step()
     assert app.terminal.game.cash("Anne") == 1450
+
+
+# -- sleeping and the reader's thread ---------------------------------------------------------------
+
+
+def _threaded(app, **options):
+    from host_ui.screen.app import TerminalApp
+    return TerminalApp(app.terminal, app.output, app.renderer, app.mapper, reader=app.reader,
+                       wall_clock=lambda: "12:00", reader_thread=True, **options)
+
+
+def test_the_readers_thread_wakes_the_loop_when_a_card_comes(pg, app):
+    from host_ui.demo import player_uid
+    threaded = _threaded(app)
+    pg.event.clear()
+    threaded.step()  # starts the thread; the first frame
+    assert threaded.poller is not None and threaded.poller.running
+    app.clock.advance(2)
+    app.reader.tap(player_uid(1))
+    for _ in range(100):  # each turn sleeps until the thread's wake-up (or 0.1 s)
+        threaded.step(0.1)
+        if app.terminal.view.screen == "player":
+            break
+    assert app.terminal.view.screen == "player"
+    threaded.stop_reader()
+    assert not threaded.poller.running
+
+
+def test_with_its_own_thread_the_reader_no_longer_sets_the_loops_sleep(pg, app):
+    from host_ui.screen.app import TerminalApp
+    now = [100.0]
+    in_loop = TerminalApp(app.terminal, app.output, app.renderer, app.mapper, reader=app.reader,
+                          monotonic=lambda: now[0], wall_clock=lambda: "12:00")
+    threaded = _threaded(app, monotonic=lambda: now[0])
+    buttons = _threaded(app, monotonic=lambda: now[0], poll_s=0.05)
+    for loop in (in_loop, threaded, buttons):
+        loop.poll_devices(now[0])
+        loop.draw_if_needed(now[0], force=True)
+    assert in_loop.wait_time() <= app.reader.poll_interval_s
+    assert threaded.wait_time() == 0.5  # the next tick
+    assert buttons.wait_time() == 0.05  # inputs polled between turns
+    assert threaded.poller is not None and not threaded.poller.running  # never started: no turn was taken
+
+
+def test_wait_events_returns_what_is_queued_in_order_and_is_woken_from_a_thread(pg):
+    import sys
+    import threading
+
+    from host_ui.screen.app import WAKE
+    from host_ui.screen.event_wait import native_wait, wait_events
+    if sys.platform.startswith("linux"):
+        assert native_wait() is not None  # SDL's own wait, in the library pygame loaded
+    pg.event.clear()
+    posted = [pg.event.Event(pg.KEYDOWN, key=pg.K_1, mod=0, unicode="1", scancode=0),
+              pg.event.Event(pg.KEYUP, key=pg.K_1, mod=0, unicode="1", scancode=0),
+              pg.event.Event(WAKE)]
+    for event in posted:
+        pg.event.post(event)
+    assert [e.type for e in wait_events(5.0)] == [e.type for e in posted]
+    assert wait_events(0.001) == []
+    poster = threading.Timer(0.01, lambda: pg.event.post(pg.event.Event(WAKE)))
+    poster.start()
+    got = []
+    for _ in range(50):  # woken by the post (each wait is bounded)
+        got += wait_events(0.2)
+        if got:
+            break
+    poster.join()
+    assert [e.type for e in got] == [WAKE]
