@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Protocol
@@ -43,15 +44,16 @@ class ReaderThread:
         wake: called from the thread after new events were queued (at most once until the next ``drain``);
             it must be quick and thread-safe (posting a pygame event is).
         error_pause_s: pause after a ``poll`` that raised (logged; polling goes on).
-        wait: ``wait(stop_event, seconds)`` for the pause between polls (default ``Event.wait``; tests
-            replace it to run the schedule without sleeping).
+        wait: ``wait(stop_event, seconds)`` for the pause between polls (default ``time.sleep``, which costs
+            half the CPU of ``Event.wait`` with a timeout; a stop is seen after the pause, at most
+            ``poll_interval_s``); tests replace it to run the schedule without sleeping.
     """
 
     def __init__(self, reader: PolledReader, wake: Callable[[], None] = lambda: None, *,
                  name: str = "banquier-reader", error_pause_s: float = 0.5,
                  wait: Callable[[threading.Event, float], object] | None = None) -> None:
         self.reader, self.wake, self.name, self.error_pause_s = reader, wake, name, error_pause_s
-        self._wait = wait or (lambda event, seconds: event.wait(seconds))
+        self._wait = wait or (lambda _stop, seconds: time.sleep(seconds))
         self._events: deque[HalEvent] = deque()
         self._lock = threading.Lock()
         self._woken = False
