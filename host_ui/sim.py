@@ -303,12 +303,16 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                 linger = max_seconds if max_seconds is not None else None if stay else 3.0
                 deadline = None if linger is None else time.monotonic() + linger
                 app.reader = reader
+                app.after_wait = follow_real_time  # see below
                 while app.running and (deadline is None or time.monotonic() < deadline):
                     follow_real_time()
                     app.step(app.wait_time())
         else:
             deadline = None if max_seconds is None else time.monotonic() + max_seconds
             app.draw_if_needed(time.monotonic(), force=True)
+            # the table clock follows real time also between the sleep and the poll: a poll due after the
+            # sleep is seen as due (one wake-up per reader poll, not two or three)
+            app.after_wait = follow_real_time
             while app.running and (deadline is None or time.monotonic() < deadline):
                 follow_real_time()
                 app.step(app.wait_time())

@@ -86,6 +86,9 @@ class TerminalApp:
         self.running = True
         self.extra_events: Callable[[pygame.event.Event], bool] | None = None
         self.poll_s = poll_s
+        #: Called after each sleep, before the inputs and the reader are looked at (the simulator moves its
+        #: table clock to real time there, so that a poll due after the sleep is seen as due).
+        self.after_wait: Callable[[], None] | None = None
         self.poller = ReaderThread(reader, self._wake) if reader_thread and reader is not None else None
 
     # -- the reader's thread -------------------------------------------------------------------------
@@ -210,6 +213,8 @@ class TerminalApp:
         if self.poller is not None and not self.poller.running:
             self.poller.start()
         events = wait_events(timeout_s) if timeout_s > 0 else pygame.event.get()
+        if self.after_wait is not None:
+            self.after_wait()
         now = self.monotonic()
         for event in events:
             self.handle_pygame(event, now)

@@ -15,6 +15,7 @@ without a real wait (KMS/DRM, dummy) SDL polls every millisecond itself, as pyga
 """
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -73,8 +74,9 @@ def native_wait() -> Callable[[int], int] | None:
 
 def wait_events(timeout_s: float) -> list[pygame.event.Event]:
     """The events in pygame's queue, in order, after waiting up to ``timeout_s`` seconds (at least 1 ms) for
-    the first one (``[]`` when none came)."""
-    ms = max(1, int(timeout_s * 1000))
+    the first one (``[]`` when none came). The timeout is rounded up to the millisecond: a loop that sleeps
+    until a poll is due does not wake up just before it."""
+    ms = max(1, math.ceil(timeout_s * 1000))
     wait = native_wait() if pygame.display.get_init() else None
     if wait is not None:
         wait(ms)
