@@ -509,6 +509,8 @@ def _wait_for_screen(config: Config, headless: bool, stop: threading.Event,
     (one line logged, whatever the number of tries) or a stop was asked for meanwhile."""
     # Loaded late: pygame and the screen modules only once a display is opened, so that the CLI's other
     # commands never load pygame (and PYGAME_HIDE_SUPPORT_PROMPT, set by run_device, is seen in time).
+    from host_ui.screen.pygame_loader import load_pygame
+    load_pygame()  # without setuptools' pkg_resources (see there)
     import pygame
 
     from host_ui.screen.display import DisplayError

@@ -47,8 +47,6 @@ from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
 from terminal.bank.ledger import one_line
-from terminal.bank.tablelog import ReplayMismatch, TableLog, read_table_log
-from terminal.bank.tablelog import _compare as compare_check
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal, TerminalSettings
@@ -60,6 +58,7 @@ if TYPE_CHECKING:
 
     from host_ui.screen.app import TerminalApp
     from host_ui.screen.theme import Colour
+    from terminal.bank.tablelog import TableLog
 
 DEFAULT_PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
 SIZES = ((480, 320), (800, 480), (1024, 600), (1280, 720))
@@ -191,11 +190,16 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         if demo_log is None and max_seconds is None:
             max_seconds = 1.0
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    log: TableLog | None = read_table_log(Path(demo_log)) if demo_log is not None else None
+    log: TableLog | None = None
+    if demo_log is not None:
+        from terminal.bank.tablelog import read_table_log  # late load: only a demo reads a table log
+        log = read_table_log(Path(demo_log))
     if demo_log is None and new_game:
         check_new_game(edition, players)
     # pygame and the screen modules (which import it) are loaded late, here: after the SDL settings above, so
     # that `banquier --help` and `banquier sim --help` do not load them, and inside the time to the first frame
+    from host_ui.screen.pygame_loader import load_pygame
+    load_pygame()  # without setuptools' pkg_resources (see there)
     import pygame
 
     from host_ui.screen.app import TerminalApp
@@ -338,6 +342,9 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     checked against the game and every operation must be recorded once (refused ones not at all), as
     ``banquier replay`` checks a log; the first disagreement is printed and stops the demo (returns 1)."""
     import pygame  # loaded late: see run_sim
+
+    from terminal.bank.tablelog import ReplayMismatch  # late load: only a demo checks a table log
+    from terminal.bank.tablelog import _compare as compare_check
 
     names = list(log.header["players"])
     speed = max(0.01, float(speed))
