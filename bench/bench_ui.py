@@ -155,6 +155,58 @@ def idle_baseline(seconds: float) -> float:
     return used
 
 
+def device_idle(window: bool, seconds: float, tmp: Path) -> tuple[float, float]:
+    """(CPU per second of ``banquier run``'s loop, reader polls per second) with an MFRC522 (the emulated chip
+    in real time, the real mfrc522 package) watching an empty field from its thread, no beeper, no buttons."""
+    import host_ui.screen.app as app_module
+    from hal.mfrc522_reader import Mfrc522Reader
+    from host_ui.device import run_device
+    from host_ui.shell.config import load_config
+    from tests.fakes.fake_gpio import FakeGPIO
+    from tests.fakes.fake_mfrc522 import FakeMFRC522
+    from tests.fakes.fake_spidev import FakeSpiBus
+    from tests.fakes.install import installed
+
+    data = tmp / f"device-{time.monotonic_ns()}"
+    config_file = tmp / "device.toml"
+    config_file.write_text(
+        '[hardware.reader]\nbackend = "mfrc522"\n[hardware.beeper]\nbackend = "none"\n[hardware.buttons]\n'
+        f'backend = "none"\n[storage]\ndata_dir = "{data}"\nkey_file = "{tmp / "device.key"}"\n'
+        '[logging]\nlevel = "warning"\n', encoding="utf-8")
+    gpio = FakeGPIO()
+    chip = FakeMFRC522(clock=time.perf_counter)
+    gpio.watch(22, chip.reset_pin_changed)
+    span: dict[str, float] = {}
+    readers: list[Mfrc522Reader] = []
+    run = app_module.TerminalApp.run
+    scans = Mfrc522Reader.poll
+
+    def timed_run(self: app_module.TerminalApp, until: object = lambda: False) -> None:
+        self.draw_if_needed(time.monotonic(), force=True)  # the first frame, then the idle loop
+        span["cpu0"], span["wall0"] = cpu(), time.monotonic()
+        try:
+            run(self, until)  # type: ignore[arg-type]
+        finally:
+            span["cpu1"], span["wall1"] = cpu(), time.monotonic()
+
+    def counted(self: Mfrc522Reader) -> list[object]:
+        if self not in readers:
+            readers.append(self)
+        return scans(self)  # type: ignore[return-value]
+    app_module.TerminalApp.run = timed_run  # type: ignore[assignment]
+    Mfrc522Reader.poll = counted  # type: ignore[assignment,method-assign]
+    try:
+        with installed(gpio=gpio, spi=FakeSpiBus({(0, 0): chip})):
+            code = run_device(load_config(config_file, env={}), headless=not window, max_seconds=seconds + 0.5)
+    finally:
+        app_module.TerminalApp.run = run  # type: ignore[method-assign]
+        Mfrc522Reader.poll = scans  # type: ignore[method-assign]
+    if code != 0 or "cpu1" not in span:
+        raise RuntimeError(f"banquier run stopped with exit code {code}")
+    wall = span["wall1"] - span["wall0"]
+    return (span["cpu1"] - span["cpu0"]) / wall, sum(r.scans for r in readers) / wall
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one idle block")
@@ -203,8 +255,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         idle, baseline = [], []
         for i in range(args.repeats):  # interleaved: simulator idle, bare window idle, ...
             first.clear()
-            run_sim(None, headless=not args.window, size=(800, 480), data_dir=tmp / f"idle-{i}",
+            sim_code = run_sim(None, headless=not args.window, size=(800, 480), data_dir=tmp / f"idle-{i}",
                     max_seconds=args.seconds, audio=False, on_start=on_start)
+            if "cpu" not in first or "cpu" not in last:
+                raise RuntimeError(f"the simulator stopped before its first frame (exit code {sim_code})")
             idle.append((last["cpu"] - first["cpu"]) / (last["wall"] - first["wall"]))
             baseline.append(idle_baseline(args.seconds))
         rss_idle = rss_mb()
@@ -215,6 +269,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                  f"min/median/max {min(idle) * 100:.2f}/{med * 100:.2f}/{max(idle) * 100:.2f} % over "
                  f"{args.repeats} blocks of {args.seconds:g} s after the first frame; the old loop's "
                  f"pygame.event.wait alone, same window, same run: {base * 100:.2f} % (x{med / base:.2f})"))
+
+        device = [device_idle(args.window, args.seconds, tmp) for _ in range(args.repeats)]
+        loads = [c for c, _ in device]
+        dmed = statistics.median(loads)
+        emit(Row(BENCH, f"idle `banquier run` CPU, MFRC522 ({driver})", f"{dmed * 100:.2f} %",
+                 "< 3 % core" if window else "", round(dmed / 0.03, 2) if window else None,
+                 dmed < 0.03 if window else None,
+                 f"min/median/max {min(loads) * 100:.2f}/{dmed * 100:.2f}/{max(loads) * 100:.2f} % over "
+                 f"{args.repeats} runs of {args.seconds:g} s; the reader's thread polling an empty field at "
+                 f"{statistics.median(r for _, r in device):.0f} Hz (the emulated chip's CPU included); no beeper "
+                 f"or buttons; the old loop's pygame.event.wait alone: {base * 100:.2f} %"))
 
         demo_cpu0, demo_t0 = cpu(), time.monotonic()
         code = run_sim(args.log, headless=not args.window, speed=args.speed, size=(800, 480), data_dir=tmp / "demo",
