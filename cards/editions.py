@@ -357,7 +357,7 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
 
 def _texts(path: Path, entry: str, value: Any, language: str) -> Localized:
     """A text in one string (the edition's own language) or a table of texts by language code."""
-    if isinstance(value, str) and value:
+    if isinstance(value, str) and value.strip():
         return Localized({language: value}, language)
     if not isinstance(value, dict) or not value:
         raise _fail(path, entry, f"expected a text, or a table of texts by language such as "
