@@ -224,3 +224,14 @@ def test_wait_events_returns_what_is_queued_in_order_and_is_woken_from_a_thread(
             break
     poster.join()
     assert [e.type for e in got] == [WAKE]
+
+
+def test_after_wait_runs_between_the_sleep_and_the_poll(pg, app):
+    """The simulator moves its table clock there: a reader poll due after the sleep is then seen as due."""
+    from host_ui.demo import player_uid
+    pg.event.clear()
+    app.step()
+    app.reader.tap(player_uid(1))
+    app.after_wait = lambda: app.clock.advance(2)  # the sleep "took" 2 s of table time
+    app.step(0.001)
+    assert app.terminal.view.screen == "player"
