@@ -14,19 +14,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from hal.interfaces import HalEvent
-from hal.poller import ReaderThread
-from host_ui.screen.evdev_touch import EvdevTouch
 from host_ui.screen.event_wait import wait_events
 from host_ui.screen.input_map import Action, InputMapper, Tap
 from host_ui.screen.pg_events import to_records
 from host_ui.screen.render import Frame, Renderer, default_clock
 from host_ui.screen.widgets import ButtonAction
 from terminal.table.machine import Terminal
+
+if TYPE_CHECKING:  # for annotations: the touch panel's module (evdev) and the reader's thread load late
+    from hal.poller import ReaderThread
+    from host_ui.screen.evdev_touch import EvdevTouch
 
 #: The event the reader's thread posts when it has queued events (nothing else but waking the loop).
 WAKE = pygame.event.custom_type()
@@ -89,7 +91,10 @@ class TerminalApp:
         #: Called after each sleep, before the inputs and the reader are looked at (the simulator moves its
         #: table clock to real time there, so that a poll due after the sleep is seen as due).
         self.after_wait: Callable[[], None] | None = None
-        self.poller = ReaderThread(reader, self._wake) if reader_thread and reader is not None else None
+        self.poller: ReaderThread | None = None
+        if reader_thread and reader is not None:
+            from hal.poller import ReaderThread  # late load: only the device polls from a thread
+            self.poller = ReaderThread(reader, self._wake)
 
     # -- the reader's thread -------------------------------------------------------------------------
     @staticmethod
