@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 import pygame
 
 from hal.interfaces import HalEvent
-from host_ui.screen.event_wait import wait_events
+from host_ui.screen.event_wait import notify, wait_events
 from host_ui.screen.input_map import Action, InputMapper, Tap
 from host_ui.screen.pg_events import to_records
 from host_ui.screen.render import Frame, Renderer, default_clock
@@ -104,6 +104,7 @@ class TerminalApp:
             pygame.event.post(pygame.event.Event(WAKE))
         except pygame.error:  # the display was closed meanwhile: the loop is ending
             pass
+        notify()  # for the drivers where the loop looks at SDL's queue every 10 ms
 
     def stop_reader(self) -> None:
         """Stop the reader's thread (if any) and wait for it; the reader can be closed after this."""

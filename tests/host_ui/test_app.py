@@ -235,3 +235,33 @@ def test_after_wait_runs_between_the_sleep_and_the_poll(pg, app):
     app.after_wait = lambda: app.clock.advance(2)  # the sleep "took" 2 s of table time
     app.step(0.001)
     assert app.terminal.view.screen == "player"
+
+
+def test_without_a_real_wait_the_loop_looks_every_10_ms_and_is_notified_at_once(pg, monkeypatch):
+    """The dummy driver (as KMS/DRM) has no real wait in SDL: SDL's queue is looked at every 10 ms, not every
+    millisecond, and the reader's thread wakes the loop at once."""
+    import threading
+
+    from host_ui.screen import event_wait
+    from host_ui.screen.app import WAKE
+    assert pg.display.get_driver() not in event_wait.WAITING_DRIVERS
+    pauses = []
+    real_wait = event_wait._notified.wait
+
+    def wait(timeout):
+        pauses.append(timeout)
+        return real_wait(timeout)
+    monkeypatch.setattr(event_wait._notified, "wait", wait)
+    pg.event.clear()
+    assert event_wait.wait_events(0.05) == []
+    assert pauses and max(pauses) <= event_wait.COARSE_LOOK_S
+    pauses.clear()
+
+    def post():
+        pg.event.post(pg.event.Event(WAKE))
+        event_wait.notify()
+    poster = threading.Timer(0.01, post)
+    poster.start()
+    got = event_wait.wait_events(60.0)  # returns with the post, not after a minute
+    poster.join()
+    assert [e.type for e in got] == [WAKE]
