@@ -265,3 +265,16 @@ def test_without_a_real_wait_the_loop_looks_every_10_ms_and_is_notified_at_once(
     got = event_wait.wait_events(60.0)  # returns with the post, not after a minute
     poster.join()
     assert [e.type for e in got] == [WAKE]
+
+
+@pytest.mark.parametrize(("buttons", "poll_s"), [("none", None), ("sim", 0.05)])
+def test_the_device_polls_its_reader_from_a_thread_and_wakes_for_buttons_only_when_there_are_some(
+        pg, app, buttons, poll_s):
+    from host_ui.device import NoticeOutput, Part, PartReader, _make_app
+    from host_ui.shell.config import parse_config
+    config = parse_config(f'[hardware.reader]\nbackend = "sim"\n[hardware.buttons]\nbackend = "{buttons}"\n',
+                          env={})
+    reader = PartReader(Part("card reader", lambda: app.reader))
+    loop = _make_app(config, app.terminal, NoticeOutput(app.output, list), reader)
+    assert loop.poller is not None and loop.poller.reader is reader and not loop.poller.running
+    assert loop.poll_s == poll_s
