@@ -611,39 +611,61 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     footer(c, foot, ctx, ok=True)
 
 
-def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx: Context,
-                    rows: Sequence[Movement]) -> tuple[bool, float, float]:
-    """How the movements are drawn in rows shaped like ``rect``: ``(two_lines, name_size, amount_size)``,
-    the same for every row. The amount keeps its size whatever the names: on one line when every row's
-    names fit beside it at a readable size, else the names on a line of their own above the amount (shrunk
-    to 11 design pixels at the least, then shortened with an ellipsis)."""
+#: How a money movement is drawn: ``(mode, name_size, amount_size)``; mode ``one`` (payer → payee and the
+#: amount on one line), ``two`` (the names on a line above the amount) or ``stacked`` (the payer over
+#: "→ payee" at the left, the amount beside them).
+MovementSizes = tuple[str, float, float]
+
+
+def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx: Context, rows: Sequence[Movement]) -> MovementSizes:
+    """How the movements are drawn in rows shaped like ``rect``, the same for every row. The amount keeps its
+    size whatever the names: on one line when every row's names fit beside it at a readable size; else the
+    names on a line of their own above the amount when they fit there whole at 11 design pixels at the least;
+    else (the longest names) the payer over "→ payee" beside the amount, never cut."""
     big = min(22, rect.h / c.scale * 0.5)
     amount_size = big * 1.2
     readable = max(13.0, big * 0.75)
     arrow_w = c.px(30)
     one_line = two_lines = big
+    stacked = big
     for payer, payee, amount in rows:
         who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
         f, _ = c.fit(money, rect.w // 2, rect.h, amount_size, bold=True, min_size=amount_size)
-        share = _name_shares(c, (who, whom), rect.w - f.size(money)[0] - arrow_w - c.px(14), big)
+        beside = rect.w - f.size(money)[0] - arrow_w - c.px(14)
+        share = _name_shares(c, (who, whom), beside, big)
         one_line = min(one_line, c.common_size([who], share[0], rect.h, big, bold=True, min_size=6),
                        c.common_size([whom], share[1], rect.h, big, bold=True, min_size=6))
         line_h = int(rect.h * 0.42)
         share = _name_shares(c, (who, whom), rect.w - arrow_w - c.px(8), big)
-        two_lines = min(two_lines, c.common_size([who], share[0], line_h, big, bold=True, min_size=11),
-                        c.common_size([whom], share[1], line_h, big, bold=True, min_size=11))
+        two_lines = min(two_lines, c.common_size([who], share[0], line_h, big, bold=True, min_size=6),
+                        c.common_size([whom], share[1], line_h, big, bold=True, min_size=6))
+        stacked = min(stacked, c.common_size([who], beside + arrow_w, rect.h // 2, big, bold=True, min_size=6),
+                      c.common_size([whom], beside - c.px(4), rect.h // 2, big, bold=True, min_size=6))
     if one_line >= readable or rect.h < c.px(38):
-        return False, max(one_line, min(readable, 11)), amount_size
-    return True, two_lines, min(amount_size * 1.1, rect.h * 0.58 / c.scale * 0.9)
+        return "one", max(one_line, min(readable, 11)), amount_size
+    if two_lines >= 11 or two_lines >= stacked:
+        return "two", max(two_lines, 11), min(amount_size * 1.1, rect.h * 0.58 / c.scale * 0.9)
+    return "stacked", stacked, amount_size
 
 
 def _movement(c: Canvas, rect: pygame.Rect, ctx: Context, payer: str, payee: str, amount: int,
-              sizes: tuple[bool, float, float]) -> None:
+              sizes: MovementSizes) -> None:
     """One money movement, payer → payee and the amount, at the sizes of :func:`_movement_sizes`."""
-    two_lines, size, amount_size = sizes
+    mode, size, amount_size = sizes
     who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
     arrow_w = c.px(30)
-    if two_lines:
+    if mode == "stacked":
+        f, _ = c.fit(money, rect.w // 2, rect.h, amount_size, bold=True, min_size=amount_size)
+        names = pygame.Rect(rect.x, rect.y, rect.w - f.size(money)[0] - c.px(14), rect.h)
+        first, second = split_v(names, 1, 1)
+        arrow, b = split_h(second, -arrow_w, 1, gap=c.px(4))
+        c.text(first, who, size, ctx.colour_of(payer), bold=True, role="payer", min_size=size)
+        c.text(arrow, "→", size, theme.MUTED, bold=True, align="center", role="arrow")
+        c.text(b, whom, size, ctx.colour_of(payee), bold=True, role="payee", min_size=size)
+        c.text(rect, money, amount_size, theme.TEXT, bold=True, align="right", role="amount",
+               min_size=amount_size * 0.8)
+        return
+    if mode == "two":
         line, money_rect = split_v(rect, 0.42, 0.58)
         names_w = rect.w - arrow_w - c.px(8)
     else:
@@ -686,13 +708,18 @@ def _trade_sides(c: Canvas, rect: pygame.Rect, ctx: Context, op: Mapping[str, An
             lines.append((giver, ", ".join(items)))
     if not lines:
         return rect
-    line_h = c.px(24)
-    for i, (giver, given) in enumerate(lines):
-        row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
+    # the deeds given wrap over as many lines as they need (up to three each), never cut
+    what_w = rect.w - c.px(110) - c.px(6)
+    f = theme.font(max(MIN_TEXT_PX, c.px(12)))
+    y = rect.y
+    for giver, given in lines:
+        line_h = max(c.px(24), min(3, len(c.wrap(given, what_w, f))) * f.get_linesize() + c.px(4))
+        row = pygame.Rect(rect.x, y, rect.w, line_h)
         who, what = split_h(row, -c.px(110), 1, gap=c.px(6))
         c.text(who, ctx.t("ui_gives", player=giver), 13, ctx.colour_of(giver), bold=True, role="payer", min_size=8)
-        c.text(what, given, 13, theme.TEXT, role="trade_items", min_size=7)
-    used = len(lines) * line_h + c.px(4)
+        c.paragraph(what, given, 13, theme.TEXT, role="trade_items", min_size=7, max_lines=3)
+        y += line_h
+    used = y - rect.y + c.px(4)
     return pygame.Rect(rect.x, rect.y + used, rect.w, max(0, rect.h - used))
 
 
@@ -703,7 +730,8 @@ def draw_deed_compact(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
 # -- auction, trade, bankruptcy --------------------------------------------------------------------------
 def draw_auction(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
-    side, foot = _deed_and_side(c, body, ctx)
+    # the best bid, a bid or two and the hint; the deed's status ("for sale") is left out if it would not leave that
+    side, foot = _deed_and_side(c, body, ctx, need=lambda side: c.px(22 + 52 + 36 + 3 * 4 + 20))
     best = (view.extra or {}).get("best")
     bids = list((view.extra or {}).get("bids") or [])
     label, value, history, hint = split_v(side, -c.px(22), -c.px(52), 1, -c.px(36), gap=c.px(4))
@@ -969,7 +997,7 @@ def draw_damaged(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     c.paragraph(said, ctx.msg(explained) if explained is not None else ctx.msg(view.title), 17, theme.ERROR,
                 bold=True, align="center", role="prompt", max_lines=4)
     c.paragraph(problem, str((view.extra or {}).get("problem", "")), 12, theme.MUTED, align="center",
-                role="problem", min_size=8, max_lines=3)
+                role="problem", min_size=8, max_lines=3 if _landscape(body) else 6)
     pager = option_grid(c, options, view.options, ctx, min_w=150)
     footer(c, foot, ctx, cancel=False, pager=pager)
 

@@ -1,8 +1,11 @@
 """Drawing primitives that remember what they drew: every text's box and every button's target.
 
-:class:`Canvas` wraps a logical-size Surface. ``texts`` lists ``(rect, text, role)`` of every text drawn
-(the render tests check that each lies inside the screen and is not background); ``hits`` lists
-``(rect, action)`` of every button, in drawing order (the last drawn wins a touch).
+:class:`Canvas` wraps a logical-size Surface. Every text goes through :meth:`Canvas.text` (paragraphs and
+button labels too), which records a :class:`DrawnText`: the box of its ink, the room it was given, the text
+asked for and the text shown (``cut`` when shortened with an ellipsis). ``widgets`` lists the filled boxes and
+buttons drawn (:class:`Widget`); ``hits`` lists ``(rect, action)`` of every button, in drawing order (the last
+drawn wins a touch). The render tests (``tests/host_ui/test_fit.py``) check from these that no text is cut,
+spills out of its room or the screen, or overlaps another text or crosses a widget's edge.
 """
 from __future__ import annotations
 
@@ -32,13 +35,27 @@ MIN_TEXT_PX = 10
 
 @dataclass
 class DrawnText:
-    """A text drawn: the box of its ink, the text, its role, its line height and its font size (pixels)."""
+    """A text drawn: the box of its ink, the text shown, its role, its line height and its font size (pixels);
+    ``room``: the box it was given (None: not recorded); ``cut``: shortened with an ellipsis to fit (``wanted``
+    is then the text asked for)."""
 
     rect: pygame.Rect
     text: str
     role: str
     size: int
     px: int = 0
+    room: pygame.Rect | None = None
+    cut: bool = False
+    wanted: str = ""
+
+
+@dataclass
+class Widget:
+    """A filled box or a button drawn: its rectangle and its role (a text inside it is fine, one across its edge
+    is not)."""
+
+    rect: pygame.Rect
+    role: str
 
 
 @dataclass
@@ -47,6 +64,7 @@ class Canvas:
     scale: float
     texts: list[DrawnText] = field(default_factory=list)
     hits: list[tuple[pygame.Rect, ButtonAction]] = field(default_factory=list)
+    widgets: list[Widget] = field(default_factory=list)
 
     @property
     def rect(self) -> pygame.Rect:
@@ -57,8 +75,11 @@ class Canvas:
         return max(1, round(value * self.scale))
 
     # -- shapes --------------------------------------------------------------------------------------
-    def box(self, rect: RectLike, colour: Colour, radius: float = 6, width: int = 0) -> None:
+    def box(self, rect: RectLike, colour: Colour, radius: float = 6, width: int = 0, role: str = "box") -> None:
+        """A box filled with ``colour`` (``width`` > 0: its outline only); a filled one is recorded as a widget."""
         pygame.draw.rect(self.surface, colour, rect, width, border_radius=self.px(radius))
+        if width == 0:
+            self.widgets.append(Widget(pygame.Rect(rect), role))
 
     def line(self, a: Point, b: Point, colour: Colour, width: int = 1) -> None:
         pygame.draw.line(self.surface, colour, a, b, width)
@@ -88,6 +109,11 @@ class Canvas:
             text = text.rstrip() + "…"
         return px, f, text
 
+    def fits(self, text: str, max_w: int, max_h: int, size: float, bold: bool = False, min_size: float = 9) -> bool:
+        """True if ``text`` fits on one line in ``max_w`` x ``max_h`` at ``min_size`` or larger (not cut)."""
+        _, f, shown = self.fit_px(text, max_w, max_h, size, bold, min_size)
+        return shown == text and f.get_height() <= max_h + 2
+
     def common_size(self, texts: Iterable[str], max_w: int, max_h: int, size: float, bold: bool = False,
                     min_size: float = 7) -> float:
         """The largest design size from ``size`` down to ``min_size`` at which every one of ``texts`` fits
@@ -102,8 +128,11 @@ class Canvas:
         return px / self.scale
 
     def text(self, rect: RectLike, text: str, size: float, colour: Colour = theme.TEXT, *, bold: bool = False,
-             align: str = "left", valign: str = "center", role: str = "text", min_size: float = 9) -> pygame.Rect:
-        """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers."""
+             align: str = "left", valign: str = "center", role: str = "text", min_size: float = 9,
+             wanted: str | None = None, within: RectLike | None = None) -> pygame.Rect:
+        """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers. For the record:
+        ``wanted``, the whole text when the caller has already shortened it (a paragraph's last line);
+        ``within``, the room of the whole block when ``rect`` is one line of it (default: ``rect``)."""
         rect = pygame.Rect(rect)
         if not text:
             return pygame.Rect(rect.x, rect.y, 0, 0)
@@ -124,7 +153,10 @@ class Canvas:
             box.centery = rect.centery
         self.surface.blit(image, box)
         ink = image.get_bounding_rect().move(box.topleft)
-        self.texts.append(DrawnText(ink if ink.w and ink.h else box, shown, role, f.get_height(), px))
+        whole = text if wanted is None else wanted
+        self.texts.append(DrawnText(ink if ink.w and ink.h else box, shown, role, f.get_height(), px,
+                                    room=rect if within is None else pygame.Rect(within),
+                                    cut=shown != whole, wanted=whole))
         return box
 
     def wrap(self, text: str, width: int, f: pygame.font.Font) -> list[str]:
@@ -158,14 +190,16 @@ class Canvas:
             px -= max(1, px // 10)
         line_h = f.get_linesize()
         fitting = max(1, min(len(lines), rect.h // max(line_h, 1), max_lines))
+        wanted = list(lines)
         if fitting < len(lines):
             lines = lines[:fitting]
             lines[-1] = lines[-1] + "…"
+            wanted = lines[:-1] + [" ".join(wanted[fitting - 1:])]
         total = len(lines) * line_h
         y = rect.y + max(0, (rect.h - total) // 2)
-        for line in lines:
+        for line, whole in zip(lines, wanted, strict=False):
             self.text((rect.x, y, rect.w, line_h), line, px / self.scale, colour, bold=bold, align=align,
-                      role=role, min_size=min(min_size, px / self.scale))
+                      role=role, min_size=min(min_size, px / self.scale), wanted=whole, within=rect)
             y += line_h
         return total
 
@@ -178,7 +212,7 @@ class Canvas:
             colour = theme.SELECTED if selected else theme.BUTTON
         fill = colour if enabled else theme.BUTTON_OFF
         fg = theme.text_on(fill) if enabled else theme.BUTTON_OFF_TEXT
-        self.box(rect, fill, radius=7)
+        self.box(rect, fill, radius=7, role=role)
         if selected:
             self.box(rect, theme.TEXT, radius=7, width=max(2, self.px(2)))
         pad = self.px(6)
@@ -193,7 +227,7 @@ class Canvas:
         for line in lines:
             box = (inner.x, y, inner.w, line_h) if len(lines) > 1 else inner
             self.text(box, line, px / self.scale, fg, bold=bold, align="center", role=role,
-                      min_size=min(9, px / self.scale))
+                      min_size=min(9, px / self.scale), within=inner)
             y += line_h
         if action is not None and enabled:
             self.hits.append((rect, action))
