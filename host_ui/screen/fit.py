@@ -55,14 +55,15 @@ def _overlaps(a: pygame.Rect, b: pygame.Rect) -> bool:
 def text_problems(text: DrawnText, screen: pygame.Rect, where: str = "") -> list[str]:
     """What is wrong with one text on its own (see the module's list)."""
     say = f"{where}: " if where else ""
-    label = f"{text.role} {text.wanted or text.text!r}" if text.cut else f"{text.role} {text.text!r}"
+    whole = text.block or text.text
+    label = f"{text.role} {text.text!r}" if whole == text.text else f"{text.role} {text.text!r} (of {whole!r})"
     problems: list[str] = []
     if not screen.contains(text.rect):
         problems.append(f"{say}{label} at {tuple(text.rect)} is off the screen {tuple(screen.size)}")
     if text.room is not None and not text.room.inflate(2 * SLACK, 2 * SLACK).contains(text.rect):
         problems.append(f"{say}{label}: its ink {tuple(text.rect)} is outside its room {tuple(text.room)}")
     if text.cut and text.role not in ELLIPSIS_OK:
-        problems.append(f"{say}{label} is cut to {text.text!r} (room {tuple(text.room or text.rect)})")
+        problems.append(f"{say}{text.role} {whole!r} is cut to {text.text!r} (room {tuple(text.room or text.rect)})")
     if text.px and text.px < MIN_TEXT_PX:
         problems.append(f"{say}{label} is in a {text.px}-px font (at least {MIN_TEXT_PX})")
     return problems

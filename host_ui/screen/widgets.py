@@ -36,8 +36,9 @@ MIN_TEXT_PX = 10
 @dataclass
 class DrawnText:
     """A text drawn: the box of its ink, the text shown, its role, its line height and its font size (pixels);
-    ``room``: the box it was given (None: not recorded); ``cut``: shortened with an ellipsis to fit (``wanted``
-    is then the text asked for)."""
+    ``room``: the box it was given (the whole block's for a line of a paragraph or a button label; None: not
+    recorded); ``cut``: shortened with an ellipsis to fit; ``block``: the whole text of its paragraph or label
+    (for the report)."""
 
     rect: pygame.Rect
     text: str
@@ -46,7 +47,7 @@ class DrawnText:
     px: int = 0
     room: pygame.Rect | None = None
     cut: bool = False
-    wanted: str = ""
+    block: str = ""
 
 
 @dataclass
@@ -129,10 +130,10 @@ class Canvas:
 
     def text(self, rect: RectLike, text: str, size: float, colour: Colour = theme.TEXT, *, bold: bool = False,
              align: str = "left", valign: str = "center", role: str = "text", min_size: float = 9,
-             wanted: str | None = None, within: RectLike | None = None) -> pygame.Rect:
-        """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers. For the record:
-        ``wanted``, the whole text when the caller has already shortened it (a paragraph's last line);
-        ``within``, the room of the whole block when ``rect`` is one line of it (default: ``rect``)."""
+             block: str | None = None, within: RectLike | None = None, shortened: bool = False) -> pygame.Rect:
+        """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers. For the record,
+        when ``text`` is a line of a paragraph or a button label: ``block``, the whole text; ``within``, the
+        whole block's room (default: ``rect``); ``shortened``, the caller has cut it already."""
         rect = pygame.Rect(rect)
         if not text:
             return pygame.Rect(rect.x, rect.y, 0, 0)
@@ -153,10 +154,9 @@ class Canvas:
             box.centery = rect.centery
         self.surface.blit(image, box)
         ink = image.get_bounding_rect().move(box.topleft)
-        whole = text if wanted is None else wanted
         self.texts.append(DrawnText(ink if ink.w and ink.h else box, shown, role, f.get_height(), px,
                                     room=rect if within is None else pygame.Rect(within),
-                                    cut=shown != whole, wanted=whole))
+                                    cut=shortened or shown != text, block=text if block is None else block))
         return box
 
     def wrap(self, text: str, width: int, f: pygame.font.Font) -> list[str]:
@@ -190,16 +190,16 @@ class Canvas:
             px -= max(1, px // 10)
         line_h = f.get_linesize()
         fitting = max(1, min(len(lines), rect.h // max(line_h, 1), max_lines))
-        wanted = list(lines)
-        if fitting < len(lines):
+        shortened = fitting < len(lines)
+        if shortened:
             lines = lines[:fitting]
             lines[-1] = lines[-1] + "…"
-            wanted = lines[:-1] + [" ".join(wanted[fitting - 1:])]
         total = len(lines) * line_h
         y = rect.y + max(0, (rect.h - total) // 2)
-        for line, whole in zip(lines, wanted, strict=False):
+        for i, line in enumerate(lines):
             self.text((rect.x, y, rect.w, line_h), line, px / self.scale, colour, bold=bold, align=align,
-                      role=role, min_size=min(min_size, px / self.scale), wanted=whole, within=rect)
+                      role=role, min_size=min(min_size, px / self.scale), block=text, within=rect,
+                      shortened=shortened and i == len(lines) - 1)
             y += line_h
         return total
 
@@ -227,7 +227,7 @@ class Canvas:
         for line in lines:
             box = (inner.x, y, inner.w, line_h) if len(lines) > 1 else inner
             self.text(box, line, px / self.scale, fg, bold=bold, align="center", role=role,
-                      min_size=min(9, px / self.scale), within=inner)
+                      min_size=min(9, px / self.scale), block=label, within=inner)
             y += line_h
         if action is not None and enabled:
             self.hits.append((rect, action))
