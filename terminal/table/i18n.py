@@ -11,9 +11,13 @@ inserted (the ``part_*`` entries of :mod:`terminal.table.messages`) take no para
 """
 from __future__ import annotations
 
+import functools
+import gettext
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from terminal.errors import GameError
 from terminal.table.messages import MESSAGES
 from terminal.table.view import Msg
 
@@ -524,8 +528,77 @@ CATALOG: dict[str, dict[str, str]] = {
     "nothing_to_undo": {"fr": "Rien à défaire.", "en": "There is nothing to undo.", "uk": "Нічого відкочувати."},
 }
 
+CATALOG["catalog_missing"] = {
+    "fr": "Le catalogue des textes « {language} » manque ({path}) : réinstallez Banquier.",
+    "en": "The '{language}' text catalog is missing ({path}): reinstall Banquier.",
+    "uk": "Каталог текстів «{language}» відсутній ({path}): перевстановіть Banquier."}
+
 # The refusals of the rules and the enrolment messages (terminal/table/messages.py); entries above win.
 CATALOG.update({code: entry for code, entry in MESSAGES.items() if code not in CATALOG})
+
+
+class MissingCatalog(GameError, FileNotFoundError):
+    """A language's compiled catalog (``locale/<lang>/LC_MESSAGES/banquier.mo``) is not installed."""
+
+    code = "catalog_missing"
+
+
+DOMAIN = "banquier"
+#: The catalogs: ``<lang>/LC_MESSAGES/banquier.po`` and the compiled ``.mo`` beside it (package data).
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+#: The id of a plural entry's plural form: the code followed by this (``msgid_plural`` in the ``.po``).
+PLURAL_SUFFIX = "_plural"
+#: The param that holds a plural entry's count.
+COUNT = "n"
+
+
+@functools.cache
+def catalog(language: str) -> gettext.GNUTranslations:
+    """The compiled catalog of ``language`` (one of :data:`LANGUAGES`), loaded once through :mod:`gettext`.
+
+    Raises :class:`MissingCatalog` when it is not installed: a broken install, reported at start-up."""
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    try:
+        found = gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[language], fallback=False)
+    except OSError as exc:
+        raise MissingCatalog(
+            f"The {language!r} text catalog is missing ({path}): reinstall Banquier (or, in a checkout, run "
+            f"./dev.sh i18n to compile the catalogs).", params={"language": language, "path": str(path)}) from exc
+    if not isinstance(found, gettext.GNUTranslations):
+        raise MissingCatalog(f"The {language!r} text catalog ({path}) is not a gettext catalog: reinstall Banquier.",
+                             params={"language": language, "path": str(path)})
+    return found
+
+
+def check_catalogs() -> None:
+    """Load the catalog of every language: raises :class:`MissingCatalog` naming the first one missing."""
+    for language in LANGUAGES:
+        catalog(language)
+
+
+def has_text(code: str, language: str = "en") -> bool:
+    """Whether the catalog of ``language`` has an entry for ``code`` (a plural entry counts)."""
+    return catalog(language).gettext(code) != code
+
+
+def _template(code: str, language: str, count: int | None) -> str | None:
+    """The catalog's text for ``code`` in ``language`` (the plural form for ``count`` when the entry has
+    plural forms), or None when the language or the entry is missing."""
+    if language not in LANGUAGES:
+        return None
+    found = catalog(language)
+    if count is not None:
+        plural = code + PLURAL_SUFFIX
+        text = found.ngettext(code, plural, count)
+        if text not in (code, plural):
+            return text
+    text = found.gettext(code)
+    return None if text == code else text
+
+
+def _count(params: Mapping[str, Any]) -> int | None:
+    value = params.get(COUNT)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def translate(code: str, params: Mapping[str, Any] | None = None, language: str = "fr", english: str = "",
@@ -533,37 +606,38 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
     """The text of message ``code`` in ``language`` with ``params`` filled in.
 
     With ``prefer_english`` (a refusal's exact message), English shows ``english`` as it is. Otherwise the
-    catalog is used, and fall back to ``english`` when they have no entry,
-    then to the English catalog, then to the code itself. A param whose key ends in ``_code`` holds a
-    catalog code and is shown as that code's text in ``language`` (see the module docstring). Never raises for
-    a missing parameter: the placeholder stays.
+    catalog is used, and fall back to ``english`` when it has no entry, then to the English catalog, then
+    to the code itself. A plural entry takes the form for its count, the int param ``n``. A param whose key
+    ends in ``_code`` holds a message id and is shown as that entry's text in ``language`` (see the module
+    docstring). Never raises for a missing parameter: the placeholder stays.
     """
     if language == "en" and english and prefer_english:
         return english
-    entry = CATALOG.get(code)
-    template = entry.get(language) if entry else None
+    params = params or {}
+    count = _count(params)
+    template = _template(code, language, count)
     if template is None:
         if english:
             return english
-        template = entry.get("en", code) if entry else code
+        template = _template(code, "en", count) or code
     try:
-        return template.format(**_resolve_codes(params or {}, language))
+        return template.format(**_resolve_codes(params, language))
     except (KeyError, IndexError, ValueError):
         return template
 
 
 def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any]:
     """``params`` with the value of every ``*_code`` key that names a catalog entry replaced by that entry's
-    text in ``language`` (English if it has none). Other values, and codes the catalog lacks, are kept."""
+    text in ``language`` (English if it has none), and every nested Msg by its text. Other values, and
+    codes the catalog lacks, are kept."""
     if not any(key.endswith("_code") or hasattr(value, "code") for key, value in params.items()):
         return params
     resolved = dict(params)
     for key, value in params.items():
         if hasattr(value, "code") and hasattr(value, "params"):  # a nested Msg
             resolved[key] = text(value, language)
-        elif key.endswith("_code") and isinstance(value, str) and value in CATALOG:
-            entry = CATALOG[value]
-            resolved[key] = entry.get(language) or entry.get("en") or value
+        elif key.endswith("_code") and isinstance(value, str) and has_text(value):
+            resolved[key] = _template(value, language, None) or _template(value, "en", None) or value
     return resolved
 
 

@@ -428,7 +428,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "end_game_not_time_limit": {
         "fr": "Seule une partie à durée limitée se termine sur demande : celle-ci continue jusqu'aux "
               "faillites.",
-        "en": "Only a time-limited game ends on request; this one ({mode}) goes on until the bankruptcies.",
+        "en": "Only a time-limited game ends on request: this one goes on until the bankruptcies.",
         "uk": "На вимогу завершується лише гра з обмеженим часом: ця гра триває до банкрутств.",
     },
     "end_time_not_time_limit": {
@@ -450,7 +450,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play_time_not_time_limit": {
         "fr": "Seule une partie à durée limitée compte le temps de jeu.",
-        "en": "Only a time-limited game counts play time; this one is {mode}.",
+        "en": "Only a time-limited game counts play time.",
         "uk": "Час гри рахує лише гра з обмеженим часом.",
     },
     "bad_play_time": {
@@ -764,8 +764,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "card_already_enrolled": {
         "fr": "Cette carte a déjà un autre rôle : utilisez une autre carte, ou retirez d'abord celle-ci pour "
               "lui en donner un nouveau.",
-        "en": "This card already has a role ({role}): use another card, or forget this one first to give it "
-              "another role.",
+        "en": "This card already has another role: use another card, or forget this one first to give it a "
+              "new role.",
         "uk": "Ця картка вже має іншу роль: використайте іншу картку або спершу вилучіть цю, щоб дати їй "
               "нову роль.",
     },
@@ -804,7 +804,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "enrol_step_twice": {
         "fr": "Un même rôle figure deux fois dans les étapes d'enregistrement : ne le mettez qu'une fois.",
-        "en": "{role} is listed twice in the enrolment steps: list it once.",
+        "en": "A role is listed twice in the enrolment steps: list it once.",
         "uk": "Одна роль указана двічі в кроках реєстрації: залиште її один раз.",
     },
     "enrol_at_first_step": {
@@ -815,7 +815,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "enrol_finished": {
         "fr": "L'enregistrement des cartes est terminé : commencez-en un nouveau pour enregistrer d'autres "
               "cartes.",
-        "en": "Can't {action}: the enrolment is finished. Start a new one to enrol more cards.",
+        "en": "The card enrolment is finished: start a new one to enrol more cards.",
         "uk": "Реєстрацію карток завершено: почніть нову, щоб зареєструвати інші картки.",
     },
     # -- the guided enrolment's prompts and results (cards.registry.Enrolment) -------------------------------------
