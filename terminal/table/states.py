@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from terminal.table.dialogs import DIALOGS
-from terminal.table.i18n import CATALOG
+from terminal.table.i18n import has_text
 
 INPUTS = frozenset({"player", "deed", "option", "ok", "digit"})
 #: Screens every screen may go to: idle after a commit, a cancel or a timeout; the end of the game; the
@@ -86,7 +86,7 @@ def check(states: Mapping[str, State] = STATES) -> None:
             raise AssertionError(f"state {state.name}: unknown inputs {sorted(state.takes - INPUTS)}")
         if not state.goes_to <= set(states):
             raise AssertionError(f"state {state.name}: goes to undeclared {sorted(state.goes_to - set(states))}")
-        if state.needs not in CATALOG:
+        if not has_text(state.needs):
             raise AssertionError(f"state {state.name}: no text for {state.needs!r}")
 
 
