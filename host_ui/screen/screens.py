@@ -564,10 +564,17 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         draw_deed_compact(c, card, ctx)
     option_h = c.px(MIN_BUTTON) if view.options else 0
     warn_h = c.px(34) if pending and pending.warning else 0
-    purpose, moves, warn, hint, opts = split_v(main, -c.px(30), 1, -warn_h, -c.px(22), -option_h, gap=c.px(4))
+    purpose_text = ctx.msg(pending.purpose) if pending is not None else ""
+    # a long purpose (a card's text) on two lines rather than in a tiny font on one
+    one_line = c.fits(purpose_text, main.w, c.px(30), 18, bold=True, min_size=13)
+    purpose_h = c.px(30) if one_line else max(c.px(40), 2 * theme.font(max(MIN_TEXT_PX, c.px(13)), True).get_linesize())
+    purpose, moves, warn, hint, opts = split_v(main, -purpose_h, 1, -warn_h, -c.px(22), -option_h, gap=c.px(4))
     if pending is None:
         return footer(c, foot, ctx, ok=True)
-    c.text(purpose, ctx.msg(pending.purpose), 18, theme.TEXT, bold=True, role="purpose", min_size=10)
+    if one_line:
+        c.text(purpose, purpose_text, 18, theme.TEXT, bold=True, role="purpose", min_size=10)
+    else:
+        c.paragraph(purpose, purpose_text, 16, theme.TEXT, bold=True, role="purpose", min_size=10, max_lines=2)
     rows = _movements(pending.postings)
     if pending.details:  # what else moves (a bankruptcy's deeds, cards, ended debts), under the money: whole
         reserve = c.px(36) if rows else 0
