@@ -161,3 +161,19 @@ def test_every_ukrainian_screen_fits_the_smallest_screen(pg, scenes_by_language,
 def test_every_screen_fits_in_every_language_at_every_size(pg, scenes_by_language, language, size):
     problems = _screen_problems(scenes_by_language[language], language, size)
     assert not problems, "\n".join(problems[:40]) + f"\n({len(problems)} problems)"
+
+
+@pytest.mark.slow  # writes some 150 pictures
+def test_the_screenshot_tool_writes_the_ukrainian_game_and_checks_it(pg, tmp_path, monkeypatch):
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "tools" / "render_screens.py"
+    spec = importlib.util.spec_from_file_location("render_screens", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    monkeypatch.setenv("BANQUIER_KEY_FILE", str(tmp_path / "device.key"))
+    assert tool.main(["--out", str(tmp_path / "shots"), "--check"]) == 0
+    written = {p.name for p in (tmp_path / "shots").iterdir()}
+    for name in ("idle", "confirm_rent", "choose_chance", "chance_repairs", "bankruptcy", "game_over"):
+        assert f"{name}-uk-800x480.png" in written
