@@ -302,11 +302,14 @@ def deck_card_text(option: Option, ctx: Context) -> str:
 
 
 def deck_card_tile(text: str, card: DeckCard, ctx: Context) -> tuple[str, str, int]:
-    """A deck card's short title (its text up to the first ``:`` or ``;``), the money it moves (signed, or
+    """A deck card's short title (its text up to the first ``:`` or ``;``, and before a bracket that would be left
+    open), the money it moves (signed, or
     "" when none) and its sign (+1 received, -1 paid, 0 none)."""
     short = text
     for mark in (" : ", " ; ", ": ", "; "):
         short = short.split(mark, 1)[0]
+    if short.count("(") > short.count(")"):  # cut inside a bracket: the title ends before it
+        short = short[:short.rindex("(")]
     short = short.strip().rstrip(".").strip()
     p = card.params
     action = card.action
@@ -548,9 +551,18 @@ def _detail_lines(c: Canvas, width: int, height: int, ctx: Context,
     return low, [line for text in short for line in c.wrap(text, width, f)]
 
 
+def _purpose_height(c: Canvas, text: str, width: int) -> tuple[bool, int]:
+    """Whether a confirmation's purpose fits on one line at a readable size, and the height it takes: a long
+    one (a card's text) goes on two lines rather than in a tiny font on one."""
+    if c.fits(text, width, c.px(30), 18, bold=True, min_size=13):
+        return True, c.px(30)
+    return False, max(c.px(40), 2 * theme.font(max(MIN_TEXT_PX, c.px(13)), True).get_linesize())
+
+
 def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     pending = view.pending
+    purpose_text = ctx.msg(pending.purpose) if pending is not None else ""
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     if view.deed is not None and _landscape(main) and main.w > c.px(330):
         card_w = min(max(int(main.h * 0.72), _card_w(c, ctx)), main.w * 2 // 5)
@@ -559,16 +571,13 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     elif view.deed is not None and not _landscape(main) and main.h > c.px(300):
         # the movements take what they need; the card gets the rest (at least half)
         count = min(len(_movements(pending.postings)) if pending else 1, 6)
-        wanted = c.px(30 + 22 + 16) + count * c.px(58) + (c.px(MIN_BUTTON) if view.options else 0) + (
-            c.px(34) if pending and pending.warning else 0)
+        wanted = _purpose_height(c, purpose_text, main.w)[1] + c.px(22 + 16) + count * c.px(58) + (
+            c.px(MIN_BUTTON) if view.options else 0) + (c.px(34) if pending and pending.warning else 0)
         main, card = split_v(main, 1, -max(main.h // 2, main.h - wanted - c.px(8)), gap=c.px(8))
         draw_deed_compact(c, card, ctx)
     option_h = c.px(MIN_BUTTON) if view.options else 0
     warn_h = c.px(34) if pending and pending.warning else 0
-    purpose_text = ctx.msg(pending.purpose) if pending is not None else ""
-    # a long purpose (a card's text) on two lines rather than in a tiny font on one
-    one_line = c.fits(purpose_text, main.w, c.px(30), 18, bold=True, min_size=13)
-    purpose_h = c.px(30) if one_line else max(c.px(40), 2 * theme.font(max(MIN_TEXT_PX, c.px(13)), True).get_linesize())
+    one_line, purpose_h = _purpose_height(c, purpose_text, main.w)
     purpose, moves, warn, hint, opts = split_v(main, -purpose_h, 1, -warn_h, -c.px(22), -option_h, gap=c.px(4))
     if pending is None:
         return footer(c, foot, ctx, ok=True)

@@ -160,10 +160,12 @@ class Canvas:
         return box
 
     def wrap(self, text: str, width: int, f: pygame.font.Font) -> list[str]:
+        """``text`` in lines no wider than ``width`` (a word wider than that on a line of its own). A French
+        space before ``:`` ``;`` ``?`` ``!`` ``»`` or after ``«`` never breaks: the sign stays with its word."""
         lines: list[str] = []
         for paragraph in text.split("\n"):
             current = ""
-            for word in paragraph.split(" "):
+            for word in _words(paragraph):
                 trial = f"{current} {word}".strip()
                 if f.size(trial)[0] <= width or not current:
                     current = trial
@@ -244,7 +246,7 @@ class Canvas:
         for count in range(1, max_lines + 1):
             for px in range(top, low - 1, -1):
                 f = theme.font(px, bold)
-                lines = [label] if count == 1 else self.wrap(label, rect.w, f)
+                lines = [label] if count == 1 else self._label_lines(label, rect.w, f, count)
                 if len(lines) <= count and len(lines) * f.get_linesize() <= rect.h + 1 and \
                         all(f.size(line)[0] <= rect.w for line in lines):
                     if best is None or px >= best[0] * 1.1:
@@ -259,8 +261,37 @@ class Canvas:
             lines = lines[:fitting - 1] + [" ".join(lines[fitting - 1:])]
         return low, lines
 
+    def _label_lines(self, label: str, width: int, f: pygame.font.Font, count: int) -> list[str]:
+        """A button label's lines: on two lines, broken after its (last) colon when both halves fit (``Lift now:``
+        over the deed's name, rather than the name cut in two); else wrapped word by word."""
+        head, colon, tail = label.rpartition(":")
+        if count == 2 and colon and tail.strip():
+            lines = [(head + colon).strip(), tail.strip()]
+            if all(f.size(line)[0] <= width for line in lines):
+                return lines
+        return self.wrap(label, width, f)
+
     def hit(self, rect: RectLike, action: ButtonAction) -> None:
         self.hits.append((pygame.Rect(rect), action))
+
+
+#: Signs a French text puts a space before (or after, for «): they stay on the line of their word.
+_STICKY_AFTER = (":", ";", "?", "!", "»")
+_STICKY_BEFORE = ("«",)
+
+
+def _words(paragraph: str) -> list[str]:
+    """The words of ``paragraph`` for wrapping, a lone ``:`` ``;`` ``?`` ``!`` ``»`` joined to the word before it
+    and a lone ``«`` to the word after it."""
+    words: list[str] = []
+    glue = False
+    for word in paragraph.split(" "):
+        if words and (glue or word in _STICKY_AFTER):
+            words[-1] = f"{words[-1]} {word}"
+        else:
+            words.append(word)
+        glue = word in _STICKY_BEFORE
+    return words
 
 
 def _cuts(start: int, length: int, weights: tuple[float, ...], gap: int) -> list[tuple[int, int]]:
