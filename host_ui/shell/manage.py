@@ -117,6 +117,11 @@ def _find(data: Path, name: str) -> Path | None:
     return None
 
 
+def _entries(count: int) -> str:
+    """ "entry" or "entries", padded to one width (the command line is English)."""
+    return "entry  " if count == 1 else "entries"
+
+
 def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None, backups: Path | None = None) -> int:
     if args.action == "list":
         rows = list_games(data, key_path)
@@ -131,7 +136,7 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
                 continue
             state = "over" if row["over"] else "in play"
             print(f"{mark} {row['name']:<32} {row['edition']:<10} {row['mode']:<16} {len(row['players'])} players  "
-                  f"{row['entries']:>6} entries  {state}  ({', '.join(row['players'])})")
+                  f"{row['entries']:>6} {_entries(row['entries'])}  {state}  ({', '.join(row['players'])})")
         return EXIT_OK
     path = _find(data, args.game)
     if path is None:
