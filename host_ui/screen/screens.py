@@ -20,6 +20,7 @@ from host_ui.screen.deed_card import draw_deed as draw_deed_card
 from host_ui.screen.deed_card import draw_status, min_card_width
 from host_ui.screen.theme import Colour
 from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, ButtonAction, Canvas, best_grid, grid, split_h, split_v
+from terminal.table.i18n import N_, OTHER_PURPOSE, PURPOSES
 from terminal.table.view import DeedView, Msg, Option, PlayerLine
 
 FOOTER = 40      # design pixels: the height of the bottom button row
@@ -137,7 +138,8 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         cols, rows = best_grid(len(players), tiles, aspect=2.0)
         for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players, strict=True):
             _player_tile(c, cell, ctx, line)
-    info = ctx.t("ui_bank_stock", houses=view.bank_houses, hotels=view.bank_hotels) if view.edition else ""
+    info = ctx.t("ui_bank_stock", houses=Msg("ui_bank_houses", {"n": view.bank_houses}),
+                                   hotels=Msg("ui_bank_hotels", {"n": view.bank_hotels})) if view.edition else ""
     if view.pot is not None:
         info += "   ·   " + ctx.t("ui_pot", amount=ctx.fmt(view.pot))
     if landscape:
@@ -839,7 +841,7 @@ def describe_entry(entry: Mapping[str, Any], ctx: Context) -> str:
         return ctx.t("ui_undo_of", seq=entry.get("undoes", "?"))
     if name == "auction" and edition is not None:
         params["deed"] = edition.squares[op["square"]].name
-    text = ctx.t(f"purpose_{name}", **{k: v for k, v in params.items() if isinstance(k, str)})
+    text = ctx.t(PURPOSES.get(name, OTHER_PURPOSE), **{k: v for k, v in params.items() if isinstance(k, str)})
     who = op.get("player") or op.get("winner") or op.get("from")
     if who and who not in text and who != "bank":
         text = f"{who} · {text}"
@@ -1053,7 +1055,7 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         return split_h(pygame.Rect(inner.x, y, inner.w, row_h), *weights, gap=c.px(3))
     head = cells(inner.y)
     c.text(head[1], ctx.t("ui_standings"), 12, theme.MUTED, bold=True, role="label")
-    for cell, code in zip(head[2:], ("ui_cash", "ui_property", "ui_worth"), strict=True):
+    for cell, code in zip(head[2:], (N_("ui_cash"), N_("ui_property"), N_("ui_worth")), strict=True):
         c.paragraph(cell, ctx.t(code), 11, theme.MUTED, bold=True, align="right", role="label", min_size=7,
                     max_lines=2)
     for rank, name in enumerate(standings, start=1):

@@ -118,6 +118,11 @@ def _find(data: Path, name: str) -> Path | None:
     return None
 
 
+def _entries(count: int) -> str:
+    """ "entry" or "entries", padded to one width (the command line is English)."""
+    return "entry  " if count == 1 else "entries"
+
+
 def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None, backups: Path | None = None) -> int:
     if args.action == "list":
         rows = list_games(data, key_path)
@@ -134,7 +139,7 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
             players, entries = len(row["players"]), row["entries"]
             changed = datetime.fromtimestamp(row["modified"]).strftime("%Y-%m-%d %H:%M")
             print(f"{mark} {row['name']:<32} {changed}  {row['edition']:<10} {row['mode']:<16} "
-                  f"{players} player{'s' * (players != 1)}  {entries:>6} entr{'ies' if entries != 1 else 'y'}  "
+                  f"{players} player{'s' * (players != 1)}  {entries:>6} {_entries(entries)}  "
                   f"{state}  ({', '.join(row['players'])})")
         return EXIT_OK
     path = _find(data, args.game)

@@ -49,6 +49,56 @@ from terminal.table.view import Msg
 LANGUAGES = ("fr", "en", "uk")
 
 
+def N_(code: str) -> str:
+    """Mark a message id written where it is not translated yet (a map, a variable): returns it as it is.
+
+    ``pybabel extract`` finds the ids of these calls (:mod:`terminal.table.i18n_extract`)."""
+    return code
+
+
+#: The label of each menu option: option id -> message id.
+OPTIONS: Mapping[str, str] = {
+    "pass_go": N_("opt_pass_go"), "income_tax": N_("opt_income_tax"), "luxury_tax": N_("opt_luxury_tax"),
+    "chance": N_("opt_chance"), "community_chest": N_("opt_community_chest"), "jail_fine": N_("opt_jail_fine"),
+    "use_jail_card": N_("opt_use_jail_card"), "free_parking": N_("opt_free_parking"),
+    "pay_bank": N_("opt_pay_bank"), "bank_pays": N_("opt_bank_pays"), "transfer": N_("opt_transfer"),
+    "pay_each_player": N_("opt_pay_each_player"), "collect_from_each_player": N_("opt_collect_from_each_player"),
+    "repairs": N_("opt_repairs"), "trade": N_("opt_trade"), "my_deeds": N_("opt_my_deeds"),
+    "any_deed": N_("opt_any_deed"), "bankruptcy": N_("opt_bankruptcy"), "flat": N_("opt_flat"),
+    "percent": N_("opt_percent"), "undo": N_("opt_undo"), "adjust_give": N_("opt_adjust_give"),
+    "adjust_take": N_("opt_adjust_take"), "end_game": N_("opt_end_game"), "history": N_("opt_history"),
+    "new_game": N_("opt_new_game"), "enrol": N_("opt_enrol"), "language": N_("opt_language"),
+    "mute": N_("opt_mute"),
+}
+#: What an operation is for, on the confirmation screen and in the history: op kind -> message id.
+PURPOSES: Mapping[str, str] = {
+    "pass_go": N_("purpose_pass_go"), "buy": N_("purpose_buy"), "auction": N_("purpose_auction"),
+    "pay_rent": N_("purpose_pay_rent"), "pay_tax": N_("purpose_pay_tax"), "bank_pays": N_("purpose_bank_pays"),
+    "pay_bank": N_("purpose_pay_bank"), "pay_each_player": N_("purpose_pay_each_player"),
+    "collect_from_each_player": N_("purpose_collect_from_each_player"), "repairs": N_("purpose_repairs"),
+    "jail_fine": N_("purpose_jail_fine"), "gain_jail_card": N_("purpose_gain_jail_card"),
+    "use_jail_card": N_("purpose_use_jail_card"), "free_parking": N_("purpose_free_parking"),
+    "build": N_("purpose_build"), "sell_building": N_("purpose_sell_building"), "mortgage": N_("purpose_mortgage"),
+    "unmortgage": N_("purpose_unmortgage"), "transfer": N_("purpose_transfer"), "trade": N_("purpose_trade"),
+    "declare_bankruptcy": N_("purpose_declare_bankruptcy"), "undo": N_("purpose_undo"),
+    "end_game": N_("purpose_end_game"), "x_play_time": N_("purpose_x_play_time"),
+    "x_time_limit": N_("purpose_x_time_limit"), "x_time_up": N_("purpose_x_time_up"),
+}
+#: An operation kind no entry of :data:`PURPOSES` names (a newer journal).
+OTHER_PURPOSE = N_("purpose_other")
+#: The game modes' names and one-line explanations: mode -> message id.
+MODES: Mapping[str, str] = {"classic": N_("mode_classic"), "sans_frontieres": N_("mode_sans_frontieres"),
+                            "quick": N_("mode_quick"), "time_limit": N_("mode_time_limit")}
+MODE_HINTS: Mapping[str, str] = {"classic": N_("mode_hint_classic"), "sans_frontieres": N_("mode_hint_sans_frontieres"),
+                                 "quick": N_("mode_hint_quick"), "time_limit": N_("mode_hint_time_limit")}
+#: The house rules' names, and the values of the rounding rule: key -> message id.
+FLAGS: Mapping[str, str] = {
+    "double_rent_with_mortgaged_street": N_("flag_double_rent_with_mortgaged_street"),
+    "interest_rounding": N_("flag_interest_rounding"), "income_tax_percent": N_("flag_income_tax_percent"),
+    "free_parking_jackpot": N_("flag_free_parking_jackpot")}
+ROUNDINGS: Mapping[str, str] = {"up": N_("ui_rounding_up"), "down": N_("ui_rounding_down")}
+
+
 class MissingCatalog(GameError, FileNotFoundError):
     """A language's compiled catalog (``locale/<lang>/LC_MESSAGES/banquier.mo``) is not installed."""
 

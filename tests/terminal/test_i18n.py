@@ -239,8 +239,8 @@ def test_translate_shows_code_params_in_the_language():
     # English shows the error's own message; a code the catalog lacks, or a value that is not text, stays.
     assert translate("jail_card_taken", params, "en", "own words", prefer_english=True) == "own words"
     assert translate("deed_context", {"deed": "x", "other_code": "no_such_code"}, "fr") == "x"
-    assert translate("wrong_card", {"expected": "a", "n_code": 3}, "fr") == (
-        "Pas cette carte ici : il faut la carte de a.")
+    assert translate("unknown_player", {"player": "a", "n_code": 3}, "fr") == (
+        "Il n'y a pas de joueur « a » dans cette partie : choisissez un joueur de la partie.")
     plain = {"player": "Ann"}
     assert translate("pay_self", plain, "fr") == translate("pay_self", dict(plain), "fr")
 
