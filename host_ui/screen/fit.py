@@ -8,6 +8,7 @@ A text is a problem when it is
   by more than :data:`SLACK` pixels;
 - **cut**: shortened with an ellipsis (only the roles of :data:`ELLIPSIS_OK` may be, by design);
 - **too small**: in a font under :data:`~host_ui.screen.widgets.MIN_TEXT_PX` pixels;
+- **unfilled**: showing a ``{placeholder}`` of its catalog entry (a parameter the message did not carry);
 - **overlapping** another text (by more than :data:`SLACK` pixels each way; the MORTGAGED stamp is drawn over
   the card on purpose), or **across a widget's edge**: partly inside a box or a button, partly out.
 
@@ -16,6 +17,7 @@ the frame fits), each naming the text, its role and its rectangles, so a failing
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -29,6 +31,8 @@ __all__ = ["ELLIPSIS_OK", "OVERLAP_OK", "SLACK", "frame_problems"]
 SLACK = 1
 #: Roles a text may be shortened in with an ellipsis, by design. None: every text is shown whole.
 ELLIPSIS_OK: frozenset[str] = frozenset()
+#: A catalog placeholder left in a text drawn.
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 #: Roles drawn over other texts on purpose.
 OVERLAP_OK = frozenset({"stamp"})
 
@@ -64,6 +68,9 @@ def text_problems(text: DrawnText, screen: pygame.Rect, where: str = "") -> list
         problems.append(f"{say}{label}: its ink {tuple(text.rect)} is outside its room {tuple(text.room)}")
     if text.cut and text.role not in ELLIPSIS_OK:
         problems.append(f"{say}{text.role} {whole!r} is cut to {text.text!r} (room {tuple(text.room or text.rect)})")
+    unfilled = PLACEHOLDER.search(text.text)
+    if unfilled:
+        problems.append(f"{say}{label} shows an unfilled placeholder {unfilled.group()}")
     if text.px and text.px < MIN_TEXT_PX:
         problems.append(f"{say}{label} is in a {text.px}-px font (at least {MIN_TEXT_PX})")
     return problems

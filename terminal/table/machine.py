@@ -1053,7 +1053,8 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _deck_card(self, player: str, card: DeckCard) -> None:
         p = card.params
-        text = Msg("deck_card", {}, card.text_in(self.settings.language))
+        said = card.text_in(self.settings.language)
+        text = Msg("deck_card", {"text": said}, said)
         action = card.action
         # a card with a fixed amount: its tile showed the amount, the touch on it commits
         if action == "collect":

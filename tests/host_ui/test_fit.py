@@ -177,3 +177,11 @@ def test_the_screenshot_tool_writes_the_ukrainian_game_and_checks_it(pg, tmp_pat
     written = {p.name for p in (tmp_path / "shots").iterdir()}
     for name in ("idle", "confirm_rent", "choose_chance", "chance_repairs", "bankruptcy", "game_over"):
         assert f"{name}-uk-800x480.png" in written
+
+
+def test_an_unfilled_placeholder_is_reported(pg):
+    c = _canvas(pg)
+    c.text((10, 10, 300, 30), "{text}", 16, role="purpose")  # a catalog entry whose parameter was not given
+    c.text((10, 50, 300, 30), "1 500 € {amount}", 16, role="hint")
+    problems = frame_problems(_Drawn(c))
+    assert [p.split("placeholder ")[1] for p in problems] == ["{text}", "{amount}"], problems
