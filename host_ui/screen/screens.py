@@ -822,7 +822,7 @@ def draw_bankruptcy(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     player_strip(c, top, ctx, view.player)
     toggles = [o for o in view.options if o.id != "done"]
     done = [o for o in view.options if o.id == "done"]
-    pager = option_grid(c, lifts, toggles, ctx, cols=1 if lifts.w < c.px(300) else 2)
+    pager = option_grid(c, lifts, toggles, ctx, cols=1 if lifts.w < c.px(400) else 2)
     footer(c, foot, ctx, extra=[(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.2) for o in done], pager=pager)
 
 
