@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import gettext
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +196,17 @@ def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any
         elif key.endswith("_code") and isinstance(value, str) and has_text(value):
             resolved[key] = template(value, language, None) or template(value, "en", None) or value
     return resolved
+
+
+def listing(texts: Sequence[str], language: str, code: str = N_("joined_list")) -> str:
+    """``texts`` (already in ``language``) as one list: each pair joined by the catalog's entry ``code``,
+    which takes ``{first}`` and ``{rest}`` (``joined_list``: "a, b, c"). No text: ""."""
+    if not texts:
+        return ""
+    rest = texts[-1]
+    for first in reversed(texts[:-1]):
+        rest = translate(code, {"first": first, "rest": rest}, language)
+    return rest
 
 
 def text(msg: Msg | None, language: str = "fr") -> str:
