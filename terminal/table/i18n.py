@@ -13,7 +13,7 @@ Only the screen turns ids into text; the state machine hands ids and params on.
 
 Texts are :meth:`str.format` templates with named placeholders (``{player}``, ``{amount}``); a translation
 uses exactly the placeholders of the English entry. Amounts arrive already formatted by the caller
-(:mod:`terminal.table.numbers`).
+(:func:`terminal.bank.money.format_amount`, digits grouped by the screen's language).
 
 Plural entries: a text where a count meets a noun is a plural entry whose count is the int param ``n``. In
 the ``.po`` its ``msgid`` is the code and its ``msgid_plural`` the code followed by ``_plural``
