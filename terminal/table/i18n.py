@@ -29,6 +29,10 @@ entries take no params themselves. A param may also be a nested Msg, translated 
 Translated texts are never glued together in code (no ``+``, ``join`` or f-string): a list of names is
 joined by nesting ``joined_list`` entries (``{first}, {rest}``: the separator is the catalog's), a sentence
 built from parts is an entry with placeholders.
+
+An edition's names (a square's name, a joined list of names) travel in params, and as a Msg's English text, as
+:class:`cards.editions.Localized` strings: :func:`translate` shows them in ``language``
+(``docs/editions.md``).
 """
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from cards.editions import Localized, localized
 from terminal.errors import GameError
 from terminal.table.view import Msg
 
@@ -168,14 +173,14 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
     ends in ``_code`` holds a message id and is shown as that entry's text in ``language`` (see the module
     docstring). Never raises for a missing parameter: the placeholder stays.
     """
-    if language == "en" and english and prefer_english:
+    if language == "en" and english and prefer_english and not _renamed(params or {}, language):
         return english
     params = params or {}
     count = _count(params)
     found = template(code, language, count)
     if found is None:
         if english:
-            return english
+            return str(localized(english, language))
         found = template(code, "en", count) or code
     try:
         return found.format(**_resolve_codes(params, language))
@@ -185,17 +190,28 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
 
 def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any]:
     """``params`` with the value of every ``*_code`` key that names a catalog entry replaced by that entry's
-    text in ``language`` (English if it has none), and every nested Msg by its text. Other values, and
-    codes the catalog lacks, are kept."""
-    if not any(key.endswith("_code") or hasattr(value, "code") for key, value in params.items()):
+    text in ``language`` (English if it has none), every nested Msg by its text, and an edition's names
+    (:class:`cards.editions.Localized`, or a list of them) by their names in ``language``. Other values,
+    and codes the catalog lacks, are kept."""
+    if not any(key.endswith("_code") or hasattr(value, "code") or isinstance(value, Localized | list | tuple)
+               for key, value in params.items()):
         return params
     resolved = dict(params)
     for key, value in params.items():
-        if hasattr(value, "code") and hasattr(value, "params"):  # a nested Msg
+        if isinstance(value, Localized | list | tuple):  # an edition's name(s), in ``language``
+            resolved[key] = localized(value, language)
+        elif hasattr(value, "code") and hasattr(value, "params"):  # a nested Msg
             resolved[key] = text(value, language)
         elif key.endswith("_code") and isinstance(value, str) and has_text(value):
             resolved[key] = template(value, language, None) or template(value, "en", None) or value
     return resolved
+
+
+def _renamed(params: Mapping[str, Any], language: str) -> bool:
+    """Whether a name in ``params`` reads differently in ``language`` than in the edition's own (a refusal's
+    exact English then names the deeds in the edition's language: the catalog's text is used instead)."""
+    return any(localized(value, language) != value for value in params.values()
+               if isinstance(value, Localized | list | tuple))
 
 
 def listing(texts: Sequence[str], language: str, code: str = N_("joined_list")) -> str:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import string
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,38 @@ def test_nested_plurals_in_one_line():
     houses, hotels = (i18n.Msg("ui_bank_houses", {"n": 3}), i18n.Msg("ui_bank_hotels", {"n": 1}))
     assert translate("ui_bank_stock", {"houses": houses, "hotels": hotels}, "uk") == "Банк: 3 будинки · 1 готель"
     assert translate("ui_bank_stock", {"houses": houses, "hotels": hotels}, "fr") == "Banque : 3 maisons · 1 hôtel"
+
+
+def _given(node: ast.Call) -> set[str] | None:
+    """The params a translation call surely gives, or None when they are not all written out."""
+    if called(node) == "t":
+        if any(k.arg is None for k in node.keywords):
+            return None
+        return {k.arg for k in node.keywords if k.arg}
+    params = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "params"), None)
+    if params is None:
+        return set()
+    if not isinstance(params, ast.Dict) or None in params.keys:
+        return None
+    keys = {k.value for k in params.keys if isinstance(k, ast.Constant)}
+    return keys if len(keys) == len(params.keys) else None
+
+
+def test_every_translation_call_gives_its_entrys_placeholders():
+    """A literal id with its params written out gives every ``{placeholder}`` of its English entry (a missing
+    one would be drawn as "{text}")."""
+    english = {}
+    with (LOCALE_DIR / "en" / "LC_MESSAGES" / "banquier.po").open("rb") as f:
+        for message in read_po(f, locale="en"):
+            if message.id:
+                forms = message.string if isinstance(message.string, tuple) else (message.string,)
+                english[message.id[0] if message.pluralizable else message.id] = set().union(
+                    *({f for _, f, _, _ in string.Formatter().parse(form) if f} for form in forms))
+    problems = []
+    for m, node in translation_calls():
+        first, given = node.args[0], _given(node)
+        if isinstance(first, ast.Constant) and given is not None and first.value in english:
+            missing = english[first.value] - given
+            if missing:
+                problems.append(f"{m.path.relative_to(ROOT)}:{node.lineno}: {first.value} lacks {sorted(missing)}")
+    assert not problems, "\n".join(problems)
