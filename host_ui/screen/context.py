@@ -13,7 +13,7 @@ from host_ui.screen import theme
 from host_ui.screen.theme import Colour
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
-from terminal.table.i18n import FLAGS, MODES, ROUNDINGS, translate
+from terminal.table.i18n import FLAGS, MODES, N_, ROUNDINGS, listing, translate
 from terminal.table.view import Msg, View
 
 
@@ -38,6 +38,11 @@ class Context:
 
     def t(self, code: str, **params: Any) -> str:
         return translate(code, params, self.language)
+
+    def listing(self, texts: list[str], code: str = N_("joined_list")) -> str:
+        """Texts already translated, as one list in this language: the catalog's entry ``code`` (``{first}``
+        then ``{rest}``, ``joined_list`` by default: "a, b, c") says how two items are joined."""
+        return listing(texts, self.language, code)
 
     def msg(self, msg: Msg | None) -> str:
         """Translate a Msg; the settings' values (rule flags, modes, on/off) are translated too."""

@@ -112,7 +112,8 @@ def player_strip(c: Canvas, rect: pygame.Rect, ctx: Context, name: str | None) -
     cash = ctx.fmt(line.cash)
     f, _ = c.fit(cash, inner.w // 2, inner.h, 16, bold=True)
     cash_w = f.size(cash)[0]
-    debts = "; ".join(ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts)
+    debts = ctx.listing([ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts],
+                        N_("ui_owes_list"))
     left, middle, right = split_h(inner, 1, 1.3 if debts else 0.01, -cash_w, gap=c.px(6))
     c.text(left, name, 16, ctx.colour_of(name), bold=True, role="player_name")
     if debts:
@@ -141,7 +142,7 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     info = ctx.t("ui_bank_stock", houses=Msg("ui_bank_houses", {"n": view.bank_houses}),
                                    hotels=Msg("ui_bank_hotels", {"n": view.bank_hotels})) if view.edition else ""
     if view.pot is not None:
-        info += "   ·   " + ctx.t("ui_pot", amount=ctx.fmt(view.pot))
+        info = ctx.t("ui_stock_and_pot", stock=info, pot=ctx.t("ui_pot", amount=ctx.fmt(view.pot)))
     if landscape:
         info_rect, buttons = split_h(strip, 1.1, 1.4, gap=c.px(6))
     else:
@@ -179,7 +180,8 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx: Context, line: PlayerLine) -
     c.text(cash_rect, ctx.fmt(line.cash), cash_rect.h / c.scale * 0.9, cash_colour, bold=True, role="balance",
            align="center", min_size=14)
     if line.debts:
-        debts = "; ".join(ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts)
+        debts = ctx.listing([ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts],
+                            N_("ui_owes_list"))
         c.text(debt_rect, debts, 13, theme.ERROR, role="debt", align="center", min_size=8)
 
 
@@ -500,8 +502,7 @@ def _keypad_context(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
     best_line = None
     if extra.get("kind") == "bid":
         best = extra.get("best")
-        best_line = (f"{ctx.t('ui_best_bid')} : " if ctx.language == "fr" else f"{ctx.t('ui_best_bid')}: ") + (
-            f"{best[0]} {ctx.fmt(best[1])}" if best else ctx.t("ui_no_bid_yet"))
+        best_line = ctx.t("ui_best_bid_line", bid=f"{best[0]} {ctx.fmt(best[1])}" if best else ctx.t("ui_no_bid_yet"))
     if best_line:
         rect, best_rect = split_v(rect, 1, 1, gap=c.px(2))
         c.paragraph(best_rect, best_line, 14, theme.WARN, bold=True, role="best_bid_line", max_lines=2, min_size=10)
@@ -531,7 +532,7 @@ def _detail_items(detail: Msg, ctx: Context) -> list[str]:
         items = items.params["rest"]
     parts.append(items)
     heading = ctx.msg(replace(detail, params={**detail.params, "items": ""})).strip()
-    return [heading] + [f"· {ctx.msg(part)}" for part in parts]
+    return [heading] + [ctx.t("ui_bullet", text=ctx.msg(part)) for part in parts]
 
 
 def _detail_lines(c: Canvas, width: int, height: int, ctx: Context,
@@ -616,7 +617,8 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if len(pending.confirm_by) > 1:
         hint_text = ctx.t("trade_hint")
         if pending.confirmed_by:
-            hint_text += "  ·  " + ctx.t("ui_agreed", players=", ".join(pending.confirmed_by))
+            hint_text = ctx.t("ui_hint_and_agreed", hint=hint_text,
+                              agreed=ctx.t("ui_agreed", players=", ".join(pending.confirmed_by)))
     elif pending.confirm_by:
         hint_text = ctx.t("ui_tap_or_ok", player=pending.confirm_by[0])
     else:
@@ -722,9 +724,9 @@ def _trade_sides(c: Canvas, rect: pygame.Rect, ctx: Context, op: Mapping[str, An
         gives = op.get(side) or {}
         items = [edition.squares[s].name_in(ctx.language) if edition else str(s) for s in gives.get("squares", [])]
         if gives.get("jail_cards"):
-            items.append(f"{ctx.t('purpose_gain_jail_card')} ×{gives['jail_cards']}")
+            items.append(ctx.t("gives_jail_cards", n=int(gives["jail_cards"])))
         if items:
-            lines.append((giver, ", ".join(items)))
+            lines.append((giver, ctx.listing(items)))
     if not lines:
         return rect
     # the deeds given wrap over as many lines as they need (up to three each), never cut
@@ -887,7 +889,7 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         c.text(seq, f"#{entry.get('seq')}", 11, theme.MUTED, role="history_seq")
         label = describe_entry(entry, ctx)
         if entry.get("undone"):
-            label += f"  ({ctx.t('ui_undone')})"
+            label = ctx.t("ui_undone", what=label)
         c.text(what, label, 13, theme.MUTED if entry.get("undone") else theme.TEXT, bold=True, role="history_what",
                min_size=8)
         moves = _movements(entry.get("postings") or ())
@@ -900,7 +902,7 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         # as many balances as fit whole (the word "balance" last to go): never a cut amount
         shares = [", ".join(f"{n} {ctx.fmt(balances[index][n])}" for n in involved[:count])
                   for count in range(min(3, len(involved)), 0, -1)]
-        candidates = [f"{ctx.t('ui_balance_after')}: {share}" for share in shares] + shares[-1:]
+        candidates = [ctx.t("ui_balance_after", balances=share) for share in shares] + shares[-1:]
         after = next((text for text in candidates if smallest.size(text)[0] <= after_rect.w),
                      candidates[-1] if candidates else "")
         c.text(moves_rect, "; ".join(parts), 11, theme.TEXT, role="history_moves", min_size=7)
@@ -967,7 +969,7 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     start = [o for o in view.options if o.id == "start"]
     c.box(seats_rect, theme.PANEL, radius=6)
     head, rest = split_v(seats_rect.inflate(-c.px(8), -c.px(6)), -c.px(22), 1, gap=c.px(4))
-    c.text(head, f"{ctx.t('ui_players')} ({len(seats)}/8)", 14, theme.MUTED, bold=True, role="label")
+    c.text(head, ctx.t("ui_players", seated=len(seats), most=8), 14, theme.MUTED, bold=True, role="label")
     if seats:
         # seats as tall as a fingertip needs, in more columns when they do not fit in one
         gap = c.px(3)
@@ -1079,7 +1081,7 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         c.text(row[4], ctx.fmt(line.worth), 13, theme.WARN, bold=True, align="right", role="worth", min_size=7)
         if debts:
             c.text(pygame.Rect(row[2].x, y + row_h - c.px(11), row[4].right - row[2].x, c.px(11)),
-                   f"{ctx.t('ui_debts')} −{ctx.fmt(debts)}", 8, theme.ERROR, align="right", role="debt", min_size=6)
+                   ctx.t("ui_debts", amount=ctx.fmt(debts)), 8, theme.ERROR, align="right", role="debt", min_size=6)
     seats = {p.name: p.seat for p in view.players}
     history = ctx.ui.get("worth_history") or []
     draw_worth_chart(c, chart, history, seats, ctx.fmt, ctx.t("ui_worth_chart"))

@@ -118,11 +118,6 @@ def _find(data: Path, name: str) -> Path | None:
     return None
 
 
-def _entries(count: int) -> str:
-    """ "entry" or "entries", padded to one width (the command line is English)."""
-    return "entry  " if count == 1 else "entries"
-
-
 def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None, backups: Path | None = None) -> int:
     if args.action == "list":
         rows = list_games(data, key_path)

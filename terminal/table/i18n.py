@@ -13,7 +13,7 @@ Only the screen turns ids into text; the state machine hands ids and params on.
 
 Texts are :meth:`str.format` templates with named placeholders (``{player}``, ``{amount}``); a translation
 uses exactly the placeholders of the English entry. Amounts arrive already formatted by the caller
-(:mod:`terminal.table.numbers`).
+(:func:`terminal.bank.money.format_amount`, digits grouped by the screen's language).
 
 Plural entries: a text where a count meets a noun is a plural entry whose count is the int param ``n``. In
 the ``.po`` its ``msgid`` is the code and its ``msgid_plural`` the code followed by ``_plural``
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import gettext
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -190,8 +190,9 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
 
 def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any]:
     """``params`` with the value of every ``*_code`` key that names a catalog entry replaced by that entry's
-    text in ``language`` (English if it has none), every nested Msg by its text and every edition's name by its
-    name in ``language``. Other values, and codes the catalog lacks, are kept."""
+    text in ``language`` (English if it has none), every nested Msg by its text, and an edition's names
+    (:class:`cards.editions.Localized`, or a list of them) by their names in ``language``. Other values,
+    and codes the catalog lacks, are kept."""
     if not any(key.endswith("_code") or hasattr(value, "code") or isinstance(value, Localized | list | tuple)
                for key, value in params.items()):
         return params
@@ -211,6 +212,17 @@ def _renamed(params: Mapping[str, Any], language: str) -> bool:
     exact English then names the deeds in the edition's language: the catalog's text is used instead)."""
     return any(localized(value, language) != value for value in params.values()
                if isinstance(value, Localized | list | tuple))
+
+
+def listing(texts: Sequence[str], language: str, code: str = N_("joined_list")) -> str:
+    """``texts`` (already in ``language``) as one list: each pair joined by the catalog's entry ``code``,
+    which takes ``{first}`` and ``{rest}`` (``joined_list``: "a, b, c"). No text: ""."""
+    if not texts:
+        return ""
+    rest = texts[-1]
+    for first in reversed(texts[:-1]):
+        rest = translate(code, {"first": first, "rest": rest}, language)
+    return rest
 
 
 def text(msg: Msg | None, language: str = "fr") -> str:

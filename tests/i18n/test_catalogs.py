@@ -106,3 +106,15 @@ def test_a_missing_catalog_is_a_clear_error(tmp_path, monkeypatch):
         assert "reinstall Banquier" in str(info.value)
     finally:
         i18n.catalog.cache_clear()
+
+
+def test_doctor_reports_a_missing_catalog(tmp_path, monkeypatch):
+    from host_ui.shell import doctor
+    assert doctor._check_texts().status == "ok"
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.catalog.cache_clear()
+    try:
+        found = doctor._check_texts()
+    finally:
+        i18n.catalog.cache_clear()
+    assert found.status == "fail" and "'fr' text catalog is missing" in found.what and "reinstall" in found.fix
