@@ -134,7 +134,7 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
             players, entries = len(row["players"]), row["entries"]
             changed = datetime.fromtimestamp(row["modified"]).strftime("%Y-%m-%d %H:%M")
             print(f"{mark} {row['name']:<32} {changed}  {row['edition']:<10} {row['mode']:<16} "
-                  f"{players} player{'s' * (players != 1)}  {entries:>6} {_entries(entries)}  "
+                  f"{players} player{'s' * (players != 1)}  {entries:>6} entr{'ies' if entries != 1 else 'y'}  "
                   f"{state}  ({', '.join(row['players'])})")
         return EXIT_OK
     path = _find(data, args.game)
