@@ -118,3 +118,15 @@ def test_doctor_reports_a_missing_catalog(tmp_path, monkeypatch):
     finally:
         i18n.catalog.cache_clear()
     assert found.status == "fail" and "'fr' text catalog is missing" in found.what and "reinstall" in found.fix
+
+
+def test_the_package_ships_the_catalogs():
+    """pyproject's package data takes every .po, .mo and the template (the wheel, so the Pi's reinstall)."""
+    import fnmatch
+    import tomllib
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"]["terminal"]
+    files = [p.relative_to(ROOT / "terminal").as_posix() for p in LOCALE_DIR.rglob("*") if p.is_file()]
+    assert len(files) == 1 + 2 * len(LANGUAGES)
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name

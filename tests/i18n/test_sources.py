@@ -74,6 +74,27 @@ def test_every_id_in_the_code_has_a_translation_and_every_entry_is_used(language
     assert not wrong, f"{language}: plural in the code but not in the catalog, or the reverse: {wrong}"
 
 
+def test_the_template_is_up_to_date():
+    """terminal/table/locale/banquier.pot, which translators' tools read, holds what extraction finds."""
+    with (LOCALE_DIR / "banquier.pot").open("rb") as f:
+        template = read_po(f)
+    ids = {(m.id[0] if m.pluralizable else m.id): m.pluralizable for m in template if m.id}
+    assert ids == EXTRACTED, "run ./dev.sh i18n"
+
+
+def test_the_extractor_gives_babel_plural_entries():
+    import io
+
+    from terminal.table.i18n_extract import extract
+    source = (b'Msg("a", {"n": 2}); t("b"); N_("c"); X(code="d"); E(params={"deck_code": "e"})\n'
+              b'class K:\n    code = "f"\n')
+    found = [(func, message) for _, func, message, _ in extract(io.BytesIO(source), [], [], {})]
+    assert sorted(found, key=str) == sorted([("ngettext", ("a", "a_plural")), ("gettext", "b"), ("gettext", "c"),
+                                             ("gettext", "d"), ("gettext", "e"), ("gettext", "f")], key=str)
+    markers = [message for _, _, message, _ in extract(io.BytesIO(source), [], [], {"scope": "markers"})]
+    assert sorted(markers, key=str) == sorted([("a", "a_plural"), "b", "c"], key=str)
+
+
 # -- the AST checks ------------------------------------------------------------------------------------------
 
 
