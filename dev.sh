@@ -114,7 +114,7 @@ run_i18n() {
         add)    [ -n "${2:-}" ] || { echo "usage: ./dev.sh i18n add LANG (e.g. de)" >&2; return 2; }
                 .venv/bin/pybabel -q init -i "$POT" -d "$LOCALE" -D banquier -l "$2" "${BABEL_WIDTH[@]}"
                 echo "dev.sh: $LOCALE/$2/LC_MESSAGES/banquier.po started: add \"$2\" to LANGUAGES in" \
-                     "terminal/table/i18n.py, translate, then ./dev.sh i18n" >&2 ;;
+                     "cards/editions.py, translate, then ./dev.sh i18n" >&2 ;;
         *)      echo "usage: ./dev.sh i18n [update|check|add LANG]" >&2; return 2 ;;
     esac
 }

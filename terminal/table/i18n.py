@@ -1,6 +1,7 @@
 """The screen's texts in French (default), English and Ukrainian, from gettext catalogs.
 
-The catalogs are ``locale/<lang>/LC_MESSAGES/banquier.po`` beside this module (``fr``, ``en``, ``uk``), shipped
+The catalogs are ``locale/<lang>/LC_MESSAGES/banquier.po`` beside this module, one for each of the screen's
+:data:`LANGUAGES` (``cards.editions.LANGUAGES``: ``fr``, ``en``, ``uk``, which the editions' texts follow), shipped
 with their compiled ``.mo`` (package data) and loaded through the standard :mod:`gettext` module; a missing
 catalog raises :class:`MissingCatalog` at start-up (``banquier doctor`` reports it). README, "Translating
 Banquier", gives the translator's workflow (``./dev.sh i18n``).
@@ -42,11 +43,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cards.editions import Localized, localized
+from cards.editions import LANGUAGES, Localized, localized
 from terminal.errors import GameError
 from terminal.table.view import Msg
 
-LANGUAGES = ("fr", "en", "uk")
+__all__ = ["LANGUAGES", "N_", "OPTIONS", "PURPOSES", "OTHER_PURPOSE", "MODES", "MODE_HINTS", "FLAGS", "ROUNDINGS",
+           "MissingCatalog", "DOMAIN", "LOCALE_DIR", "PLURAL_SUFFIX", "COUNT", "catalog", "check_catalogs", "has_text",
+           "template", "translate", "listing", "text"]
 
 
 def N_(code: str) -> str:

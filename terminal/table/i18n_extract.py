@@ -14,12 +14,20 @@ made; this reads them with :mod:`ast`:
 
 An id whose marker call gives a count, the param ``n`` (``Msg(id, {"n": ...})``, ``t(id, n=...)``), is a plural
 entry: ``msgid`` the id, ``msgid_plural`` the id followed by ``_plural``.
+
+Since an id is a code, not a sentence, every entry carries the English catalog's text as an extracted comment
+(``#. en: Tap a card``), which a translator's ``.po`` editor shows beside the entry (a new id gets it once its
+English text is written and the catalogs are updated again).
 """
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Collection, Iterator, Mapping
+from pathlib import Path
 from typing import IO, Any
+
+from babel.messages.pofile import read_po
 
 #: Marker calls: the name called -> the position of the message id among its positional arguments.
 MARKERS: Mapping[str, int] = {"Msg": 0, "translate": 0, "t": 0, "N_": 0, "EnrolmentStep": 1,
@@ -128,16 +136,42 @@ def message_ids(tree: ast.AST, scope: str = "all") -> Iterator[tuple[int, str, b
                     yield from ((stmt.lineno, code, False) for code in literals(value))
 
 
+#: The English catalog, whose texts become the entries' comments.
+ENGLISH = Path(__file__).resolve().parent / "locale" / "en" / "LC_MESSAGES" / "banquier.po"
+
+
+@functools.cache
+def english_texts() -> Mapping[str, tuple[str, ...]]:
+    """{id: its English text, or plural forms} from the English catalog (empty while it does not exist)."""
+    if not ENGLISH.is_file():
+        return {}
+    with ENGLISH.open("rb") as f:
+        catalog = read_po(f, locale="en")
+    found: dict[str, tuple[str, ...]] = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        code = message.id[0] if isinstance(message.id, tuple | list) else message.id
+        forms = tuple(message.string) if isinstance(message.string, tuple | list) else (message.string,)
+        found[str(code)] = tuple(str(form) for form in forms if form)
+    return found
+
+
+def _comments(code: str) -> list[str]:
+    forms = english_texts().get(code, ())
+    return [f"en: {forms[0]}"] + [f"en (plural): {form}" for form in forms[1:2]] if forms else []
+
+
 def extract(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
             options: Mapping[str, Any]) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
     """Babel's extraction method interface: ``(line, funcname, message, comments)`` for each message id
-    (``message`` is ``(id, id + "_plural")`` for a plural entry). ``keywords`` and ``comment_tags`` are not
-    used: the markers are :data:`MARKERS` and :data:`ID_KEYWORDS`. Option ``scope`` (babel.cfg): one of
-    :data:`SCOPES`, ``all`` by default."""
+    (``message`` is ``(id, id + "_plural")`` for a plural entry; ``comments``: its English text).
+    ``keywords`` and ``comment_tags`` are not used: the markers are :data:`MARKERS` and :data:`ID_KEYWORDS`.
+    Option ``scope`` (babel.cfg): one of :data:`SCOPES`, ``all`` by default."""
     source = fileobj.read().decode(str(options.get("encoding", "utf-8")))
     tree = ast.parse(source)
     for line, code, plural in sorted(set(message_ids(tree, str(options.get("scope", "all"))))):
         if plural:
-            yield line, "ngettext", (code, code + PLURAL_SUFFIX), []
+            yield line, "ngettext", (code, code + PLURAL_SUFFIX), _comments(code)
         else:
-            yield line, "gettext", code, []
+            yield line, "gettext", code, _comments(code)

@@ -130,3 +130,9 @@ def test_the_package_ships_the_catalogs():
     assert len(files) == 1 + 2 * len(LANGUAGES)
     for name in files:
         assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
+
+
+def test_there_is_one_catalog_per_screen_language():
+    from cards.editions import LANGUAGES as EDITION_LANGUAGES
+    assert LANGUAGES is EDITION_LANGUAGES
+    assert sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir()) == sorted(LANGUAGES)

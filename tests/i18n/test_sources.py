@@ -233,30 +233,55 @@ def test_every_translation_call_takes_a_literal_message_id():
         "\n".join(problems)
 
 
-def _is_translated(node: ast.AST) -> bool:
+def _translated_call(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and called(node) in TRANSLATED and not (
         isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and
         node.func.value.id in ("re", "self") and called(node) == "msg")
 
 
-def test_no_translated_text_is_glued_to_another():
+def _translated_names(module: Module) -> dict[ast.AST, set[str]]:
+    """{function: the local names it binds only to translated texts} (``x = ctx.t(...)``)."""
+    found: dict[ast.AST, dict[str, bool]] = {}
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            names = found.setdefault(module.scope(node), {})
+            name = node.targets[0].id
+            names[name] = names.get(name, True) and _translated_call(node.value)
+    return {scope: {n for n, only in names.items() if only} for scope, names in found.items()}
+
+
+def glue_problems(m: Module) -> list[str]:
+    """Where ``m`` glues a translated text (a translating call, or a local name bound only to one) to another
+    with ``+``, ``+=``, an f-string or ``join``."""
+    local = _translated_names(m)
+
+    def translated(node: ast.AST) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in local.get(m.scope(node), set())
+        return _translated_call(node)
+
     problems = []
-    for m in MODULES.values():
-        for node in ast.walk(m.tree):
-            glued = None
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and (
-                    _is_translated(node.left) or _is_translated(node.right)):
-                glued = "+"
-            elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and _is_translated(node.value):
-                glued = "+="
-            elif isinstance(node, ast.JoinedStr) and any(
-                    isinstance(v, ast.FormattedValue) and _is_translated(v.value) for v in node.values):
-                glued = "an f-string"
-            elif isinstance(node, ast.Call) and called(node) == "join" and node.args and any(
-                    _is_translated(sub) for sub in ast.walk(node.args[0])):
-                glued = "join"
-            if glued:
-                problems.append(f"{m.path.relative_to(ROOT)}:{node.lineno}: {glued}: {ast.unparse(node)[:100]}")
+    for node in ast.walk(m.tree):
+        glued = None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and (
+                translated(node.left) or translated(node.right)):
+            glued = "+"
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and (
+                translated(node.value) or translated(node.target)):
+            glued = "+="
+        elif isinstance(node, ast.JoinedStr) and any(
+                isinstance(v, ast.FormattedValue) and translated(v.value) for v in node.values):
+            glued = "an f-string"
+        elif isinstance(node, ast.Call) and called(node) == "join" and node.args and any(
+                translated(sub) for sub in ast.walk(node.args[0])):
+            glued = "join"
+        if glued:
+            problems.append(f"{m.path}:{node.lineno}: {glued}: {ast.unparse(node)[:100]}")
+    return problems
+
+
+def test_no_translated_text_is_glued_to_another():
+    problems = [p for m in MODULES.values() for p in glue_problems(m)]
     assert not problems, "translated texts glued in code (use an entry with named placeholders):\n" + \
         "\n".join(problems)
 
@@ -276,11 +301,11 @@ def test_the_checks_catch_what_they_forbid(tmp_path):
     calls = [n for n in ast.walk(module.tree) if isinstance(n, ast.Call) and called(n) == "Msg"]
     verdicts = [marked(module, n.args[0], module.scope(n), True) for n in sorted(calls, key=lambda n: n.col_offset)]
     assert sorted(verdicts) == [False, False, True, True, True]
-    glued = [n for n in ast.walk(module.tree) if (isinstance(n, ast.BinOp) and _is_translated(n.left)) or
-             (isinstance(n, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) and _is_translated(v.value)
-                                                   for v in n.values)) or
-             (isinstance(n, ast.Call) and called(n) == "join" and any(_is_translated(s) for s in ast.walk(n.args[0])))]
-    assert len(glued) == 3
+    assert len(glue_problems(module)) == 3
+    named = tmp_path / "named.py"
+    named.write_text('def g(ctx):\n    label = ctx.t("ui_ok")\n    label += "!"\n    return f"{label}?"\n',
+                     encoding="utf-8")
+    assert len(glue_problems(Module(named))) == 2
 
 
 def test_the_markers_are_the_extractors():
