@@ -39,6 +39,7 @@ from cards.editions import load_edition
 from cards.registry import CardRegistry, Enrolment
 from hal.interfaces import Beeper, ButtonEvent, Buttons, CardReader, HalEvent, ReaderBack, ReaderLost
 from host_ui.shell.backup import backup_due, rotate_backup
+from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
 from host_ui.shell.games import resumed_notice
@@ -68,12 +69,6 @@ RETRY_S = 5.0
 DISPLAY_WAIT_S = 60.0
 #: Seconds between two attempts to open the screen while waiting.
 DISPLAY_RETRY_S = 2.0
-
-
-def wall_clock() -> datetime:
-    """The local time, read once to convert the ``end_time`` of a game started by an older version into play
-    time left (docs/table-log.md, Time limit); play time itself runs on ``time.monotonic``."""
-    return datetime.now().astimezone()
 
 
 class BackupKeeper:

@@ -37,8 +37,8 @@ from host_ui.demo import (
     make_registry,
     player_uid,
 )
-from host_ui.device import wall_clock
 from host_ui.screen.input_map import InputMapper, panel_size
+from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
