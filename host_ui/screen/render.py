@@ -9,7 +9,7 @@ scroll position); everything else comes from the view. Each :meth:`Renderer.rend
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -86,7 +86,7 @@ class Renderer:
         self.clock = clock
         self.ui: dict[str, Any] = {"page": 0, "scroll": None}
         self._ui_key: tuple[str, str, tuple[tuple[str, Any], ...]] | None = None
-        self._worth_cache: tuple[int, list[dict[str, int]]] | None = None
+        self._worth_cache: tuple[int, Sequence[dict[str, int]]] | None = None
         if not pygame.font.get_init():
             pygame.font.init()
 
@@ -112,7 +112,9 @@ class Renderer:
         current = self.ui.get("scroll")
         self.ui["scroll"] = max(0, (current if current is not None else 10 ** 6) + rows)
 
-    def worth_history(self) -> list[dict[str, int]]:
+    def worth_history(self) -> Sequence[dict[str, int]]:
+        """The end-of-game chart's points (:meth:`terminal.Game.worth_series`: every entry's while there are few,
+        a bounded number in a long game), counted again only when the journal has grown."""
         game = self.game
         if game is None:
             return []
@@ -124,7 +126,7 @@ class Renderer:
             return self._worth_cache[1] if self._worth_cache else []
         key = last[0]
         if self._worth_cache is None or self._worth_cache[0] != key:
-            self._worth_cache = (key, game.worth_history())
+            self._worth_cache = (key, game.worth_series())
         return self._worth_cache[1]
 
     def render(self, view: View, clock_text: str | None = None) -> Frame:
