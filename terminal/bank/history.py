@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from cards.editions import Edition
-from terminal.bank.ledger import CLOCK_ENTRIES, Ledger
+from terminal.bank.ledger import CLOCK_ENTRY, Ledger
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.state import State, worth
 from terminal.bank.types import Debt, Posting
@@ -26,7 +26,7 @@ CHUNK = 512
 CHART_POINTS = 400
 
 # The same condition as the journal's index of the play clock's entries (ledger.CLOCK_INDEX), so SQLite uses it.
-_CLOCK = f"json_extract(op, '$.op') IN ({CLOCK_ENTRIES})"
+_CLOCK = CLOCK_ENTRY
 # What the worth of a player depends on besides cash (see terminal.bank.state.worth).
 _WORTH_SECTIONS = ("owner", "level", "mortgaged", "debts", "bankrupt")
 

@@ -93,9 +93,10 @@ CHECKPOINT_EVERY = 64  # entries between two checkpoints while the game is playe
 # The play clock's entries (which the history screen leaves out), indexed so that a page of the history is found
 # without reading the whole journal (terminal.bank.history). Created with a new file and, for a file written
 # before it, when the file is opened to play; a file without it reads the same, only slower.
-CLOCK_ENTRIES = ("'" + "', '".join(sorted(CLOCK_OPERATIONS)) + "'")
-CLOCK_INDEX = ("CREATE INDEX IF NOT EXISTS journal_clock ON journal(seq) "
-               f"WHERE json_extract(op, '$.op') IN ({CLOCK_ENTRIES})")
+# (An entry whose text is not JSON, in a damaged file, is simply not in the index.)
+CLOCK_ENTRY = ("CASE WHEN json_valid(op) THEN json_extract(op, '$.op') END IN ('"
+               + "', '".join(sorted(CLOCK_OPERATIONS)) + "')")
+CLOCK_INDEX = f"CREATE INDEX IF NOT EXISTS journal_clock ON journal(seq) WHERE {CLOCK_ENTRY}"
 
 _EXPECTED_SCHEMA = tuple(
     (kind.lower(), name) for kind, name in
