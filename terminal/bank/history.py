@@ -9,13 +9,14 @@ game. The entries read are those of :meth:`terminal.Game.history` (``{"seq", "ki
 from __future__ import annotations
 
 import bisect
+import hmac
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
 from cards.editions import Edition
-from terminal.bank.ledger import CLOCK_ENTRY, Ledger
+from terminal.bank.ledger import CLOCK_ENTRY, Ledger, canonical
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.state import State, worth
 from terminal.bank.types import Debt, Posting
@@ -196,53 +197,229 @@ def _set(table: dict[Any, Any], section: str, key: Any, value: Any) -> None:
         table[key] = value
 
 
+#: What a stretch of entries did to the worth: the postings summed per account, and the last value recorded
+#: of each ``(section, key)`` a worth depends on.
+Stretch = tuple[dict[str, int], dict[tuple[str, Any], Any]]
+
+
+def _aggregate(ledger: Ledger, first: int, last: int, stride: int) -> dict[int, Stretch]:
+    """The stretches ``(seq - 1) // stride`` of the entries ``first <= seq <= last``, counted by SQLite."""
+    out: dict[int, Stretch] = {}
+    if last < first:
+        return out
+    db = ledger.db
+    for bucket, account, amount in db.execute(
+            "SELECT (seq - 1) / ? AS b, account, SUM(amount) FROM postings WHERE seq BETWEEN ? AND ? "
+            "GROUP BY b, account", [stride, first, last]):
+        out.setdefault(bucket, ({}, {}))[0][account] = amount
+    sections = ", ".join(f"'{s}'" for s in _WORTH_SECTIONS)
+    for bucket, section, key, after, _order in db.execute(
+            "SELECT (j.seq - 1) / ? AS b, json_extract(c.value, '$[0]') AS section, "
+            "json_extract(c.value, '$[1]') AS k, json_quote(json_extract(c.value, '$[3]')), "
+            "MAX(j.seq * 65536 + c.key) FROM journal AS j, json_each(j.changes) AS c "
+            f"WHERE j.seq BETWEEN ? AND ? AND j.changes != '[]' AND section IN ({sections}) GROUP BY b, section, k",
+            [stride, first, last]):
+        out.setdefault(bucket, ({}, {}))[1][(section, _key(section, key))] = json.loads(after)
+    return out
+
+
+def _key(section: str, key: Any) -> Any:
+    """A change's key as the state holds it: a square for deeds, houses and mortgages, else a name."""
+    return int(key) if section in ("owner", "level", "mortgaged") else str(key)
+
+
+def _merge(stretches: Sequence[Stretch]) -> Stretch:
+    cash: dict[str, int] = {}
+    values: dict[tuple[str, Any], Any] = {}
+    for part_cash, part_values in stretches:
+        for account, amount in part_cash.items():
+            cash[account] = cash.get(account, 0) + amount
+        values.update(part_values)
+    return cash, values
+
+
+# -- the chart's summary, kept in the game's file -------------------------------------------------------------
+# A game longer than CHART_POINTS entries is charted in stretches of 2**level entries (the smallest power of two
+# that gives at most CHART_POINTS of them). The stretches already complete are kept in the table chart_summary
+# (written when the game is closed, see keep_summary): a pure function of the journal, each row tied to the entry
+# that ends its stretch (its keyed hash) and signed with the device key, so a row that does not match is not used
+# (counted again from the journal) and the audit names it (summary_problems). A file without the table (older, or
+# opened read-only) is charted from the journal alone: the same points, read in more time.
+_SUMMARY_TABLE = ("CREATE TABLE IF NOT EXISTS chart_summary (level INTEGER NOT NULL, bucket INTEGER NOT NULL, "
+                  "last_mac TEXT NOT NULL, data TEXT NOT NULL, mac TEXT NOT NULL, PRIMARY KEY (level, bucket))")
+
+
+def chart_level(last: int, limit: int = CHART_POINTS) -> int:
+    """The level of the chart's stretches for a journal of ``last`` entries (0: every entry a point)."""
+    level = 0
+    while (1 << level) * max(1, limit) < last:
+        level += 1
+    return level
+
+
+def _row_mac(ledger: Ledger, level: int, bucket: int, last_mac: str, data: str) -> str:
+    return ledger._mac(canonical(["chart_summary", level, bucket, last_mac, data]))
+
+
+def _encode(stretch: Stretch) -> str:
+    cash, values = stretch
+    ordered = sorted(values.items(), key=lambda item: (item[0][0], str(item[0][1])))
+    return canonical({"cash": cash, "values": [[section, key, value] for (section, key), value in ordered]})
+
+
+def _decode(data: str) -> Stretch:
+    raw = json.loads(data)
+    return ({str(a): int(v) for a, v in raw["cash"].items()},
+            {(str(section), _key(str(section), key)): value for section, key, value in raw["values"]})
+
+
+def _stored_summary(ledger: Ledger, level: int, complete: int) -> dict[int, Stretch]:
+    """The verified stretches of ``level`` below ``complete`` kept in the file, from the finest level stored at
+    or under ``level`` (those of a finer level merged); rows that do not verify are left out."""
+    db = ledger.db
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chart_summary'").fetchone() is None:
+        return {}
+    row = db.execute("SELECT MAX(level) FROM chart_summary WHERE level <= ?", [level]).fetchone()
+    if row is None or row[0] is None:
+        return {}
+    stored = int(row[0])
+    span = 1 << stored
+    fine: dict[int, Stretch] = {}
+    for bucket, last_mac, data, mac, entry_mac in db.execute(
+            "SELECT s.bucket, s.last_mac, s.data, s.mac, j.mac FROM chart_summary AS s "
+            "LEFT JOIN journal AS j ON j.seq = (s.bucket + 1) * ? WHERE s.level = ? AND s.bucket < ? "
+            "ORDER BY s.bucket", [span, stored, complete << (level - stored)]):
+        if entry_mac is None or entry_mac != last_mac or not isinstance(data, str) \
+                or not hmac.compare_digest(str(mac), _row_mac(ledger, stored, bucket, last_mac, data)):
+            continue
+        try:
+            fine[bucket] = _decode(data)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            continue
+    if stored == level:
+        return fine
+    per = 1 << (level - stored)
+    out: dict[int, Stretch] = {}
+    for bucket in range(complete):
+        parts = [fine.get(bucket * per + i) for i in range(per)]
+        if all(p is not None for p in parts):
+            out[bucket] = _merge([p for p in parts if p is not None])
+    return out
+
+
+def _stretches(ledger: Ledger, last: int, level: int, limit: int) -> dict[int, Stretch]:
+    """Every stretch of ``level`` up to entry ``last``: the complete ones from the summary where it holds them,
+    the others (and the last, incomplete one) counted from the journal."""
+    span = 1 << level
+    if level == 0 or last <= limit:
+        return _aggregate(ledger, 1, last, span)
+    complete = last // span
+    out = _stored_summary(ledger, level, complete)
+    bucket = 0
+    while bucket < complete:  # each run of missing stretches in one count
+        if bucket in out:
+            bucket += 1
+            continue
+        end = bucket
+        while end < complete and end not in out:
+            end += 1
+        out.update(_aggregate(ledger, bucket * span + 1, end * span, span))
+        for b in range(bucket, end):
+            out.setdefault(b, ({}, {}))
+        bucket = end
+    out.update(_aggregate(ledger, complete * span + 1, last, span))
+    return out
+
+
+def keep_summary(ledger: Ledger, limit: int = CHART_POINTS) -> int:
+    """Write the chart's complete stretches that the file does not hold yet (at the level the game's length
+    needs; the rows of another level are dropped), in one transaction. Returns how many rows were written (0
+    for a game of at most ``limit`` entries: its chart reads every entry). Raises what the write raises."""
+    last = _last_seq(ledger)
+    level = chart_level(last, limit)
+    if last <= limit or level == 0:
+        return 0
+    span = 1 << level
+    complete = last // span
+    db = ledger.db
+    have: set[int] = set()
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chart_summary'").fetchone():
+        have = {row[0] for row in db.execute("SELECT bucket FROM chart_summary WHERE level = ?", [level])}
+    if len(have) >= complete and all(b in have for b in range(complete)):
+        return 0
+    stretches = _stretches(ledger, complete * span, level, limit)
+    macs = dict(db.execute("SELECT seq, mac FROM journal WHERE seq % ? = 0 AND seq <= ?", [span, complete * span]))
+    written = 0
+    with ledger.writing():
+        db.execute(_SUMMARY_TABLE)
+        db.execute("DELETE FROM chart_summary WHERE level != ?", [level])
+        for bucket in range(complete):
+            last_mac = macs.get((bucket + 1) * span)
+            if bucket in have or last_mac is None:
+                continue
+            data = _encode(stretches.get(bucket, ({}, {})))
+            db.execute("INSERT OR REPLACE INTO chart_summary(level, bucket, last_mac, data, mac) "
+                       "VALUES (?, ?, ?, ?, ?)", [level, bucket, last_mac, data,
+                                                  _row_mac(ledger, level, bucket, last_mac, data)])
+            written += 1
+    return written
+
+
+def summary_problems(ledger: Ledger) -> list[str]:
+    """What in the chart's summary does not match the journal (a row edited, or tied to an entry that is no
+    longer the one it was counted from): one sentence per kind of problem; empty when all matches."""
+    db = ledger.db
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chart_summary'").fetchone() is None:
+        return []
+    bad: list[int] = []
+    for level, bucket, last_mac, data, mac in db.execute(
+            "SELECT level, bucket, last_mac, data, mac FROM chart_summary ORDER BY level, bucket"):
+        span = 1 << int(level)
+        entry = db.execute("SELECT mac FROM journal WHERE seq = ?", [(bucket + 1) * span]).fetchone()
+        counted = _aggregate(ledger, bucket * span + 1, (bucket + 1) * span, span).get(bucket, ({}, {}))
+        if entry is None or entry[0] != last_mac or not isinstance(data, str) \
+                or not hmac.compare_digest(str(mac), _row_mac(ledger, level, bucket, last_mac, data)) \
+                or data != _encode(counted):
+            bad.append(int(bucket) * span + 1)
+    if not bad:
+        return []
+    return [(f"The chart's summary does not match the journal from entry #{bad[0]} ({len(bad)} stretch(es) of "
+             f"entries): it was edited outside the terminal.")]
+
+
 def worth_series(ledger: Ledger, edition: Edition, players: Sequence[str], houses_before_hotel: int,
                  limit: int = CHART_POINTS) -> WorthSeries:
-    """The points of the end-of-game chart, counted by SQLite in at most ``limit`` stretches of entries: the
-    postings summed per stretch and account, and of each value a player's worth depends on (deeds, houses,
-    mortgages, debts, bankruptcies) the last recorded in the stretch; Python then builds the state at the end
-    of each stretch and values it with :func:`terminal.bank.state.worth`."""
+    """The points of the end-of-game chart: the worth at the end of each stretch of entries (every entry while
+    the game has at most ``limit``; else the stretches of :func:`chart_level`), and always after the last entry.
+    Each stretch's postings summed and the last value of what a worth depends on (deeds, houses, mortgages,
+    debts, bankruptcies) come from the chart's summary or are counted by SQLite; Python builds the state at the
+    end of each stretch and values it with :func:`terminal.bank.state.worth`."""
     players = tuple(players)
     last = _last_seq(ledger)
     if last == 0:
         return WorthSeries()
     clock = clock_seqs(ledger, last)
-    stride = max(1, -(-last // max(1, limit)))
-    db = ledger.db
-    cash_of: dict[int, dict[str, int]] = {}
-    for bucket, account, amount in db.execute(
-            "SELECT (seq - 1) / ? AS b, account, SUM(amount) FROM postings GROUP BY b, account", [stride]):
-        cash_of.setdefault(bucket, {})[account] = amount
-    sections = ", ".join(f"'{s}'" for s in _WORTH_SECTIONS)
-    changes_of: dict[int, list[tuple[str, Any, str]]] = {}
-    for bucket, section, key, after, _order in db.execute(
-            "SELECT (j.seq - 1) / ? AS b, json_extract(c.value, '$[0]') AS section, "
-            "json_extract(c.value, '$[1]') AS k, "
-            "json_quote(json_extract(c.value, '$[3]')), MAX(j.seq * 65536 + c.key) "
-            "FROM journal AS j, json_each(j.changes) AS c "
-            f"WHERE j.changes != '[]' AND section IN ({sections}) GROUP BY b, section, k", [stride]):
-        changes_of.setdefault(bucket, []).append((section, key, after))
+    level = chart_level(last, limit)
+    span = 1 << level
+    stretches = _stretches(ledger, last, level, limit)
     state = State.new(edition, players)
     points: list[dict[str, int]] = []
     positions: list[int] = []
-    for bucket in range((last - 1) // stride + 1):
-        for account, amount in cash_of.get(bucket, {}).items():
+    for bucket in range((last - 1) // span + 1):
+        cash, values = stretches.get(bucket, ({}, {}))
+        for account, amount in cash.items():
             if account in state.cash:
                 state.cash[account] += amount
-        for section, key, after in sorted(changes_of.get(bucket, ()), key=lambda c: c[0]):
-            value = json.loads(after)
+        for (section, key), value in values.items():
             if section == "debts":
                 state.debts = tuple(Debt.of(d) for d in value or ())
             elif section == "bankrupt":
                 _set(state.bankrupt, section, key, list(value) if value is not None else None)
             else:
-                _set(getattr(state, section), section, int(key), value)
-        end = min(last, (bucket + 1) * stride)
-        clock_up_to = bisect.bisect_right(clock, end)
-        shown = end - clock_up_to  # entries shown up to the end of the stretch
-        start = bucket * stride
-        first_shown = start - bisect.bisect_right(clock, start)  # entries shown before the stretch
-        if shown == first_shown:
+                _set(getattr(state, section), section, key, value)
+        start, end = bucket * span, min(last, (bucket + 1) * span)
+        shown = end - bisect.bisect_right(clock, end)  # entries shown up to the end of the stretch
+        if shown == start - bisect.bisect_right(clock, start):
             continue  # a stretch of clock entries only: no point, as in the history
         positions.append(shown - 1)
         points.append({p: worth(state, edition, p, houses_before_hotel) for p in players})

@@ -2,6 +2,7 @@
 and the export's stream give what the whole-journal reads give (Game.history, Game.worth_history)."""
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 
@@ -9,7 +10,16 @@ import pytest
 
 from host_ui.screen.screens import balances_after
 from terminal.bank.game import Game
-from terminal.bank.history import HistoryPages, clock_seqs, iter_history, iter_operations, worth_series
+from terminal.bank.history import (
+    HistoryPages,
+    chart_level,
+    clock_seqs,
+    iter_history,
+    iter_operations,
+    keep_summary,
+    summary_problems,
+    worth_series,
+)
 from terminal.bank.ledger import CLOCK_INDEX
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.errors import GameError
@@ -162,3 +172,68 @@ def test_an_entry_that_is_not_json_is_left_out_of_the_clock_index(long_game):
     assert clock_seqs(ledger, last) == clock
     report = long_game.audit()
     assert not report.ok and "damaged" in report.summary()
+
+
+def series_of(game: Game, limit: int):
+    return worth_series(game.ledger, game.edition, game.players, game.config.houses_before_hotel, limit)
+
+
+def exact_at_points(series, full) -> bool:
+    return (series.length == len(full) and series.positions[-1] == len(full) - 1
+            and all(full[pos] == point for pos, point in zip(series.positions, series, strict=True)))
+
+
+def test_the_summary_kept_at_close_gives_the_same_chart(long_game, key):
+    full = long_game.worth_history()
+    without = series_of(long_game, 16)
+    assert keep_summary(long_game.ledger, 16) > 0 and keep_summary(long_game.ledger, 16) == 0
+    kept = long_game.ledger.db.execute("SELECT COUNT(*), MIN(level), MAX(level) FROM chart_summary").fetchone()
+    assert kept[0] == long_game.ledger.last_entry()[0] // (1 << kept[1]) and kept[1] == kept[2]
+    with_summary = series_of(long_game, 16)
+    assert with_summary == without and exact_at_points(with_summary, full)
+    assert summary_problems(long_game.ledger) == [] and long_game.audit().ok
+
+
+def test_a_game_that_grows_past_its_summary_is_charted_exactly(long_game):
+    ledger = long_game.ledger
+    keep_summary(ledger, 16)
+    level = ledger.db.execute("SELECT MAX(level) FROM chart_summary").fetchone()[0]
+    played(long_game, 500, seed=3)  # a longer game: stretches twice or four times as long
+    assert chart_level(ledger.last_entry()[0], 16) > level
+    full = long_game.worth_history()
+    series = series_of(long_game, 16)
+    assert exact_at_points(series, full)
+    keep_summary(ledger, 16)  # the finer rows merged into the new level, the old level dropped
+    levels = {row[0] for row in ledger.db.execute("SELECT level FROM chart_summary")}
+    assert levels == {chart_level(ledger.last_entry()[0], 16)}
+    assert series_of(long_game, 16) == series
+    assert summary_problems(ledger) == []
+
+
+def test_an_edited_summary_is_not_used_and_the_audit_names_it(long_game):
+    ledger = long_game.ledger
+    keep_summary(ledger, 16)
+    full = long_game.worth_history()
+    row = ledger.db.execute("SELECT level, bucket, data FROM chart_summary ORDER BY bucket LIMIT 1 OFFSET 2").fetchone()
+    data = json.loads(row[2])
+    data["cash"]["Ann"] = data["cash"].get("Ann", 0) + 1000
+    ledger.db.execute("UPDATE chart_summary SET data = ? WHERE level = ? AND bucket = ?",
+                      [json.dumps(data), row[0], row[1]])
+    series = series_of(long_game, 16)
+    assert exact_at_points(series, full)
+    problems = summary_problems(ledger)
+    assert len(problems) == 1 and f"#{row[1] * (1 << row[0]) + 1}" in problems[0]
+    report = long_game.audit()
+    assert not report.ok and "chart's summary" in report.summary()
+
+
+def test_a_long_game_keeps_its_summary_when_closed(make_game, key):
+    game = make_game("fr", PLAYERS)
+    for i in range(450):
+        game.pass_go(PLAYERS[i % 3])
+    path = game.path
+    game.close()
+    with Game.open(path, key=key, read_only=True) as again:
+        rows = again.ledger.db.execute("SELECT COUNT(*) FROM chart_summary").fetchone()[0]
+        assert rows == 451 // 2
+        assert list(again.worth_series()) == again.worth_history()[1::2][:rows] + [again.worth_history()[-1]]
