@@ -105,8 +105,18 @@ shift || true
 case "$cmd" in
     run)   exec .venv/bin/banquier "$@" ;;
     test)  run_tests "$@" ;;
-    bench) rows=$(mktemp "${TMPDIR:-/tmp}/banquier-bench.XXXXXX")
-           for b in bench/bench_*.py; do echo "== $b"; BANQUIER_BENCH_ROWS=$rows .venv/bin/python "$b"; done
-           echo; echo "== all figures"; .venv/bin/python bench/report.py "$rows"; rm -f "$rows" ;;
+    bench) # every script runs (one that fails is named and the others go on); the table ends the run
+           rows=$(mktemp "${TMPDIR:-/tmp}/banquier-bench.XXXXXX")
+           trap 'rm -f "$rows"' EXIT
+           failed_bench=()
+           for b in bench/bench_*.py; do
+               echo "== $b"
+               BANQUIER_BENCH_ROWS=$rows .venv/bin/python "$b" || { echo "dev.sh: $b failed (exit $?)" >&2
+                                                                    failed_bench+=("$b"); }
+           done
+           echo; echo "== all figures"; .venv/bin/python bench/report.py "$rows"
+           if [ "${#failed_bench[@]}" -gt 0 ]; then
+               echo "dev.sh: FAILED: ${failed_bench[*]}" >&2; exit 1
+           fi ;;
     *)     echo "usage: ./dev.sh run|test|bench [ARGS...]" >&2; exit 2 ;;
 esac
