@@ -865,6 +865,7 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         smallest = theme.font(max(MIN_TEXT_PX, c.px(11)))
         # as many balances as fit whole (the word "balance" last to go): never a cut amount
         balances = balance_of(index) if involved else {}
+        involved = [n for n in involved if n in balances]
         shares = [", ".join(f"{n} {ctx.fmt(balances[n])}" for n in involved[:count])
                   for count in range(min(3, len(involved)), 0, -1)]
         candidates = [f"{ctx.t('ui_balance_after')}: {share}" for share in shares] + shares[-1:]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import hmac
 import json
+import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -102,15 +103,25 @@ class HistoryPages(Sequence[dict[str, Any]]):
         self.players = tuple(players)
         self.last = _last_seq(ledger)
         self._clock = clock_seqs(ledger, self.last)
+        self._seqs: list[int] | None = None  # the seq of each entry shown, only for a journal with a gap
+        count = ledger.db.execute("SELECT COUNT(*) FROM journal WHERE seq <= ?", [self.last]).fetchone()[0]
+        if count != self.last:  # a damaged file: an entry is missing (the audit says which)
+            clock = set(self._clock)
+            self._seqs = [row[0] for row in ledger.db.execute(
+                "SELECT seq FROM journal WHERE seq <= ? ORDER BY seq", [self.last]) if row[0] not in clock]
+            cash = dict(ledger.db.execute(  # the postings that are there, not the stored state
+                "SELECT account, SUM(amount) FROM postings WHERE seq <= ? GROUP BY account", [self.last]))
         self._end_cash = {p: int(cash.get(p, 0)) for p in self.players}
         self._anchor: tuple[int, dict[str, int]] = (self.last, dict(self._end_cash))
         self._rows: dict[int, dict[str, Any]] = {}  # index -> entry, for the pages read so far (one or two)
 
     def __len__(self) -> int:
-        return self.last - len(self._clock)
+        return len(self._seqs) if self._seqs is not None else self.last - len(self._clock)
 
     def seq_of(self, index: int) -> int:
         """The ``seq`` of the ``index``-th entry shown (0: the first)."""
+        if self._seqs is not None:
+            return self._seqs[index]
         seq = index + 1
         while True:  # the index-th number not in the clock's entries
             moved = index + 1 + bisect.bisect_right(self._clock, seq)
@@ -130,12 +141,14 @@ class HistoryPages(Sequence[dict[str, Any]]):
             if step != 1:
                 return [self[i] for i in range(start, stop, step)]
             self._read(start, stop)
-            return [self._rows[i] for i in range(start, stop)]
+            return [self._rows[i] for i in range(start, stop) if i in self._rows]
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("history index out of range")
         self._read(index, index + 1)
+        if index not in self._rows:
+            raise IndexError(f"history entry {index} can no longer be read: the game was closed")
         return self._rows[index]
 
     def _read(self, start: int, stop: int) -> None:
@@ -143,21 +156,29 @@ class HistoryPages(Sequence[dict[str, Any]]):
             return
         if len(self._rows) > 4 * (stop - start) + 64:
             self._rows.clear()  # keep about a page: what is shown
-        entries = read_entries(self._ledger, self.seq_of(start), self.seq_of(stop - 1), self.last)
+        try:
+            entries = read_entries(self._ledger, self.seq_of(start), self.seq_of(stop - 1), self.last)
+        except sqlite3.ProgrammingError:  # the game was closed since (its file is read no more)
+            entries = []
         for offset, entry in enumerate(entries):
             self._rows[start + offset] = entry
 
     def balances(self, index: int) -> dict[str, int]:
-        """Each player's cash after the ``index``-th entry shown: the sum of the postings up to it."""
+        """Each player's cash after the ``index``-th entry shown: the sum of the postings up to it (empty once
+        the game is closed)."""
         seq = self.seq_of(index)
         anchors = [(0, dict.fromkeys(self.players, 0)), self._anchor, (self.last, self._end_cash)]
         base_seq, base = min(anchors, key=lambda a: abs(a[0] - seq))
         cash = dict(base)
         low, high, sign = (base_seq, seq, 1) if seq >= base_seq else (seq, base_seq, -1)
         if high > low:
-            for account, amount in self._ledger.db.execute(
+            try:
+                sums = self._ledger.db.execute(
                     "SELECT account, SUM(amount) FROM postings WHERE seq > ? AND seq <= ? GROUP BY account",
-                    [low, high]):
+                    [low, high]).fetchall()
+            except sqlite3.ProgrammingError:  # the game was closed since: no balance to show
+                return {}
+            for account, amount in sums:
                 if account in cash:
                     cash[account] += sign * amount
         self._anchor = (seq, cash)

@@ -237,3 +237,24 @@ def test_a_long_game_keeps_its_summary_when_closed(make_game, key):
         rows = again.ledger.db.execute("SELECT COUNT(*) FROM chart_summary").fetchone()[0]
         assert rows == 451 // 2
         assert list(again.worth_series()) == again.worth_history()[1::2][:rows] + [again.worth_history()[-1]]
+
+
+def test_a_journal_with_a_missing_entry_is_paged_as_it_is(long_game):
+    """A damaged file (an entry deleted in SQL): the pages are the entries that are there."""
+    db = long_game.ledger.db
+    db.execute("DROP TRIGGER journal_append_only_delete")
+    db.execute("DROP TRIGGER postings_append_only_delete")
+    db.execute("DELETE FROM postings WHERE seq = 10")
+    db.execute("DELETE FROM journal WHERE seq = 10")
+    history = long_game.history()
+    pages = long_game.history_pages()
+    assert len(pages) == len(history) and pages[0:len(pages)] == history
+    assert [pages.balances(i) for i in range(0, len(history), 11)] == balances_after(history, PLAYERS)[::11]
+
+
+def test_pages_of_a_closed_game_are_empty_not_an_error(long_game):
+    pages = long_game.history_pages()
+    shown = pages[len(pages) - 5:len(pages)]
+    long_game.close()
+    assert pages[len(pages) - 5:len(pages)] == shown  # read before: kept
+    assert pages[0:5] == [] and pages.balances(3) == {}
