@@ -29,7 +29,7 @@ from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger
-from terminal.bank.history import HistoryPages, WorthSeries, keep_summary, worth_series
+from terminal.bank.history import HistoryPages, WorthSeries, keep, worth_series
 from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
@@ -412,12 +412,12 @@ class Game:
         self._ledger.close()
 
     def _keep_chart_summary(self) -> None:
-        """Bring the chart's summary up to date (:func:`terminal.bank.history.keep_summary`), so the chart of a
-        long game is drawn without reading its whole journal; closing never fails for it."""
+        """Bring the chart's summary and the history's index up to date (:func:`terminal.bank.history.keep`), so
+        the screens of a long game read no more of its journal than they show; closing never fails for it."""
         if self._ledger.read_only or not self._ledger.marked or self.payments_stopped() is not None:
             return
         try:
-            keep_summary(self._ledger)
+            keep(self._ledger)
         except (GameError, *DAMAGE):
             pass  # counted from the journal when the chart is drawn
 

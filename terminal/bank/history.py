@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from cards.editions import Edition
-from terminal.bank.ledger import CLOCK_ENTRY, Ledger, canonical
+from terminal.bank.ledger import CLOCK_ENTRY, CLOCK_INDEX, Ledger, canonical
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.state import State, worth
 from terminal.bank.types import Debt, Posting
@@ -384,6 +384,16 @@ def keep_summary(ledger: Ledger, limit: int = CHART_POINTS) -> int:
                                                   _row_mac(ledger, level, bucket, last_mac, data)])
             written += 1
     return written
+
+
+def keep(ledger: Ledger, limit: int = CHART_POINTS) -> None:
+    """What a clean close of a game opened to play leaves for the screens of a long game: the index of the play
+    clock's entries (made for a file written before it) and the chart's summary (:func:`keep_summary`)."""
+    if ledger.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'journal_clock'").fetchone() \
+            is None:
+        with ledger.writing():
+            ledger.db.execute(CLOCK_INDEX)
+    keep_summary(ledger, limit)
 
 
 def summary_problems(ledger: Ledger) -> list[str]:

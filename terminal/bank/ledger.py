@@ -92,7 +92,7 @@ CHECKPOINT_EVERY = 64  # entries between two checkpoints while the game is playe
 
 # The play clock's entries (which the history screen leaves out), indexed so that a page of the history is found
 # without reading the whole journal (terminal.bank.history). Created with a new file and, for a file written
-# before it, when the file is opened to play; a file without it reads the same, only slower.
+# before it, at its first clean close (terminal.bank.history.keep); a file without it reads the same, slower.
 # (An entry whose text is not JSON, in a damaged file, is simply not in the index.)
 CLOCK_ENTRY = ("CASE WHEN json_valid(op) THEN json_extract(op, '$.op') END IN ('"
                + "', '".join(sorted(CLOCK_OPERATIONS)) + "')")
@@ -313,7 +313,6 @@ class Ledger:
         try:
             with self.writing():
                 self.db.execute(_CHECKPOINT_TABLE)
-                self.db.execute(CLOCK_INDEX)
                 self.db.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
         except sqlite3.Error as exc:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",

@@ -103,7 +103,9 @@ def test_pages_read_the_same_without_the_clock_index(long_game, tmp_path, key):
     with Game.open(long_game.path, key=key, read_only=True) as game:
         pages = HistoryPages(game.ledger, game.players, game.raw_state.cash)
         assert pages[0:len(pages)] == history
-    with Game.open(long_game.path, key=key) as game:  # opened to play: the index is made
+    with Game.open(long_game.path, key=key) as game:
+        assert game.history_pages()[0:len(history)] == history
+    with Game.open(long_game.path, key=key, read_only=True) as game:  # made at the clean close
         assert game.ledger.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'journal_clock'").fetchone()
         assert game.history_pages()[0:len(history)] == history
 
