@@ -408,10 +408,10 @@ class Game:
         self._stop_play_clock()
         if self._ledger.guard is not None:
             self._ledger.guard.stop()
-        self._keep_chart_summary()
+        self._keep_for_screens()
         self._ledger.close()
 
-    def _keep_chart_summary(self) -> None:
+    def _keep_for_screens(self) -> None:
         """Bring the chart's summary and the history's index up to date (:func:`terminal.bank.history.keep`), so
         the screens of a long game read no more of its journal than they show; closing never fails for it."""
         if self._ledger.read_only or not self._ledger.marked or self.payments_stopped() is not None:
@@ -419,7 +419,7 @@ class Game:
         try:
             keep(self._ledger)
         except (GameError, *DAMAGE):
-            pass  # counted from the journal when the chart is drawn
+            pass  # the screens then read the journal itself: the same lines and points, in more time
 
     def __enter__(self) -> Game:
         return self
