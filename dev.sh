@@ -8,7 +8,8 @@
 #                            only. ARGS go to pytest (after --quick's -m "not slow": a later -m replaces it).
 #                            Every tool and pytest run; the command fails if any of them failed, with pytest's
 #                            exit code when it failed (5: no test collected).
-#   ./dev.sh bench           run the benchmark scripts and print their figures
+#   ./dev.sh bench           run every benchmark script (one that fails is named, the others still run) and
+#                            print all their figures as one table
 #   ./dev.sh i18n [update|check|add LANG]
 #                            the screen's text catalogs (README, "Translating Banquier"): update (the default)
 #                            extracts the message ids with pybabel, updates every .po and compiles the .mo;
