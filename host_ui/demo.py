@@ -34,6 +34,11 @@ def deed_uid(square: int) -> str:
     return f"04D0{square:02X}11223344"
 
 
+def event_uid(number: int) -> str:
+    """The sticker of Event card ``number`` of the electronic board."""
+    return f"0EE0{number:02X}11223344"
+
+
 UNKNOWN_UID = "DEADBEEF"
 
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import pygame
 
 from cards.editions import Edition, load_edition
-from host_ui.screen import screens, theme
+from host_ui.screen import screens, theme, ultimate
 from host_ui.screen.context import Context
 from host_ui.screen.input_map import check_rotation
 from host_ui.screen.widgets import ButtonAction, Canvas, DrawnText
@@ -142,7 +142,9 @@ class Renderer:
         if view.screen == "game_over":
             ctx.ui["worth_history"] = self.worth_history()
         _, body, _ = self._frame(c, view, ctx)
-        drawer: _Layout = getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
+        name = f"draw_{view.screen}"  # the electronic board's own screens are in their own module
+        drawer: _Layout = getattr(screens, name) if hasattr(screens, name) else getattr(ultimate, name,
+                                                                                          screens.draw_unknown)
         drawer(c, body, ctx)
         return Frame(surface, c.hits, c.texts)
 

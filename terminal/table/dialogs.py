@@ -11,6 +11,7 @@ from typing import Any, ClassVar, TypedDict
 
 from cards.registry import Enrolment
 from terminal.bank.auction import DeedAuction
+from terminal.table.dialogs_ultimate import EventScreen, LocationScreen
 from terminal.table.view import Msg, Option, Pending
 
 
@@ -376,9 +377,10 @@ class Damaged:
 
 
 Dialog = (Idle | GameOver | DeedScreen | Offer | OwnDeed | PlayerScreen | Confirm | Keypad | Pin | Choice
-          | AuctionScreen | TradeScreen | BankruptcyScreen | Banker | History | NewGame | Enrol | Damaged)
+          | AuctionScreen | TradeScreen | BankruptcyScreen | Banker | History | NewGame | Enrol | Damaged
+          | EventScreen | LocationScreen)
 
 #: Every screen record, for the checks of :mod:`terminal.table.states`.
 DIALOGS: tuple[type[Dialog], ...] = (Idle, GameOver, DeedScreen, Offer, OwnDeed, PlayerScreen, Confirm, Keypad, Pin,
                                      Choice, AuctionScreen, TradeScreen, BankruptcyScreen, Banker, History, NewGame,
-                                     Enrol, Damaged)
+                                     Enrol, Damaged, EventScreen, LocationScreen)

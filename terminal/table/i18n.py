@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from terminal.table.messages import MESSAGES
+from terminal.table.texts_ultimate import TEXTS as ULTIMATE_TEXTS
 from terminal.table.view import Msg
 
 LANGUAGES = ("fr", "en", "uk")
@@ -526,6 +527,8 @@ CATALOG: dict[str, dict[str, str]] = {
 
 # The refusals of the rules and the enrolment messages (terminal/table/messages.py); entries above win.
 CATALOG.update({code: entry for code, entry in MESSAGES.items() if code not in CATALOG})
+# The electronic board's screens (terminal/table/texts_ultimate.py); entries above win.
+CATALOG.update({code: entry for code, entry in ULTIMATE_TEXTS.items() if code not in CATALOG})
 
 
 def translate(code: str, params: Mapping[str, Any] | None = None, language: str = "fr", english: str = "",

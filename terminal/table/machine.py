@@ -105,7 +105,9 @@ from terminal.table.dialogs import (
     TradeScreen,
     TransferAmount,
 )
+from terminal.table.dialogs_ultimate import EventScreen, EventTap
 from terminal.table.flows import TableFlows
+from terminal.table.flows_ultimate import UltimateFlows, event_number
 from terminal.table.i18n import translate
 from terminal.table.shared import CardLookup, Damage, GameFactory, Sounds, account_msg, joined, owes_of
 from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
@@ -121,7 +123,7 @@ MAX_DIGITS = 9
 D = TypeVar("D")
 
 
-class Terminal(TableFlows, ViewBuilder):
+class Terminal(UltimateFlows, TableFlows, ViewBuilder):
     """The state machine. ``game`` may be None until a new game is started from the banker menu.
 
     - ``registry``: maps a UID to a role (``lookup(uid)``; see ``cards.registry``).
@@ -241,9 +243,17 @@ class Terminal(TableFlows, ViewBuilder):
                                         f"{player} is bankrupt: out of the game."))
             tapped, kind = PlayerTap(player, uid), "player"
         elif isinstance(role, DeedCard):
-            if not self.game.edition.squares[role.square].is_deed:
+            square: int | None = role.square
+            if self._ultimate:  # the electronic board: a street's sticker stands for its property here
+                square = self._ub_sticker(role.square)
+                if square is None:
+                    return self._refuse(Msg("not_a_property_here", {}, "This deed is not a property of this board."))
+            elif not self.game.edition.squares[role.square].is_deed:
                 return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
-            tapped, kind = DeedTap(role.square, uid), "deed"
+            assert square is not None
+            tapped, kind = DeedTap(square, uid), "deed"
+        elif (number := event_number(role)) is not None:  # an Event card's sticker (the electronic board)
+            return self._event_card_tapped(EventTap(number, uid))
         else:
             return self._refuse(Msg("unknown_card", {}, "Unknown card."))
         handler = HANDLERS[self.screen].card
@@ -418,6 +428,8 @@ class Terminal(TableFlows, ViewBuilder):
             if by:
                 return Msg("need_card_or_ok", {"player": by[0]}, f"{by[0]}'s card or OK")
             return Msg("part_card_ok", {}, "the OK button")
+        if isinstance(dialog, EventScreen):
+            return self._event_needs(dialog)
         if isinstance(dialog, BankruptcyScreen) and not dialog.decided:
             return Msg("need_creditor_card", {"player": dialog.creditor}, f"{dialog.creditor}'s card")
         if isinstance(dialog, DeedScreen):
@@ -824,6 +836,8 @@ class Terminal(TableFlows, ViewBuilder):
                                            Msg("purpose_buy", {"deed": name}, f"Buying {name}"), (player,),
                                            uid=tapped.uid)
         if owner == player:
+            if self._ultimate:  # the owner's card raises the level (the deed screen said so)
+                return self._ub_deed_with_owner(square, player, uid=tapped.uid)
             self._accept()
             return self._go(OwnDeed(square=square, player=player))
         self._rent(player, square, dice=screen.dice, card=screen.card, uid=tapped.uid)
@@ -843,6 +857,8 @@ class Terminal(TableFlows, ViewBuilder):
         deed = self._game.edition.squares[square]
         if owner is None:
             return self._go(Offer(square=square, player=player))
+        if owner == player and self._ultimate:  # reached from a list: its confirmation shows the new level
+            return self._ub_deed_with_owner(square, player, confirm=True)
         if owner == player:
             return self._go(OwnDeed(square=square, player=player))
         if deed.kind == "utility":
@@ -900,6 +916,8 @@ class Terminal(TableFlows, ViewBuilder):
         own = self._at(OwnDeed)
         player, square = own.player, own.square
         name = self._deed_name(square)
+        if self._ultimate:
+            return self._ub_choose_own_deed(player, square, option_id)
         ops = {
             "build": ({"op": "build", "player": player, "square": square}, "purpose_build", f"Building on {name}"),
             "sell_building": ({"op": "sell_building", "player": player, "square": square}, "purpose_sell_building",
@@ -929,6 +947,8 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _choose_player(self, option_id: str) -> None:
         player = self._at(PlayerScreen).player
+        if self._ultimate and self._ub_choose_player(player, option_id):
+            return None
         edition = self._game.edition
         simple: dict[str, tuple[dict[str, Any], Msg]] = {
             "pass_go": ({"op": "pass_go", "player": player}, Msg("purpose_pass_go", {}, "GO salary")),
@@ -1142,6 +1162,8 @@ HANDLERS: Mapping[str, Handlers] = {
     "new_game": Handlers(card=Terminal._card_new_game, option=Terminal._choose_new_game),
     "enrol": Handlers(option=Terminal._choose_enrol),
     "damaged": Handlers(option=Terminal._choose_damaged),
+    "event": Handlers(card=Terminal._card_event, option=Terminal._choose_event),
+    "location": Handlers(card=Terminal._card_location, option=Terminal._choose_location),
 }
 
 

@@ -51,8 +51,9 @@ class PlayerLine:
 
 @dataclass(frozen=True)
 class DeedView:
-    """A title deed as drawn on screen: ``level`` 0-4 houses or 5 = hotel; ``rent`` the rent due now (None
-    for utilities, whose rent depends on the dice, or when no rent is due); ``rents`` the printed table."""
+    """A title deed as drawn on screen: ``level`` 0-4 houses or 5 = hotel (see ``rent_levels``); ``rent`` the rent
+    due now (None for utilities, whose rent depends on the dice, or when no rent is due); ``rents`` the printed
+    table."""
 
     square: int
     name: str
@@ -66,6 +67,9 @@ class DeedView:
     level: int
     mortgaged: bool
     rent: int | None
+    #: The electronic board: ``level`` is the rent level 1-5 (0 while the Bank holds it) and ``rents`` the five
+    #: rents of the levels (no houses, no mortgage).
+    rent_levels: bool = False
 
 
 @dataclass(frozen=True)

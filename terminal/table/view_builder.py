@@ -4,7 +4,8 @@ declared by :class:`terminal.table.shared.TerminalParts`).
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from cards.editions import RULE_FLAGS, load_edition
 from terminal.errors import GameError
@@ -29,6 +30,7 @@ from terminal.table.dialogs import (
     PlayerScreen,
     TradeScreen,
 )
+from terminal.table.dialogs_ultimate import EventScreen, LocationScreen
 from terminal.table.shared import TerminalParts, owes_of
 from terminal.table.view import DeedView, Msg, Option, PlayerLine, View
 
@@ -55,6 +57,17 @@ class _Common(TypedDict, total=False):
 
 class ViewBuilder(TerminalParts):
     """Builds the view model; :attr:`view` is rebuilt only after a change (``version`` counts changes)."""
+
+    if TYPE_CHECKING:  # the electronic board's views: terminal.table.flows_ultimate.UltimateFlows
+        @property
+        def _ultimate(self) -> bool: ...
+        def _ub_level(self, square: int) -> int: ...
+        def _ub_rent_reason(self, square: int, payer: str | None = None) -> Msg | None: ...
+        def _ub_player_options(self, player: str) -> list[Option]: ...
+        def _ub_own_deed_options(self, square: int) -> list[Option]: ...
+        def _ub_deed_screen_view(self, d: DeedScreen, base: Mapping[str, Any]) -> View: ...
+        def _event_view(self, d: EventScreen, base: Mapping[str, Any]) -> View: ...
+        def _location_view(self, d: LocationScreen, base: Mapping[str, Any]) -> View: ...
 
     # ------------------------------------------------------------------------------------------------------
     # The view
@@ -89,6 +102,10 @@ class ViewBuilder(TerminalParts):
                 rent = self._game.rent(other, square)[0] if other else None
             except GameError:
                 rent = None
+        if self._ultimate:  # the electronic board: the rent level (1-5) and its five rents
+            return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
+                            mortgage_value=0, house_cost=0, rents=deed.rents, owner=owner,
+                            level=self._ub_level(square), mortgaged=False, rent=rent, rent_levels=True)
         return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
                         mortgage_value=deed.mortgage, house_cost=deed.house_cost, rents=deed.rents, owner=owner,
                         level=state.level.get(square, 0), mortgaged=bool(state.mortgaged.get(square)), rent=rent)
@@ -126,6 +143,10 @@ class ViewBuilder(TerminalParts):
         if isinstance(d, OwnDeed):
             deed = self._game.edition.squares[d.square]
             options = []
+            if self._ultimate:  # the electronic board: no buildings, no mortgages
+                return View("own_deed", Msg("deed_context", {"deed": deed.name}, deed.name), player=d.player,
+                            deed=self._deed_view(d.square), options=tuple(self._ub_own_deed_options(d.square)),
+                            **base)
             if deed.kind == "street":
                 options += [Option("build", Msg("opt_build", {}, "Build"), enabled=not self._in_debt(d.player)),
                             Option("sell_building", Msg("opt_sell_building", {}, "Sell a building")),
@@ -215,6 +236,10 @@ class ViewBuilder(TerminalParts):
             return View("new_game", Msg("new_game_tap_players", {"count": len(d.seats)}, "New game"),
                         options=tuple(self._new_game_options(d)),
                         extra={"seats": list(d.seats), "mode_hint": Msg(f"mode_hint_{d.mode}", {}, d.mode)}, **base)
+        if isinstance(d, EventScreen):
+            return self._event_view(d, base)
+        if isinstance(d, LocationScreen):
+            return self._location_view(d, base)
         if isinstance(d, Enrol):
             prompt = d.enrolment.prompt
             title = Msg(getattr(prompt, "code", "enrol_title"), getattr(prompt, "params", {}),
@@ -241,6 +266,8 @@ class ViewBuilder(TerminalParts):
     def _deed_screen_view(self, d: DeedScreen, base: _Common) -> View:
         """A deed looked at, and what the next card does: unowned, the buyer's card buys it at the price
         shown (or Decline: auction); owned, the payer's card pays the rent shown, with its reason."""
+        if self._ultimate:
+            return self._ub_deed_screen_view(d, base)
         state = self._game.current
         square = d.square
         deed = self._game.edition.squares[square]
@@ -282,6 +309,8 @@ class ViewBuilder(TerminalParts):
     def _rent_reason(self, square: int, owner: str, dice: int | None, card: str | None) -> Msg | None:
         """Why the rent is what it is: a whole colour group, the buildings, the railroads or utilities held,
         the dice, a card's rule."""
+        if self._ultimate:
+            return self._ub_rent_reason(square)
         state = self._game.current
         edition = self._game.edition
         deed = edition.squares[square]
@@ -336,6 +365,8 @@ class ViewBuilder(TerminalParts):
         return "−" + self._fmt(charged) if charged else ""
 
     def _player_options(self, player: str) -> list[Option]:
+        if self._ultimate:
+            return self._ub_player_options(player)
         in_debt = self._in_debt(player)
         state = self._game.current
 
@@ -389,7 +420,7 @@ class ViewBuilder(TerminalParts):
                    Option("mode", Msg("opt_mode", {"value": d.mode}, f"Mode: {d.mode}"))]
         if d.mode == "time_limit":
             options.append(Option("minutes", Msg("opt_minutes", {"minutes": d.minutes}, f"Length: {d.minutes} min")))
-        for flag in RULE_FLAGS:
+        for flag in getattr(edition, "rule_flags", RULE_FLAGS):  # the flags of the edition's board
             value = d.rules.get(flag, edition.rules[flag])
             options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}")))
         for index, (name, _) in enumerate(d.seats):

@@ -1,0 +1,97 @@
+"""The screens of the electronic board (the "Ultimate Banking" edition): an Event card's effect (``event``) and
+a Location square (``location``); a property's deed with its five rent levels is :mod:`host_ui.screen.levels`.
+Each ``draw_<screen>(c, body, ctx)`` draws into ``body`` like the layouts of :mod:`host_ui.screen.screens` (the
+renderer looks here for the screens it does not find there).
+"""
+from __future__ import annotations
+
+import pygame
+
+from cards.editions import Square
+from host_ui.screen import theme
+from host_ui.screen.context import Context
+from host_ui.screen.screens import FOOTER, _deed_and_side, _landscape, deed_grid, footer, option_grid, player_strip
+from host_ui.screen.widgets import Canvas, split_h, split_v
+
+#: The colour of an Event card's band.
+EVENT_BAND = (232, 120, 30)
+
+
+def _square_options(ctx: Context) -> dict[str, Square] | None:
+    """The properties by option id when every option of the screen is one (``square:N`` or ``N``)."""
+    edition = ctx.edition
+    if edition is None or not ctx.view.options:
+        return None
+    deeds = {}
+    for option in ctx.view.options:
+        number = option.id.removeprefix("square:")
+        if not number.isdigit() or not 0 <= int(number) < len(edition.squares):
+            return None
+        deeds[option.id] = edition.squares[int(number)]
+    return deeds
+
+
+def _event_card(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
+    """The Event card being played: its band, its text and what was chosen for it so far."""
+    extra = ctx.view.extra or {}
+    pygame.draw.rect(c.surface, (0, 0, 0), rect.move(c.px(2), c.px(3)), border_radius=c.px(6))
+    c.box(rect, theme.CARD, radius=6)
+    inner = rect.inflate(-c.px(10), -c.px(10))
+    band_h = max(c.px(26), inner.h // 6)
+    band, text, picked = split_v(inner, -band_h, 1, -(c.px(34) if extra.get("picked") else 0), gap=c.px(4))
+    pygame.draw.rect(c.surface, EVENT_BAND, band)
+    number = extra.get("number")
+    title = ctx.t("ev_card", number=number) if number else ctx.t("opt_event")
+    c.text(band.inflate(-c.px(6), -c.px(2)), title.upper(), 14, theme.text_on(EVENT_BAND), bold=True,
+           align="center", role="deed_name", min_size=9)
+    card = extra.get("card")
+    if card:
+        c.paragraph(text, str(card), 14, theme.CARD_TEXT, bold=True, align="center", role="event_text",
+                    min_size=9, max_lines=6)
+    if extra.get("picked") is not None:
+        c.paragraph(picked, ctx.t("ev_picked", items=ctx.msg(extra["picked"])), 12, theme.CARD_TEXT,
+                    align="center", role="event_picked", min_size=9, max_lines=2)
+
+
+def _choices(c: Canvas, rect: pygame.Rect, ctx: Context) -> tuple[int, int]:
+    """The screen's options: property tiles (colour, name, owner, price) when they are properties, else
+    buttons (two columns where they fit)."""
+    deeds = _square_options(ctx)
+    if deeds is not None:
+        return deed_grid(c, rect, ctx, deeds)
+    cols = 2 if rect.w >= c.px(300) else 1
+    return option_grid(c, rect, ctx.view.options, ctx, cols=cols, min_h=44)
+
+
+def draw_event(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """An Event card's effect: the card (its text, what was chosen), the player who drew it, and the choices
+    the effect asks for now (the taps of a card do the same)."""
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    if _landscape(main):
+        card_w = min(main.w * 2 // 5, max(c.px(170), int(main.h * 0.7)))
+        card, side = split_h(main, -card_w, 1, gap=c.px(10))
+    else:
+        card, side = split_v(main, -max(c.px(120), main.h * 2 // 5), 1, gap=c.px(6))
+    _event_card(c, card, ctx)
+    if ctx.view.player:
+        top, side = split_v(side, -c.px(34), 1, gap=c.px(6))
+        player_strip(c, top, ctx, ctx.view.player)
+    pager = _choices(c, side, ctx) if ctx.view.options else (0, 1)
+    footer(c, foot, ctx, pager=pager)
+
+
+def draw_location(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """A Location square: the player, then the property they choose (its card or the list); when the Bank
+    holds it, its deed with Buy / Do not buy."""
+    view = ctx.view
+    if view.deed is not None:
+        side, foot = _deed_and_side(c, body, ctx)
+        top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
+        player_strip(c, top, ctx, view.player)
+        option_grid(c, buttons, view.options, ctx, cols=1, max_h=70)
+        footer(c, foot, ctx)
+        return
+    top, options, foot = split_v(body, -c.px(34), 1, -c.px(FOOTER), gap=c.px(6))
+    player_strip(c, top, ctx, view.player)
+    pager = _choices(c, options, ctx)
+    footer(c, foot, ctx, pager=pager)
