@@ -34,7 +34,8 @@ Refused with a :class:`~terminal.errors.RuleViolation` whose ``code`` names the 
 ``level_unowned``, ``event_no_effect``, ``swap_unowned``, ``swap_own``, ``event_opponent_self``,
 ``event_card_mismatch``, ``bad_side``, ``unknown_group``, ``location_not_yours``, ``sell_not_in_debt``,
 ``sell_not_allowed``, ``rent_no_card``, ``property_owned``, ``bankruptcy_can_sell``, ``no_mortgages_here``,
-``bad_slump``, ``unknown_event_card``, ``event_targets``, ``unknown_event_action``; a classic game refuses this board's operations (``ultimate_only``).
+``bad_slump``, ``unknown_event_card``, ``event_targets``, ``unknown_event_action``; a classic game refuses
+this board's operations (``ultimate_only``).
 """
 from __future__ import annotations
 
