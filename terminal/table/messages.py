@@ -900,4 +900,130 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "{path} змінився під час перевірки: чи не використовує його інший Banquier? Зупиніть його, потім "
               "продовжте гру.",
     },
+    # -- the Ultimate Banking board (terminal/bank/ultimate.py) ---------------------------------------------------
+    "not_on_this_board": {
+        "fr": "Le plateau Ultime n'a ni maisons, ni hypothèques, ni échanges, ni taxes, ni cartes "
+              f"{_JAIL_FR}, ni limite de temps : opération refusée.",
+        "en": "The Ultimate Banking board has no houses, mortgages, trades, taxes, Get Out of Jail Free cards "
+              "or time limit: operation refused.",
+        "uk": "На полі «Ультимативний банкінг» немає будинків, застав, обмінів, податків, карток "
+              f"{_JAIL_UK} і ліміту часу: операцію відхилено.",
+    },
+    "ultimate_only": {
+        "fr": "Cette opération appartient au plateau Ultime ; cette partie se joue sur le plateau classique.",
+        "en": "This operation belongs to the Ultimate Banking board; this game is played on the classic board.",
+        "uk": "Ця операція належить полю «Ультимативний банкінг»; ця гра йде на класичному полі.",
+    },
+    "level_at_max": {
+        "fr": "{deed} est déjà au niveau de loyer 5, le plus haut.",
+        "en": "{deed} is at rent level 5 already, the highest.",
+        "uk": "{deed} вже на рівні оренди 5, найвищому.",
+    },
+    "level_at_min": {
+        "fr": "{deed} est déjà au niveau de loyer 1, le plus bas.",
+        "en": "{deed} is at rent level 1 already, the lowest.",
+        "uk": "{deed} вже на рівні оренди 1, найнижчому.",
+    },
+    "level_unowned": {
+        "fr": "{deed} n'a pas de niveau de loyer : elle n'appartient à personne. Choisissez une propriété "
+              "possédée.",
+        "en": "{deed} has no rent level: nobody owns it. Choose an owned property.",
+        "uk": "{deed} не має рівня оренди: вона нікому не належить. Оберіть власність, яка має власника.",
+    },
+    "event_no_effect": {
+        "fr": "Cet événement ne changerait aucun niveau de loyer ici : choisissez autre chose.",
+        "en": "This Event would change no rent level here: choose another.",
+        "uk": "Ця подія тут не змінить жодного рівня оренди: оберіть інше.",
+    },
+    "swap_unowned": {
+        "fr": "{deed} n'appartient à personne : échangez contre la propriété d'un adversaire.",
+        "en": "{deed} belongs to nobody: swap with an opponent's property.",
+        "uk": "{deed} нікому не належить: обміняйте на власність суперника.",
+    },
+    "swap_own": {
+        "fr": "{deed} est déjà à {player} : échangez contre la propriété d'un adversaire.",
+        "en": "{deed} is already {player}'s: swap with an opponent's property.",
+        "uk": "{deed} вже належить гравцю {player}: обміняйте на власність суперника.",
+    },
+    "event_opponent_self": {
+        "fr": "{player} choisit un adversaire, pas lui-même.",
+        "en": "{player} chooses an opponent, not themselves.",
+        "uk": "{player} обирає суперника, а не себе.",
+    },
+    "event_card_mismatch": {
+        "fr": "Cette carte Événement ne correspond pas à cette opération.",
+        "en": "This Event card does not match this operation.",
+        "uk": "Ця картка події не відповідає цій операції.",
+    },
+    "unknown_event_card": {
+        "fr": "Carte Événement inconnue dans cette édition.",
+        "en": "Unknown Event card in this edition.",
+        "uk": "Невідома картка події в цьому виданні.",
+    },
+    "unknown_event_action": {
+        "fr": "Effet d'Événement inconnu.",
+        "en": "Unknown Event effect.",
+        "uk": "Невідомий ефект події.",
+    },
+    "event_targets": {
+        "fr": "Cette carte Événement demande d'autres choix (propriété, adversaire, couleur ou côté du plateau).",
+        "en": "This Event card needs other choices (a property, an opponent, a colour group or a side of the "
+              "board).",
+        "uk": "Ця картка події потребує інших виборів (власність, суперник, група кольорів або бік поля).",
+    },
+    "bad_side": {
+        "fr": "Le plateau a les côtés 1 à 4 (le côté 1 va du Départ à la Prison), pas {side}.",
+        "en": "The board has sides 1 to 4 (side 1 runs from GO to Jail), not {side}.",
+        "uk": "Поле має боки від 1 до 4 (бік 1 — від СТАРТУ до В'язниці), а не {side}.",
+    },
+    "unknown_group": {
+        "fr": "Groupe de couleur inconnu : choisissez l'une des 8 couleurs du plateau.",
+        "en": "Unknown colour group: choose one of the board's 8 colours.",
+        "uk": "Невідома група кольорів: оберіть один із 8 кольорів поля.",
+    },
+    "bad_slump": {
+        "fr": "Un krach du marché dure de 1 à 10 loyers, pas {payments}.",
+        "en": "A market slump lasts 1 to 10 rent payments, not {payments}.",
+        "uk": "Обвал ринку триває від 1 до 10 оплат оренди, а не {payments}.",
+    },
+    "location_not_yours": {
+        "fr": "Après un Lieu au choix, choisissez une propriété libre ou l'une des vôtres, pas {deed} de "
+              "{owner}.",
+        "en": "After a Location, choose an unowned property or one of your own, not {owner}'s {deed}.",
+        "uk": "Після Локації оберіть вільну власність або свою, а не {deed} гравця {owner}.",
+    },
+    "sell_not_in_debt": {
+        "fr": "{player} ne doit rien : on ne revend une propriété à la Banque que pour couvrir un paiement.",
+        "en": "{player} owes nothing: a property is sold back to the Bank only to cover a charge.",
+        "uk": "{player} нічого не винен: власність продають Банку лише щоб покрити платіж.",
+    },
+    "sell_not_allowed": {
+        "fr": "Dans cette partie, un paiement plus grand que l'argent liquide mène à la faillite : on ne revend "
+              "rien à la Banque.",
+        "en": "In this game a charge beyond the cash is a bankruptcy: nothing is sold back to the Bank.",
+        "uk": "У цій грі платіж, більший за готівку, означає банкрутство: Банку нічого не продають.",
+    },
+    "rent_no_card": {
+        "fr": "Le plateau Ultime n'a pas de cartes de loyer : ne choisissez pas de carte.",
+        "en": "The Ultimate Banking board has no rent cards: leave the card out.",
+        "uk": "На полі «Ультимативний банкінг» немає карток оренди: не обирайте картку.",
+    },
+    "property_owned": {
+        "fr": "{deed} appartient déjà à {owner}.",
+        "en": "{deed} already belongs to {owner}.",
+        "uk": "{deed} вже належить гравцю {owner}.",
+    },
+    "bankruptcy_can_sell": {
+        "fr": "{player} doit {owed} mais peut encore réunir {raisable} en revendant ses propriétés à la "
+              "Banque : vendez-les au lieu de faire faillite.",
+        "en": "{player} owes {owed} but could still raise {raisable} by selling properties back to the Bank: "
+              "sell them instead of going bankrupt.",
+        "uk": "{player} винен {owed}, але ще може зібрати {raisable}, продавши власності Банку: продайте їх "
+              "замість банкрутства.",
+    },
+    "no_mortgages_here": {
+        "fr": "Le plateau Ultime n'a pas d'hypothèques : rien à lever.",
+        "en": "The Ultimate Banking board has no mortgages: nothing to lift.",
+        "uk": "На полі «Ультимативний банкінг» немає застав: нічого викупати.",
+    },
 }

@@ -20,7 +20,7 @@ BOARD = _board()
 
 
 def test_shipped_editions():
-    assert available_editions() == ["fr", "fr-francs", "ru-roubles", "us", "us-1935"]
+    assert available_editions() == ["fr", "fr-francs", "ru-roubles", "ultimate", "us", "us-1935"]
 
 
 @pytest.mark.parametrize("name, column", [("fr", "fr_name"), ("us", "us_name")])
