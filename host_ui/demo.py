@@ -18,7 +18,9 @@ from typing import Any
 
 from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard, Role
 from hal.sim_reader import SimReader
+from terminal.table.event_cards import WithEventCards
 from terminal.table.machine import Terminal
+from terminal.table.shared import CardLookup
 
 #: One operation of a table log (``docs/table-log.md``), as its line's JSON object.
 Op = Mapping[str, Any]
@@ -409,6 +411,11 @@ class TableDriver:
 
 DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32, 34, 35, 37,
                 39)
+
+
+def with_event_cards(registry: CardLookup, count: int = 22) -> WithEventCards:
+    """``registry`` and the stickers of the electronic board's Event cards 1 to ``count`` (:func:`event_uid`)."""
+    return WithEventCards(registry, {event_uid(n): n for n in range(1, count + 1)})
 
 
 def make_registry(players: int) -> CardRegistry:

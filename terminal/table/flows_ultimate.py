@@ -179,10 +179,10 @@ class UltimateFlows(TerminalParts):
         dialog = self.dialog
         if isinstance(dialog, Idle):
             self._accept()
-            return self._go(EventScreen(card=tapped.number))
+            return self._event_next(EventScreen(card=tapped.number))
         if isinstance(dialog, PlayerScreen):
             self._accept()
-            return self._go(EventScreen(player=dialog.player, card=tapped.number))
+            return self._event_next(EventScreen(player=dialog.player, card=tapped.number))
         if isinstance(dialog, EventScreen):
             if dialog.card is not None:
                 return self._refuse(Msg("ev_wrong_event", {}, "An Event card is already in play: finish it or "
@@ -264,12 +264,12 @@ class UltimateFlows(TerminalParts):
         nothing is recorded."""
         slot = self._event_slot(screen)
         card = self._event(screen.card or 0)
-        if slot not in ("card", "player") and card is not None and screen.player is not None and not screen.picks:
-            if any(not choices for choices in self._event_choices(screen).values()):
-                self._go_idle()
-                text = self._event_text(card)
-                return self._refuse(Msg("ev_cannot_apply", {"card": text},
-                                        f"{text}: this card cannot apply now; set it aside (nothing was recorded)."))
+        if (slot not in ("card", "player") and card is not None and screen.player is not None and not screen.picks
+                and any(not choices for choices in self._event_choices(screen).values())):
+            self._go_idle()
+            text = self._event_text(card)
+            return self._refuse(Msg("ev_cannot_apply", {"card": text},
+                                    f"{text}: this card cannot apply now; set it aside (nothing was recorded)."))
         if slot is not None:
             return self._go(screen) if self.dialog is not screen else self._changed()
         assert card is not None and screen.player is not None
@@ -451,7 +451,6 @@ class UltimateFlows(TerminalParts):
     def _event_view(self, d: EventScreen, base: Mapping[str, Any]) -> View:
         slot = self._event_slot(d)
         state = self._game.current
-        edition = self._game.edition
         card = self._event(d.card) if d.card is not None else None
         player = d.player or ""
         options: list[Option] = []

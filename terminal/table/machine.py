@@ -950,10 +950,11 @@ class Terminal(UltimateFlows, TableFlows, ViewBuilder):
         if self._ultimate and self._ub_choose_player(player, option_id):
             return None
         edition = self._game.edition
+        luxury = edition.squares[38].name if len(edition.squares) > 38 else ""  # the electronic board has none
         simple: dict[str, tuple[dict[str, Any], Msg]] = {
             "pass_go": ({"op": "pass_go", "player": player}, Msg("purpose_pass_go", {}, "GO salary")),
             "luxury_tax": ({"op": "pay_tax", "player": player, "square": 38},
-                           Msg("purpose_pay_tax", {"tax": edition.squares[38].name}, edition.squares[38].name)),
+                           Msg("purpose_pay_tax", {"tax": luxury}, luxury)),
             "jail_fine": ({"op": "jail_fine", "player": player}, Msg("purpose_jail_fine", {}, "Jail fine")),
             "free_parking": ({"op": "free_parking", "player": player}, Msg("purpose_free_parking", {}, "Free Parking")),
         }
