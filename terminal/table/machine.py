@@ -857,8 +857,6 @@ class Terminal(UltimateFlows, TableFlows, ViewBuilder):
         deed = self._game.edition.squares[square]
         if owner is None:
             return self._go(Offer(square=square, player=player))
-        if owner == player and self._ultimate:  # reached from a list: its confirmation shows the new level
-            return self._ub_deed_with_owner(square, player, confirm=True)
         if owner == player:
             return self._go(OwnDeed(square=square, player=player))
         if deed.kind == "utility":
