@@ -37,6 +37,7 @@ from host_ui.demo import (
     event_uid,
     make_registry,
     player_uid,
+    with_event_cards,
 )
 from host_ui.device import wall_clock
 from host_ui.screen.input_map import InputMapper, panel_size
@@ -266,8 +267,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     pygame.font.init()
     beeper = SimBeeper(audio=audio, clock=clock)
     reader = SimReader(clock=clock)
-    terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
-                        notice=notice, damage=damage)
+    # the electronic board's Event cards are in the tray too (their stickers, for a game on that board)
+    terminal = Terminal(game, with_event_cards(registry), beeper, clock, settings, game_factory=factory,
+                        enrolment_factory=enrolment, notice=notice, damage=damage)
     panel = panel_size(size, rotation)
     window_size = (panel[0] + TRAY_W, max(panel[1] + READER_H, 600))
     if desktop is None and not headless:
