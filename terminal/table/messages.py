@@ -834,6 +834,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Tap the sticker on {name}",
         "uk": "Прикладіть наліпку на {name}",
     },
+    "enrol_tap_property": {
+        "fr": "Touchez l'autocollant de {name}",
+        "en": "Tap the sticker on {name}",
+        "uk": "Прикладіть наліпку на {name}",
+    },
+    "enrol_tap_event": {
+        "fr": "Touchez la carte Événement {number}",
+        "en": "Tap Event card {number}",
+        "uk": "Прикладіть картку події {number}",
+    },
+    "invalid_property_number": {
+        "fr": "Il n'y a pas de propriété {number} : les propriétés du plateau Ultime vont de 1 à 22.",
+        "en": "There is no property {number}: the Ultimate Banking board's properties are numbered 1 to 22.",
+        "uk": "Немає власності {number}: власності поля «Ультимативний банкінг» мають номери від 1 до 22.",
+    },
+    "invalid_event_number": {
+        "fr": "Il n'y a pas de carte Événement {number} : elles vont de 1 à 23.",
+        "en": "There is no Event card {number}: Event cards are numbered 1 to 23.",
+        "uk": "Немає картки події {number}: картки подій мають номери від 1 до 23.",
+    },
     "enrol_enrolled": {
         "fr": "Carte enregistrée : la carte {uid} est maintenant celle de cette étape.",
         "en": "Enrolled: card {uid} is now this step's card.",

@@ -17,7 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from cards.registry import BankerCard, CardRegistry, DeedCard, Enrolment, PlayerCard, role_params
+from cards.registry import (
+    BankerCard,
+    CardRegistry,
+    DeedCard,
+    Enrolment,
+    EventSticker,
+    PlayerCard,
+    PropertySticker,
+    role_params,
+)
 from terminal.errors import GameError
 from terminal.table.i18n import CATALOG, LANGUAGES, translate
 from terminal.table.messages import MESSAGES
@@ -178,6 +187,8 @@ ENROLMENT = {
     "enrol_tap_banker": frozenset(role_params(BankerCard())),
     "enrol_tap_player": frozenset(role_params(PlayerCard(1))),
     "enrol_tap_deed": frozenset(role_params(DeedCard(1))),
+    "enrol_tap_property": frozenset(role_params(PropertySticker(1))),
+    "enrol_tap_event": frozenset(role_params(EventSticker(1))),
     "enrol_enrolled": {"uid"} | ROLE_KEYS,
     "enrol_unchanged": {"uid"} | ROLE_KEYS,
     "enrol_replaced": {"uid", "previous_uid"} | ROLE_KEYS,
