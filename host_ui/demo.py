@@ -16,11 +16,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard, Role
+from cards.registry import (
+    EVENT_NUMBERS,
+    PROPERTY_NUMBERS,
+    BankerCard,
+    CardRegistry,
+    DeedCard,
+    EventSticker,
+    PlayerCard,
+    PropertySticker,
+    Role,
+)
 from hal.sim_reader import SimReader
-from terminal.table.event_cards import WithEventCards
 from terminal.table.machine import Terminal
-from terminal.table.shared import CardLookup
 
 #: One operation of a table log (``docs/table-log.md``), as its line's JSON object.
 Op = Mapping[str, Any]
@@ -39,6 +47,11 @@ def deed_uid(square: int) -> str:
 def event_uid(number: int) -> str:
     """The sticker of Event card ``number`` of the electronic board."""
     return f"0EE0{number:02X}11223344"
+
+
+def property_uid(number: int) -> str:
+    """The sticker of property ``number`` (1-22) of the electronic board."""
+    return f"0BB0{number:02X}11223344"
 
 
 UNKNOWN_UID = "DEADBEEF"
@@ -413,9 +426,14 @@ DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25
                 39)
 
 
-def with_event_cards(registry: CardLookup, count: int = 22) -> WithEventCards:
-    """``registry`` and the stickers of the electronic board's Event cards 1 to ``count`` (:func:`event_uid`)."""
-    return WithEventCards(registry, {event_uid(n): n for n in range(1, count + 1)})
+def with_ultimate_cards(registry: CardRegistry) -> CardRegistry:
+    """``registry`` with the stickers of the electronic board: its 22 properties (:func:`property_uid`) and its
+    Event cards (:func:`event_uid`)."""
+    for number in PROPERTY_NUMBERS:
+        registry.enrol(property_uid(number), PropertySticker(number), replace=True)
+    for number in EVENT_NUMBERS:
+        registry.enrol(event_uid(number), EventSticker(number), replace=True)
+    return registry
 
 
 def make_registry(players: int) -> CardRegistry:

@@ -13,10 +13,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cards.editions import Edition
+from cards.editions import Edition, load_edition
 from cards.registry import Enrolment
 from hal.sim_beeper import SimBeeper
-from host_ui.demo import BANKER_UID, FakeClock, deed_uid, make_registry, player_uid
+from host_ui.demo import (
+    BANKER_UID,
+    FakeClock,
+    deed_uid,
+    event_uid,
+    make_registry,
+    player_uid,
+    property_uid,
+    with_ultimate_cards,
+)
 from terminal.bank.game import Game
 from terminal.table.machine import Terminal, TerminalSettings
 from terminal.table.shared import Damage
@@ -36,8 +45,10 @@ class Scene:
 
 
 def _terminal(game: Game | None, language: str, clock: FakeClock, players: int = 4, *, tmp: Path,
-              notice: Msg | None = None) -> Terminal:
+              notice: Msg | None = None, ultimate: bool = False) -> Terminal:
     registry = make_registry(players)
+    if ultimate:  # the electronic board's property and Event stickers
+        with_ultimate_cards(registry)
 
     def factory(edition: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
                 cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
@@ -316,9 +327,6 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
 def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Scene]:
     """The electronic board's screens (``ub_*``): its deeds with their levels, the player's options, an Event
     card asking for each kind of choice, a Location square, and the end at the first bankruptcy."""
-    from cards.editions import load_edition
-    from host_ui.demo import event_uid, with_event_cards
-    from terminal.table.flows_ultimate import sticker_of_property
 
     edition = load_edition("ultimate")
     players = PLAYERS + ("Eva",)
@@ -328,8 +336,7 @@ def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Sc
         game.buy(player, square)
     game.pay_rent(b, 1), game.pay_rent(c, 1), game.raise_level(c, 35), game.raise_level(c, 35)
     scenes: list[Scene] = []
-    term = _terminal(game, language, clock, players=5, tmp=tmp)
-    term.registry = with_event_cards(term.registry or make_registry(5), len(edition.events))
+    term = _terminal(game, language, clock, players=5, tmp=tmp, ultimate=True)
 
     def snap(name: str, expect: str, on: Terminal | None = None) -> None:
         view = (on or term).view
@@ -342,10 +349,10 @@ def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Sc
         term.message = None
         term._changed()
 
+    properties = [s.index for s in edition.squares if s.kind == "street"]
+
     def sticker(square: int) -> str:
-        classic = sticker_of_property(edition, square)
-        assert classic is not None, f"square {square} is a property"
-        return deed_uid(classic)
+        return property_uid(properties.index(square) + 1)
 
     snap("ub_idle", "idle")
     _tap(term, clock, sticker(6))
@@ -409,7 +416,7 @@ def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Sc
         over.pass_go(player)
     over.pay_bank(d, 1200)
     over.pay_rent(d, 35)
-    end = _terminal(over, language, clock, players=5, tmp=tmp)
+    end = _terminal(over, language, clock, players=5, tmp=tmp, ultimate=True)
     _tap(end, clock, player_uid(4))
     end.choose("my_deeds")
     end.choose("19")

@@ -37,7 +37,8 @@ from host_ui.demo import (
     event_uid,
     make_registry,
     player_uid,
-    with_event_cards,
+    property_uid,
+    with_ultimate_cards,
 )
 from host_ui.device import wall_clock
 from host_ui.screen.input_map import InputMapper, panel_size
@@ -52,7 +53,7 @@ from terminal.bank.ledger import one_line
 from terminal.bank.tablelog import ReplayMismatch, TableLog, read_table_log
 from terminal.bank.tablelog import _compare as compare_check
 from terminal.errors import GameError
-from terminal.table.flows_ultimate import is_ultimate, sticker_of_property
+from terminal.table.flows_ultimate import is_ultimate
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal, TerminalSettings
 from terminal.table.shared import Damage
@@ -267,9 +268,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     pygame.font.init()
     beeper = SimBeeper(audio=audio, clock=clock)
     reader = SimReader(clock=clock)
-    # the electronic board's Event cards are in the tray too (their stickers, for a game on that board)
-    terminal = Terminal(game, with_event_cards(registry), beeper, clock, settings, game_factory=factory,
-                        enrolment_factory=enrolment, notice=notice, damage=damage)
+    with_ultimate_cards(registry)  # the electronic board's property and Event stickers are in the tray too
+    terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
+                        notice=notice, damage=damage)
     panel = panel_size(size, rotation)
     window_size = (panel[0] + TRAY_W, max(panel[1] + READER_H, 600))
     if desktop is None and not headless:
@@ -579,21 +580,17 @@ class Tray:
 
 def _ultimate_cards(edition: Edition, x0: int, y: int, w: int,
                     colours: Mapping[str, Colour]) -> list[TrayCard]:
-    """The electronic board's cards in the tray from ``y``: a sticker per property (the classic street's
-    sticker of the same rank: :func:`terminal.table.flows_ultimate.sticker_of_property`), four a row, then the
-    Event cards, numbered, seven a row."""
+    """The electronic board's cards in the tray from ``y``: a sticker per property (:func:`property_uid`), four
+    a row, then the Event cards (:func:`event_uid`), numbered, seven a row."""
     import pygame as pg  # loaded late: see run_sim
 
     cards: list[TrayCard] = []
     dw, dh = (w - 3 * 5) // 4, 26
     properties = [s for s in edition.squares if s.kind == "street"]
     for i, deed in enumerate(properties):
-        sticker = sticker_of_property(edition, deed.index)
-        if sticker is None:
-            continue
         r, c = divmod(i, 4)
         rect = pg.Rect(x0 + c * (dw + 5), y + r * (dh + 4), dw, dh)
-        cards.append((rect, deed_uid(sticker), deed.name, colours.get(deed.group or "", (90, 90, 90)), "deed"))
+        cards.append((rect, property_uid(i + 1), deed.name, colours.get(deed.group or "", (90, 90, 90)), "deed"))
     y += -(-len(properties) // 4) * (dh + 4) + 6
     ew, eh = (w - 6 * 4) // 7, 24
     for i, event in enumerate(edition.events):

@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cards.editions import RULE_FLAGS, Edition, available_editions, load_edition
+from cards.editions import Edition, available_editions, load_edition
 from cards.registry import Role
 from terminal.bank.game import MAX_NAME_LENGTH
 from terminal.bank.money import ten_percent
@@ -272,7 +272,7 @@ class TableFlows(TerminalParts):
     def _reasons(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]:
         """Why a computed amount is what it is: the rent's reason, the 10 % interest of a mortgage, a price
         set by a building auction (housing shortage), the 10 % income tax."""
-        if getattr(self._game.edition, "is_ultimate", False):  # levels: terminal.table.flows_ultimate
+        if self._game.edition.is_ultimate:  # levels: terminal.table.flows_ultimate
             return self._ub_reasons(op, effects)
         name = op.get("op")
         edition = self._game.edition
@@ -569,7 +569,7 @@ class TableFlows(TerminalParts):
         if option_id == "edition":
             editions = wizard.editions
             wizard.edition = editions[(editions.index(wizard.edition) + 1) % len(editions)]
-            flags = getattr(load_edition(wizard.edition), "rule_flags", RULE_FLAGS)
+            flags = load_edition(wizard.edition).rule_flags
             wizard.rules = {k: v for k, v in wizard.rules.items() if k in flags}  # another board's flags go
             wizard.mode = board_mode(wizard.edition, wizard.mode)
         elif option_id == "mode" and wizard.mode in MODES:  # the electronic board has its one mode
@@ -578,7 +578,7 @@ class TableFlows(TerminalParts):
             wizard.minutes = GAME_LENGTHS[(GAME_LENGTHS.index(wizard.minutes) + 1) % len(GAME_LENGTHS)]
         elif option_id.startswith("flag:"):
             flag = option_id[5:]
-            values = getattr(load_edition(wizard.edition), "rule_flags", RULE_FLAGS)[flag]
+            values = load_edition(wizard.edition).rule_flags[flag]
             current = wizard.rules.get(flag, load_edition(wizard.edition).rules[flag])
             wizard.rules[flag] = values[(values.index(current) + 1) % len(values)]
         elif option_id.startswith("rename:"):  # the seat's name, typed on the on-screen keyboard

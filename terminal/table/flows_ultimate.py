@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cards.editions import Edition, EventCard, load_edition
-from cards.registry import deed_squares
+from cards.registry import EventSticker, deed_squares
 from terminal.bank.state import MODES, ULTIMATE
 from terminal.bank.types import Effects
 from terminal.bank.ultimate import EVENT_TARGETS, event_operation
@@ -60,7 +60,7 @@ SIDES = {1: range(1, 9), 2: range(10, 18), 3: range(19, 27), 4: range(28, 36)}
 
 def is_ultimate(edition: Edition) -> bool:
     """Whether ``edition`` is the electronic board."""
-    return bool(getattr(edition, "is_ultimate", False))
+    return edition.is_ultimate
 
 
 def board_mode(edition: str, mode: str) -> str:
@@ -73,10 +73,13 @@ def board_mode(edition: str, mode: str) -> str:
 
 def event_number(role: object) -> int | None:
     """The number of the Event card a registry role names (None for any other role)."""
-    if type(role).__name__ != "EventCard":
-        return None
-    number = getattr(role, "number", None)
-    return number if isinstance(number, int) else None
+    return role.number if isinstance(role, EventSticker) else None
+
+
+def property_square(edition: Edition, number: int) -> int | None:
+    """The square of property ``number`` (1-22, in board order) of the electronic board (None when no such)."""
+    properties = [s.index for s in edition.squares if s.kind == "street"]
+    return properties[number - 1] if 1 <= number <= len(properties) else None
 
 
 def event_slots(card: EventCard) -> tuple[str, ...]:
@@ -140,17 +143,16 @@ class UltimateFlows(TerminalParts):
         return self.game is not None and is_ultimate(self.game.edition)
 
     def _events(self) -> tuple[EventCard, ...]:
-        return tuple(getattr(self._game.edition, "events", ()))
+        return self._game.edition.events
 
     def _event(self, number: int) -> EventCard | None:
         return next((c for c in self._events() if c.number == number), None)
 
     def _event_text(self, card: EventCard) -> str:
-        return str(card.text.get(self.settings.language) or card.text.get("en") or card.action)
+        return card.text_in(self.settings.language) or card.action
 
     def _group_msg(self, group: str) -> Msg:
-        names: Mapping[str, Mapping[str, str]] = getattr(self._game.edition, "group_names", {}) or {}
-        name = (names.get(group) or {}).get(self.settings.language)
+        name = self._game.edition.group_name(group, self.settings.language)
         if name:
             return Msg("name", {}, name)
         return Msg(f"group_{group}", {}, group.replace("_", " "))
@@ -393,7 +395,7 @@ class UltimateFlows(TerminalParts):
         """A player's options on this board: GO salary, an Event card, a Location, the jail fee (each naming
         its amount where it has one), a payment, the properties, bankruptcy (in debt only)."""
         in_debt = self._in_debt(player)
-        fee = int(getattr(self._game.edition, "location_fee", 0))
+        fee = self._game.edition.location_fee
 
         def opt(option_id: str, english: str, enabled: bool = True, code: str | None = None) -> Option:
             return Option(option_id, Msg(code or f"opt_{option_id}", {}, english), enabled=enabled)
@@ -487,7 +489,7 @@ class UltimateFlows(TerminalParts):
         return Msg("name", {}, str(value))
 
     def _location_view(self, d: LocationScreen, base: Mapping[str, Any]) -> View:
-        fee = int(getattr(self._game.edition, "location_fee", 0))
+        fee = self._game.edition.location_fee
         title = Msg("loc_title", {"player": d.player, "fee": self._fmt(fee)},
                     f"{d.player}: Location ({self._fmt(fee)}), tap the property you choose")
         if d.square is not None:  # the Bank holds the property chosen: buy it or not

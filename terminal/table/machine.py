@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from cards.editions import DeckCard
-from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard
+from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard, PropertySticker
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
@@ -107,7 +107,7 @@ from terminal.table.dialogs import (
 )
 from terminal.table.dialogs_ultimate import EventScreen, EventTap
 from terminal.table.flows import TableFlows
-from terminal.table.flows_ultimate import UltimateFlows, event_number
+from terminal.table.flows_ultimate import UltimateFlows, event_number, property_square
 from terminal.table.i18n import translate
 from terminal.table.shared import CardLookup, Damage, GameFactory, Sounds, account_msg, joined, owes_of
 from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
@@ -251,6 +251,11 @@ class Terminal(UltimateFlows, TableFlows, ViewBuilder):
             elif not self.game.edition.squares[role.square].is_deed:
                 return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
             assert square is not None
+            tapped, kind = DeedTap(square, uid), "deed"
+        elif isinstance(role, PropertySticker):  # a property's sticker (the electronic board)
+            square = property_square(self.game.edition, role.number) if self._ultimate else None
+            if square is None:
+                return self._refuse(Msg("not_a_property_here", {}, "This deed is not a property of this board."))
             tapped, kind = DeedTap(square, uid), "deed"
         elif (number := event_number(role)) is not None:  # an Event card's sticker (the electronic board)
             return self._event_card_tapped(EventTap(number, uid))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from cards.editions import RULE_FLAGS, load_edition
+from cards.editions import load_edition
 from terminal.errors import GameError
 from terminal.table.dialogs import (
     AuctionScreen,
@@ -420,7 +420,7 @@ class ViewBuilder(TerminalParts):
                    Option("mode", Msg("opt_mode", {"value": d.mode}, f"Mode: {d.mode}"))]
         if d.mode == "time_limit":
             options.append(Option("minutes", Msg("opt_minutes", {"minutes": d.minutes}, f"Length: {d.minutes} min")))
-        for flag in getattr(edition, "rule_flags", RULE_FLAGS):  # the flags of the edition's board
+        for flag in edition.rule_flags:  # the flags of the edition's board
             value = d.rules.get(flag, edition.rules[flag])
             options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}")))
         for index, (name, _) in enumerate(d.seats):

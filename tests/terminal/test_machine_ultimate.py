@@ -30,10 +30,10 @@ class Table:
     """A terminal on the electronic board with three players, every deed sticker and every Event card."""
 
     def __init__(self, make_game, players=PLAYERS, **settings):
-        from host_ui.demo import make_registry, with_event_cards
+        from host_ui.demo import make_registry, with_ultimate_cards
         self.clock = FakeClock()
         self.game = make_game("ultimate", players)
-        registry = with_event_cards(make_registry(len(players)))
+        registry = with_ultimate_cards(make_registry(len(players)))
         self.beeper = SimBeeper(audio=False, clock=self.clock)
         self.reader = SimReader(clock=self.clock)
         self.terminal = Terminal(self.game, registry, self.beeper, self.clock, TerminalSettings(**settings))
@@ -91,6 +91,14 @@ def test_buy_then_rent_at_its_level_then_the_owner_raises_it(table):
     t.tap(sticker(35))
     t.tap(ANN)  # the owner's card: the level rises, nothing paid
     assert t.game.level(35) == 3 and t.game.cash("Ann") == 1400 and t.beeps()[-1] == "success"
+
+
+def test_a_property_sticker_names_its_property(table):
+    from host_ui.demo import property_uid
+    table.tap(property_uid(22))
+    assert table.view.screen == "deed" and table.view.deed.square == 35
+    table.tap(BOB)
+    assert table.game.current.owner[35] == "Bob"
 
 
 def test_a_railroad_sticker_is_no_property_here(table):
