@@ -347,6 +347,8 @@ class ViewBuilder(TerminalParts):
                 options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
                                       selected=op.get("card") == "nearest_utility"))
         shown = self._deed_view(op["square"]) if "square" in op and op.get("op") != "pay_tax" else None
+        if self._ultimate and not pending.postings:  # an Event's levels or owners: its lines say it, no card
+            shown = None
         return View("confirm", Msg("confirm_title", {}, "Confirm?"), pending=pending,
                     player=(pending.confirm_by or (None,))[0], deed=shown, options=tuple(options), **base)
 
