@@ -355,6 +355,12 @@ def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Sc
         return property_uid(properties.index(square) + 1)
 
     snap("ub_idle", "idle")
+    _tap(term, clock, BANKER_UID)
+    term.choose("new_game")  # the wizard opens on the board in play: its mode and its own rule flags
+    for seat in range(1, 6):
+        _tap(term, clock, player_uid(seat))
+    snap("ub_new_game", "new_game")
+    reset()
     _tap(term, clock, sticker(6))
     snap("ub_deed_for_sale", "deed")
     reset()

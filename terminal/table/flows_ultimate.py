@@ -271,7 +271,7 @@ class UltimateFlows(TerminalParts):
             self._go_idle()
             text = self._event_text(card)
             return self._refuse(Msg("ev_cannot_apply", {"card": text},
-                                    f"{text}: this card cannot apply now; set it aside (nothing was recorded)."))
+                                    f"Cannot apply now, nothing was recorded: set the card aside. ({text})"))
         if slot is not None:
             return self._go(screen) if self.dialog is not screen else self._changed()
         assert card is not None and screen.player is not None

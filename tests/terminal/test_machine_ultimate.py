@@ -33,7 +33,7 @@ class Table:
         from host_ui.demo import make_registry, with_ultimate_cards
         self.clock = FakeClock()
         self.game = make_game("ultimate", players)
-        registry = with_ultimate_cards(make_registry(len(players)))
+        registry = with_ultimate_cards(make_registry(8))
         self.beeper = SimBeeper(audio=False, clock=self.clock)
         self.reader = SimReader(clock=self.clock)
         self.terminal = Terminal(self.game, registry, self.beeper, self.clock, TerminalSettings(**settings))
@@ -65,6 +65,45 @@ class Table:
 @pytest.fixture
 def table(make_game):
     return Table(make_game)
+
+
+def test_the_wizard_offers_this_board_with_its_mode_and_flags(make_game, tmp_path):
+    from terminal.bank.game import Game
+    table = Table(make_game)
+    t = table.terminal
+    made = []
+
+    def factory(edition, names, mode, rules, cards, minutes=None):
+        made.append((edition, mode, rules))
+        return Game.create(tmp_path / "new.db", edition, names, mode, rules or None, key=bytes(range(32)),
+                           player_cards=cards)
+    t.game_factory = factory
+    table.tap(BANKER_UID)
+    table.choose("new_game")
+    assert t.dialog.edition == "ultimate" and t.dialog.mode == "ultimate"  # the board in play
+    flags = [o.id for o in t.view.options if o.id.startswith("flag:")]
+    assert flags == ["flag:group_rent", "flag:neighbours", "flag:location_landing", "flag:jail_fee",
+                     "flag:charge_beyond_cash"]
+    table.choose("flag:jail_fee")
+    assert t.dialog.rules == {"jail_fee": 100}
+    table.choose("mode")  # one mode on this board
+    assert t.dialog.mode == "ultimate"
+    for _ in range(10):  # another board: its own mode and flags, this board's flags dropped
+        table.choose("edition")
+        if t.dialog.edition == "fr":
+            break
+    assert t.dialog.mode == "classic" and t.dialog.rules == {}
+    assert "flag:free_parking_jackpot" in [o.id for o in t.view.options]
+    for _ in range(10):
+        table.choose("edition")
+        if t.dialog.edition == "ultimate":
+            break
+    assert t.dialog.mode == "ultimate"
+    for seat in range(1, 6):
+        table.tap(player_uid(seat))
+    table.choose("start")
+    assert made == [("ultimate", "ultimate", {})] and t.game.edition.is_ultimate and len(t.game.players) == 5
+    assert t.view.screen == "idle" and len(t.view.players) == 5
 
 
 def test_a_street_sticker_stands_for_the_property_of_the_same_rank():
