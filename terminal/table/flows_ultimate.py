@@ -32,7 +32,7 @@ from cards.editions import Edition, EventCard, load_edition
 from cards.registry import EventSticker, deed_squares
 from terminal.bank.state import MODES, ULTIMATE
 from terminal.bank.types import Effects
-from terminal.bank.ultimate import EVENT_TARGETS, event_operation
+from terminal.bank.ultimate import EVENT_TARGETS, event_operation, level, slump_of
 from terminal.errors import GameError
 from terminal.table.dialogs import DeedScreen, DeedTap, Idle, PlayerScreen, PlayerTap, RentAsk, Tapped
 from terminal.table.dialogs_ultimate import EventScreen, EventTap, LocationScreen
@@ -159,10 +159,7 @@ class UltimateFlows(TerminalParts):
 
     def _ub_level(self, square: int) -> int:
         """A property's rent level now (1-5; 0 while the Bank holds it)."""
-        state = self._game.current
-        if state.owner.get(square) is None:
-            return 0
-        return max(1, state.level.get(square, 1))
+        return level(self._game.current, square)
 
     # ------------------------------------------------------------------------------------------------------
     # Cards presented
@@ -206,6 +203,17 @@ class UltimateFlows(TerminalParts):
         if confirm:
             return self._ask_confirm(op, purpose, confirm_by=(player,))
         self._commit_or_confirm(op, purpose, (player,), uid=uid)
+
+    def _ub_rent_differs(self, payer: str, square: int) -> bool:
+        """Whether ``payer``'s rent on ``square`` is not the one the deed screen shows (their market slump):
+        then it is confirmed, the amount on screen."""
+        owner = self._game.current.owner.get(square)
+        if owner is None or owner == payer:
+            return False
+        try:
+            return self._game.rent(payer, square)[0] != self._rent_shown(square, owner, None, None)
+        except GameError:
+            return False
 
     def _ub_choose_own_deed(self, player: str, square: int, option_id: str) -> None:
         """One's own property from the list: raise its level (landed on it), or sell it back to the Bank at its
@@ -529,7 +537,10 @@ class UltimateFlows(TerminalParts):
         return tuple(lines)
 
     def _ub_rent_reason(self, square: int, payer: str | None = None) -> Msg | None:
-        level = self._ub_level(square)
-        if not level:
+        """Why the rent is what it is: the property's level (level 1 during the payer's market slump)."""
+        now = self._ub_level(square)
+        if not now:
             return None
-        return Msg("why_level", {"n": level}, f"level {level}")
+        if payer and slump_of(self._game.current, payer):
+            return Msg("why_level_slump", {}, "market slump: level 1 rent")
+        return Msg("why_level", {"n": now}, f"level {now}")

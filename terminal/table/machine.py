@@ -845,6 +845,8 @@ class Terminal(UltimateFlows, TableFlows, ViewBuilder):
                 return self._ub_deed_with_owner(square, player, uid=tapped.uid)
             self._accept()
             return self._go(OwnDeed(square=square, player=player))
+        if self._ultimate and self._ub_rent_differs(player, square):  # not the rent shown (a market slump)
+            return self._rent(player, square, now=False)
         self._rent(player, square, dice=screen.dice, card=screen.card, uid=tapped.uid)
 
     def _choose_deed(self, option_id: str) -> None:

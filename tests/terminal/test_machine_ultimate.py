@@ -140,6 +140,21 @@ def test_a_property_sticker_names_its_property(table):
     assert table.game.current.owner[35] == "Bob"
 
 
+def test_a_market_slump_rent_is_confirmed_at_its_level_1_amount(table):
+    t = table
+    t.game.buy("Ann", 35), t.game.pay_rent("Cid", 35), t.game.pay_rent("Cid", 35)  # level 3: 560
+    t.tap(CID)
+    t.tap(event_uid(15))  # market slump: Cid's next 2 rents at level 1
+    t.ok()
+    t.tap(sticker(35))
+    assert t.view.title.params["rent"] == t.terminal._fmt(560)  # what another payer would pay
+    t.tap(CID)  # Cid pays level 1's: not the amount shown, so it is confirmed with its reason
+    assert t.view.screen == "confirm" and t.view.pending.postings == (("Cid", "Ann", 300),)
+    assert t.view.pending.details[0].code == "why_level_slump"
+    t.ok()
+    assert t.game.cash("Ann") == 1100 + 300 + 400 + 300
+
+
 def test_a_railroad_sticker_is_no_property_here(table):
     table.tap(deed_uid(5))
     assert table.view.screen == "idle" and table.view.message.code == "not_a_property_here"
