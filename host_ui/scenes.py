@@ -411,6 +411,18 @@ def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Sc
     snap("ub_location_buy", "location")
     term.choose("buy")
     snap("ub_confirm_location", "confirm")
+    term.confirm()
+    _tap(term, clock, player_uid(4))
+    _tap(term, clock, event_uid(9))
+    term.choose("side:3")
+    term.confirm()  # an Event recorded: the history names it, the banker's undo undoes it
+    _tap(term, clock, BANKER_UID)
+    term.choose("history")
+    snap("ub_history", "history")
+    reset()
+    _tap(term, clock, BANKER_UID)
+    term.choose("undo")
+    snap("ub_confirm_undo_event", "confirm")
     reset()
 
     # The end: the first bankruptcy ends the game, everyone ranked by worth.

@@ -29,7 +29,7 @@ ULTIMATE = ("ub_idle", "ub_new_game", "ub_deed_for_sale", "ub_deed_owned", "ub_p
             "ub_event_tap_player", "ub_event_own_property", "ub_event_opponent_property", "ub_event_group",
             "ub_event_side", "ub_event_opponent", "ub_confirm_event_swap", "ub_confirm_event_side", "ub_location",
             "ub_location_buy", "ub_confirm_location", "ub_confirm_rent", "ub_confirm_sell", "ub_confirm_bankruptcy",
-            "ub_game_over")
+            "ub_game_over", "ub_history", "ub_confirm_undo_event")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
