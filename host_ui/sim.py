@@ -621,7 +621,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
     except (ValueError, LookupError) as exc:
         print(f"banquier sim: {exc}", file=sys.stderr)
-        return 2
+        return 3 if isinstance(exc.__cause__, OSError) else 2  # an unreadable --demo log is a file problem
 
 
 if __name__ == "__main__":  # pragma: no cover
