@@ -835,7 +835,8 @@ def _ultimate_squares(path: Path, table: Any, language: str,
     for group in COLOR_GROUPS:
         members = [s for s in streets if s.group == group]
         if not 2 <= len(members) <= 3:
-            raise _fail(path, f"group {group}", f"has {len(members)} properties (2 or 3 expected)")
+            raise _fail(path, f"group {group}", f"has {len(members)} propert{'y' if len(members) == 1 else 'ies'} "
+                                                f"(2 or 3 expected)")
     return tuple(squares)
 
 

@@ -49,7 +49,7 @@ from cards.errors import (
 
 __all__ = [
     "UID_LENGTHS", "PLAYER_NUMBERS", "CARD_SET_FILE", "normalize_uid", "deed_squares", "PlayerCard",
-    "DeedCard", "BankerCard", "PropertySticker", "EventSticker", "PROPERTY_NUMBERS", "EVENT_NUMBERS",
+    "DeedCard", "BankerCard", "PropertyCard", "EventCard", "PROPERTY_NUMBERS", "EVENT_NUMBERS",
     "Role", "parse_role", "describe", "role_params", "default_card_set_path",
     "CardRegistry", "EnrolmentStep", "EnrolmentResult", "EnrolmentSummary", "Enrolment",
 ]
@@ -180,7 +180,7 @@ class BankerCard:
 
 
 @dataclass(frozen=True)
-class PropertySticker:
+class PropertyCard:
     """The sticker on a property card of the Ultimate Banking board. ``number`` 1-22 is the property's number
     in board order (its square: ``terminal.bank.ultimate.properties(edition)[number - 1]``).
 
@@ -209,7 +209,7 @@ class PropertySticker:
 
 
 @dataclass(frozen=True)
-class EventSticker:
+class EventCard:
     """The sticker on an Event card of the Ultimate Banking board. ``number`` 1-23 is the card's number in the
     edition's Event cards (``Edition.events[number - 1]``).
 
@@ -235,8 +235,8 @@ class EventSticker:
         return self.label
 
 
-Role = PlayerCard | DeedCard | BankerCard | PropertySticker | EventSticker
-_ROLE_TYPES = (PlayerCard, DeedCard, BankerCard, PropertySticker, EventSticker)
+Role = PlayerCard | DeedCard | BankerCard | PropertyCard | EventCard
+_ROLE_TYPES = (PlayerCard, DeedCard, BankerCard, PropertyCard, EventCard)
 _LABEL = re.compile(r"(player|deed|property|event)\s+([0-9]{1,3})|(banker)", re.IGNORECASE)
 
 
@@ -255,8 +255,8 @@ def parse_role(label: str) -> Role:
     if match.group(3):
         return BankerCard()
     number = int(match.group(2))
-    kinds: dict[str, type[PlayerCard | DeedCard | PropertySticker | EventSticker]] = {
-        "player": PlayerCard, "deed": DeedCard, "property": PropertySticker, "event": EventSticker}
+    kinds: dict[str, type[PlayerCard | DeedCard | PropertyCard | EventCard]] = {
+        "player": PlayerCard, "deed": DeedCard, "property": PropertyCard, "event": EventCard}
     return kinds[match.group(1).lower()](number)
 
 
@@ -286,9 +286,9 @@ def role_params(role: Role, edition: Edition | None = None) -> dict[str, Any]:
         params.update(kind="player", number=role.number)
     elif isinstance(role, DeedCard):
         params.update(kind="deed", square=role.square, name=_deed_name(role.square, edition) or role.label)
-    elif isinstance(role, PropertySticker):
+    elif isinstance(role, PropertyCard):
         params.update(kind="property", number=role.number, name=_property_name(role.number, edition) or role.label)
-    elif isinstance(role, EventSticker):
+    elif isinstance(role, EventCard):
         params.update(kind="event", number=role.number)
     else:
         params.update(kind="banker")
@@ -302,9 +302,9 @@ def describe(role: Role, edition: Edition | None = None) -> str:
         return f"player {role.number}'s bank card"
     if isinstance(role, DeedCard):
         return f"the sticker on {_deed_name(role.square, edition) or role.label}"
-    if isinstance(role, PropertySticker):
+    if isinstance(role, PropertyCard):
         return f"the sticker on {_property_name(role.number, edition) or role.label}"
-    if isinstance(role, EventSticker):
+    if isinstance(role, EventCard):
         return f"the sticker on Event card {role.number}"
     return "the banker card"
 
@@ -366,7 +366,7 @@ def _format(cards: Mapping[str, Role], edition: Edition | None) -> str:
     """The card-set text of {uid: role}: header, then banker, bank cards and deed stickers in board order."""
     by_role = sorted(((role, uid) for uid, role in cards.items()), key=lambda item: item[0].sort_key)
     sections = {BankerCard: "# The banker card", PlayerCard: "# Bank cards", DeedCard: "# Title deed stickers",
-                PropertySticker: "# Ultimate Banking property stickers", EventSticker: "# Ultimate Banking Event cards"}
+                PropertyCard: "# Ultimate Banking property stickers", EventCard: "# Ultimate Banking Event cards"}
     lines = [_HEADER.rstrip("\n")]
     for kind, title in sections.items():
         rows = [(role, uid) for role, uid in by_role if type(role) is kind]
@@ -375,7 +375,7 @@ def _format(cards: Mapping[str, Role], edition: Edition | None) -> str:
         for role, uid in rows:
             line = f"{uid:<20} = {role.label}"
             name = (_deed_name(role.square, edition) if isinstance(role, DeedCard)
-                    else _property_name(role.number, edition) if isinstance(role, PropertySticker) else None)
+                    else _property_name(role.number, edition) if isinstance(role, PropertyCard) else None)
             if name:
                 line = f"{line:<31} # {name}"
             lines.append(line)
@@ -432,9 +432,9 @@ def _role_has_card(role: Role, uid: str, edition: Edition | None) -> RoleHasCard
         has = f"Player {role.number} already has a bank card"
     elif isinstance(role, DeedCard):
         has = f"{_deed_name(role.square, edition) or role.label.capitalize()} already has a sticker"
-    elif isinstance(role, PropertySticker):
+    elif isinstance(role, PropertyCard):
         has = f"{_property_name(role.number, edition) or role.label.capitalize()} already has a sticker"
-    elif isinstance(role, EventSticker):
+    elif isinstance(role, EventCard):
         has = f"Event card {role.number} already has a sticker"
     else:
         has = "There already is a banker card"
@@ -700,9 +700,9 @@ def _step(role: Role, edition: Edition | None) -> EnrolmentStep:
         return EnrolmentStep(role, "enrol_tap_player", params, f"Tap the card for player {role.number}")
     if isinstance(role, DeedCard):
         return EnrolmentStep(role, "enrol_tap_deed", params, f"Tap the sticker on {params['name']}")
-    if isinstance(role, PropertySticker):
+    if isinstance(role, PropertyCard):
         return EnrolmentStep(role, "enrol_tap_property", params, f"Tap the sticker on {params['name']}")
-    if isinstance(role, EventSticker):
+    if isinstance(role, EventCard):
         return EnrolmentStep(role, "enrol_tap_event", params, f"Tap Event card {role.number}")
     return EnrolmentStep(role, "enrol_tap_banker", params, "Tap the banker card")
 
@@ -737,8 +737,8 @@ class Enrolment:
                        else sorted(deed_squares())) if deeds and not ultimate else []
             steps = [BankerCard(), *(PlayerCard(n) for n in range(1, players + 1)), *(DeedCard(s) for s in squares)]
             if ultimate and self.edition is not None:  # its property stickers, then (``events``) its Event cards
-                steps += [PropertySticker(n) for n in range(1, len(self.edition.deeds()) + 1)] if deeds else []
-                steps += [EventSticker(n) for n in range(1, len(self.edition.events) + 1)] if events else []
+                steps += [PropertyCard(n) for n in range(1, len(self.edition.deeds()) + 1)] if deeds else []
+                steps += [EventCard(n) for n in range(1, len(self.edition.events) + 1)] if events else []
         roles = [_check_role(role) for role in steps]
         if len(set(roles)) != len(roles):
             twice = next(role for role in roles if roles.count(role) > 1)

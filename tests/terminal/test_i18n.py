@@ -22,9 +22,9 @@ from cards.registry import (
     CardRegistry,
     DeedCard,
     Enrolment,
-    EventSticker,
+    EventCard,
     PlayerCard,
-    PropertySticker,
+    PropertyCard,
     role_params,
 )
 from terminal.errors import GameError
@@ -187,8 +187,8 @@ ENROLMENT = {
     "enrol_tap_banker": frozenset(role_params(BankerCard())),
     "enrol_tap_player": frozenset(role_params(PlayerCard(1))),
     "enrol_tap_deed": frozenset(role_params(DeedCard(1))),
-    "enrol_tap_property": frozenset(role_params(PropertySticker(1))),
-    "enrol_tap_event": frozenset(role_params(EventSticker(1))),
+    "enrol_tap_property": frozenset(role_params(PropertyCard(1))),
+    "enrol_tap_event": frozenset(role_params(EventCard(1))),
     "enrol_enrolled": {"uid"} | ROLE_KEYS,
     "enrol_unchanged": {"uid"} | ROLE_KEYS,
     "enrol_replaced": {"uid", "previous_uid"} | ROLE_KEYS,
