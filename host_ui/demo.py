@@ -22,9 +22,9 @@ from cards.registry import (
     BankerCard,
     CardRegistry,
     DeedCard,
-    EventSticker,
+    EventCard,
     PlayerCard,
-    PropertySticker,
+    PropertyCard,
     Role,
 )
 from hal.sim_reader import SimReader
@@ -430,9 +430,9 @@ def with_ultimate_cards(registry: CardRegistry) -> CardRegistry:
     """``registry`` with the stickers of the electronic board: its 22 properties (:func:`property_uid`) and its
     Event cards (:func:`event_uid`)."""
     for number in PROPERTY_NUMBERS:
-        registry.enrol(property_uid(number), PropertySticker(number), replace=True)
+        registry.enrol(property_uid(number), PropertyCard(number), replace=True)
     for number in EVENT_NUMBERS:
-        registry.enrol(event_uid(number), EventSticker(number), replace=True)
+        registry.enrol(event_uid(number), EventCard(number), replace=True)
     return registry
 
 

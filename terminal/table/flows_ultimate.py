@@ -29,7 +29,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cards.editions import Edition, EventCard, load_edition
-from cards.registry import EventSticker, deed_squares
+from cards.registry import EventCard as EventCardRole
+from cards.registry import deed_squares
 from terminal.bank.state import MODES, ULTIMATE
 from terminal.bank.types import Effects
 from terminal.bank.ultimate import EVENT_TARGETS, event_operation, level, slump_of
@@ -73,7 +74,7 @@ def board_mode(edition: str, mode: str) -> str:
 
 def event_number(role: object) -> int | None:
     """The number of the Event card a registry role names (None for any other role)."""
-    return role.number if isinstance(role, EventSticker) else None
+    return role.number if isinstance(role, EventCardRole) else None
 
 
 def property_square(edition: Edition, number: int) -> int | None:

@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from cards.editions import DeckCard
-from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard, PropertySticker
+from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard, PropertyCard
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
@@ -252,7 +252,7 @@ class Terminal(UltimateFlows, TableFlows, ViewBuilder):
                 return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
             assert square is not None
             tapped, kind = DeedTap(square, uid), "deed"
-        elif isinstance(role, PropertySticker):  # a property's sticker (the electronic board)
+        elif isinstance(role, PropertyCard):  # a property's sticker (the electronic board)
             square = property_square(self.game.edition, role.number) if self._ultimate else None
             if square is None:
                 return self._refuse(Msg("not_a_property_here", {}, "This deed is not a property of this board."))
