@@ -228,7 +228,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         header = log.header
         names = list(header["players"])
         path = new_game_path(folder, f"demo-{Path(log.path).stem}")
-        game = Game.create(path, header["edition"], names, mode=header.get("mode", "classic"),
+        game = Game.create(path, header["edition"], names, mode=header.get("mode"),
                            rules=header.get("rules") or None, dealt=header.get("dealt") or None,
                            end_time=header.get("end_time"), length_minutes=header.get("length_minutes"), key=key,
                            player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})

@@ -54,7 +54,7 @@ SLOT_TARGETS: Mapping[str, str] = {"own_property": "square", "opponent_property"
 PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property"})
 #: The player's options on this board, in the order shown (the most used first: F1 stays the GO salary).
 PLAYER_OPTIONS = ("pass_go", "event", "location", "jail_fine", "transfer", "my_deeds", "any_deed", "pay_bank",
-                  "bank_pays", "bankruptcy")
+                  "bank_pays", "free_parking", "pay_each_player", "collect_from_each_player", "bankruptcy")
 #: The sides of the board: the squares between two corners (0, 9, 18, 27).
 SIDES = {1: range(1, 9), 2: range(10, 18), 3: range(19, 27), 4: range(28, 36)}
 
@@ -378,8 +378,8 @@ class UltimateFlows(TerminalParts):
             screen.square = square
             return self._changed()
         op: dict[str, Any] = {"op": "location", "player": player, "square": square}
-        if buy is not None:
-            op["buy"] = buy
+        if buy:
+            op["buy"] = True
         self._ask_confirm(op, Msg("purpose_location", {"deed": name}, f"Location: {name}"), confirm_by=(player,))
 
     def _card_location(self, tapped: Tapped) -> None:
@@ -423,7 +423,9 @@ class UltimateFlows(TerminalParts):
                    opt("transfer", "Pay an amount", enabled=not in_debt),
                    opt("my_deeds", "My properties", code="opt_my_properties"),
                    opt("any_deed", "Pick a title deed"), opt("pay_bank", "Pay the Bank"),
-                   opt("bank_pays", "Receive from the Bank"),
+                   opt("bank_pays", "Receive from the Bank"), opt("free_parking", "Free Parking"),
+                   opt("pay_each_player", "Pay each player"),
+                   opt("collect_from_each_player", "Collect from each player"),
                    opt("bankruptcy", "Declare bankruptcy", enabled=in_debt)]
         if in_debt:  # the ways to raise money and bankruptcy first
             options.sort(key=lambda o: o.id not in ("my_deeds", "bankruptcy"))

@@ -9,7 +9,7 @@ import pytest
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from host_ui.demo import event_uid
-from terminal.table.flows_ultimate import property_of_sticker, sticker_of_property
+from terminal.table.flows_ultimate import PLAYER_OPTIONS, property_of_sticker, sticker_of_property
 from terminal.table.i18n import text
 from terminal.table.machine import Terminal, TerminalSettings
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, TableDriver, deed_uid, player_uid
@@ -164,7 +164,7 @@ def test_a_railroad_sticker_is_no_property_here(table):
 def test_the_player_sees_this_boards_options(table):
     table.tap(ANN)
     ids = [o.id for o in table.view.options]
-    assert ids[:4] == ["pass_go", "event", "location", "jail_fine"]
+    assert ids == list(PLAYER_OPTIONS) and ids[:4] == ["pass_go", "event", "location", "jail_fine"]
     assert not {"chance", "community_chest", "income_tax", "luxury_tax", "trade", "repairs"} & set(ids)
     labels = {o.id: text(o.label, "en") for o in table.view.options}
     assert "−M50" in labels["jail_fine"].replace("\u00a0", "") and "−M100" in labels["location"].replace("\u00a0", "")
