@@ -192,3 +192,17 @@ def test_a_whole_game_on_the_electronic_board_from_the_wizard_to_the_standings(p
     drawn = {t.text for t in hands.app.frame.texts_with("player_name")}
     assert set(standings) <= drawn
     assert shot.stat().st_size > 1000
+
+
+@pytest.mark.slow  # a demo through the window's loop
+def test_a_demo_of_the_electronic_board_plays_its_log_to_the_standings(pg, tmp_path):
+    """The simulator's demo plays a table log of this board by a person's taps (``host_ui.demo.TableDriver``):
+    every operation recorded, every expect line checked, the game over on the standings."""
+    from host_ui.sim import run_sim
+    from tests.conftest import OWN_LOGS
+    seen = {}
+    code = run_sim(OWN_LOGS / "ultimate-bankruptcy-end.jsonl", headless=True, speed=1e6, data_dir=tmp_path / "data",
+                   key=KEY, on_start=lambda app: seen.update(app=app))
+    assert code == 0
+    view = seen["app"].terminal.view
+    assert view.screen == "game_over" and view.extra["standings"]
