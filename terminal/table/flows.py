@@ -37,7 +37,6 @@ from terminal.table.dialogs import (
     TradeCash,
     TradeScreen,
 )
-from terminal.table.flows_ultimate import board_mode
 from terminal.table.shared import TerminalParts, account_msg, joined
 from terminal.table.view import Msg, Option
 
@@ -55,6 +54,8 @@ class TableFlows(TerminalParts):
 
     if TYPE_CHECKING:  # the electronic board: terminal.table.flows_ultimate.UltimateFlows
         def _ub_reasons(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]: ...
+        @staticmethod
+        def _board_mode(edition: str, mode: str) -> str: ...
 
     # ------------------------------------------------------------------------------------------------------
     # Auctions
@@ -552,7 +553,7 @@ class TableFlows(TerminalParts):
             return self._refuse(Msg("not_allowed_now", {"what": "new game"}, "Not possible here: new game."))
         default = self.game.edition.name if self.game else ("fr" if self.settings.language == "fr" else "us")
         self._go(NewGame(edition=default, editions=available_editions(), minutes=GAME_LENGTHS[0],
-                         mode=board_mode(default, "classic")))
+                         mode=self._board_mode(default, "classic")))
 
     def _new_game_card(self, uid: str) -> None:
         seats = self._at(NewGame).seats
@@ -582,7 +583,7 @@ class TableFlows(TerminalParts):
             wizard.edition = editions[(editions.index(wizard.edition) + 1) % len(editions)]
             flags = load_edition(wizard.edition).rule_flags
             wizard.rules = {k: v for k, v in wizard.rules.items() if k in flags}  # another board's flags go
-            wizard.mode = board_mode(wizard.edition, wizard.mode)
+            wizard.mode = self._board_mode(wizard.edition, wizard.mode)
         elif option_id == "mode" and wizard.mode in MODES:  # the electronic board has its one mode
             wizard.mode = MODES[(MODES.index(wizard.mode) + 1) % len(MODES)]
         elif option_id == "minutes":

@@ -40,7 +40,7 @@ from terminal.table.dialogs_ultimate import EventScreen, EventTap, LocationScree
 from terminal.table.i18n import translate
 from terminal.table.shared import TerminalParts, account_msg, joined
 from terminal.table.states import STATES
-from terminal.table.view import Msg, Option, View
+from terminal.table.view import DeedView, Msg, Option, View
 
 #: What each Event action asks for, in order (the Bank's ``EVENT_TARGETS``): ``own_property`` (one of the
 #: drawer's), ``opponent_property`` (another player's), ``owned_property`` (an owned property, anyone's),
@@ -195,6 +195,11 @@ class UltimateFlows(TerminalParts):
     # ------------------------------------------------------------------------------------------------------
     # Deeds on this board
     # ------------------------------------------------------------------------------------------------------
+    @staticmethod
+    def _board_mode(edition: str, mode: str) -> str:
+        """:func:`board_mode` (for the new-game wizard of :mod:`terminal.table.flows`)."""
+        return board_mode(edition, mode)
+
     def _ub_deed_with_owner(self, square: int, player: str, uid: str | None = None, confirm: bool = False) -> None:
         """The owner's card on their own property: its level rises by one (one touch: the deed screen said so;
         ``confirm``: reached from a list, so confirmed)."""
@@ -430,6 +435,22 @@ class UltimateFlows(TerminalParts):
         if in_debt:  # the ways to raise money and bankruptcy first
             options.sort(key=lambda o: o.id not in ("my_deeds", "bankruptcy"))
         return options
+
+    def _ub_deed_view(self, square: int, payer: str | None = None) -> DeedView:
+        """A property as drawn: its level (1-5; 0 while the Bank holds it), its five rents, the rent due now."""
+        state = self._game.current
+        deed = self._game.edition.squares[square]
+        owner = state.owner.get(square)
+        rent = None
+        other = payer if payer and payer != owner else next((p for p in state.active_players() if p != owner), None)
+        if owner and other:
+            try:
+                rent = self._game.rent(other, square)[0]
+            except GameError:
+                rent = None
+        return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
+                        mortgage_value=0, house_cost=0, rents=deed.rents, owner=owner, level=self._ub_level(square),
+                        mortgaged=False, rent=rent, rent_levels=True)
 
     def _ub_own_deed_options(self, square: int) -> list[Option]:
         price = self._fmt(self._game.edition.squares[square].price)

@@ -51,9 +51,8 @@ class PlayerLine:
 
 @dataclass(frozen=True)
 class DeedView:
-    """A title deed as drawn on screen: ``level`` 0-4 houses or 5 = hotel (see ``rent_levels``); ``rent`` the rent
-    due now (None for utilities, whose rent depends on the dice, or when no rent is due); ``rents`` the printed
-    table."""
+    """A title deed as drawn on screen: ``level`` 0-4 houses or 5 = hotel; ``rent`` the rent due now (None
+    for utilities, whose rent depends on the dice, or when no rent is due); ``rents`` the printed table."""
 
     square: int
     name: str

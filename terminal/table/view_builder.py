@@ -61,7 +61,7 @@ class ViewBuilder(TerminalParts):
     if TYPE_CHECKING:  # the electronic board's views: terminal.table.flows_ultimate.UltimateFlows
         @property
         def _ultimate(self) -> bool: ...
-        def _ub_level(self, square: int) -> int: ...
+        def _ub_deed_view(self, square: int, payer: str | None = None) -> DeedView: ...
         def _ub_rent_reason(self, square: int, payer: str | None = None) -> Msg | None: ...
         def _ub_player_options(self, player: str) -> list[Option]: ...
         def _ub_own_deed_options(self, square: int) -> list[Option]: ...
@@ -92,6 +92,8 @@ class ViewBuilder(TerminalParts):
         return tuple(lines)
 
     def _deed_view(self, square: int, payer: str | None = None) -> DeedView:
+        if self._ultimate:  # the electronic board: the rent level (1-5) and its five rents
+            return self._ub_deed_view(square, payer)
         state = self._game.current
         deed = self._game.edition.squares[square]
         owner = state.owner.get(square)
@@ -102,10 +104,6 @@ class ViewBuilder(TerminalParts):
                 rent = self._game.rent(other, square)[0] if other else None
             except GameError:
                 rent = None
-        if self._ultimate:  # the electronic board: the rent level (1-5) and its five rents
-            return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
-                            mortgage_value=0, house_cost=0, rents=deed.rents, owner=owner,
-                            level=self._ub_level(square), mortgaged=False, rent=rent, rent_levels=True)
         return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
                         mortgage_value=deed.mortgage, house_cost=deed.house_cost, rents=deed.rents, owner=owner,
                         level=state.level.get(square, 0), mortgaged=bool(state.mortgaged.get(square)), rent=rent)
