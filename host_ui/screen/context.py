@@ -48,9 +48,7 @@ class Context:
             value = params.get("value")
             params["flag"] = self.t(f"flag_{params.get('flag')}")
             params["value"] = (self.t("ui_yes") if value is True else self.t("ui_no") if value is False
-                               else self.t(f"ui_rounding_{value}") if value in ("up", "down")
-                               else str(value) if isinstance(value, int)  # the electronic board's jail fee
-                               else self.t(f"flag_value_{value}"))  # the electronic board's flags
+                               else self.t(f"ui_rounding_{value}"))
         elif msg.code == "opt_mode":
             params["value"] = self.t(f"mode_{params.get('value')}")
         elif msg.code == "opt_mute":

@@ -142,9 +142,8 @@ class Renderer:
         if view.screen == "game_over":
             ctx.ui["worth_history"] = self.worth_history()
         _, body, _ = self._frame(c, view, ctx)
-        name = f"draw_{view.screen}"  # the electronic board's own screens are in their own module
-        drawer: _Layout = getattr(screens, name) if hasattr(screens, name) else getattr(ultimate, name,
-                                                                                          screens.draw_unknown)
+        own = ultimate.layout(view.screen, ctx)  # the electronic board's own screens are in their own module
+        drawer: _Layout = own if own is not None else getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
         drawer(c, body, ctx)
         return Frame(surface, c.hits, c.texts)
 

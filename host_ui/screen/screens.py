@@ -136,9 +136,7 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         cols, rows = best_grid(len(players), tiles, aspect=2.0)
         for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players, strict=True):
             _player_tile(c, cell, ctx, line)
-    # the Bank's houses and hotels (none on the electronic board, which has no buildings)
-    buildings = view.edition and not (ctx.edition is not None and ctx.edition.is_ultimate)
-    info = ctx.t("ui_bank_stock", houses=view.bank_houses, hotels=view.bank_hotels) if buildings else ""
+    info = ctx.t("ui_bank_stock", houses=view.bank_houses, hotels=view.bank_hotels) if view.edition else ""
     if view.pot is not None:
         info += "   ·   " + ctx.t("ui_pot", amount=ctx.fmt(view.pot))
     if landscape:

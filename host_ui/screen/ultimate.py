@@ -5,10 +5,13 @@ renderer looks here for the screens it does not find there).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import pygame
 
 from cards.editions import Square
-from host_ui.screen import theme
+from host_ui.screen import screens, theme
 from host_ui.screen.context import Context
 from host_ui.screen.screens import FOOTER, _deed_and_side, _landscape, deed_grid, footer, option_grid, player_strip
 from host_ui.screen.widgets import Canvas, split_h, split_v
@@ -61,6 +64,21 @@ def _choices(c: Canvas, rect: pygame.Rect, ctx: Context) -> tuple[int, int]:
         return deed_grid(c, rect, ctx, deeds)
     cols = 2 if rect.w >= c.px(300) else 1
     return option_grid(c, rect, ctx.view.options, ctx, cols=cols, min_h=44)
+
+
+def layout(screen: str, ctx: Context) -> Callable[[Canvas, pygame.Rect, Context], None] | None:
+    """The layout of ``screen`` when it is this board's own (its Event and Location screens, and the idle
+    screen of a game on this board), else None (the renderer then uses :mod:`host_ui.screen.screens`)."""
+    own: dict[str, Callable[[Canvas, pygame.Rect, Context], None]] = {"event": draw_event, "location": draw_location}
+    if ctx.edition is not None and ctx.edition.is_ultimate:
+        own["idle"] = draw_idle
+    return own.get(screen)
+
+
+def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """Idle on this board: everyone's cash as on the classic board, without the Bank's houses and hotels (this
+    board has no buildings)."""
+    screens.draw_idle(c, body, replace(ctx, view=replace(ctx.view, edition="")))
 
 
 def draw_event(c: Canvas, body: pygame.Rect, ctx: Context) -> None:

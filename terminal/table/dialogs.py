@@ -11,7 +11,9 @@ from typing import Any, ClassVar, TypedDict
 
 from cards.registry import Enrolment
 from terminal.bank.auction import DeedAuction
-from terminal.table.dialogs_ultimate import EventScreen, LocationScreen
+from terminal.table.dialogs_ultimate import EventScreen as EventScreen  # the electronic board's screens
+from terminal.table.dialogs_ultimate import EventTap as EventTap
+from terminal.table.dialogs_ultimate import LocationScreen as LocationScreen
 from terminal.table.view import Msg, Option, Pending
 
 

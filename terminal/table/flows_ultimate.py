@@ -35,7 +35,7 @@ from terminal.bank.state import MODES, ULTIMATE
 from terminal.bank.types import Effects
 from terminal.bank.ultimate import EVENT_TARGETS, event_operation, level, slump_of
 from terminal.errors import GameError
-from terminal.table.dialogs import DeedScreen, DeedTap, Idle, PlayerScreen, PlayerTap, RentAsk, Tapped
+from terminal.table.dialogs import DeedScreen, DeedTap, Idle, OwnDeed, PlayerScreen, PlayerTap, RentAsk, Tapped
 from terminal.table.dialogs_ultimate import EventScreen, EventTap, LocationScreen
 from terminal.table.i18n import translate
 from terminal.table.shared import TerminalParts, account_msg, joined
@@ -221,9 +221,11 @@ class UltimateFlows(TerminalParts):
         except GameError:
             return False
 
-    def _ub_choose_own_deed(self, player: str, square: int, option_id: str) -> None:
+    def _ub_choose_own_deed(self, option_id: str) -> None:
         """One's own property from the list: raise its level (landed on it), or sell it back to the Bank at its
         price (to pay a debt)."""
+        own = self._at(OwnDeed)
+        player, square = own.player, own.square
         name = self._deed_name(square)
         if option_id == "raise_level":
             return self._ub_deed_with_owner(square, player, confirm=True)
@@ -300,7 +302,7 @@ class UltimateFlows(TerminalParts):
             if self.dialog is not screen:
                 self._go(screen)
             return self._refuse_error(exc, money=("amount", "cash", "owed"))
-        purpose = Msg("deck_card", {}, self._event_text(card))
+        purpose = Msg("deck_card", {"text": self._event_text(card)}, self._event_text(card))
         if card.action == "movement":  # no money, no level: recorded at once (the card said so)
             return self._commit_or_confirm(op, purpose, (screen.player,))
         self._ask_confirm(op, purpose, confirm_by=(screen.player,), effects=effects)
@@ -452,6 +454,15 @@ class UltimateFlows(TerminalParts):
                         mortgage_value=0, house_cost=0, rents=deed.rents, owner=owner, level=self._ub_level(square),
                         mortgaged=False, rent=rent, rent_levels=True)
 
+    @staticmethod
+    def _ub_flag_option(flag: str, value: object) -> Option:
+        """A rule flag of this board in the new-game wizard: its name and value in the reader's language."""
+        if isinstance(value, int):  # the jail fee
+            return Option(f"flag:{flag}", Msg("opt_flag_amount", {"flag_code": f"flag_{flag}", "value": value},
+                                              f"{flag}: {value}"))
+        return Option(f"flag:{flag}", Msg("opt_flag_named", {"flag_code": f"flag_{flag}",
+                                                             "value_code": f"flag_value_{value}"}, f"{flag}: {value}"))
+
     def _ub_own_deed_options(self, square: int) -> list[Option]:
         price = self._fmt(self._game.edition.squares[square].price)
         return [Option("raise_level", Msg("opt_raise_level", {}, "Landed here: raise the level")),
@@ -490,7 +501,8 @@ class UltimateFlows(TerminalParts):
         options: list[Option] = []
         if slot == "card":
             title = Msg("ev_pick_card", {"player": player}, f"{player}: tap the Event card or pick it")
-            options = [Option(f"card:{c.number}", Msg("deck_card", {}, self._event_text(c))) for c in self._events()]
+            options = [Option(f"card:{c.number}", Msg("deck_card", {"text": self._event_text(c)}, self._event_text(c)))
+                       for c in self._events()]
         elif slot == "player":
             title = Msg("ev_tap_player", {}, "Event: who drew it? Tap your card")
             options = [Option(f"player:{p}", Msg("name", {}, p)) for p in state.active_players()]

@@ -59,6 +59,7 @@ from terminal.bank.game import Game
 from terminal.bank.money import format_amount
 from terminal.bank.types import Effects, Owed, Receipt
 from terminal.errors import AuditFailed, GameError
+from terminal.table import flows_ultimate  # the electronic board's taps
 from terminal.table.dialogs import (
     Adjust,
     AdjustPlayer,
@@ -80,6 +81,8 @@ from terminal.table.dialogs import (
     Dialog,
     Dice,
     Enrol,
+    EventScreen,
+    EventTap,
     GameOver,
     History,
     Idle,
@@ -105,9 +108,7 @@ from terminal.table.dialogs import (
     TradeScreen,
     TransferAmount,
 )
-from terminal.table.dialogs_ultimate import EventScreen, EventTap
 from terminal.table.flows import TableFlows
-from terminal.table.flows_ultimate import UltimateFlows, event_number, property_square
 from terminal.table.i18n import translate
 from terminal.table.shared import CardLookup, Damage, GameFactory, Sounds, account_msg, joined, owes_of
 from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
@@ -123,7 +124,7 @@ MAX_DIGITS = 9
 D = TypeVar("D")
 
 
-class Terminal(UltimateFlows, TableFlows, ViewBuilder):
+class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
     """The state machine. ``game`` may be None until a new game is started from the banker menu.
 
     - ``registry``: maps a UID to a role (``lookup(uid)``; see ``cards.registry``).
@@ -253,11 +254,11 @@ class Terminal(UltimateFlows, TableFlows, ViewBuilder):
             assert square is not None
             tapped, kind = DeedTap(square, uid), "deed"
         elif isinstance(role, PropertyCard):  # a property's sticker (the electronic board)
-            square = property_square(self.game.edition, role.number) if self._ultimate else None
+            square = flows_ultimate.property_square(self.game.edition, role.number) if self._ultimate else None
             if square is None:
                 return self._refuse(Msg("not_a_property_here", {}, "This deed is not a property of this board."))
             tapped, kind = DeedTap(square, uid), "deed"
-        elif (number := event_number(role)) is not None:  # an Event card's sticker (the electronic board)
+        elif (number := flows_ultimate.event_number(role)) is not None:  # an Event card (the electronic board)
             return self._event_card_tapped(EventTap(number, uid))
         else:
             return self._refuse(Msg("unknown_card", {}, "Unknown card."))
@@ -918,11 +919,11 @@ class Terminal(UltimateFlows, TableFlows, ViewBuilder):
         self._deed_with_player(dialog.square, tapped.player)
 
     def _choose_own_deed(self, option_id: str) -> None:
+        if self._ultimate:  # the electronic board: raise the level, or sell it back to the Bank
+            return self._ub_choose_own_deed(option_id)
         own = self._at(OwnDeed)
         player, square = own.player, own.square
         name = self._deed_name(square)
-        if self._ultimate:
-            return self._ub_choose_own_deed(player, square, option_id)
         ops = {
             "build": ({"op": "build", "player": player, "square": square}, "purpose_build", f"Building on {name}"),
             "sell_building": ({"op": "sell_building", "player": player, "square": square}, "purpose_sell_building",

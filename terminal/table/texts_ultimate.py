@@ -141,6 +141,9 @@ TEXTS: dict[str, dict[str, str]] = {
                            "en": "Ultimate Banking: rent levels; ends at the first bankruptcy.",
                            "uk": "Ultimate Banking: рівні оренди; кінець на першому банкрутстві."},
     # -- the new-game wizard: this board's rule flags and their values (docs/RULES.md) ----------------------
+    "opt_flag_named": {"fr": "{flag_code} : {value_code}", "en": "{flag_code}: {value_code}",
+                       "uk": "{flag_code}: {value_code}"},
+    "opt_flag_amount": {"fr": "{flag_code} : {value}", "en": "{flag_code}: {value}", "uk": "{flag_code}: {value}"},
     "flag_group_rent": {"fr": "Loyer d'un groupe complet", "en": "Rent of a whole colour group",
                         "uk": "Оренда повної групи"},
     "flag_neighbours": {"fr": "Voisines de la 22e et de la 1re", "en": "Neighbours of 22 and 1",

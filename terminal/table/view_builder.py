@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from cards.editions import load_edition
+from cards.editions import RULE_FLAGS, load_edition
 from terminal.errors import GameError
 from terminal.table.dialogs import (
     AuctionScreen,
@@ -19,10 +19,12 @@ from terminal.table.dialogs import (
     DeedDice,
     DeedScreen,
     Enrol,
+    EventScreen,
     GameOver,
     History,
     Idle,
     Keypad,
+    LocationScreen,
     NewGame,
     Offer,
     OwnDeed,
@@ -30,7 +32,6 @@ from terminal.table.dialogs import (
     PlayerScreen,
     TradeScreen,
 )
-from terminal.table.dialogs_ultimate import EventScreen, LocationScreen
 from terminal.table.shared import TerminalParts, owes_of
 from terminal.table.view import DeedView, Msg, Option, PlayerLine, View
 
@@ -65,6 +66,7 @@ class ViewBuilder(TerminalParts):
         def _ub_rent_reason(self, square: int, payer: str | None = None) -> Msg | None: ...
         def _ub_player_options(self, player: str) -> list[Option]: ...
         def _ub_own_deed_options(self, square: int) -> list[Option]: ...
+        def _ub_flag_option(self, flag: str, value: object) -> Option: ...
         def _ub_deed_screen_view(self, d: DeedScreen, base: Mapping[str, Any]) -> View: ...
         def _event_view(self, d: EventScreen, base: Mapping[str, Any]) -> View: ...
         def _location_view(self, d: LocationScreen, base: Mapping[str, Any]) -> View: ...
@@ -187,6 +189,10 @@ class ViewBuilder(TerminalParts):
                         keypad_label=Msg("keypad_pin", {}, "Banker PIN"), extra={"wait_s": self._pin_wait()}, **base)
         if isinstance(d, Damaged):
             return self._damaged_view(d, base)
+        if isinstance(d, EventScreen):  # the electronic board's screens (terminal.table.flows_ultimate)
+            return self._event_view(d, base)
+        if isinstance(d, LocationScreen):
+            return self._location_view(d, base)
         if isinstance(d, Confirm):
             return self._confirm_view(d, base)
         if isinstance(d, Choice):
@@ -234,10 +240,6 @@ class ViewBuilder(TerminalParts):
             return View("new_game", Msg("new_game_tap_players", {"count": len(d.seats)}, "New game"),
                         options=tuple(self._new_game_options(d)),
                         extra={"seats": list(d.seats), "mode_hint": Msg(f"mode_hint_{d.mode}", {}, d.mode)}, **base)
-        if isinstance(d, EventScreen):
-            return self._event_view(d, base)
-        if isinstance(d, LocationScreen):
-            return self._location_view(d, base)
         if isinstance(d, Enrol):
             prompt = d.enrolment.prompt
             title = Msg(getattr(prompt, "code", "enrol_title"), getattr(prompt, "params", {}),
@@ -420,9 +422,10 @@ class ViewBuilder(TerminalParts):
                    Option("mode", Msg("opt_mode", {"value": d.mode}, f"Mode: {d.mode}"))]
         if d.mode == "time_limit":
             options.append(Option("minutes", Msg("opt_minutes", {"minutes": d.minutes}, f"Length: {d.minutes} min")))
-        for flag in edition.rule_flags:  # the flags of the edition's board
+        for flag in edition.rule_flags:  # the flags of the edition's board (the electronic board's: their own label)
             value = d.rules.get(flag, edition.rules[flag])
-            options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}")))
+            options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}"))
+                           if flag in RULE_FLAGS else self._ub_flag_option(flag, value))
         for index, (name, _) in enumerate(d.seats):
             options.append(Option(f"rename:{index}", Msg("name", {}, name)))
         options.append(Option("start", Msg("opt_start", {}, "Start"), enabled=len(d.seats) >= 2))
