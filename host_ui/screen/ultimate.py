@@ -56,13 +56,14 @@ def _event_card(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
                     align="center", role="event_picked", min_size=9, max_lines=2)
 
 
-def _choices(c: Canvas, rect: pygame.Rect, ctx: Context) -> tuple[int, int]:
+def _choices(c: Canvas, rect: pygame.Rect, ctx: Context, upright: bool = False) -> tuple[int, int]:
     """The screen's options: property tiles (colour, name, owner, price) when they are properties, else
-    buttons (two columns where they fit)."""
+    buttons (two columns where they fit; one on an upright screen, where an Event card's long text needs the
+    whole width)."""
     deeds = _square_options(ctx)
     if deeds is not None:
         return deed_grid(c, rect, ctx, deeds)
-    cols = 2 if rect.w >= c.px(300) else 1
+    cols = 2 if rect.w >= c.px(300) and not upright else 1
     return option_grid(c, rect, ctx.view.options, ctx, cols=cols, min_h=44)
 
 
@@ -89,12 +90,12 @@ def draw_event(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         card_w = min(main.w * 2 // 5, max(c.px(170), int(main.h * 0.7)))
         card, side = split_h(main, -card_w, 1, gap=c.px(10))
     else:
-        card, side = split_v(main, -max(c.px(120), main.h * 2 // 5), 1, gap=c.px(6))
+        card, side = split_v(main, -max(c.px(120), main.h // 3), 1, gap=c.px(6))
     _event_card(c, card, ctx)
     if ctx.view.player:
         top, side = split_v(side, -c.px(34), 1, gap=c.px(6))
         player_strip(c, top, ctx, ctx.view.player)
-    pager = _choices(c, side, ctx) if ctx.view.options else (0, 1)
+    pager = _choices(c, side, ctx, upright=not _landscape(main)) if ctx.view.options else (0, 1)
     footer(c, foot, ctx, pager=pager)
 
 
