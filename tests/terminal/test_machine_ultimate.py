@@ -285,3 +285,47 @@ def test_bankruptcy_ends_the_game_on_the_standings(table):
     t.ok()
     assert g.is_over() and t.view.screen == "game_over"
     assert t.view.extra["standings"][0] == "Ann"
+
+
+def test_a_refusal_of_the_bank_changes_nothing_and_asks_again(table):
+    t = table
+    t.game.buy("Ann", 1), t.game.buy("Bob", 3), t.game.pay_rent("Ann", 3)  # Bob's at level 2, Ann's at 1
+    before = t.entries()
+    t.tap(CID)
+    t.tap(event_uid(3))  # any owned property back to level 1
+    assert [o.id for o in t.view.options] == ["square:3"]  # where it would apply
+    t.tap(sticker(1))  # at level 1 already: the Bank says no
+    assert t.view.screen == "event" and t.view.message.code == "level_at_min" and t.beeps()[-1] == "refused"
+    assert t.view.title.code == "ev_ask_owned_property" and t.entries() == before
+    t.tap(sticker(3))
+    t.ok()
+    assert t.game.level(3) == 1 and t.entries() == before + 1
+
+
+def test_an_event_left_alone_times_out_with_nothing_recorded(table):
+    t = table
+    t.game.buy("Ann", 1)
+    before = t.entries()
+    t.tap(ANN)
+    t.tap(event_uid(6))
+    assert t.view.screen == "event" and t.terminal.timeout_s() == t.terminal.settings.long_timeout_s
+    t.clock.advance(t.terminal.settings.long_timeout_s + 1)
+    t.terminal.tick()
+    assert t.view.screen == "idle" and t.entries() == before and t.game.level(1) == 1
+
+
+def test_location_under_buy_or_raise_refuses_anothers_property(make_game):
+    t = Table(make_game)
+    t.game.close()
+    t.game = make_game("ultimate", PLAYERS, rules={"location_landing": "buy_or_raise"})
+    t.terminal.game = t.game
+    t.game.buy("Bob", 6)
+    before = t.entries()
+    t.tap(ANN)
+    t.choose("location")
+    t.tap(sticker(6))
+    assert t.view.screen == "location" and t.view.message.code == "location_not_yours" and t.entries() == before
+    t.tap(sticker(8))
+    t.choose("buy")
+    t.ok()
+    assert t.game.current.owner[8] == "Ann" and t.game.cash("Ann") == 1500 - 100 - 120
