@@ -425,6 +425,10 @@ def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Sc
     snap("ub_confirm_undo_event", "confirm")
     reset()
 
+    # Eight players, as the electronic board allows here (its own unit stops at four).
+    eight = Game.create(tmp / f"ultimate-8-{language}.db", "ultimate", players + ("Fedir", "Gaëlle", "Hanna"), key=KEY)
+    scenes.append(Scene("ub_idle_8", _terminal(eight, language, clock, players=8, tmp=tmp, ultimate=True).view, eight))
+
     # The end: the first bankruptcy ends the game, everyone ranked by worth.
     over = Game.create(tmp / f"ultimate-over-{language}.db", "ultimate", players, key=KEY)
     for player, square in ((a, 1), (a, 3), (b, 10), (c, 33), (c, 35), (d, 19), (e, 28), (b, 12)):

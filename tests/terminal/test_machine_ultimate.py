@@ -99,11 +99,11 @@ def test_the_wizard_offers_this_board_with_its_mode_and_flags(make_game, tmp_pat
         if t.dialog.edition == "ultimate":
             break
     assert t.dialog.mode == "ultimate"
-    for seat in range(1, 6):
+    for seat in range(1, 9):  # eight players: more than the electronic unit's four
         table.tap(player_uid(seat))
     table.choose("start")
-    assert made == [("ultimate", "ultimate", {})] and t.game.edition.is_ultimate and len(t.game.players) == 5
-    assert t.view.screen == "idle" and len(t.view.players) == 5
+    assert made == [("ultimate", "ultimate", {})] and t.game.edition.is_ultimate and len(t.game.players) == 8
+    assert t.view.screen == "idle" and len(t.view.players) == 8
 
 
 def test_a_street_sticker_stands_for_the_property_of_the_same_rank():
