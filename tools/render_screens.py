@@ -25,7 +25,8 @@ from host_ui.scenes import build_scenes  # noqa: E402 - the checkout's code, fou
 MAIN = ("idle", "confirm_rent", "own_deed", "keypad", "game_over", "history", "player", "banker", "confirm_long_buy",
         "confirm_long_each", "own_deed_refused", "keypad_bid", "confirm_second_go_tapped")
 #: The electronic board's screens (host_ui.scenes.build_ultimate_scenes), in the three languages at 800x480.
-ULTIMATE = ("ub_idle", "ub_idle_8", "ub_new_game", "ub_deed_for_sale", "ub_deed_owned", "ub_player", "ub_own_deed", "ub_event_pick",
+ULTIMATE = ("ub_idle", "ub_idle_8", "ub_new_game", "ub_deed_for_sale", "ub_deed_owned", "ub_player", "ub_own_deed",
+            "ub_event_pick",
             "ub_event_tap_player", "ub_event_own_property", "ub_event_opponent_property", "ub_event_group",
             "ub_event_side", "ub_event_opponent", "ub_confirm_event_swap", "ub_confirm_event_side", "ub_location",
             "ub_location_buy", "ub_confirm_location", "ub_confirm_rent", "ub_confirm_sell", "ub_confirm_bankruptcy",

@@ -8,10 +8,12 @@ On this board:
 - A deed, then a player's card: the buyer's card buys it at the price shown (or Decline: auction), the
   payer's card pays the rent of its level (then its level rises), the owner's card raises its level. The deed
   screen shows the level and the five rents.
-- The deed stickers are those of the classic board: a street's sticker stands for the property of the same
-  rank on this board (its 22 properties are the classic board's 22 streets, colour for colour and in order:
+- A property's sticker (``cards.registry.PropertyCard``, ``property N``) names its property. The classic
+  board's deed stickers serve too: a street's sticker stands for the property of the same rank on this board
+  (its 22 properties are the classic board's 22 streets, colour for colour and in order:
   :func:`property_of_sticker`); a railroad's or a utility's sticker is no property here.
-- An Event card: its sticker tapped (then the card of the player who drew it), or the player's card then
+- An Event card: its sticker (``cards.registry.EventCard``, ``event N``) tapped (then the card of the player
+  who drew it), or the player's card then
   "Event card" and the card tapped or picked on screen. The machine then asks for exactly what its effect
   needs (:data:`EVENT_SLOTS`): one of your properties, an opponent's property, any owned property, an
   opponent's card, a colour group, a side of the board; each as a tap or on screen. The effect is then shown
@@ -33,7 +35,7 @@ from cards.registry import EventCard as EventCardRole
 from cards.registry import deed_squares
 from terminal.bank.state import MODES, ULTIMATE
 from terminal.bank.types import Effects
-from terminal.bank.ultimate import EVENT_TARGETS, event_operation, level, slump_of
+from terminal.bank.ultimate import EVENT_TARGETS, event_operation, level, sides, slump_of
 from terminal.errors import GameError
 from terminal.table.dialogs import DeedScreen, DeedTap, Idle, OwnDeed, PlayerScreen, PlayerTap, RentAsk, Tapped
 from terminal.table.dialogs_ultimate import EventScreen, EventTap, LocationScreen
@@ -55,8 +57,6 @@ PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property
 #: The player's options on this board, in the order shown (the most used first: F1 stays the GO salary).
 PLAYER_OPTIONS = ("pass_go", "event", "location", "jail_fine", "transfer", "my_deeds", "any_deed", "pay_bank",
                   "bank_pays", "free_parking", "pay_each_player", "collect_from_each_player", "bankruptcy")
-#: The sides of the board: the squares between two corners (0, 9, 18, 27).
-SIDES = {1: range(1, 9), 2: range(10, 18), 3: range(19, 27), 4: range(28, 36)}
 
 
 def is_ultimate(edition: Edition) -> bool:
@@ -117,11 +117,6 @@ def sticker_of_property(edition: Edition, square: int) -> int | None:
     return streets[rank] if rank < len(streets) else None
 
 
-def side_of(square: int) -> int | None:
-    """The side of the board (1-4) of ``square`` (None for a corner)."""
-    return next((side for side, squares in SIDES.items() if square in squares), None)
-
-
 class UltimateFlows(TerminalParts):
     """The electronic board's taps and views (see the module docstring)."""
 
@@ -132,8 +127,6 @@ class UltimateFlows(TerminalParts):
                                uid: str | None = None, rent: RentAsk | None = None) -> None: ...
         def _rent(self, player: str, square: int, dice: int | None = None, card: str | None = None,
                   uid: str | None = None, now: bool = True) -> None: ...
-        def _open_player(self, player: str) -> None: ...
-        def _start_auction(self, square: int) -> None: ...
 
     # ------------------------------------------------------------------------------------------------------
     # What the board is
@@ -528,8 +521,9 @@ class UltimateFlows(TerminalParts):
         if slot == "group":
             return self._group_msg(str(value))
         if slot == "side":
-            return Msg("opt_side", {"side": value, "first": self._deed_name(SIDES[int(value)][0]),
-                                    "last": self._deed_name(SIDES[int(value)][-1])}, f"Side {value}")
+            squares = sides(self._game.edition)[int(value)]  # its properties: the first and the last named
+            return Msg("opt_side", {"side": value, "first": self._deed_name(squares[0]),
+                                    "last": self._deed_name(squares[-1])}, f"Side {value}")
         return Msg("name", {}, str(value))
 
     def _location_view(self, d: LocationScreen, base: Mapping[str, Any]) -> View:
