@@ -329,3 +329,16 @@ def test_location_under_buy_or_raise_refuses_anothers_property(make_game):
     t.choose("buy")
     t.ok()
     assert t.game.current.owner[8] == "Ann" and t.game.cash("Ann") == 1500 - 100 - 120
+
+
+def test_a_property_declined_is_auctioned_at_level_1(table):
+    t = table
+    t.tap(sticker(24))
+    t.choose("decline")
+    assert t.view.screen == "auction"
+    t.tap(BOB)
+    t.driver.type_number(150)
+    t.driver.button("confirm")  # OK closes the auction
+    assert t.view.screen == "confirm"
+    t.ok()
+    assert t.game.current.owner[24] == "Bob" and t.game.cash("Bob") == 1350 and t.game.level(24) == 1
