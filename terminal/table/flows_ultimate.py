@@ -54,6 +54,25 @@ SLOT_TARGETS: Mapping[str, str] = {"own_property": "square", "opponent_property"
                                    "owned_property": "square", "opponent": "opponent", "group": "group",
                                    "side": "side"}
 PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property"})
+#: The Event screen's title while it waits for a slot, and what the screen needs (its "this screen needs ...").
+SLOT_TITLES: Mapping[str, str] = {"own_property": "ev_ask_own_property",
+                                  "opponent_property": "ev_ask_opponent_property",
+                                  "owned_property": "ev_ask_owned_property", "opponent": "ev_ask_opponent",
+                                  "group": "ev_ask_group", "side": "ev_ask_side"}
+SLOT_NEEDS: Mapping[str, str] = {"card": "part_event_card", "player": "part_card_event_player",
+                                 "own_property": "part_own_property", "opponent_property": "part_opponent_property",
+                                 "owned_property": "part_owned_property", "opponent": "part_opponent",
+                                 "group": "part_group", "side": "part_side"}
+#: This board's rule flags in the new-game wizard, and their values (docs/RULES.md).
+FLAG_NAMES: Mapping[str, str] = {"group_rent": "flag_group_rent", "neighbours": "flag_neighbours",
+                                 "location_landing": "flag_location_landing", "jail_fee": "flag_jail_fee",
+                                 "charge_beyond_cash": "flag_charge_beyond_cash"}
+FLAG_VALUES: Mapping[str, str] = {"single": "flag_value_single", "double": "flag_value_double",
+                                  "wrap": "flag_value_wrap", "no_wrap": "flag_value_no_wrap", "land": "flag_value_land",
+                                  "buy_or_raise": "flag_value_buy_or_raise", "sell_to_bank": "flag_value_sell_to_bank",
+                                  "bankrupt": "flag_value_bankrupt"}
+#: The player's options of this board's own, by option id.
+OPTION_LABELS: Mapping[str, str] = {"event": "opt_event", "location": "opt_location", "my_deeds": "opt_my_properties"}
 #: The player's options on this board, in the order shown (the most used first: F1 stays the GO salary).
 PLAYER_OPTIONS = ("pass_go", "event", "location", "jail_fine", "transfer", "my_deeds", "any_deed", "pay_bank",
                   "bank_pays", "free_parking", "pay_each_player", "collect_from_each_player", "bankruptcy")
@@ -149,7 +168,7 @@ class UltimateFlows(TerminalParts):
         name = self._game.edition.group_name(group, self.settings.language)
         if name:
             return Msg("name", {}, name)
-        return Msg(f"group_{group}", {}, group.replace("_", " "))
+        return Msg("name", {}, group.replace("_", " "))  # the edition names every colour group
 
     def _ub_level(self, square: int) -> int:
         """A property's rent level now (1-5; 0 while the Bank holds it)."""
@@ -362,8 +381,7 @@ class UltimateFlows(TerminalParts):
 
     def _event_needs(self, screen: EventScreen) -> Msg:
         slot = self._event_slot(screen)
-        code = {"card": "part_event_card", "player": "part_card_event_player"}.get(slot or "",
-                                                                                 f"part_{slot}")
+        code = SLOT_NEEDS.get(slot or "", "part_card_choice")
         return Msg(code, {}, translate(code, {}, "en"))
 
     # ------------------------------------------------------------------------------------------------------
@@ -406,8 +424,9 @@ class UltimateFlows(TerminalParts):
         in_debt = self._in_debt(player)
         fee = self._game.edition.location_fee
 
-        def opt(option_id: str, english: str, enabled: bool = True, code: str | None = None) -> Option:
-            return Option(option_id, Msg(code or f"opt_{option_id}", {}, english), enabled=enabled)
+        def opt(option_id: str, english: str, enabled: bool = True) -> Option:
+            return Option(option_id, Msg(OPTION_LABELS.get(option_id, f"opt_{option_id}"), {}, english),
+                          enabled=enabled)
 
         def amount_opt(option_id: str, english: str, op: dict[str, Any]) -> Option:
             amount = self._signed(op, player)
@@ -415,13 +434,13 @@ class UltimateFlows(TerminalParts):
                 return opt(option_id, english)
             return Option(option_id, Msg("opt_amount", {"what": Msg(f"opt_{option_id}", {}, english),
                                                         "amount": amount}, f"{english} {amount}"))
-        location = Option("location", Msg("opt_amount", {"what": Msg("opt_location", {}, "Location"),
+        location = Option("location", Msg("opt_amount", {"what": Msg(OPTION_LABELS["location"], {}, "Location"),
                                                          "amount": "−" + self._fmt(fee)}, "Location"))
         options = [amount_opt("pass_go", "GO salary", {"op": "pass_go", "player": player}),
                    opt("event", "Event card"), location,
                    amount_opt("jail_fine", "Jail fine", {"op": "jail_fine", "player": player}),
                    opt("transfer", "Pay an amount", enabled=not in_debt),
-                   opt("my_deeds", "My properties", code="opt_my_properties"),
+                   opt("my_deeds", "My properties"),
                    opt("any_deed", "Pick a title deed"), opt("pay_bank", "Pay the Bank"),
                    opt("bank_pays", "Receive from the Bank"), opt("free_parking", "Free Parking"),
                    opt("pay_each_player", "Pay each player"),
@@ -451,10 +470,11 @@ class UltimateFlows(TerminalParts):
     def _ub_flag_option(flag: str, value: object) -> Option:
         """A rule flag of this board in the new-game wizard: its name and value in the reader's language."""
         if isinstance(value, int):  # the jail fee
-            return Option(f"flag:{flag}", Msg("opt_flag_amount", {"flag_code": f"flag_{flag}", "value": value},
+            return Option(f"flag:{flag}", Msg("opt_flag_amount", {"flag_code": FLAG_NAMES[flag], "value": value},
                                               f"{flag}: {value}"))
-        return Option(f"flag:{flag}", Msg("opt_flag_named", {"flag_code": f"flag_{flag}",
-                                                             "value_code": f"flag_value_{value}"}, f"{flag}: {value}"))
+        return Option(f"flag:{flag}", Msg("opt_flag_named", {"flag_code": FLAG_NAMES[flag],
+                                                             "value_code": FLAG_VALUES[str(value)]},
+                                          f"{flag}: {value}"))
 
     def _ub_own_deed_options(self, square: int) -> list[Option]:
         price = self._fmt(self._game.edition.squares[square].price)
@@ -500,7 +520,7 @@ class UltimateFlows(TerminalParts):
             title = Msg("ev_tap_player", {}, "Event: who drew it? Tap your card")
             options = [Option(f"player:{p}", Msg("name", {}, p)) for p in state.active_players()]
         else:
-            title = Msg(f"ev_ask_{slot}", {"player": player}, f"{player}: {slot}")
+            title = Msg(SLOT_TITLES[slot or ""], {"player": player}, f"{player}: {slot}")
             choices = self._event_choices(d).get(slot or "", [])
             if slot in PROPERTY_SLOTS:
                 options = self._property_options([int(c) for c in choices])

@@ -55,9 +55,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "ev_ask_side": {"fr": "{player} : choisissez un côté du plateau", "en": "{player}: choose a side of the board",
                     "uk": "{player}: виберіть сторону поля"},
     "ev_card": {"fr": "Événement {number}", "en": "Event {number}", "uk": "«Подія» {number}"},
-    "ev_no_effect": {"fr": "Sans effet sur l'argent : jouez-la sur le plateau.",
-                     "en": "No banking effect: play it on the board.",
-                     "uk": "Без впливу на гроші: зіграйте її на полі."},
     "ev_cannot_apply": {"fr": "Impossible maintenant, rien n'est enregistré : mettez la carte de côté. ({card})",
                         "en": "Cannot apply now, nothing was recorded: set the card aside. ({card})",
                         "uk": "Зараз неможливо, нічого не записано: відкладіть картку. ({card})"},
@@ -82,18 +79,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "not_a_property_here": {"fr": "Ce titre n'est pas une propriété de ce plateau.",
                             "en": "This deed is not a property of this board.",
                             "uk": "Ця картка не є власністю на цьому полі."},
-    # -- sides and groups, as options --------------------------------------------------------------------
+    # -- sides of the board, as options ------------------------------------------------------------------
     "opt_side": {"fr": "Côté {side} ({first} → {last})", "en": "Side {side} ({first} → {last})",
                  "uk": "Сторона {side} ({first} → {last})"},
-    "opt_group": {"fr": "{group}", "en": "{group}", "uk": "{group}"},
-    "group_brown": {"fr": "Marron", "en": "Brown", "uk": "Коричнева"},
-    "group_light_blue": {"fr": "Bleu clair", "en": "Light blue", "uk": "Блакитна"},
-    "group_pink": {"fr": "Rose", "en": "Pink", "uk": "Рожева"},
-    "group_orange": {"fr": "Orange", "en": "Orange", "uk": "Помаранчева"},
-    "group_red": {"fr": "Rouge", "en": "Red", "uk": "Червона"},
-    "group_yellow": {"fr": "Jaune", "en": "Yellow", "uk": "Жовта"},
-    "group_green": {"fr": "Vert", "en": "Green", "uk": "Зелена"},
-    "group_dark_blue": {"fr": "Bleu foncé", "en": "Dark blue", "uk": "Темно-синя"},
     # -- the Location screen -----------------------------------------------------------------------------
     "loc_title": {"fr": "{player} : Placement ({fee}), touchez la propriété choisie",
                   "en": "{player}: Location ({fee}), tap the property you choose",
@@ -165,7 +153,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "opt_my_properties": {"fr": "Mes propriétés", "en": "My properties", "uk": "Мої власності"},
     # -- the deed on this board: its level and the five rents --------------------------------------------
     "ui_rent_level": {"fr": "Niveau {n}", "en": "Level {n}", "uk": "Рівень {n}"},
-    "ui_level_of": {"fr": "Niveau {n}/5", "en": "Level {n}/5", "uk": "Рівень {n}/5"},
     "why_level": {"fr": "niveau {n}", "en": "level {n}", "uk": "рівень {n}"},
     "why_level_slump": {"fr": "krach : loyer au niveau 1", "en": "market slump: level 1 rent",
                         "uk": "обвал ринку: оренда рівня 1"},
@@ -177,6 +164,4 @@ TEXTS: dict[str, dict[str, str]] = {
     "lv_owner": {"fr": "{deed} → {owner}", "en": "{deed} → {owner}", "uk": "{deed} → {owner}"},
     "lv_back_to_bank": {"fr": "{deed} revient à la Banque (niveau 1)", "en": "{deed} goes back to the Bank (level 1)",
                         "uk": "{deed} повертається до Банку (рівень 1)"},
-    "ev_slump_left": {"fr": "Krach : {n} loyer(s) au niveau 1", "en": "Market slump: {n} rent(s) at level 1",
-                      "uk": "Обвал ринку: {n} оренд(а) рівня 1"},
 }
