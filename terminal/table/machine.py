@@ -1032,7 +1032,7 @@ class Terminal(TableFlows, ViewBuilder):
         language = self.settings.language
         options = []
         for c in cards:
-            text = c.text.get(language) or c.text.get("en", "")
+            text = c.text_in(language)
             amount = self._deck_amount(c)
             label = (Msg("deck_card_amount", {"text": text, "amount": amount}, f"{amount} · {text}") if amount
                      else Msg("deck_card", {}, text))
@@ -1052,7 +1052,7 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _deck_card(self, player: str, card: DeckCard) -> None:
         p = card.params
-        text = Msg("deck_card", {}, card.text.get(self.settings.language) or card.text.get("en", ""))
+        text = Msg("deck_card", {}, card.text_in(self.settings.language))
         action = card.action
         # a card with a fixed amount: its tile showed the amount, the touch on it commits
         if action == "collect":

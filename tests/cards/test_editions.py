@@ -312,3 +312,12 @@ def test_garbage_language_tables_are_refused_cleanly_or_loaded_with_texts(tmp_pa
         assert all(s.name_in(language) for s in edition.squares)
         assert all(c.text_in(language) for deck in edition.decks.values() for c in deck)
     missing_texts(edition)
+
+
+def test_the_board_part_of_the_classic_editions_is_what_build_editions_writes():
+    from cards.build_editions import BEGIN, EDITIONS, END, board_toml
+    for edition, (own, column) in EDITIONS.items():
+        names = [{lang: row[column] if lang == own else tr[f"{edition}_{lang}"] for lang in LANGUAGES}
+                 for row, tr in zip(BOARD, NAMES, strict=True)]
+        text = (ROOT / "cards" / "data" / f"{edition}.toml").read_text(encoding="utf-8")
+        assert text[text.index(BEGIN):text.index(END) + len(END)] == board_toml(BOARD, column, names)
