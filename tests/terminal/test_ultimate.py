@@ -327,6 +327,7 @@ def test_the_boards_refusals_have_texts_in_every_language():
         for language in ("fr", "en", "uk"):
             text = translate(code, params, language)
             assert text and "{" not in text, (code, language)
+    assert translate("level_at_max", params, "uk") == "Вулиця Миру вже на рівні оренди 5, найвищому."
 
 
 # -- the card registry ----------------------------------------------------------------------------------------------
