@@ -96,8 +96,9 @@ def normalize_uid(text: str) -> str:
 
 @functools.cache
 def deed_squares() -> frozenset[int]:
-    """The squares (1-39) of the 28 title deeds: streets, railroads and utilities. Every shipped edition
-    has them on the same squares (a test checks it); they are read from the ``us`` edition."""
+    """The squares (1-39) of the 28 title deeds: streets, railroads and utilities. Every shipped edition of the
+    classic board has them on the same squares (a test checks it); they are read from the ``us`` edition. The
+    Ultimate Banking board's properties are :class:`PropertyCard` roles instead."""
     return frozenset(s.index for s in load_edition("us").deeds())
 
 

@@ -13,6 +13,15 @@ Typical use::
     game.undo()                       # the rent is paid back
     game.state()["cash"]              # {"Ann": 1300, "Bob": 1500}
     game.close()
+
+The Ultimate Banking board (edition ``ultimate``, mode ``ultimate``: :mod:`terminal.bank.ultimate`) adds
+``raise_level``, ``location``, ``sell_property``, ``event`` (an Event card by number, with its targets) and
+``event_targets``; ``level(square)`` is a property's rent level::
+
+    game = Game.create("games/ub.db", edition="ultimate", players=["Ann", "Bob"], key=key)
+    game.buy("Ann", 35)               # Rue de la Paix, level 1
+    game.pay_rent("Bob", 35)          # 300, then level 2
+    game.event("Bob", 15)             # market slump: Bob's next 2 rents at level 1
 """
 from __future__ import annotations
 

@@ -8,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, seed
+from hypothesis import strategies as st
 
 from cards.editions import (
     COLOR_GROUPS,
@@ -33,6 +35,8 @@ from terminal.bank import ultimate
 from terminal.bank.game import Game
 from terminal.errors import GameError, PlayerInDebt, RuleViolation
 from terminal.table.i18n import translate
+from tests.parsers.test_parsers_refuse_bad_input import HUGE_INT, VALUES, _refused_cleanly, _toml_value
+from tests.parsers.test_parsers_refuse_bad_input import SETTINGS as PARSER_SETTINGS
 
 ULTIMATE = load_edition("ultimate")
 DATA = Path(__file__).resolve().parents[2] / "cards" / "data" / "ultimate.toml"
@@ -323,6 +327,7 @@ def test_the_boards_refusals_have_texts_in_every_language():
         for language in ("fr", "en", "uk"):
             text = translate(code, params, language)
             assert text and "{" not in text, (code, language)
+    assert translate("level_at_max", params, "uk") == "Вулиця Миру вже на рівні оренди 5, найвищому."
 
 
 # -- the card registry ----------------------------------------------------------------------------------------------
@@ -359,3 +364,35 @@ def test_the_enrolment_of_the_boards_stickers():
     assert steps[-1].code == "enrol_tap_event" and steps[-1].text == "Tap Event card 22"
     classic = Enrolment(CardRegistry(None), players=2, deeds=True, edition=load_edition("fr")).steps
     assert len(classic) == 3 + 28 and all(not isinstance(s.role, (PropertyCard, EventCard)) for s in classic)
+
+
+# -- damaged Ultimate edition files: refused in one line, never a crash ---------------------------------------------
+ULTIMATE_LINES = DATA.read_text(encoding="utf-8").splitlines()
+
+
+@st.composite
+def _damaged_ultimate(draw) -> str:
+    lines = list(ULTIMATE_LINES)
+    for _ in range(draw(st.integers(1, 3))):
+        candidates = [i for i, line in enumerate(lines) if "=" in line and not line.lstrip().startswith("#")]
+        i = draw(st.sampled_from(candidates))
+        key = lines[i].split("=", 1)[0]
+        kind = draw(st.sampled_from(["value", "value", "huge", "drop", "raw"]))
+        if kind == "value":
+            lines[i] = f"{key}= {_toml_value(draw(VALUES))}"
+        elif kind == "huge":
+            lines[i] = f"{key}= {draw(HUGE_INT)}"
+        elif kind == "drop":
+            del lines[i]
+        else:
+            lines[i] = draw(st.text(max_size=30))
+    return "\n".join(lines) + "\n"
+
+
+@seed(16)
+@PARSER_SETTINGS
+@given(text=_damaged_ultimate())
+def test_a_damaged_ultimate_edition_is_refused_in_one_line(tmp_path, text):
+    path = tmp_path / "custom-ultimate.toml"
+    path.write_text(text, encoding="utf-8")
+    _refused_cleanly(lambda: load_edition_file(path), path)
