@@ -51,6 +51,9 @@ def _event_card(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
     if card:
         c.paragraph(text, str(card), 14, theme.CARD_TEXT, bold=True, align="center", role="event_text",
                     min_size=9, max_lines=6)
+    else:  # the card is still to be tapped or picked: say so on it
+        c.paragraph(text, ctx.t("ev_card_hint"), 13, theme.CARD_TEXT, align="center", role="event_text",
+                    min_size=9, max_lines=4)
     if extra.get("picked") is not None:
         c.paragraph(picked, ctx.t("ev_picked", items=ctx.msg(extra["picked"])), 12, theme.CARD_TEXT,
                     align="center", role="event_picked", min_size=9, max_lines=2)
