@@ -575,9 +575,11 @@ class UltimateFlows(TerminalParts):
                 lines.append(why)
         edition = self._game.edition
         for section, key, before, after in effects.changes:
-            if section == "level" and isinstance(key, int) and before != after:
-                lines.append(Msg("lv_change", {"deed": edition.squares[key].name, "before": before or 1,
-                                               "after": after or 1}, f"{edition.squares[key].name}: level"))
+            # a level that moves (a purchase sets level 1, a return to the Bank takes it: their own lines say so)
+            if section == "level" and isinstance(key, int) and isinstance(before, int) and isinstance(after, int) \
+                    and before != after:
+                lines.append(Msg("lv_change", {"deed": edition.squares[key].name, "before": before, "after": after},
+                                 f"{edition.squares[key].name}: level {before} → {after}"))
             elif section == "owner" and isinstance(key, int) and name != "buy" and before is not None:
                 deed = edition.squares[key].name
                 if after is None:

@@ -342,3 +342,18 @@ def test_a_property_declined_is_auctioned_at_level_1(table):
     assert t.view.screen == "confirm"
     t.ok()
     assert t.game.current.owner[24] == "Bob" and t.game.cash("Bob") == 1350 and t.game.level(24) == 1
+
+
+def test_selling_back_to_the_bank_says_the_property_returns_unowned(table):
+    t = table
+    t.game.buy("Bob", 19), t.game.buy("Ann", 35), t.game.event("Ann", 6, square=35)
+    t.game.pay_rent("Bob", 35)  # level 5: more than Bob has, a debt
+    t.tap(BOB)
+    t.choose("my_deeds")
+    t.choose("19")
+    assert t.view.screen == "own_deed"
+    t.choose("sell_property")
+    assert t.view.screen == "confirm"
+    assert [d.code for d in t.view.pending.details] == ["lv_back_to_bank"]
+    t.ok()
+    assert 19 not in t.game.current.owner and t.game.level(19) == 0
