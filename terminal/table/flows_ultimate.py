@@ -184,8 +184,12 @@ class UltimateFlows(TerminalParts):
     def _event_card_tapped(self, tapped: EventTap) -> None:
         """An Event card's sticker: on idle or a player's screen it starts the card's effect; on the Event
         screen it is the card asked for; elsewhere the screen's one message says what it needs."""
-        if not self._ultimate or self._event(tapped.number) is None:
+        if not self._ultimate:
             return self._refuse(Msg("ev_not_this_board", {}, "No Event cards on this board."))
+        if self._event(tapped.number) is None:  # the box's 23rd card, which the edition does not know
+            count = len(self._events())
+            return self._refuse(Msg("ev_unknown_card", {"number": tapped.number, "count": count},
+                                    f"Event card {tapped.number} is not in this edition (cards 1 to {count})."))
         if "event" not in STATES[self.screen].takes:
             return self._refuse_needs()
         dialog = self.dialog

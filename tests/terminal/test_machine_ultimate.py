@@ -357,3 +357,13 @@ def test_selling_back_to_the_bank_says_the_property_returns_unowned(table):
     assert [d.code for d in t.view.pending.details] == ["lv_back_to_bank"]
     t.ok()
     assert 19 not in t.game.current.owner and t.game.level(19) == 0
+
+
+def test_an_event_card_the_edition_lacks_and_one_on_the_classic_board(table, make_game):
+    table.tap(event_uid(23))  # the box's 23rd card: the registry takes its sticker, the edition has 22 cards
+    assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
+    classic = Table(make_game)
+    classic.game.close()
+    classic.terminal.game = classic.game = make_game("fr", PLAYERS)
+    classic.tap(event_uid(1))
+    assert classic.view.screen == "idle" and classic.view.message.code == "ev_not_this_board"
