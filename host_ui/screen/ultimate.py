@@ -13,7 +13,17 @@ import pygame
 from cards.editions import Square
 from host_ui.screen import screens, theme
 from host_ui.screen.context import Context
-from host_ui.screen.screens import FOOTER, _deed_and_side, _landscape, deed_grid, footer, option_grid, player_strip
+from host_ui.screen.deed_card import draw_deed as draw_deed_card
+from host_ui.screen.screens import (
+    FOOTER,
+    MIN_BUTTON,
+    _deed_and_side,
+    _landscape,
+    deed_grid,
+    footer,
+    option_grid,
+    player_strip,
+)
 from host_ui.screen.widgets import Canvas, split_h, split_v
 
 #: The colour of an Event card's band.
@@ -106,6 +116,15 @@ def draw_location(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     """A Location square: the player, then the property they choose (its card or the list); when the Bank
     holds it, its deed with Buy / Do not buy."""
     view = ctx.view
+    if view.deed is not None and not _landscape(body):  # upright: the card above, both choices under it
+        main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+        choices_h = len(view.options) * (c.px(MIN_BUTTON) + c.px(6))
+        card, top, buttons = split_v(main, 1, -c.px(34), -choices_h, gap=c.px(6))
+        draw_deed_card(c, card, view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+        player_strip(c, top, ctx, view.player)
+        option_grid(c, buttons, view.options, ctx, cols=1)
+        footer(c, foot, ctx)
+        return
     if view.deed is not None:
         side, foot = _deed_and_side(c, body, ctx)
         top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
