@@ -45,7 +45,7 @@ def test_every_text_of_the_boards_screens_is_translated(scenes_by_language, lang
 def test_every_choice_of_the_boards_screens_can_be_touched(pg, scenes_by_language, language):
     from host_ui.screen.render import SIZES, Renderer
     problems = []
-    for size in [s for size in SIZES for s in (size, (size[1], size[0]))]:
+    for size in [s for landscape in SIZES for s in (landscape, (landscape[1], landscape[0]))]:
         for scene in scenes_by_language[language]:
             if not scene.name.startswith("ub_"):
                 continue
