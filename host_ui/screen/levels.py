@@ -13,7 +13,7 @@ from terminal.table.view import DeedView
 
 def level_rows(deed: DeedView, t: Callable[..., str], fmt: Callable[[int], str]) -> list[tuple[str, str, bool]]:
     """A property's five rent levels: label, rent, and whether it is the level now (marked on the card)."""
-    return [(t("ui_rent_level", n=n), fmt(rent), deed.owner is not None and deed.level == n)
+    return [(t("ui_rent_level", level=n), fmt(rent), deed.owner is not None and deed.level == n)
             for n, rent in enumerate(deed.rents, start=1)]
 
 

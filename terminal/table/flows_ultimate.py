@@ -39,7 +39,7 @@ from terminal.bank.ultimate import EVENT_TARGETS, event_operation, level, sides,
 from terminal.errors import GameError
 from terminal.table.dialogs import DeedScreen, DeedTap, Idle, OwnDeed, PlayerScreen, PlayerTap, RentAsk, Tapped
 from terminal.table.dialogs_ultimate import EventScreen, EventTap, LocationScreen
-from terminal.table.i18n import translate
+from terminal.table.i18n import N_, translate
 from terminal.table.shared import TerminalParts, account_msg, joined
 from terminal.table.states import STATES
 from terminal.table.view import DeedView, Msg, Option, View
@@ -55,24 +55,30 @@ SLOT_TARGETS: Mapping[str, str] = {"own_property": "square", "opponent_property"
                                    "side": "side"}
 PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property"})
 #: The Event screen's title while it waits for a slot, and what the screen needs (its "this screen needs ...").
-SLOT_TITLES: Mapping[str, str] = {"own_property": "ev_ask_own_property",
-                                  "opponent_property": "ev_ask_opponent_property",
-                                  "owned_property": "ev_ask_owned_property", "opponent": "ev_ask_opponent",
-                                  "group": "ev_ask_group", "side": "ev_ask_side"}
-SLOT_NEEDS: Mapping[str, str] = {"card": "part_event_card", "player": "part_card_event_player",
-                                 "own_property": "part_own_property", "opponent_property": "part_opponent_property",
-                                 "owned_property": "part_owned_property", "opponent": "part_opponent",
-                                 "group": "part_group", "side": "part_side"}
+SLOT_TITLES: Mapping[str, str] = {
+    "own_property": N_("ev_ask_own_property"), "opponent_property": N_("ev_ask_opponent_property"),
+    "owned_property": N_("ev_ask_owned_property"), "opponent": N_("ev_ask_opponent"), "group": N_("ev_ask_group"),
+    "side": N_("ev_ask_side")}
+SLOT_NEEDS: Mapping[str, str] = {
+    "card": N_("part_event_card"), "player": N_("part_card_event_player"), "own_property": N_("part_own_property"),
+    "opponent_property": N_("part_opponent_property"), "owned_property": N_("part_owned_property"),
+    "opponent": N_("part_opponent"), "group": N_("part_group"), "side": N_("part_side")}
 #: This board's rule flags in the new-game wizard, and their values (docs/RULES.md).
-FLAG_NAMES: Mapping[str, str] = {"group_rent": "flag_group_rent", "neighbours": "flag_neighbours",
-                                 "location_landing": "flag_location_landing", "jail_fee": "flag_jail_fee",
-                                 "charge_beyond_cash": "flag_charge_beyond_cash"}
-FLAG_VALUES: Mapping[str, str] = {"single": "flag_value_single", "double": "flag_value_double",
-                                  "wrap": "flag_value_wrap", "no_wrap": "flag_value_no_wrap", "land": "flag_value_land",
-                                  "buy_or_raise": "flag_value_buy_or_raise", "sell_to_bank": "flag_value_sell_to_bank",
-                                  "bankrupt": "flag_value_bankrupt"}
-#: The player's options of this board's own, by option id.
-OPTION_LABELS: Mapping[str, str] = {"event": "opt_event", "location": "opt_location", "my_deeds": "opt_my_properties"}
+FLAG_NAMES: Mapping[str, str] = {
+    "group_rent": N_("flag_group_rent"), "neighbours": N_("flag_neighbours"),
+    "location_landing": N_("flag_location_landing"), "jail_fee": N_("flag_jail_fee"),
+    "charge_beyond_cash": N_("flag_charge_beyond_cash")}
+FLAG_VALUES: Mapping[str, str] = {
+    "single": N_("flag_value_single"), "double": N_("flag_value_double"), "wrap": N_("flag_value_wrap"),
+    "no_wrap": N_("flag_value_no_wrap"), "land": N_("flag_value_land"), "buy_or_raise": N_("flag_value_buy_or_raise"),
+    "sell_to_bank": N_("flag_value_sell_to_bank"), "bankrupt": N_("flag_value_bankrupt")}
+#: The label of each of the player's options on this board, by option id.
+OPTION_LABELS: Mapping[str, str] = {
+    "pass_go": N_("opt_pass_go"), "event": N_("opt_event"), "location": N_("opt_location"),
+    "jail_fine": N_("opt_jail_fine"), "transfer": N_("opt_transfer"), "my_deeds": N_("opt_my_properties"),
+    "any_deed": N_("opt_any_deed"), "pay_bank": N_("opt_pay_bank"), "bank_pays": N_("opt_bank_pays"),
+    "free_parking": N_("opt_free_parking"), "pay_each_player": N_("opt_pay_each_player"),
+    "collect_from_each_player": N_("opt_collect_from_each_player"), "bankruptcy": N_("opt_bankruptcy")}
 #: The player's options on this board, in the order shown (the most used first: F1 stays the GO salary).
 PLAYER_OPTIONS = ("pass_go", "event", "location", "jail_fine", "transfer", "my_deeds", "any_deed", "pay_bank",
                   "bank_pays", "free_parking", "pay_each_player", "collect_from_each_player", "bankruptcy")
@@ -167,8 +173,8 @@ class UltimateFlows(TerminalParts):
     def _group_msg(self, group: str) -> Msg:
         name = self._game.edition.group_name(group, self.settings.language)
         if name:
-            return Msg("name", {}, name)
-        return Msg("name", {}, group.replace("_", " "))  # the edition names every colour group
+            return Msg("name", {"name": name}, name)
+        return Msg("name", {"name": group.replace("_", " ")}, group)  # the edition names every colour group
 
     def _ub_level(self, square: int) -> int:
         """A property's rent level now (1-5; 0 while the Bank holds it)."""
@@ -385,8 +391,9 @@ class UltimateFlows(TerminalParts):
 
     def _event_needs(self, screen: EventScreen) -> Msg:
         slot = self._event_slot(screen)
-        code = SLOT_NEEDS.get(slot or "", "part_card_choice")
-        return Msg(code, {}, translate(code, {}, "en"))
+        if slot is None:
+            return Msg("part_card_choice", {}, translate("part_card_choice", {}, "en"))
+        return Msg(SLOT_NEEDS[slot], {}, translate(SLOT_NEEDS[slot], {}, "en"))
 
     # ------------------------------------------------------------------------------------------------------
     # Location squares
@@ -429,14 +436,13 @@ class UltimateFlows(TerminalParts):
         fee = self._game.edition.location_fee
 
         def opt(option_id: str, english: str, enabled: bool = True) -> Option:
-            return Option(option_id, Msg(OPTION_LABELS.get(option_id, f"opt_{option_id}"), {}, english),
-                          enabled=enabled)
+            return Option(option_id, Msg(OPTION_LABELS[option_id], {}, english), enabled=enabled)
 
         def amount_opt(option_id: str, english: str, op: dict[str, Any]) -> Option:
             amount = self._signed(op, player)
             if not amount:
                 return opt(option_id, english)
-            return Option(option_id, Msg("opt_amount", {"what": Msg(f"opt_{option_id}", {}, english),
+            return Option(option_id, Msg("opt_amount", {"what": Msg(OPTION_LABELS[option_id], {}, english),
                                                         "amount": amount}, f"{english} {amount}"))
         location = Option("location", Msg("opt_amount", {"what": Msg(OPTION_LABELS["location"], {}, "Location"),
                                                          "amount": "−" + self._fmt(fee)}, "Location"))
@@ -522,14 +528,14 @@ class UltimateFlows(TerminalParts):
                        for c in self._events()]
         elif slot == "player":
             title = Msg("ev_tap_player", {}, "Event: who drew it? Tap your card")
-            options = [Option(f"player:{p}", Msg("name", {}, p)) for p in state.active_players()]
+            options = [Option(f"player:{p}", Msg("name", {"name": p}, p)) for p in state.active_players()]
         else:
             title = Msg(SLOT_TITLES[slot or ""], {"player": player}, f"{player}: {slot}")
             choices = self._event_choices(d).get(slot or "", [])
             if slot in PROPERTY_SLOTS:
                 options = self._property_options([int(c) for c in choices])
             elif slot == "opponent":
-                options = [Option(f"player:{p}", Msg("name", {}, str(p))) for p in choices]
+                options = [Option(f"player:{p}", Msg("name", {"name": str(p)}, str(p))) for p in choices]
             elif slot == "group":
                 options = [Option(f"group:{g}", self._group_msg(str(g))) for g in choices]
             elif slot == "side":
@@ -541,14 +547,14 @@ class UltimateFlows(TerminalParts):
 
     def _pick_msg(self, slot: str, value: Any) -> Msg:
         if slot in PROPERTY_SLOTS:
-            return Msg("name", {}, self._deed_name(int(value)))
+            return Msg("name", {"name": self._deed_name(int(value))}, self._deed_name(int(value)))
         if slot == "group":
             return self._group_msg(str(value))
         if slot == "side":
             squares = sides(self._game.edition)[int(value)]  # its properties: the first and the last named
             return Msg("opt_side", {"side": value, "first": self._deed_name(squares[0]),
                                     "last": self._deed_name(squares[-1])}, f"Side {value}")
-        return Msg("name", {}, str(value))
+        return Msg("name", {"name": str(value)}, str(value))
 
     def _location_view(self, d: LocationScreen, base: Mapping[str, Any]) -> View:
         fee = self._game.edition.location_fee
@@ -599,4 +605,4 @@ class UltimateFlows(TerminalParts):
             return None
         if payer and slump_of(self._game.current, payer):
             return Msg("why_level_slump", {}, "market slump: level 1 rent")
-        return Msg("why_level", {"n": now}, f"level {now}")
+        return Msg("why_level", {"level": now}, f"level {now}")
