@@ -76,7 +76,8 @@ def _choices(c: Canvas, rect: pygame.Rect, ctx: Context, upright: bool = False) 
     deeds = _square_options(ctx)
     if deeds is not None:
         return deed_grid(c, rect, ctx, deeds)
-    cols = 2 if rect.w >= c.px(300) and not upright else 1
+    cards = all(o.id.startswith("card:") for o in ctx.view.options)  # the Event cards' long texts: a row each
+    cols = 2 if rect.w >= c.px(300) and not upright and not cards else 1
     return option_grid(c, rect, ctx.view.options, ctx, cols=cols, min_h=44)
 
 
