@@ -118,6 +118,40 @@ def join_localized(separator: str, values: list[str]) -> str:
     return Localized({lang: separator.join(name.in_language(lang) for name in names) for lang in languages}
                      | {own: joined}, own)
 
+#: The boards an edition may describe: the classic 40-square board, or the electronic Ultimate Banking board
+#: (36 squares, rent levels, Event and Location squares: :func:`_build_ultimate`).
+BOARDS = ("classic", "ultimate")
+ULTIMATE_SQUARE_KINDS = ("go", "street", "event", "location", "jail", "free_parking", "go_to_jail")
+#: The Ultimate board's squares: 36, corners at 0, 9, 18 and 27 (docs/RULES.md, The Ultimate Banking board).
+ULTIMATE_SQUARES = 36
+ULTIMATE_CORNERS = {0: "go", 9: "jail", 18: "free_parking", 27: "go_to_jail"}
+#: Rent levels of an Ultimate property: 1 (on purchase) to 5.
+ULTIMATE_LEVELS = 5
+#: The Ultimate board's Event card actions: (required int fields, optional fields). Each is one Bank operation.
+EVENT_ACTIONS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = MappingProxyType({
+    "swap": (frozenset(), frozenset()),
+    "reset_level": (frozenset(), frozenset()),
+    "max_level": (frozenset(), frozenset()),
+    "neighbours": (frozenset(), frozenset()),
+    "side_up": (frozenset(), frozenset()),
+    "side_down": (frozenset(), frozenset()),
+    "group_up": (frozenset(), frozenset()),
+    "group_down": (frozenset(), frozenset()),
+    "pay_per_property": (frozenset({"amount"}), frozenset()),
+    "market_slump": (frozenset({"payments"}), frozenset()),
+    "both_collect": (frozenset({"amount"}), frozenset()),
+    "movement": (frozenset(), frozenset()),
+})
+#: The Ultimate board's rule flags: each value the sources leave open, with its allowed values (the edition
+#: file gives the defaults; docs/RULES.md, The Ultimate Banking board, Rule flags).
+ULTIMATE_RULE_FLAGS: Mapping[str, tuple[bool | str | int, ...]] = MappingProxyType({
+    "group_rent": ("single", "double"),
+    "neighbours": ("wrap", "no_wrap"),
+    "location_landing": ("land", "buy_or_raise"),
+    "jail_fee": (50, 100),
+    "charge_beyond_cash": ("sell_to_bank", "bankrupt"),
+})
+
 
 @dataclass(frozen=True)
 class Square:
@@ -178,6 +212,23 @@ class DeckCard:
 
 
 @dataclass(frozen=True)
+class EventCard:
+    """One Event card of the Ultimate board: ``number`` (1-based, in the edition file's order), ``action`` (one of
+    :data:`EVENT_ACTIONS`), its int ``params`` (``amount``, ``payments``) and ``text`` by language."""
+
+    number: int
+    action: str
+    params: Mapping[str, int]
+    text: Mapping[str, str]
+    language: str = ""
+
+    def text_in(self, language: str) -> str:
+        """The card's text in ``language``; else in the edition's own language (the file gives every language
+        the edition lists)."""
+        return self.text.get(language) or self.text.get(self.language) or next(iter(self.text.values()), "")
+
+
+@dataclass(frozen=True)
 class Edition:
     """A whole Monopoly set: board, settings, rule-flag defaults and decks. Immutable once loaded."""
 
@@ -200,11 +251,30 @@ class Edition:
     groups: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     #: The names of the colour groups, the railroads and the utilities (``[groups]``), by group.
     group_names: Mapping[str, Localized] = field(default_factory=dict)
+    #: ``classic`` (40 squares) or ``ultimate`` (the electronic board: see :func:`_build_ultimate`).
+    board: str = "classic"
+    #: The Ultimate board only: its Event cards, the fee of a Location square, the players a game takes.
+    events: tuple[EventCard, ...] = ()
+    location_fee: int = 0
+    min_players: int = 2
+    max_players: int = 8
+
+    @property
+    def is_ultimate(self) -> bool:
+        """True for an edition of the electronic Ultimate Banking board."""
+        return self.board == "ultimate"
+
+    @property
+    def rule_flags(self) -> Mapping[str, tuple[bool | str | int, ...]]:
+        """The rule flags a game of this edition takes and their allowed values."""
+        return ULTIMATE_RULE_FLAGS if self.is_ultimate else RULE_FLAGS
 
     def square(self, index: int) -> Square:
-        """The square at ``index`` (0-39). Raises ``LookupError`` (EditionError) for another number."""
+        """The square at ``index`` (0-39; 0-35 on the Ultimate board). Raises ``LookupError`` (EditionError)
+        for another number."""
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.squares):
-            raise UnknownEditionError(f"There is no square {index!r} on the board: squares are numbered 0 to 39.",
+            raise UnknownEditionError(f"There is no square {index!r} on the board: squares are numbered 0 to "
+                                      f"{len(self.squares) - 1}.",
                                       code="no_such_square", params={"square": index})
         return self.squares[index]
 
@@ -313,6 +383,10 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
         raise _fail(path, "edition.base", f"editions derive from each other in a loop ({' -> '.join(seen)})")
     if "base" in head:
         return _derive(path, raw, head, seen | {name})
+    if head.get("board", "classic") != "classic":
+        if head.get("board") not in BOARDS:
+            raise _fail(path, "edition.board", f"{head.get('board')!r} is not one of {', '.join(BOARDS)}")
+        return _build_ultimate(path, raw, head)
     allowed = {"edition", "rules", "square", "chance", "community_chest", "groups"}
     for key in raw:
         if key not in allowed:
@@ -352,7 +426,8 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
                    houses=houses, hotels=hotels, houses_before_hotel=before_hotel,
                    rules=MappingProxyType(rules), squares=squares, decks=MappingProxyType(decks),
                    source=str(path), groups=MappingProxyType({g: tuple(v) for g, v in groups.items()}),
-                   group_names=MappingProxyType(group_names), **settings)
+                   group_names=MappingProxyType(group_names), starting_cash=settings["starting_cash"],
+                   go_salary=settings["go_salary"], jail_fine=settings["jail_fine"])
 
 
 def _texts(path: Path, entry: str, value: Any, language: str) -> Localized:
@@ -533,6 +608,8 @@ def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise _fail(path, "edition.base", f"cannot load {base_path}: {str(exc)[:200]}") from exc
     base = _build(base_path, base_raw, seen)
+    if base.is_ultimate:
+        raise _fail(path, "edition.base", f"{base_name} is an Ultimate board: it cannot be derived from")
     known = {"name", "base", "scale", "title", "language", "currency_symbol", "currency_position"}
     for key in head:
         if key not in known:
@@ -587,14 +664,17 @@ def missing_texts(edition: Edition, languages: tuple[str, ...] = LANGUAGES) -> l
         for square in edition.squares:
             if not isinstance(square.name, Localized) or not square.name.texts.get(language):
                 missing.append((edition.name, language, f"square {square.index}"))
-        for group in NAMED_GROUPS:
+        for group in COLOR_GROUPS if edition.is_ultimate else NAMED_GROUPS:  # the Ultimate board: colours only
             name = edition.group_names.get(group)
             if name is None or not name.texts.get(language):
                 missing.append((edition.name, language, f"group {group}"))
         for deck in DECKS:
-            for card in edition.decks[deck]:
+            for card in edition.decks.get(deck, ()):
                 if not card.text.get(language):
                     missing.append((edition.name, language, f"{deck} card {card.number}"))
+        for event in edition.events:
+            if not event.text.get(language):
+                missing.append((edition.name, language, f"event card {event.number}"))
     return missing
 
 
@@ -612,3 +692,175 @@ def describe_missing(edition: Edition, languages: tuple[str, ...] = LANGUAGES) -
         first = gaps[0]
         parts.append(f"{language}: {', '.join(words)} (first: {first})")
     return "; ".join(parts)
+
+
+# -- the Ultimate Banking board ------------------------------------------------------------------------------
+def _all_texts(path: Path, entry: str, value: Any, language: str, languages: tuple[str, ...]) -> Localized:
+    """A text by language (``{fr = "...", en = "...", uk = "..."}``, the format of :func:`_texts`) with a
+    non-empty text in each of ``languages`` (the edition's ``languages``)."""
+    text = _texts(path, entry, value, language)
+    missing = [lang for lang in languages if not text.texts.get(lang)]
+    if missing:
+        raise _fail(path, entry, f"missing text in {', '.join(missing)}")
+    return text
+
+
+def _build_ultimate(path: Path, raw: dict[str, Any], head: dict[str, Any]) -> Edition:
+    """An edition of the electronic Ultimate Banking board (``board = "ultimate"`` in ``[edition]``).
+
+    The file holds ``[edition]`` (``name``, ``board``, ``title``, ``language``, ``languages`` (the languages
+    every text is given in), ``currency_symbol``, ``currency_position``, ``starting_cash``, ``go_salary``,
+    ``location_fee``, ``min_players``, ``max_players``), ``[rules]`` (a default for each of
+    :data:`ULTIMATE_RULE_FLAGS`), ``[groups]`` (each colour group's name by language), 36 ``[[square]]``
+    (``index``, ``kind`` one of :data:`ULTIMATE_SQUARE_KINDS`, ``name`` by language; a street adds ``group``,
+    ``price`` and ``rents``: its 5 rent levels, increasing; GO adds ``amount``) and ``[[event]]`` (``action``
+    one of :data:`EVENT_ACTIONS`, its int fields, ``text`` by language). Corners at 0, 9, 18 and 27; 22 streets in
+    the 8 colour groups (2 or 3 each). A street's ``Square`` has ``rents`` = the 5 levels, no mortgage and no
+    house cost; its ``name`` is the text in the edition's ``language``.
+    """
+    allowed = {"edition", "rules", "groups", "square", "event"}
+    for key in raw:
+        if key not in allowed:
+            raise _fail(path, key, f"unknown table (expected one of {', '.join(sorted(allowed))})")
+    known = {"name", "board", "title", "language", "languages", "currency_symbol", "currency_position",
+             "starting_cash", "go_salary", "location_fee", "min_players", "max_players"}
+    for key in head:
+        if key not in known:
+            raise _fail(path, f"edition.{key}", "unknown setting for an Ultimate board")
+    for key in ("title", "language", "currency_symbol", "currency_position"):
+        if not isinstance(head.get(key), str) or not head[key]:
+            raise _fail(path, f"edition.{key}", "missing or not a string")
+    if head["currency_position"] not in ("before", "after"):
+        raise _fail(path, "edition.currency_position", "must be 'before' or 'after'")
+    languages = head.get("languages", [head["language"]])
+    if (not isinstance(languages, list) or not languages or not all(isinstance(x, str) and x for x in languages)
+            or len(set(languages)) != len(languages)):
+        raise _fail(path, "edition.languages", "expected a list of distinct language codes")
+    if head["language"] not in languages:
+        raise _fail(path, "edition.languages", f"must include the edition's language {head['language']!r}")
+    langs = tuple(languages)
+    money = {k: _int(path, f"edition.{k}", head.get(k), 1) for k in ("starting_cash", "go_salary", "location_fee")}
+    least = _int(path, "edition.min_players", head.get("min_players", 2), 2)
+    most = _int(path, "edition.max_players", head.get("max_players", 8), least)
+    if most > 8:
+        raise _fail(path, "edition.max_players", f"at most 8 players (bank cards 1 to 8), found {most}")
+    rules = _ultimate_rules(path, raw.get("rules"))
+    groups_raw = raw.get("groups")
+    if not isinstance(groups_raw, dict):
+        raise _fail(path, "[groups]", "missing table of colour group names")
+    unknown_groups = sorted(set(groups_raw) - set(COLOR_GROUPS))
+    if unknown_groups:
+        raise _fail(path, f"groups.{unknown_groups[0]}", f"not a colour group ({', '.join(COLOR_GROUPS)})")
+    group_names = {g: _all_texts(path, f"groups.{g}", groups_raw.get(g), head["language"], langs)
+                   for g in COLOR_GROUPS}
+    squares = _ultimate_squares(path, raw.get("square"), head["language"], langs)
+    if squares[0].amount != money["go_salary"]:
+        raise _fail(path, "square 0", f"GO amount {squares[0].amount} differs from edition.go_salary "
+                                      f"{money['go_salary']}")
+    events = _events(path, raw.get("event"), head["language"], langs)
+    groups: dict[str, list[int]] = {}
+    for s in squares:
+        if s.group is not None:
+            groups.setdefault(s.group, []).append(s.index)
+    return Edition(name=head["name"], title=head["title"], language=head["language"],
+                   currency_symbol=head["currency_symbol"], currency_position=head["currency_position"],
+                   starting_cash=money["starting_cash"], go_salary=money["go_salary"], jail_fine=rules["jail_fee"],
+                   houses=0, hotels=0, houses_before_hotel=0, rules=MappingProxyType(rules), squares=squares,
+                   decks=MappingProxyType({}), source=str(path),
+                   groups=MappingProxyType({g: tuple(v) for g, v in groups.items()}), board="ultimate",
+                   events=events, location_fee=money["location_fee"], min_players=least, max_players=most,
+                   group_names=MappingProxyType(group_names))
+
+
+def _ultimate_rules(path: Path, table: Any) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise _fail(path, "[rules]", "missing table of rule flag defaults")
+    for key, value in table.items():
+        if key not in ULTIMATE_RULE_FLAGS:
+            raise _fail(path, f"rules.{key}", f"unknown rule flag (known: {', '.join(ULTIMATE_RULE_FLAGS)})")
+        allowed = ULTIMATE_RULE_FLAGS[key]
+        if value not in allowed or type(value) is not type(allowed[0]):
+            raise _fail(path, f"rules.{key}", f"{value!r} is not one of {allowed}")
+    missing = [k for k in ULTIMATE_RULE_FLAGS if k not in table]
+    if missing:
+        raise _fail(path, "[rules]", f"missing default for {', '.join(missing)}")
+    return dict(table)
+
+
+def _ultimate_squares(path: Path, table: Any, language: str,
+                      langs: tuple[str, ...]) -> tuple[Square, ...]:
+    count = len(table) if isinstance(table, list) else 0
+    if not isinstance(table, list) or count != ULTIMATE_SQUARES:
+        raise _fail(path, "[[square]]", f"expected {ULTIMATE_SQUARES} squares, found {count}")
+    squares: list[Square] = []
+    for position, entry in enumerate(table):
+        where = f"square {position}"
+        if not isinstance(entry, dict):
+            raise _fail(path, where, "not a table")
+        if entry.get("index") != position:
+            raise _fail(path, where, f"squares must be listed in order 0-{ULTIMATE_SQUARES - 1}; expected index "
+                                     f"{position}")
+        kind = entry.get("kind")
+        if kind not in ULTIMATE_SQUARE_KINDS:
+            raise _fail(path, where, f"unknown kind {kind!r} (expected one of {', '.join(ULTIMATE_SQUARE_KINDS)})")
+        corner = ULTIMATE_CORNERS.get(position)
+        if (corner is not None and kind != corner) or (corner is None and kind in ULTIMATE_CORNERS.values()):
+            raise _fail(path, where, f"a {kind} square must be a corner: GO 0, jail 9, free parking 18, go to jail 27")
+        text = _all_texts(path, f"{where}.name", entry.get("name"), language, langs)
+        fields = {"index", "kind", "name"}
+        square = Square(index=position, kind=kind, name=text)
+        if kind == "street":
+            group = entry.get("group")
+            if group not in COLOR_GROUPS:
+                raise _fail(path, f"{where}.group", f"{group!r} is not one of {', '.join(COLOR_GROUPS)}")
+            price = _int(path, f"{where}.price", entry.get("price"), 1)
+            rents = entry.get("rents")
+            if not isinstance(rents, list) or len(rents) != ULTIMATE_LEVELS:
+                raise _fail(path, f"{where}.rents", f"expected {ULTIMATE_LEVELS} rent levels")
+            levels = tuple(_int(path, f"{where}.rents", r, 1) for r in rents)
+            if any(b <= a for a, b in itertools.pairwise(levels)):
+                raise _fail(path, f"{where}.rents", f"rent levels must increase: {list(levels)}")
+            fields |= {"group", "price", "rents"}
+            square = replace(square, group=group, price=price, rents=levels)
+        elif kind == "go":
+            square = replace(square, amount=_int(path, f"{where}.amount", entry.get("amount"), 1))
+            fields.add("amount")
+        extra = set(entry) - fields
+        if extra:
+            raise _fail(path, where, f"unexpected field(s) {', '.join(sorted(extra))} for a {kind}")
+        squares.append(square)
+    streets = [s for s in squares if s.kind == "street"]
+    if len(streets) != 22:
+        raise _fail(path, "[[square]]", f"expected 22 properties, found {len(streets)}")
+    for group in COLOR_GROUPS:
+        members = [s for s in streets if s.group == group]
+        if not 2 <= len(members) <= 3:
+            raise _fail(path, f"group {group}", f"has {len(members)} propert{'y' if len(members) == 1 else 'ies'} "
+                                                f"(2 or 3 expected)")
+    return tuple(squares)
+
+
+def _events(path: Path, table: Any, language: str, langs: tuple[str, ...]) -> tuple[EventCard, ...]:
+    if not isinstance(table, list) or not table:
+        raise _fail(path, "[[event]]", "expected the Event cards")
+    cards: list[EventCard] = []
+    for number, entry in enumerate(table, start=1):
+        where = f"event card {number}"
+        if not isinstance(entry, dict):
+            raise _fail(path, where, "not a table")
+        action = entry.get("action")
+        if not isinstance(action, str) or action not in EVENT_ACTIONS:
+            raise _fail(path, where, f"unknown action {action!r} (expected one of {', '.join(EVENT_ACTIONS)})")
+        required, optional = EVENT_ACTIONS[action]
+        params = {k: v for k, v in entry.items() if k not in ("action", "text")}
+        missing = required - set(params)
+        if missing:
+            raise _fail(path, where, f"action {action} needs {', '.join(sorted(missing))}")
+        unknown = set(params) - required - optional
+        if unknown:
+            raise _fail(path, where, f"unexpected field(s) {', '.join(sorted(unknown))} for {action}")
+        checked = {k: _int(path, f"{where}.{k}", v, 1) for k, v in params.items()}
+        text = _all_texts(path, f"{where}.text", entry.get("text"), language, langs)
+        cards.append(EventCard(number=number, action=action, params=MappingProxyType(checked),
+                               text=MappingProxyType(dict(text.texts)), language=language))
+    return tuple(cards)

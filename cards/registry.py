@@ -49,7 +49,8 @@ from cards.errors import (
 
 __all__ = [
     "UID_LENGTHS", "PLAYER_NUMBERS", "CARD_SET_FILE", "normalize_uid", "deed_squares", "PlayerCard",
-    "DeedCard", "BankerCard", "Role", "parse_role", "describe", "role_params", "default_card_set_path",
+    "DeedCard", "BankerCard", "PropertyCard", "EventCard", "PROPERTY_NUMBERS", "EVENT_NUMBERS",
+    "Role", "parse_role", "describe", "role_params", "default_card_set_path",
     "CardRegistry", "EnrolmentStep", "EnrolmentResult", "EnrolmentSummary", "Enrolment",
 ]
 
@@ -58,6 +59,10 @@ __all__ = [
 UID_LENGTHS = (4, 5, 7, 10)
 #: Player numbers a bank card can have (a game has 2 to 8 players).
 PLAYER_NUMBERS = range(1, 9)
+#: The Ultimate Banking board's property numbers (22 properties in board order) and Event card numbers (the box
+#: holds 23 Event cards).
+PROPERTY_NUMBERS = range(1, 23)
+EVENT_NUMBERS = range(1, 24)
 #: The card-set file's name in the data directory.
 CARD_SET_FILE = "cards.txt"
 
@@ -91,8 +96,9 @@ def normalize_uid(text: str) -> str:
 
 @functools.cache
 def deed_squares() -> frozenset[int]:
-    """The squares (1-39) of the 28 title deeds: streets, railroads and utilities. Every shipped edition
-    has them on the same squares (a test checks it); they are read from the ``us`` edition."""
+    """The squares (1-39) of the 28 title deeds: streets, railroads and utilities. Every shipped edition of the
+    classic board has them on the same squares (a test checks it); they are read from the ``us`` edition. The
+    Ultimate Banking board's properties are :class:`PropertyCard` roles instead."""
     return frozenset(s.index for s in load_edition("us").deeds())
 
 
@@ -174,25 +180,85 @@ class BankerCard:
         return self.label
 
 
-Role = PlayerCard | DeedCard | BankerCard
-_ROLE_TYPES = (PlayerCard, DeedCard, BankerCard)
-_LABEL = re.compile(r"(player|deed)\s+([0-9]{1,3})|(banker)", re.IGNORECASE)
+@dataclass(frozen=True)
+class PropertyCard:
+    """The sticker on a property card of the Ultimate Banking board. ``number`` 1-22 is the property's number
+    in board order (its square: ``terminal.bank.ultimate.properties(edition)[number - 1]``).
+
+    Raises :class:`~cards.errors.InvalidRoleError` (a ``ValueError``) for another number."""
+
+    number: int
+
+    def __post_init__(self) -> None:
+        if (not isinstance(self.number, int) or isinstance(self.number, bool)
+                or self.number not in PROPERTY_NUMBERS):
+            raise InvalidRoleError(f"There is no property {self.number!r}: the Ultimate Banking board's properties "
+                                   f"are numbered 1 to 22.", code="invalid_property_number",
+                                   params={"number": self.number})
+
+    @property
+    def label(self) -> str:
+        """``"property N"``."""
+        return f"property {self.number}"
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (3, self.number)
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True)
+class EventCard:
+    """The sticker on an Event card of the Ultimate Banking board. ``number`` 1-23 is the card's number in the
+    edition's Event cards (``Edition.events[number - 1]``).
+
+    Raises :class:`~cards.errors.InvalidRoleError` (a ``ValueError``) for another number."""
+
+    number: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.number, int) or isinstance(self.number, bool) or self.number not in EVENT_NUMBERS:
+            raise InvalidRoleError(f"There is no Event card {self.number!r}: Event cards are numbered 1 to 23.",
+                                   code="invalid_event_number", params={"number": self.number})
+
+    @property
+    def label(self) -> str:
+        """``"event N"``."""
+        return f"event {self.number}"
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (4, self.number)
+
+    def __str__(self) -> str:
+        return self.label
+
+
+Role = PlayerCard | DeedCard | BankerCard | PropertyCard | EventCard
+_ROLE_TYPES = (PlayerCard, DeedCard, BankerCard, PropertyCard, EventCard)
+_LABEL = re.compile(r"(player|deed|property|event)\s+([0-9]{1,3})|(banker)", re.IGNORECASE)
 
 
 def parse_role(label: str) -> Role:
-    """The role named by ``label``: ``"banker"``, ``"player N"`` (1-8) or ``"deed N"`` (a deed's square).
+    """The role named by ``label``: ``"banker"``, ``"player N"`` (1-8), ``"deed N"`` (a deed's square),
+    ``"property N"`` (1-22) or ``"event N"`` (1-23), the last two on the Ultimate Banking board.
     Case and surrounding blanks do not matter: ``parse_role(role.label) == role`` for every role.
 
     Raises :class:`~cards.errors.InvalidRoleError` (a ``ValueError``) for anything else.
     """
     match = _LABEL.fullmatch(label.strip()) if isinstance(label, str) else None
     if match is None:
-        raise InvalidRoleError(f"{label!r} is not a role: write 'banker', 'player N' (1 to 8) or 'deed N' "
-                               f"(the title deed's square, 1 to 39).", params={"label": str(label)})
+        raise InvalidRoleError(f"{label!r} is not a role: write 'banker', 'player N' (1 to 8), 'deed N' "
+                               f"(the title deed's square, 1 to 39), 'property N' (1 to 22) or 'event N' "
+                               f"(1 to 23).", params={"label": str(label)})
     if match.group(3):
         return BankerCard()
     number = int(match.group(2))
-    return PlayerCard(number) if match.group(1).lower() == "player" else DeedCard(number)
+    kinds: dict[str, type[PlayerCard | DeedCard | PropertyCard | EventCard]] = {
+        "player": PlayerCard, "deed": DeedCard, "property": PropertyCard, "event": EventCard}
+    return kinds[match.group(1).lower()](number)
 
 
 def _check_role(role: Any) -> Role:
@@ -203,7 +269,13 @@ def _check_role(role: Any) -> Role:
 
 
 def _deed_name(square: int, edition: Edition | None) -> str | None:
-    return edition.square(square).name if edition is not None else None
+    return edition.square(square).name if edition is not None and not edition.is_ultimate else None
+
+
+def _property_name(number: int, edition: Edition | None) -> str | None:
+    if edition is None or not edition.is_ultimate:
+        return None
+    return edition.deeds()[number - 1].name
 
 
 def role_params(role: Role, edition: Edition | None = None) -> dict[str, Any]:
@@ -215,6 +287,10 @@ def role_params(role: Role, edition: Edition | None = None) -> dict[str, Any]:
         params.update(kind="player", number=role.number)
     elif isinstance(role, DeedCard):
         params.update(kind="deed", square=role.square, name=_deed_name(role.square, edition) or role.label)
+    elif isinstance(role, PropertyCard):
+        params.update(kind="property", number=role.number, name=_property_name(role.number, edition) or role.label)
+    elif isinstance(role, EventCard):
+        params.update(kind="event", number=role.number)
     else:
         params.update(kind="banker")
     return params
@@ -227,6 +303,10 @@ def describe(role: Role, edition: Edition | None = None) -> str:
         return f"player {role.number}'s bank card"
     if isinstance(role, DeedCard):
         return f"the sticker on {_deed_name(role.square, edition) or role.label}"
+    if isinstance(role, PropertyCard):
+        return f"the sticker on {_property_name(role.number, edition) or role.label}"
+    if isinstance(role, EventCard):
+        return f"the sticker on Event card {role.number}"
     return "the banker card"
 
 
@@ -244,7 +324,8 @@ def default_card_set_path() -> Path:
 _HEADER = """\
 # Banquier card set: which RFID card or sticker plays which role. One set of cards serves many games.
 # One card a line: UID = role. UID: the card's hex digits (4, 5, 7 or 10 bytes). Role: banker,
-# player 1 to player 8, or deed N (N = the title deed's square on the board, 1 to 39).
+# player 1 to player 8, deed N (N = the title deed's square on the board, 1 to 39), or on the Ultimate
+# Banking board property N (1 to 22) and event N (its Event cards, 1 to 23).
 # Text after # is a comment. Banquier rewrites this file after each change: edit it while Banquier is stopped.
 """
 
@@ -285,7 +366,8 @@ def _parse(text: str, where: str) -> tuple[dict[str, Role], dict[str, int]]:
 def _format(cards: Mapping[str, Role], edition: Edition | None) -> str:
     """The card-set text of {uid: role}: header, then banker, bank cards and deed stickers in board order."""
     by_role = sorted(((role, uid) for uid, role in cards.items()), key=lambda item: item[0].sort_key)
-    sections = {BankerCard: "# The banker card", PlayerCard: "# Bank cards", DeedCard: "# Title deed stickers"}
+    sections = {BankerCard: "# The banker card", PlayerCard: "# Bank cards", DeedCard: "# Title deed stickers",
+                PropertyCard: "# Ultimate Banking property stickers", EventCard: "# Ultimate Banking Event cards"}
     lines = [_HEADER.rstrip("\n")]
     for kind, title in sections.items():
         rows = [(role, uid) for role, uid in by_role if type(role) is kind]
@@ -293,7 +375,8 @@ def _format(cards: Mapping[str, Role], edition: Edition | None) -> str:
             lines += ["", title]
         for role, uid in rows:
             line = f"{uid:<20} = {role.label}"
-            name = _deed_name(role.square, edition) if isinstance(role, DeedCard) else None
+            name = (_deed_name(role.square, edition) if isinstance(role, DeedCard)
+                    else _property_name(role.number, edition) if isinstance(role, PropertyCard) else None)
             if name:
                 line = f"{line:<31} # {name}"
             lines.append(line)
@@ -350,6 +433,10 @@ def _role_has_card(role: Role, uid: str, edition: Edition | None) -> RoleHasCard
         has = f"Player {role.number} already has a bank card"
     elif isinstance(role, DeedCard):
         has = f"{_deed_name(role.square, edition) or role.label.capitalize()} already has a sticker"
+    elif isinstance(role, PropertyCard):
+        has = f"{_property_name(role.number, edition) or role.label.capitalize()} already has a sticker"
+    elif isinstance(role, EventCard):
+        has = f"Event card {role.number} already has a sticker"
     else:
         has = "There already is a banker card"
     return RoleHasCard(f"{has} ({uid}). Skip this step, or re-enrol it as a lost card to replace it (the old card "
@@ -614,6 +701,10 @@ def _step(role: Role, edition: Edition | None) -> EnrolmentStep:
         return EnrolmentStep(role, "enrol_tap_player", params, f"Tap the card for player {role.number}")
     if isinstance(role, DeedCard):
         return EnrolmentStep(role, "enrol_tap_deed", params, f"Tap the sticker on {params['name']}")
+    if isinstance(role, PropertyCard):
+        return EnrolmentStep(role, "enrol_tap_property", params, f"Tap the sticker on {params['name']}")
+    if isinstance(role, EventCard):
+        return EnrolmentStep(role, "enrol_tap_event", params, f"Tap Event card {role.number}")
     return EnrolmentStep(role, "enrol_tap_banker", params, "Tap the banker card")
 
 
@@ -622,7 +713,8 @@ class Enrolment:
 
     The default steps are the banker card, then the bank cards of players 1 to ``players`` (1-8), then, if
     ``deeds``, the sticker of every title deed in board order (deed names from ``edition``, else from
-    ``registry.edition``). ``steps`` gives the roles explicitly instead. ``missing_only`` leaves out roles that
+    ``registry.edition``); for an edition of the Ultimate Banking board, its 22 property stickers instead and,
+    if ``events``, its Event cards. ``steps`` gives the roles explicitly instead. ``missing_only`` leaves out roles that
     already have a card. ``replace`` lets a step give its role a new card, forgetting the old one (a lost
     card); without it, that is refused. A step enrolled during this enrolment can always be redone after
     :meth:`back`: the card it took is replaced.
@@ -632,7 +724,7 @@ class Enrolment:
     """
 
     def __init__(self, registry: CardRegistry, steps: Iterable[Role] | None = None, *, players: int = 8,
-                 deeds: bool = False, edition: Edition | None = None, replace: bool = False,
+                 deeds: bool = False, edition: Edition | None = None, replace: bool = False, events: bool = False,
                  missing_only: bool = False):
         self.registry = registry
         self.edition = edition if edition is not None else registry.edition
@@ -641,9 +733,13 @@ class Enrolment:
             if not isinstance(players, int) or isinstance(players, bool) or not 0 <= players <= max(PLAYER_NUMBERS):
                 raise InvalidRoleError(f"An enrolment covers 0 to 8 players, not {players!r}.",
                                        code="invalid_player_count", params={"players": players})
+            ultimate = self.edition is not None and self.edition.is_ultimate
             squares = ([s.index for s in self.edition.deeds()] if self.edition is not None
-                       else sorted(deed_squares())) if deeds else []
+                       else sorted(deed_squares())) if deeds and not ultimate else []
             steps = [BankerCard(), *(PlayerCard(n) for n in range(1, players + 1)), *(DeedCard(s) for s in squares)]
+            if ultimate and self.edition is not None:  # its property stickers, then (``events``) its Event cards
+                steps += [PropertyCard(n) for n in range(1, len(self.edition.deeds()) + 1)] if deeds else []
+                steps += [EventCard(n) for n in range(1, len(self.edition.events) + 1)] if events else []
         roles = [_check_role(role) for role in steps]
         if len(set(roles)) != len(roles):
             twice = next(role for role in roles if roles.count(role) > 1)

@@ -16,8 +16,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard, Role
+from cards.registry import (
+    EVENT_NUMBERS,
+    PROPERTY_NUMBERS,
+    BankerCard,
+    CardRegistry,
+    DeedCard,
+    EventCard,
+    PlayerCard,
+    PropertyCard,
+    Role,
+)
 from hal.sim_reader import SimReader
+from terminal.table.flows_ultimate import sticker_of_property
 from terminal.table.machine import Terminal
 
 #: One operation of a table log (``docs/table-log.md``), as its line's JSON object.
@@ -32,6 +43,16 @@ def player_uid(seat: int) -> str:
 
 def deed_uid(square: int) -> str:
     return f"04D0{square:02X}11223344"
+
+
+def event_uid(number: int) -> str:
+    """The sticker of Event card ``number`` of the electronic board."""
+    return f"0EE0{number:02X}11223344"
+
+
+def property_uid(number: int) -> str:
+    """The sticker of property ``number`` (1-22) of the electronic board."""
+    return f"0BB0{number:02X}11223344"
 
 
 UNKNOWN_UID = "DEADBEEF"
@@ -239,7 +260,7 @@ class TableDriver:
         utility someone owns opens for the dice)."""
         if not 0 <= square < 40:
             raise GaveUp("no such square")
-        self.tap(deed_uid(square))
+        self.tap(self._deed_card(square))
         self.expect_screen("deed", "keypad")
         deed = self.terminal.view.deed
         if deed is None:
@@ -378,6 +399,81 @@ class TableDriver:
         self.choose("undo")
         self.confirm(None)
 
+    # -- the electronic board (the "Ultimate Banking" edition) ------------------------------------------------
+    def _deed_card(self, square: int) -> str:
+        """The sticker a person taps for the deed on ``square``: on the electronic board, the sticker of the
+        classic street that stands for its property (``terminal.table.flows_ultimate``)."""
+        game = self.terminal.game
+        if game is None or not game.edition.is_ultimate:
+            return deed_uid(square)
+        sticker = sticker_of_property(game.edition, square) if 0 <= square < len(game.edition.squares) else None
+        if sticker is None:
+            raise GaveUp("no property on that square")
+        return deed_uid(sticker)
+
+    def _op_raise_level(self, op: Op) -> None:
+        if self._look(op["square"]) != op["player"]:
+            raise GaveUp("not the player's property")
+        self.tap(self.card_of(op["player"]))  # the owner's card raises the level, as the screen says
+        self.settle(op["player"])
+
+    def _op_sell_property(self, op: Op) -> None:
+        self._context(op["player"])
+        self.choose("my_deeds")
+        self.expect_screen("choose")
+        self.choose(str(op["square"]))
+        self.expect_screen("own_deed")
+        self.choose("sell_property")
+        self.confirm(op["player"])
+
+    def _op_location(self, op: Op) -> None:
+        self._context(op["player"])
+        self.choose("location")
+        self.expect_screen("location")
+        self.tap(self._deed_card(op["square"]))
+        if self.terminal.view.screen == "location":  # the Bank holds it: buy it or not
+            self.choose("buy" if op.get("buy") else "no_buy")
+        elif op.get("buy"):
+            raise GaveUp("the screen offers no purchase")
+        self.confirm(op["player"])
+
+    def _event(self, op: Op) -> None:
+        """An Event card: the player's card, "Event card", the card picked on screen (the log's, else the first
+        of its effect with the log's amounts), then what the effect asks for: the properties' stickers, the
+        opponent's card, the group or side on screen."""
+        from terminal.bank.operations import EVENT_OPERATIONS
+        from terminal.bank.ultimate import EVENT_TARGETS
+        game = self.terminal.game
+        if game is None or not game.edition.is_ultimate:
+            raise GaveUp("no Event cards on this board")
+        events = game.edition.events
+        matching = [c for c in events if EVENT_OPERATIONS[c.action].op == op["op"]
+                    and all(op.get(k) == v for k, v in c.params.items())]
+        number = op.get("card")
+        card = next((c for c in matching if c.number == number or not number), None)
+        if card is None:
+            raise GaveUp("no such Event card")
+        player = op["player"]
+        self._context(player)
+        self.choose("event")
+        self.expect_screen("event")
+        self.choose(f"card:{card.number}")
+        for slot in EVENT_TARGETS[card.action]:
+            self.expect_screen("event")
+            if slot in ("own_property", "owned_property"):
+                self.tap(self._deed_card(op["square"]))
+            elif slot == "opponent_property":
+                self.tap(self._deed_card(op["other"]))
+            elif slot == "opponent":
+                self.tap(self.card_of(op["opponent"]))
+            else:
+                self.choose(f"{slot}:{op[slot]}")
+        self.settle(player)
+
+    _op_event_swap = _op_event_reset_level = _op_event_max_level = _op_event_neighbours = _event
+    _op_event_side_up = _op_event_side_down = _op_event_group_up = _op_event_group_down = _event
+    _op_event_pay_per_property = _op_event_market_slump = _op_event_both_collect = _op_event_movement = _event
+
     def _op_end_game(self, op: Op) -> None:
         self._banker()
         self.choose("end_game")
@@ -404,6 +500,16 @@ class TableDriver:
 
 DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32, 34, 35, 37,
                 39)
+
+
+def with_ultimate_cards(registry: CardRegistry) -> CardRegistry:
+    """``registry`` with the stickers of the electronic board: its 22 properties (:func:`property_uid`) and its
+    Event cards (:func:`event_uid`)."""
+    for number in PROPERTY_NUMBERS:
+        registry.enrol(property_uid(number), PropertyCard(number), replace=True)
+    for number in EVENT_NUMBERS:
+        registry.enrol(event_uid(number), EventCard(number), replace=True)
+    return registry
 
 
 def make_registry(players: int) -> CardRegistry:

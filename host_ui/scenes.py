@@ -13,10 +13,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cards.editions import Edition
+from cards.editions import Edition, load_edition
 from cards.registry import Enrolment
 from hal.sim_beeper import SimBeeper
-from host_ui.demo import BANKER_UID, FakeClock, deed_uid, make_registry, player_uid
+from host_ui.demo import (
+    BANKER_UID,
+    FakeClock,
+    deed_uid,
+    event_uid,
+    make_registry,
+    player_uid,
+    property_uid,
+    with_ultimate_cards,
+)
 from terminal.bank.game import Game
 from terminal.table.machine import Terminal, TerminalSettings
 from terminal.table.shared import Damage
@@ -36,8 +45,10 @@ class Scene:
 
 
 def _terminal(game: Game | None, language: str, clock: FakeClock, players: int = 4, *, tmp: Path,
-              notice: Msg | None = None) -> Terminal:
+              notice: Msg | None = None, ultimate: bool = False) -> Terminal:
     registry = make_registry(players)
+    if ultimate:  # the electronic board's property and Event stickers
+        with_ultimate_cards(registry)
 
     def factory(edition: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
                 cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
@@ -319,4 +330,134 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     over.end_game()
     final = _terminal(over, language, clock, tmp=tmp)
     scenes.append(Scene("game_over", final.view, over))
+    scenes += build_ultimate_scenes(tmp, language, clock)
+    return scenes
+
+
+def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Scene]:
+    """The electronic board's screens (``ub_*``): its deeds with their levels, the player's options, an Event
+    card asking for each kind of choice, a Location square, and the end at the first bankruptcy."""
+
+    edition = load_edition("ultimate")
+    players = PLAYERS + ("Eva",)
+    a, b, c, d, e = players
+    game = Game.create(tmp / f"ultimate-{language}.db", "ultimate", players, key=KEY)
+    for player, square in ((a, 1), (a, 3), (b, 10), (b, 12), (c, 33), (c, 35), (d, 19), (e, 28)):
+        game.buy(player, square)
+    game.pay_rent(b, 1), game.pay_rent(c, 1), game.raise_level(c, 35), game.raise_level(c, 35)
+    scenes: list[Scene] = []
+    term = _terminal(game, language, clock, players=5, tmp=tmp, ultimate=True)
+
+    def snap(name: str, expect: str, on: Terminal | None = None) -> None:
+        view = (on or term).view
+        assert view.screen == expect, f"scene {name}: screen is {view.screen}, expected {expect} ({view.message})"
+        scenes.append(Scene(name, view, (on or term).game))
+
+    def reset() -> None:
+        clock.advance(2.0)
+        term.cancel()
+        term.message = None
+        term._changed()
+
+    properties = [s.index for s in edition.squares if s.kind == "street"]
+
+    def sticker(square: int) -> str:
+        return property_uid(properties.index(square) + 1)
+
+    snap("ub_idle", "idle")
+    _tap(term, clock, BANKER_UID)
+    term.choose("new_game")  # the wizard opens on the board in play: its mode and its own rule flags
+    for seat in range(1, 6):
+        _tap(term, clock, player_uid(seat))
+    snap("ub_new_game", "new_game")
+    reset()
+    _tap(term, clock, sticker(6))
+    snap("ub_deed_for_sale", "deed")
+    reset()
+    _tap(term, clock, sticker(1))
+    snap("ub_deed_owned", "deed")  # level 3 after two rents: the five rents, the level marked
+    reset()
+    game.pay_bank(b, 1000)
+    _tap(term, clock, sticker(35))
+    _tap(term, clock, player_uid(2))  # the rent of level 3 is more than Bohdan has: confirmed, with the debt
+    snap("ub_confirm_rent", "confirm")
+    reset()
+    game.undo()
+    _tap(term, clock, player_uid(1))
+    snap("ub_player", "player")
+    term.choose("my_deeds")
+    term.choose("1")
+    snap("ub_own_deed", "own_deed")
+    reset()
+    _tap(term, clock, player_uid(1))
+    term.choose("event")
+    snap("ub_event_pick", "event")
+    term.choose("card:1")  # swap: one of yours, then an opponent's
+    snap("ub_event_own_property", "event")
+    _tap(term, clock, sticker(3))
+    snap("ub_event_opponent_property", "event")
+    _tap(term, clock, sticker(33))
+    snap("ub_confirm_event_swap", "confirm")
+    reset()
+    _tap(term, clock, event_uid(11))  # the sticker first: who drew it?
+    snap("ub_event_tap_player", "event")
+    _tap(term, clock, player_uid(2))
+    snap("ub_event_group", "event")
+    reset()
+    _tap(term, clock, player_uid(4))
+    _tap(term, clock, event_uid(9))
+    snap("ub_event_side", "event")
+    term.choose("side:3")
+    snap("ub_confirm_event_side", "confirm")
+    reset()
+    _tap(term, clock, player_uid(5))
+    _tap(term, clock, event_uid(16))
+    snap("ub_event_opponent", "event")
+    reset()
+    _tap(term, clock, player_uid(3))
+    term.choose("location")
+    snap("ub_location", "location")
+    _tap(term, clock, sticker(24))
+    snap("ub_location_buy", "location")
+    term.choose("buy")
+    snap("ub_confirm_location", "confirm")
+    term.confirm()
+    _tap(term, clock, player_uid(4))
+    _tap(term, clock, event_uid(9))
+    term.choose("side:3")
+    term.confirm()  # an Event recorded: the history names it, the banker's undo undoes it
+    _tap(term, clock, BANKER_UID)
+    term.choose("history")
+    snap("ub_history", "history")
+    reset()
+    _tap(term, clock, BANKER_UID)
+    term.choose("undo")
+    snap("ub_confirm_undo_event", "confirm")
+    reset()
+
+    # Eight players, as the electronic board allows here (its own unit stops at four).
+    eight = Game.create(tmp / f"ultimate-8-{language}.db", "ultimate", players + ("Fedir", "Gaëlle", "Hanna"), key=KEY)
+    scenes.append(Scene("ub_idle_8", _terminal(eight, language, clock, players=8, tmp=tmp, ultimate=True).view, eight))
+
+    # The end: the first bankruptcy ends the game, everyone ranked by worth.
+    over = Game.create(tmp / f"ultimate-over-{language}.db", "ultimate", players, key=KEY)
+    for player, square in ((a, 1), (a, 3), (b, 10), (c, 33), (c, 35), (d, 19), (e, 28), (b, 12)):
+        over.buy(player, square)
+    over.event(c, 6, square=35)
+    for player in players:
+        over.pass_go(player)
+    over.pay_bank(d, 1200)
+    over.pay_rent(d, 35)
+    end = _terminal(over, language, clock, players=5, tmp=tmp, ultimate=True)
+    _tap(end, clock, player_uid(4))
+    end.choose("my_deeds")
+    end.choose("19")
+    end.choose("sell_property")
+    snap("ub_confirm_sell", "confirm", on=end)
+    end.confirm()
+    _tap(end, clock, player_uid(4))
+    end.choose("bankruptcy")
+    snap("ub_confirm_bankruptcy", "confirm", on=end)
+    end.confirm()
+    snap("ub_game_over", "game_over", on=end)
     return scenes

@@ -34,8 +34,11 @@ from host_ui.demo import (
     GaveUp,
     TableDriver,
     deed_uid,
+    event_uid,
     make_registry,
     player_uid,
+    property_uid,
+    with_ultimate_cards,
 )
 from host_ui.screen.input_map import InputMapper, panel_size
 from host_ui.shell.clock import wall_clock
@@ -48,6 +51,7 @@ from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
 from terminal.bank.ledger import one_line
 from terminal.errors import GameError
+from terminal.table.flows_ultimate import is_ultimate
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal, TerminalSettings
 from terminal.table.shared import Damage
@@ -228,7 +232,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         header = log.header
         names = list(header["players"])
         path = new_game_path(folder, f"demo-{Path(log.path).stem}")
-        game = Game.create(path, header["edition"], names, mode=header.get("mode", "classic"),
+        game = Game.create(path, header["edition"], names, mode=header.get("mode"),
                            rules=header.get("rules") or None, dealt=header.get("dealt") or None,
                            end_time=header.get("end_time"), length_minutes=header.get("length_minutes"), key=key,
                            player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
@@ -268,6 +272,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     pygame.font.init()
     beeper = SimBeeper(audio=audio, clock=clock)
     reader = SimReader(clock=clock)
+    with_ultimate_cards(registry)  # the electronic board's property and Event stickers are in the tray too
     terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
                         notice=notice, damage=damage)
     panel = panel_size(size, rotation)
@@ -458,6 +463,9 @@ class Tray:
         cards.append((pg.Rect(x0, y, pw * 2 + 6, 36), BANKER_UID, None, theme.ACCENT, "banker"))
         y += 36 + 10
         dw, dh = (w - 3 * 5) // 4, 28
+        if is_ultimate(edition):  # the electronic board: its 22 properties' stickers, then its Event cards
+            self.cards = cards + _ultimate_cards(edition, x0, y, w, theme.GROUP_COLOURS)
+            return
         for i, square in enumerate(DEED_SQUARES):
             r, c = divmod(i, 4)
             rect = pg.Rect(x0 + c * (dw + 5), y + r * (dh + 4), dw, dh)
@@ -551,6 +559,13 @@ class Tray:
         from host_ui.screen import theme  # loaded late (it loads pygame): see run_sim
 
         language = self.terminal.settings.language
+        if kind == "event":  # an Event card: its number on the Event colour
+            pg.draw.rect(win, colour if not faded else theme.PANEL, rect, border_radius=4)
+            f = theme.font(11, True)
+            label = name or ""
+            win.blit(f.render(label, True, theme.text_on(colour) if not faded else theme.MUTED),
+                     f.render(label, True, theme.TEXT).get_rect(center=rect.center))
+            return
         if kind == "deed":
             pg.draw.rect(win, theme.CARD if not faded else theme.PANEL, rect, border_radius=4)
             pg.draw.rect(win, colour, (rect.x, rect.y, rect.w, 7), border_top_left_radius=4,
@@ -572,6 +587,32 @@ class Tray:
         f = theme.font(14, True)
         win.blit(f.render(label, True, fg), (rect.x + 8, rect.y + 6))
         pg.draw.rect(win, theme.WARN, (rect.x + 8, rect.bottom - 16, 16, 10), border_radius=2)
+
+
+def _ultimate_cards(edition: Edition, x0: int, y: int, w: int,
+                    colours: Mapping[str, Colour]) -> list[TrayCard]:
+    """The electronic board's cards in the tray from ``y``: a sticker per property (:func:`property_uid`), four
+    a row, then the Event cards (:func:`event_uid`), numbered, seven a row."""
+    import pygame as pg  # loaded late: see run_sim
+
+    cards: list[TrayCard] = []
+    dw, dh = (w - 3 * 5) // 4, 26
+    properties = [s for s in edition.squares if s.kind == "street"]
+    for i, deed in enumerate(properties):
+        r, c = divmod(i, 4)
+        rect = pg.Rect(x0 + c * (dw + 5), y + r * (dh + 4), dw, dh)
+        cards.append((rect, property_uid(i + 1), deed.name, colours.get(deed.group or "", (90, 90, 90)), "deed"))
+    y += -(-len(properties) // 4) * (dh + 4) + 6
+    ew, eh = (w - 6 * 4) // 7, 24
+    for i, event in enumerate(edition.events):
+        r, c = divmod(i, 7)
+        rect = pg.Rect(x0 + c * (ew + 4), y + r * (eh + 4), ew, eh)
+        cards.append((rect, event_uid(event.number), f"E{event.number}", EVENT_COLOUR, "event"))
+    return cards
+
+
+#: The colour of the Event cards in the tray (the Event screen's band).
+EVENT_COLOUR = (232, 120, 30)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -34,6 +34,13 @@ MAIN = ("idle", "confirm_rent", "own_deed", "keypad", "game_over", "history", "p
 UKRAINIAN = ("idle", "deed_owned", "confirm_rent", "choose_chance", "chance_repairs", "chance_advance",
              "choose_community_chest", "choose_deed", "bankruptcy", "confirm_bankruptcy", "confirm_bankruptcy_many",
              "game_over")
+#: The electronic board's screens (host_ui.scenes.build_ultimate_scenes), in the three languages at 800x480.
+ULTIMATE = ("ub_idle", "ub_idle_8", "ub_new_game", "ub_deed_for_sale", "ub_deed_owned", "ub_player", "ub_own_deed",
+            "ub_event_pick",
+            "ub_event_tap_player", "ub_event_own_property", "ub_event_opponent_property", "ub_event_group",
+            "ub_event_side", "ub_event_opponent", "ub_confirm_event_swap", "ub_confirm_event_side", "ub_location",
+            "ub_location_buy", "ub_confirm_location", "ub_confirm_rent", "ub_confirm_sell", "ub_confirm_bankruptcy",
+            "ub_game_over", "ub_history", "ub_confirm_undo_event")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for scene in scenes:
                     wanted = args.all or (language == "fr" and size == (800, 480)) or (
                         scene.name in MAIN and (language == "fr" or size == (800, 480))) or (
-                        scene.name in UKRAINIAN and language == "uk" and size == (800, 480))
+                        scene.name in UKRAINIAN and language == "uk" and size == (800, 480)) or (
+                        scene.name in ULTIMATE and size == (800, 480))
                     if not wanted:
                         continue
                     renderer.game = scene.game

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import pygame
 
 from host_ui.screen import theme
+from host_ui.screen.levels import draw_level_marker, level_rows
 from host_ui.screen.widgets import MIN_TEXT_PX, Canvas, DrawnText, split_v
 from terminal.table.view import DeedView
 
@@ -36,6 +37,8 @@ def card_rect(area: pygame.Rect, aspect: float = 0.72) -> pygame.Rect:
 
 def _rows(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str, bool]]:
     rows: list[tuple[str, str, bool]] = []
+    if deed.rent_levels:  # the electronic board: five rent levels
+        return level_rows(deed, t, fmt)
     if deed.kind == "street" and len(deed.rents) == 6:
         labels = [t("ui_rent_bare")] + [t("ui_rent_houses", n=n) for n in range(1, 5)] + [t("ui_rent_hotel")]
         for level, (label, rent) in enumerate(zip(labels, deed.rents, strict=True)):
@@ -50,8 +53,10 @@ def _rows(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str
 
 
 def _money(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str]]:
-    money = [(t("ui_price", amount="").strip(), fmt(deed.price)),
-             (t("ui_mortgage_value", amount="").strip(), fmt(deed.mortgage_value))]
+    money = [(t("ui_price", amount="").strip(), fmt(deed.price))]
+    if deed.rent_levels:  # the electronic board: no mortgage, no houses
+        return money
+    money.append((t("ui_mortgage_value", amount="").strip(), fmt(deed.mortgage_value)))
     if deed.kind == "street":
         money.append((t("ui_house_cost", amount="").strip(), fmt(deed.house_cost)))
     return money
@@ -99,7 +104,10 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: F
         name_rect.h = int(band.h * 0.62)
     c.paragraph(name_rect, deed.name.upper(), 14, fg, bold=True, align="center", role="deed_name", min_size=8,
                 max_lines=2)
-    if deed.level:
+    if deed.level and deed.rent_levels:  # the electronic board's level marker
+        draw_level_marker(c, pygame.Rect(band.x, band.y + int(band.h * 0.62), band.w, band.h - int(band.h * 0.62)),
+                          deed.level)
+    elif deed.level:
         _buildings(c, pygame.Rect(band.x, band.y + int(band.h * 0.62), band.w, band.h - int(band.h * 0.62)),
                    deed.level)
     rows = _rows(deed, t, fmt)

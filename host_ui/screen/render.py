@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import pygame
 
 from cards.editions import Edition, load_edition
-from host_ui.screen import screens, theme
+from host_ui.screen import screens, theme, ultimate
 from host_ui.screen.context import Context
 from host_ui.screen.input_map import check_rotation
 from host_ui.screen.widgets import ButtonAction, Canvas, DrawnText, Widget
@@ -147,7 +147,8 @@ class Renderer:
         if view.screen == "game_over":
             ctx.ui["worth_history"] = self.worth_history()
         _, body, _ = self._frame(c, view, ctx)
-        drawer: _Layout = getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
+        own = ultimate.layout(view.screen, ctx)  # the electronic board's own screens are in their own module
+        drawer: _Layout = own if own is not None else getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
         drawer(c, body, ctx)
         return Frame(surface, c.hits, c.texts, c.widgets)
 

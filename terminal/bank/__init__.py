@@ -7,6 +7,8 @@
   operation is computed on.
 - ``rules``, ``bankruptcy``: the money rules (RULES.md); ``engine``: one operation -> its effects;
   ``auction``: auctions held in memory until they close.
+- ``ultimate``: the Ultimate Banking board's rules (rent levels, Location squares, Event cards, sales back to the
+  Bank, its bankruptcy and end), for editions with ``board = "ultimate"``.
 - ``ledger``: the journal on SQLite (WAL, ``synchronous=FULL``, keyed hash chain); ``audit``: its full check.
 - ``game``: :class:`Game`, the public API the table machine and the host use; ``tablelog``: table logs.
 

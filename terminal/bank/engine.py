@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar
 
-from terminal.bank import rules
+from terminal.bank import rules, ultimate
 from terminal.bank.bankruptcy import declare_bankruptcy
 from terminal.bank.money import ten_percent
 from terminal.bank.operations import (
+    ULTIMATE_OPERATIONS,
     Auction,
     BankPays,
     Build,
@@ -467,6 +468,12 @@ def _time_up(tx: Tx, op: TimeUp) -> None:
     tx.set("game", "over", True)
 
 
+# The Ultimate Banking board's own operations: a classic game refuses them (``ultimate_only``); a game of that
+# board computes them in terminal/bank/ultimate.py.
+for _kind in ULTIMATE_OPERATIONS:
+    _HANDLERS[_kind] = ultimate.refuse_on_classic
+
+
 def undo_effects(state: State, config: GameConfig, target_op: Mapping[str, Any], target: Effects) -> Effects:
     """The effects of undoing a journal entry (its operation ``target_op``, its effects ``target``): their
     inverse; undoing the end of a time-limited game (``end_game`` or ``x_time_up``) once its time has been
@@ -494,8 +501,14 @@ def apply(state: State, config: GameConfig, op: Operation | Mapping[str, Any]) -
     if time_is_up(state, config) and not isinstance(op, (PlayTime, TimeUp, EndGame)):
         raise GameOver("The agreed time is up: the game ends now; undo its end to play on.", code="time_up")
     tx = Tx(state, config)
-    _HANDLERS[type(op)](tx, op)
+    if config.edition.is_ultimate:  # the Ultimate Banking board's rules (terminal/bank/ultimate.py)
+        handler = ultimate.handler_for(type(op)) or _HANDLERS[type(op)]
+    else:
+        handler = _HANDLERS[type(op)]
+    handler(tx, op)
     rules.update_game_over(tx)
+    if config.edition.is_ultimate:
+        ultimate.record_end(tx)
     return tx.s, tx.effects
 
 

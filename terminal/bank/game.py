@@ -13,6 +13,15 @@ Typical use::
     game.undo()                       # the rent is paid back
     game.state()["cash"]              # {"Ann": 1300, "Bob": 1500}
     game.close()
+
+The Ultimate Banking board (edition ``ultimate``, mode ``ultimate``: :mod:`terminal.bank.ultimate`) adds
+``raise_level``, ``location``, ``sell_property``, ``event`` (an Event card by number, with its targets) and
+``event_targets``; ``level(square)`` is a property's rent level::
+
+    game = Game.create("games/ub.db", edition="ultimate", players=["Ann", "Bob"], key=key)
+    game.buy("Ann", 35)               # Rue de la Paix, level 1
+    game.pay_rent("Bob", 35)          # 300, then level 2
+    game.event("Bob", 15)             # market slump: Bob's next 2 rents at level 1
 """
 from __future__ import annotations
 
@@ -25,15 +34,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from cards.editions import RULE_FLAGS, Edition, load_edition
-from terminal.bank import engine
+from cards.editions import Edition, load_edition
+from terminal.bank import engine, ultimate
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger
 from terminal.bank.history import HistoryPages, WorthSeries, keep, worth_series
 from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
-from terminal.bank.state import BANK, MODES, POT, State, standings, worth
+from terminal.bank.state import ALL_MODES, BANK, MODES, POT, ULTIMATE, State, standings, worth
 from terminal.bank.tx import Tx
 from terminal.bank.types import LEGACY_SETTLEMENT, SETTLEMENTS, Effects, GameConfig, Owed, Receipt
 from terminal.errors import AuditFailed, GameError, LedgerError, NothingToUndo, RuleViolation, UnknownName
@@ -69,7 +78,7 @@ class Game:
 
     # -- creating and opening ------------------------------------------------------------------------------
     @classmethod
-    def create(cls, path: str | Path, edition: str | Edition, players: Iterable[str], mode: str = "classic",
+    def create(cls, path: str | Path, edition: str | Edition, players: Iterable[str], mode: str | None = None,
                rules: Mapping[str, Any] | None = None, dealt: Mapping[str, Iterable[int]] | None = None,
                end_time: str | None = None, *, key: bytes,
                rng: random.Random | None = None, clock: Callable[[], datetime] | None = None,
@@ -80,8 +89,11 @@ class Game:
         - ``edition``: a shipped edition name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``) or an
           :class:`~cards.editions.Edition`.
         - ``players``: 2 to 8 distinct names (1-20 characters, not ``bank`` or ``pot``), in play order.
-        - ``mode``: ``classic``, ``sans_frontieres``, ``quick`` or ``time_limit`` (RULES.md, End of the game).
-        - ``rules``: rule flags that differ from the edition's defaults (see ``cards.editions.RULE_FLAGS``).
+        - ``mode``: ``classic`` (the default), ``sans_frontieres``, ``quick`` or ``time_limit`` (RULES.md, End of
+          the game); an edition of the Ultimate Banking board plays ``ultimate`` (the default and only mode
+          there: terminal/bank/ultimate.py).
+        - ``rules``: rule flags that differ from the edition's defaults (``edition.rule_flags``: see
+          ``cards.editions.RULE_FLAGS`` and ``ULTIMATE_RULE_FLAGS``).
         - ``dealt``: quick and time-limited games deal 2 deeds per player, paid at setup; given here (a
           replayed log) or drawn with ``rng`` (default: the system's randomness).
         - ``length_minutes``: the agreed length of a time-limited game, in minutes of play (counted on the
@@ -103,17 +115,21 @@ class Game:
             raise RuleViolation("players is a list of names, not one string.", code="player_count",
                                 params={"count": 1})
         players = tuple(players)
-        _check_players(players)
-        if mode not in MODES:
-            raise RuleViolation(f"Unknown game mode {mode!r}: choose one of {', '.join(MODES)}.",
+        _check_players(players, edition)
+        modes = (ULTIMATE,) if edition.is_ultimate else MODES
+        if mode is None:
+            mode = modes[0]
+        if mode not in modes:
+            raise RuleViolation(f"Unknown game mode {mode!r}: choose one of {', '.join(modes)}.",
                                 code="unknown_mode", params={"mode": mode})
         flags = dict(edition.rules)
+        known = edition.rule_flags
         for name, value in (rules or {}).items():
-            if name not in RULE_FLAGS:
-                raise RuleViolation(f"Unknown rule flag {name!r} (known: {', '.join(RULE_FLAGS)}).",
+            if name not in known:
+                raise RuleViolation(f"Unknown rule flag {name!r} (known: {', '.join(known)}).",
                                     code="unknown_rule_flag", params={"flag": name})
-            if value not in RULE_FLAGS[name] or type(value) is not type(RULE_FLAGS[name][0]):
-                raise RuleViolation(f"Rule flag {name} takes {' or '.join(map(repr, RULE_FLAGS[name]))}, "
+            if value not in known[name] or type(value) is not type(known[name][0]):
+                raise RuleViolation(f"Rule flag {name} takes {' or '.join(map(repr, known[name]))}, "
                                     f"not {value!r}.", code="bad_rule_flag", params={"flag": name})
             flags[name] = value
         if end_time is not None:
@@ -638,6 +654,36 @@ class Game:
         """End a time-limited game now."""
         return self.apply({"op": "end_game"})
 
+    # -- the Ultimate Banking board (terminal/bank/ultimate.py) --------------------------------------------
+    def level(self, square: int) -> int:
+        """The rent level (1-5) of a property on the Ultimate board; 0 while the Bank holds it."""
+        return ultimate.level(self._state, square)
+
+    def raise_level(self, player: str, square: int) -> Receipt:
+        """The owner lands on their own property: +1 rent level (refused at 5)."""
+        return self.apply({"op": "raise_level", "player": player, "square": square})
+
+    def location(self, player: str, square: int, buy: bool = False) -> Receipt:
+        """A Location square: the fee, then the chosen property's landing (``buy``: buy it, unowned)."""
+        op: dict[str, Any] = {"op": "location", "player": player, "square": square}
+        if buy:
+            op["buy"] = True
+        return self.apply(op)
+
+    def sell_property(self, player: str, square: int) -> Receipt:
+        """A player in debt sells a property back to the Bank at its printed price."""
+        return self.apply({"op": "sell_property", "player": player, "square": square})
+
+    def event(self, player: str, card: int, **targets: Any) -> Receipt:
+        """Play Event card number ``card`` (1-based, the edition's order) for ``player`` with the targets its
+        action needs (``ultimate.EVENT_TARGETS``: ``square``, ``other``, ``side``, ``group``, ``opponent``)."""
+        return self.apply(ultimate.event_operation(self.edition, card, player, **targets))
+
+    def event_targets(self, player: str, action: str) -> dict[str, list[Any]]:
+        """Where Event ``action`` would apply for ``player`` now: the accepted choices of each target it needs
+        (an empty list: the card cannot apply; it is set aside without an operation)."""
+        return ultimate.event_targets(self._state, self.config, player, action)
+
     # -- play time (docs/table-log.md, Time limit) ---------------------------------------------------------
     def start_play_clock(self, clock: Callable[[], float]) -> None:
         """Count play time on ``clock`` (monotonic seconds: ``time.monotonic`` on a device) from now on, while
@@ -762,10 +808,19 @@ class Game:
     def rent(self, payer: str, square: int, dice: int | None = None, card: str | None = None) -> tuple[int, str]:
         """``(amount, owner)`` that :meth:`pay_rent` would charge; raises as it would."""
         tx = Tx(self._state, self.config)
+        if self.edition.is_ultimate:
+            deed = tx.deed(square)
+            if dice is not None or card is not None:
+                raise RuleViolation(f"Rent on {deed.name} depends on neither dice nor cards: leave them out.",
+                                    code="rent_no_dice", params={"square": square, "deed": deed.name})
+            return ultimate.rent_due(self._state, self.config, tx.player(payer), deed)
         return rent_due(self._state, self.config, tx.player(payer), tx.deed(square), dice, card)
 
     def raisable(self, player: str) -> int:
-        """What a player could still raise from the Bank (half their buildings + unmortgaged deeds)."""
+        """What a player could still raise from the Bank (half their buildings + unmortgaged deeds; on the Ultimate
+        board, their properties at their printed price)."""
+        if self.edition.is_ultimate:
+            return ultimate.raisable(self._state, self.config, player)
         return raisable(self._state, self.config, player)
 
     def state(self) -> dict[str, Any]:
@@ -775,10 +830,27 @@ class Game:
         {"square": 0-4 or 5 = hotel}, ``mortgaged`` [squares], ``debt`` {player: [{"to", "amount"}]},
         ``jail_cards`` {player: n}, ``bankrupt`` [names], ``bank`` {"houses", "hotels", "pot"},
         ``worth`` {player: int}, ``standings`` [names], ``game_over`` bool; a time-limited game adds
-        ``x_time`` (:meth:`time_state`).
+        ``x_time`` (:meth:`time_state`). On the Ultimate board ``owner`` covers its 22 properties, ``levels``
+        {"square": 1-5, 0 unowned} replaces ``buildings``, and ``slump`` {player: rent payments left at level 1}
+        is added.
         """
         s = self._state
         deeds = [d.index for d in self.edition.deeds()]
+        if self.edition.is_ultimate:
+            return {
+                "cash": {p: s.cash[p] for p in s.players},
+                "owner": {str(i): s.owner.get(i, BANK) for i in deeds},
+                "levels": {str(i): ultimate.level(s, i) for i in deeds},
+                "slump": {p: ultimate.slump_of(s, p) for p in s.players},
+                "mortgaged": [],
+                "debt": self.debts(),
+                "jail_cards": dict.fromkeys(s.players, 0),
+                "bankrupt": list(s.bankrupt_list),
+                "bank": {"houses": 0, "hotels": 0, "pot": s.cash[POT]},
+                "worth": {p: self.worth(p) for p in s.players},
+                "standings": self.standings(),
+                "game_over": self.is_over(),
+            }
         return {
             "cash": {p: s.cash[p] for p in s.players},
             "owner": {str(i): s.owner.get(i, BANK) for i in deeds},
@@ -904,8 +976,8 @@ def _header_problem(meta: Mapping[str, Any]) -> str | None:
         return f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names"
     if not isinstance(meta.get("edition"), str):
         return "edition must be a name"
-    if meta.get("mode") not in MODES:
-        return f"mode must be one of {', '.join(MODES)}"
+    if meta.get("mode") not in ALL_MODES:
+        return f"mode must be one of {', '.join(ALL_MODES)}"
     if not isinstance(meta.get("rules"), dict):
         return "rules must be an object"
     dealt = meta.get("dealt") or {}
@@ -927,9 +999,10 @@ def _header_problem(meta: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _check_players(players: tuple[str, ...]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleViolation(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}.",
+def _check_players(players: tuple[str, ...], edition: Edition | None = None) -> None:
+    least, most = (edition.min_players, edition.max_players) if edition is not None else (MIN_PLAYERS, MAX_PLAYERS)
+    if not least <= len(players) <= most:
+        raise RuleViolation(f"A game has {least} to {most} players, not {len(players)}.",
                             code="player_count", params={"count": len(players)})
     for name in players:
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH or name != name.strip() \

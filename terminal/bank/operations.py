@@ -24,6 +24,9 @@ __all__ = [
     "CollectFromEachPlayer", "Repairs", "JailFine", "GainJailCard", "UseJailCard", "FreeParking", "Build",
     "SellBuilding", "Mortgage", "Unmortgage", "Transfer", "Trade", "DeclareBankruptcy", "Undo", "EndGame",
     "PlayTime", "TimeLimit", "TimeUp", "CLOCK_OPERATIONS",
+    "RaiseLevel", "SellProperty", "Location", "EventSwap", "EventResetLevel", "EventMaxLevel", "EventNeighbours",
+    "EventSideUp", "EventSideDown", "EventGroupUp", "EventGroupDown", "EventPayPerProperty", "EventMarketSlump",
+    "EventBothCollect", "EventMovement", "EVENT_OPERATIONS", "ULTIMATE_OPERATIONS",
 ]
 
 
@@ -270,11 +273,175 @@ class TimeUp(Operation):
     op: ClassVar[str] = "x_time_up"
 
 
+# -- the Ultimate Banking board (docs/table-log.md, The Ultimate Banking board) ---------------------------------
+# Valid only in a game of an Ultimate-board edition. Squares are that board's (0-35). Each Event operation takes
+# an optional ``card``: the number of the Event card played (1-based, in the edition's order), checked against
+# the card's action and amounts when given.
+@dataclass(frozen=True, slots=True)
+class RaiseLevel(Operation):
+    """The owner lands on their own property: its rent level rises by one."""
+
+    op: ClassVar[str] = "raise_level"
+    player: str
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class SellProperty(Operation):
+    """A player in debt sells a property back to the Bank at its printed price (its level goes)."""
+
+    op: ClassVar[str] = "sell_property"
+    player: str
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Location(Operation):
+    """A Location square: the fee, then the chosen property's landing (``buy``: buy it when unowned)."""
+
+    op: ClassVar[str] = "location"
+    player: str
+    square: int
+    buy: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventSwap(Operation):
+    """Swap the player's property ``square`` with an opponent's property ``other`` (levels stay on them)."""
+
+    op: ClassVar[str] = "event_swap"
+    player: str
+    square: int
+    other: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventResetLevel(Operation):
+    """Any owned property ``square`` back to rent level 1."""
+
+    op: ClassVar[str] = "event_reset_level"
+    player: str
+    square: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventMaxLevel(Operation):
+    """One of the player's properties to rent level 5."""
+
+    op: ClassVar[str] = "event_max_level"
+    player: str
+    square: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventNeighbours(Operation):
+    """+1 level on the player's property ``square``, -1 on its two neighbours."""
+
+    op: ClassVar[str] = "event_neighbours"
+    player: str
+    square: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventSideUp(Operation):
+    """+1 level on every owned property of one ``side`` of the board (1-4)."""
+
+    op: ClassVar[str] = "event_side_up"
+    player: str
+    side: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventSideDown(Operation):
+    """-1 level on every owned property of one ``side`` of the board (1-4)."""
+
+    op: ClassVar[str] = "event_side_down"
+    player: str
+    side: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventGroupUp(Operation):
+    """+1 level on every owned property of one colour ``group``."""
+
+    op: ClassVar[str] = "event_group_up"
+    player: str
+    group: str
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventGroupDown(Operation):
+    """-1 level on every owned property of one colour ``group``."""
+
+    op: ClassVar[str] = "event_group_down"
+    player: str
+    group: str
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventPayPerProperty(Operation):
+    """The player pays the Bank ``amount`` for each property they own (a charge)."""
+
+    op: ClassVar[str] = "event_pay_per_property"
+    player: str
+    amount: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventMarketSlump(Operation):
+    """The player's next ``payments`` rent payments are at level 1."""
+
+    op: ClassVar[str] = "event_market_slump"
+    player: str
+    payments: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventBothCollect(Operation):
+    """The player and the ``opponent`` they choose each collect ``amount`` from the Bank."""
+
+    op: ClassVar[str] = "event_both_collect"
+    player: str
+    opponent: str
+    amount: int
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventMovement(Operation):
+    """An Event card that only moves a token: recorded, no money and no level changes."""
+
+    op: ClassVar[str] = "event_movement"
+    player: str
+    card: int | None = None
+
+
+#: The Event operations, by the Event card action they carry out (``cards.editions.EVENT_ACTIONS``).
+_EVENTS: tuple[type[Operation], ...] = (
+    EventSwap, EventResetLevel, EventMaxLevel, EventNeighbours, EventSideUp, EventSideDown, EventGroupUp,
+    EventGroupDown, EventPayPerProperty, EventMarketSlump, EventBothCollect, EventMovement)
+EVENT_OPERATIONS: dict[str, type[Operation]] = {cls.op.removeprefix("event_"): cls for cls in _EVENTS}
+#: The operations only a game of the Ultimate board takes.
+ULTIMATE_OPERATIONS: frozenset[type[Operation]] = frozenset({RaiseLevel, SellProperty, Location,
+                                                             *EVENT_OPERATIONS.values()})
+
 #: Every operation's record, by its name in the log.
-OPERATIONS: dict[str, type[Operation]] = {cls.op: cls for cls in (
+_ALL: tuple[type[Operation], ...] = (
     PassGo, Buy, Auction, PayRent, PayTax, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Repairs,
     JailFine, GainJailCard, UseJailCard, FreeParking, Build, SellBuilding, Mortgage, Unmortgage, Transfer, Trade,
-    DeclareBankruptcy, Undo, EndGame, PlayTime, TimeLimit, TimeUp)}
+    DeclareBankruptcy, Undo, EndGame, PlayTime, TimeLimit, TimeUp,
+    RaiseLevel, SellProperty, Location, *_EVENTS)
+OPERATIONS: dict[str, type[Operation]] = {cls.op: cls for cls in _ALL}
 
 #: The clock's entries: recorded by the terminal, never undone (an undo skips them).
 CLOCK_OPERATIONS: frozenset[str] = frozenset({PlayTime.op, TimeLimit.op})

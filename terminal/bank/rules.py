@@ -20,7 +20,8 @@ RENT_CARDS = ("nearest_railroad", "nearest_utility")
 def square_name(edition: Edition, square: object) -> str:
     """The name of ``square`` in ``edition`` for a message (``deed`` param), or ``repr(square)`` when there is
     no such square."""
-    return edition.squares[square].name if isinstance(square, int) and 0 <= square < 40 else repr(square)
+    return (edition.squares[square].name if isinstance(square, int) and 0 <= square < len(edition.squares)
+            else repr(square))
 
 
 def _names(names: list[str]) -> str:
@@ -277,13 +278,13 @@ def raisable(state: State, config: GameConfig, player: str) -> int:
 
 def update_game_over(tx: Tx) -> None:
     """Mark the game over when its mode says so (RULES.md, End of the game): classic and every mode when
-    one player is left; sans_frontieres at the first bankruptcy; quick at the second."""
+    one player is left; sans_frontieres and the Ultimate board at the first bankruptcy; quick at the second."""
     state = tx.s
     if state.game.get("over"):
         return
     bankruptcies = len(state.bankrupt_list)
     over = len(state.active_players()) <= 1
-    if tx.cfg.mode == "sans_frontieres" and bankruptcies >= 1:
+    if tx.cfg.mode in ("sans_frontieres", "ultimate") and bankruptcies >= 1:
         over = True
     if tx.cfg.mode == "quick" and bankruptcies >= 2:
         over = True

@@ -18,6 +18,11 @@ POT = "pot"
 HOTEL = 5
 DECKS = ("chance", "community_chest")
 MODES = ("classic", "sans_frontieres", "quick", "time_limit")
+#: The mode of every game on the Ultimate Banking board (an edition with ``board = "ultimate"``): its own rules,
+#: the game ending at the first bankruptcy (terminal/bank/ultimate.py).
+ULTIMATE = "ultimate"
+#: Every mode a game header may name: the classic board's modes, then the Ultimate board's.
+ALL_MODES = (*MODES, ULTIMATE)
 
 
 @dataclass
@@ -26,7 +31,8 @@ class State:
 
     - ``cash``: account -> int balance (players, ``bank``, ``pot``).
     - ``owner``: square -> player name, for deeds a player holds (absent: the Bank holds it).
-    - ``level``: square -> 0..houses_before_hotel houses, or 5 for a hotel (absent: 0).
+    - ``level``: square -> 0..houses_before_hotel houses, or 5 for a hotel (absent: 0). On the Ultimate board:
+      an owned property's rent level, 1 to 5 (absent: the Bank holds it).
     - ``mortgaged``: square -> True for mortgaged deeds (absent: not mortgaged).
     - ``jail_card``: deck -> holder's name (absent while the card is in its deck).
     - ``debts``: outstanding debts oldest first (:class:`~terminal.bank.types.Debt`); stored, and recorded in
@@ -34,7 +40,8 @@ class State:
       "amount"}, ...]}``.
     - ``bankrupt``: names of bankrupt players in the order they went bankrupt.
     - ``bank``: ``{"houses": n, "hotels": n}`` left in the Bank.
-    - ``game``: ``{"over": bool}``.
+    - ``game``: ``{"over": bool}``; on the Ultimate board also ``slump`` ({player: rent payments left at level
+      1}, absent when none) and, once the game is over, ``standings`` (every player, best worth first).
     """
 
     players: tuple[str, ...]

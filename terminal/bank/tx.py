@@ -205,8 +205,9 @@ class Tx:
                         "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts]})
 
     def deed(self, square: object) -> Square:
-        if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square < 40:
-            raise UnknownName(f"There is no square {square!r}: squares are numbered 0 to 39.",
+        last = len(self.ed.squares) - 1
+        if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square <= last:
+            raise UnknownName(f"There is no square {square!r}: squares are numbered 0 to {last}.",
                               code="unknown_square", params={"square": square})
         deed = self.ed.squares[square]
         if not deed.is_deed:

@@ -11,6 +11,9 @@ from typing import Any, ClassVar, TypedDict
 
 from cards.registry import Enrolment
 from terminal.bank.auction import DeedAuction
+from terminal.table.dialogs_ultimate import EventScreen as EventScreen  # the electronic board's screens
+from terminal.table.dialogs_ultimate import EventTap as EventTap
+from terminal.table.dialogs_ultimate import LocationScreen as LocationScreen
 from terminal.table.view import Msg, Option, Pending
 
 
@@ -376,9 +379,10 @@ class Damaged:
 
 
 Dialog = (Idle | GameOver | DeedScreen | Offer | OwnDeed | PlayerScreen | Confirm | Keypad | Pin | Choice
-          | AuctionScreen | TradeScreen | BankruptcyScreen | Banker | History | NewGame | Enrol | Damaged)
+          | AuctionScreen | TradeScreen | BankruptcyScreen | Banker | History | NewGame | Enrol | Damaged
+          | EventScreen | LocationScreen)
 
 #: Every screen record, for the checks of :mod:`terminal.table.states`.
 DIALOGS: tuple[type[Dialog], ...] = (Idle, GameOver, DeedScreen, Offer, OwnDeed, PlayerScreen, Confirm, Keypad, Pin,
                                      Choice, AuctionScreen, TradeScreen, BankruptcyScreen, Banker, History, NewGame,
-                                     Enrol, Damaged)
+                                     Enrol, Damaged, EventScreen, LocationScreen)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import hmac
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cards.editions import RULE_FLAGS, Edition, available_editions, load_edition
+from cards.editions import Edition, available_editions, load_edition
 from cards.registry import Role
 from terminal.bank.game import MAX_NAME_LENGTH
 from terminal.bank.money import ten_percent
@@ -52,6 +52,11 @@ GAME_LENGTHS = (60, 90, 120, 180, 30, 45)
 
 class TableFlows(TerminalParts):
     """Auctions, trades, bankruptcy, banker functions and wizards (see the module docstring)."""
+
+    if TYPE_CHECKING:  # the electronic board: terminal.table.flows_ultimate.UltimateFlows
+        def _ub_reasons(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]: ...
+        @staticmethod
+        def _board_mode(edition: str, mode: str) -> str: ...
 
     # ------------------------------------------------------------------------------------------------------
     # Auctions
@@ -272,6 +277,8 @@ class TableFlows(TerminalParts):
     def _reasons(self, op: Mapping[str, Any], effects: Effects) -> tuple[Msg, ...]:
         """Why a computed amount is what it is: the rent's reason, the 10 % interest of a mortgage, a price
         set by a building auction (housing shortage), the 10 % income tax."""
+        if self._game.edition.is_ultimate:  # levels: terminal.table.flows_ultimate
+            return self._ub_reasons(op, effects)
         name = op.get("op")
         edition = self._game.edition
         square = op.get("square")
@@ -552,7 +559,8 @@ class TableFlows(TerminalParts):
         if self.game_factory is None:
             return self._refuse(Msg("not_allowed_now", {"what": "new game"}, "Not possible here: new game."))
         default = self.game.edition.name if self.game else ("fr" if self.settings.language == "fr" else "us")
-        self._go(NewGame(edition=default, editions=available_editions(), minutes=GAME_LENGTHS[0]))
+        self._go(NewGame(edition=default, editions=available_editions(), minutes=GAME_LENGTHS[0],
+                         mode=self._board_mode(default, "classic")))
 
     def _new_game_card(self, uid: str) -> None:
         seats = self._at(NewGame).seats
@@ -580,13 +588,16 @@ class TableFlows(TerminalParts):
         if option_id == "edition":
             editions = wizard.editions
             wizard.edition = editions[(editions.index(wizard.edition) + 1) % len(editions)]
-        elif option_id == "mode":
+            flags = load_edition(wizard.edition).rule_flags
+            wizard.rules = {k: v for k, v in wizard.rules.items() if k in flags}  # another board's flags go
+            wizard.mode = self._board_mode(wizard.edition, wizard.mode)
+        elif option_id == "mode" and wizard.mode in MODES:  # the electronic board has its one mode
             wizard.mode = MODES[(MODES.index(wizard.mode) + 1) % len(MODES)]
         elif option_id == "minutes":
             wizard.minutes = GAME_LENGTHS[(GAME_LENGTHS.index(wizard.minutes) + 1) % len(GAME_LENGTHS)]
         elif option_id.startswith("flag:"):
             flag = option_id[5:]
-            values = RULE_FLAGS[flag]
+            values = load_edition(wizard.edition).rule_flags[flag]
             current = wizard.rules.get(flag, load_edition(wizard.edition).rules[flag])
             wizard.rules[flag] = values[(values.index(current) + 1) % len(values)]
         elif option_id.startswith("rename:"):  # the seat's name, typed on the on-screen keyboard

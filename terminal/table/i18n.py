@@ -86,14 +86,26 @@ PURPOSES: Mapping[str, str] = {
     "declare_bankruptcy": N_("purpose_declare_bankruptcy"), "undo": N_("purpose_undo"),
     "end_game": N_("purpose_end_game"), "x_play_time": N_("purpose_x_play_time"),
     "x_time_limit": N_("purpose_x_time_limit"), "x_time_up": N_("purpose_x_time_up"),
+    # the electronic board's (terminal/table/flows_ultimate.py)
+    "raise_level": N_("purpose_raise_level"), "sell_property": N_("purpose_sell_property"),
+    "location": N_("purpose_location"), "event_swap": N_("purpose_event_swap"),
+    "event_reset_level": N_("purpose_event_reset_level"), "event_max_level": N_("purpose_event_max_level"),
+    "event_neighbours": N_("purpose_event_neighbours"), "event_side_up": N_("purpose_event_side_up"),
+    "event_side_down": N_("purpose_event_side_down"), "event_group_up": N_("purpose_event_group_up"),
+    "event_group_down": N_("purpose_event_group_down"),
+    "event_pay_per_property": N_("purpose_event_pay_per_property"),
+    "event_market_slump": N_("purpose_event_market_slump"), "event_both_collect": N_("purpose_event_both_collect"),
+    "event_movement": N_("purpose_event_movement"),
 }
 #: An operation kind no entry of :data:`PURPOSES` names (a newer journal).
 OTHER_PURPOSE = N_("purpose_other")
 #: The game modes' names and one-line explanations: mode -> message id.
 MODES: Mapping[str, str] = {"classic": N_("mode_classic"), "sans_frontieres": N_("mode_sans_frontieres"),
-                            "quick": N_("mode_quick"), "time_limit": N_("mode_time_limit")}
+                            "quick": N_("mode_quick"), "time_limit": N_("mode_time_limit"),
+                            "ultimate": N_("mode_ultimate")}
 MODE_HINTS: Mapping[str, str] = {"classic": N_("mode_hint_classic"), "sans_frontieres": N_("mode_hint_sans_frontieres"),
-                                 "quick": N_("mode_hint_quick"), "time_limit": N_("mode_hint_time_limit")}
+                                 "quick": N_("mode_hint_quick"), "time_limit": N_("mode_hint_time_limit"),
+                                 "ultimate": N_("mode_hint_ultimate")}
 #: The house rules' names, and the values of the rounding rule: key -> message id.
 FLAGS: Mapping[str, str] = {
     "double_rent_with_mortgaged_street": N_("flag_double_rent_with_mortgaged_street"),

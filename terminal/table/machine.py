@@ -53,12 +53,13 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from cards.editions import DeckCard
-from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard
+from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard, PropertyCard
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
 from terminal.bank.types import Effects, Owed, Receipt
 from terminal.errors import AuditFailed, GameError
+from terminal.table import flows_ultimate  # the electronic board's taps
 from terminal.table.dialogs import (
     Adjust,
     AdjustPlayer,
@@ -80,6 +81,8 @@ from terminal.table.dialogs import (
     Dialog,
     Dice,
     Enrol,
+    EventScreen,
+    EventTap,
     GameOver,
     History,
     Idle,
@@ -121,7 +124,7 @@ MAX_DIGITS = 9
 D = TypeVar("D")
 
 
-class Terminal(TableFlows, ViewBuilder):
+class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
     """The state machine. ``game`` may be None until a new game is started from the banker menu.
 
     - ``registry``: maps a UID to a role (``lookup(uid)``; see ``cards.registry``).
@@ -241,9 +244,22 @@ class Terminal(TableFlows, ViewBuilder):
                                         f"{player} is bankrupt: out of the game."))
             tapped, kind = PlayerTap(player, uid), "player"
         elif isinstance(role, DeedCard):
-            if not self.game.edition.squares[role.square].is_deed:
+            square: int | None = role.square
+            if self._ultimate:  # the electronic board: a street's sticker stands for its property here
+                square = self._ub_sticker(role.square)
+                if square is None:
+                    return self._refuse(Msg("not_a_property_here", {}, "This deed is not a property of this board."))
+            elif not self.game.edition.squares[role.square].is_deed:
                 return self._refuse(Msg("unknown_card", {}, "Unknown card: enrol it from the banker's menu."))
-            tapped, kind = DeedTap(role.square, uid), "deed"
+            assert square is not None
+            tapped, kind = DeedTap(square, uid), "deed"
+        elif isinstance(role, PropertyCard):  # a property's sticker (the electronic board)
+            square = flows_ultimate.property_square(self.game.edition, role.number) if self._ultimate else None
+            if square is None:
+                return self._refuse(Msg("not_a_property_here", {}, "This deed is not a property of this board."))
+            tapped, kind = DeedTap(square, uid), "deed"
+        elif (number := flows_ultimate.event_number(role)) is not None:  # an Event card (the electronic board)
+            return self._event_card_tapped(EventTap(number, uid))
         else:
             return self._refuse(Msg("unknown_card", {}, "Unknown card."))
         handler = HANDLERS[self.screen].card
@@ -418,6 +434,8 @@ class Terminal(TableFlows, ViewBuilder):
             if by:
                 return Msg("need_card_or_ok", {"player": by[0]}, f"{by[0]}'s card or OK")
             return Msg("part_card_ok", {}, "the OK button")
+        if isinstance(dialog, EventScreen):
+            return self._event_needs(dialog)
         if isinstance(dialog, BankruptcyScreen) and not dialog.decided:
             return Msg("need_creditor_card", {"player": dialog.creditor}, f"{dialog.creditor}'s card")
         if isinstance(dialog, DeedScreen):
@@ -825,8 +843,12 @@ class Terminal(TableFlows, ViewBuilder):
                                            Msg("purpose_buy", {"deed": name}, f"Buying {name}"), (player,),
                                            uid=tapped.uid)
         if owner == player:
+            if self._ultimate:  # the owner's card raises the level (the deed screen said so)
+                return self._ub_deed_with_owner(square, player, uid=tapped.uid)
             self._accept()
             return self._go(OwnDeed(square=square, player=player))
+        if self._ultimate and self._ub_rent_differs(player, square):  # not the rent shown (a market slump)
+            return self._rent(player, square, now=False)
         self._rent(player, square, dice=screen.dice, card=screen.card, uid=tapped.uid)
 
     def _choose_deed(self, option_id: str) -> None:
@@ -898,6 +920,8 @@ class Terminal(TableFlows, ViewBuilder):
         self._deed_with_player(dialog.square, tapped.player)
 
     def _choose_own_deed(self, option_id: str) -> None:
+        if self._ultimate:  # the electronic board: raise the level, or sell it back to the Bank
+            return self._ub_choose_own_deed(option_id)
         own = self._at(OwnDeed)
         player, square = own.player, own.square
         name = self._deed_name(square)
@@ -930,11 +954,14 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _choose_player(self, option_id: str) -> None:
         player = self._at(PlayerScreen).player
+        if self._ultimate and self._ub_choose_player(player, option_id):
+            return None
         edition = self._game.edition
+        luxury = edition.squares[38].name if len(edition.squares) > 38 else ""  # the electronic board has none
         simple: dict[str, tuple[dict[str, Any], Msg]] = {
             "pass_go": ({"op": "pass_go", "player": player}, Msg("purpose_pass_go", {}, "GO salary")),
             "luxury_tax": ({"op": "pay_tax", "player": player, "square": 38},
-                           Msg("purpose_pay_tax", {"tax": edition.squares[38].name}, edition.squares[38].name)),
+                           Msg("purpose_pay_tax", {"tax": luxury}, luxury)),
             "jail_fine": ({"op": "jail_fine", "player": player}, Msg("purpose_jail_fine", {}, "Jail fine")),
             "free_parking": ({"op": "free_parking", "player": player}, Msg("purpose_free_parking", {}, "Free Parking")),
         }
@@ -1158,6 +1185,8 @@ HANDLERS: Mapping[str, Handlers] = {
     "new_game": Handlers(card=Terminal._card_new_game, option=Terminal._choose_new_game),
     "enrol": Handlers(option=Terminal._choose_enrol),
     "damaged": Handlers(option=Terminal._choose_damaged),
+    "event": Handlers(card=Terminal._card_event, option=Terminal._choose_event),
+    "location": Handlers(card=Terminal._card_location, option=Terminal._choose_location),
 }
 
 

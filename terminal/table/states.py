@@ -3,7 +3,8 @@ another input, its timeout, and the screens it may go to. Checked at import (:fu
 at every change of screen (:meth:`terminal.table.machine.Terminal._go` refuses an undeclared transition).
 
 Inputs: ``player`` (a player's card), ``deed`` (a deed's sticker), ``option`` (a choice on screen or a function
-key), ``ok`` (the OK button), ``digit`` (a keypad key). Two inputs are taken on every screen and are not listed:
+key), ``ok`` (the OK button), ``digit`` (a keypad key), ``event`` (an Event card's sticker: the electronic board
+only, :mod:`terminal.table.flows_ultimate`). Two inputs are taken on every screen and are not listed:
 cancel (back to idle, nothing recorded) and the banker card (the banker menu); the enrolment wizard also
 takes any card at all (to give it a role). An input a screen does not take gets one message, the same for
 every kind of wrong card: "this screen needs ..." with the state's ``needs`` (or, on a confirmation, the
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from terminal.table.dialogs import DIALOGS
 from terminal.table.i18n import LANGUAGES, has_text
 
-INPUTS = frozenset({"player", "deed", "option", "ok", "digit"})
+INPUTS = frozenset({"player", "deed", "option", "ok", "digit", "event"})
 #: Screens every screen may go to: idle after a commit, a cancel or a timeout; the end of the game; the
 #: banker menu (the banker card is taken everywhere); the damaged game's screen (the checks running beside
 #: play may stop payments at any moment).
@@ -46,12 +47,13 @@ def _state(name: str, takes: str, needs: str, goes_to: str, long: bool = False) 
 _DEED_NEXT = "deed offer own_deed keypad confirm auction choose"
 
 STATES: Mapping[str, State] = {s.name: s for s in (
-    _state("idle", "player deed option", "part_card_player_or_deed", "player pin history " + _DEED_NEXT),
+    _state("idle", "player deed option event", "part_card_player_or_deed", "player pin history event " + _DEED_NEXT),
     _state("game_over", "option", "part_card_banker", "pin history"),
     _state("deed", "player deed option", "part_card_player", _DEED_NEXT),
     _state("offer", "player deed option", "part_card_player", _DEED_NEXT),
     _state("own_deed", "player deed option", "part_card_player", _DEED_NEXT),
-    _state("player", "player deed option", "part_card_choice", "player " + _DEED_NEXT + " bankruptcy"),
+    _state("player", "player deed option event", "part_card_choice",
+           "player " + _DEED_NEXT + " bankruptcy event location"),
     _state("keypad", "digit ok player", "part_keypad", "keypad confirm choose auction trade " + _DEED_NEXT),
     _state("pin", "digit ok", "part_keypad", "confirm choose history"),
     _state("confirm", "player ok option", "part_card_ok", "confirm trade auction"),
@@ -66,6 +68,11 @@ STATES: Mapping[str, State] = {s.name: s for s in (
     _state("enrol", "option", "part_card_enrol", "enrol", long=True),
     # a damaged game: the banker restores its newest good backup or starts a new game (identified first)
     _state("damaged", "option", "part_damaged", "pin new_game"),
+    # the electronic board (terminal.table.flows_ultimate): an Event card's effect asks for exactly the taps it
+    # needs (the player who drew it, your property, an opponent's property or card, a colour group, a side);
+    # a Location square's property is chosen by its card or on the list
+    _state("event", "player deed option event", "part_event_needs", "event confirm", long=True),
+    _state("location", "player deed option", "part_card_location_deed", "location confirm offer", long=True),
 )}
 
 

@@ -68,6 +68,9 @@ class DeedView:
     level: int
     mortgaged: bool
     rent: int | None
+    #: The electronic board: ``level`` is the rent level 1-5 (0 while the Bank holds it) and ``rents`` the five
+    #: rents of the levels (no houses, no mortgage).
+    rent_levels: bool = False
 
 
 @dataclass(frozen=True)

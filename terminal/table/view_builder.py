@@ -4,7 +4,8 @@ declared by :class:`terminal.table.shared.TerminalParts`).
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from cards.editions import RULE_FLAGS, load_edition
 from terminal.errors import GameError
@@ -18,10 +19,12 @@ from terminal.table.dialogs import (
     DeedDice,
     DeedScreen,
     Enrol,
+    EventScreen,
     GameOver,
     History,
     Idle,
     Keypad,
+    LocationScreen,
     NewGame,
     Offer,
     OwnDeed,
@@ -57,6 +60,18 @@ class _Common(TypedDict, total=False):
 class ViewBuilder(TerminalParts):
     """Builds the view model; :attr:`view` is rebuilt only after a change (``version`` counts changes)."""
 
+    if TYPE_CHECKING:  # the electronic board's views: terminal.table.flows_ultimate.UltimateFlows
+        @property
+        def _ultimate(self) -> bool: ...
+        def _ub_deed_view(self, square: int, payer: str | None = None) -> DeedView: ...
+        def _ub_rent_reason(self, square: int, payer: str | None = None) -> Msg | None: ...
+        def _ub_player_options(self, player: str) -> list[Option]: ...
+        def _ub_own_deed_options(self, square: int) -> list[Option]: ...
+        def _ub_flag_option(self, flag: str, value: object) -> Option: ...
+        def _ub_deed_screen_view(self, d: DeedScreen, base: Mapping[str, Any]) -> View: ...
+        def _event_view(self, d: EventScreen, base: Mapping[str, Any]) -> View: ...
+        def _location_view(self, d: LocationScreen, base: Mapping[str, Any]) -> View: ...
+
     # ------------------------------------------------------------------------------------------------------
     # The view
     # ------------------------------------------------------------------------------------------------------
@@ -80,6 +95,8 @@ class ViewBuilder(TerminalParts):
         return tuple(lines)
 
     def _deed_view(self, square: int, payer: str | None = None) -> DeedView:
+        if self._ultimate:  # the electronic board: the rent level (1-5) and its five rents
+            return self._ub_deed_view(square, payer)
         state = self._game.current
         deed = self._game.edition.squares[square]
         owner = state.owner.get(square)
@@ -128,6 +145,10 @@ class ViewBuilder(TerminalParts):
         if isinstance(d, OwnDeed):
             deed = self._game.edition.squares[d.square]
             options = []
+            if self._ultimate:  # the electronic board: no buildings, no mortgages
+                return View("own_deed", Msg("deed_context", {"deed": deed.name}, deed.name), player=d.player,
+                            deed=self._deed_view(d.square), options=tuple(self._ub_own_deed_options(d.square)),
+                            **base)
             if deed.kind == "street":
                 options += [Option("build", Msg("opt_build", {}, "Build"), enabled=not self._in_debt(d.player)),
                             Option("sell_building", Msg("opt_sell_building", {}, "Sell a building")),
@@ -170,6 +191,10 @@ class ViewBuilder(TerminalParts):
                         keypad_label=Msg("keypad_pin", {}, "Banker PIN"), extra={"wait_s": self._pin_wait()}, **base)
         if isinstance(d, Damaged):
             return self._damaged_view(d, base)
+        if isinstance(d, EventScreen):  # the electronic board's screens (terminal.table.flows_ultimate)
+            return self._event_view(d, base)
+        if isinstance(d, LocationScreen):
+            return self._location_view(d, base)
         if isinstance(d, Confirm):
             return self._confirm_view(d, base)
         if isinstance(d, Choice):
@@ -243,6 +268,8 @@ class ViewBuilder(TerminalParts):
     def _deed_screen_view(self, d: DeedScreen, base: _Common) -> View:
         """A deed looked at, and what the next card does: unowned, the buyer's card buys it at the price
         shown (or Decline: auction); owned, the payer's card pays the rent shown, with its reason."""
+        if self._ultimate:
+            return self._ub_deed_screen_view(d, base)
         state = self._game.current
         square = d.square
         deed = self._game.edition.squares[square]
@@ -284,6 +311,8 @@ class ViewBuilder(TerminalParts):
     def _rent_reason(self, square: int, owner: str, dice: int | None, card: str | None) -> Msg | None:
         """Why the rent is what it is: a whole colour group, the buildings, the railroads or utilities held,
         the dice, a card's rule."""
+        if self._ultimate:
+            return self._ub_rent_reason(square)
         state = self._game.current
         edition = self._game.edition
         deed = edition.squares[square]
@@ -320,6 +349,8 @@ class ViewBuilder(TerminalParts):
                 options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
                                       selected=op.get("card") == "nearest_utility"))
         shown = self._deed_view(op["square"]) if "square" in op and op.get("op") != "pay_tax" else None
+        if self._ultimate and not pending.postings:  # an Event's levels or owners: its lines say it, no card
+            shown = None
         return View("confirm", Msg("confirm_title", {}, "Confirm?"), pending=pending,
                     player=(pending.confirm_by or (None,))[0], deed=shown, options=tuple(options), **base)
 
@@ -338,6 +369,8 @@ class ViewBuilder(TerminalParts):
         return "−" + self._fmt(charged) if charged else ""
 
     def _player_options(self, player: str) -> list[Option]:
+        if self._ultimate:
+            return self._ub_player_options(player)
         in_debt = self._in_debt(player)
         state = self._game.current
 
@@ -391,9 +424,10 @@ class ViewBuilder(TerminalParts):
                    Option("mode", Msg("opt_mode", {"value": d.mode}, f"Mode: {d.mode}"))]
         if d.mode == "time_limit":
             options.append(Option("minutes", Msg("opt_minutes", {"n": d.minutes}, f"Length: {d.minutes} min")))
-        for flag in RULE_FLAGS:
+        for flag in edition.rule_flags:  # the flags of the edition's board (the electronic board's: their own label)
             value = d.rules.get(flag, edition.rules[flag])
-            options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}")))
+            options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}"))
+                           if flag in RULE_FLAGS else self._ub_flag_option(flag, value))
         for index, (name, _) in enumerate(d.seats):
             options.append(Option(f"rename:{index}", Msg("name", {"name": name}, name)))
         options.append(Option("start", Msg("opt_start", {}, "Start"), enabled=len(d.seats) >= 2))

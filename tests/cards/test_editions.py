@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from cards.editions import (
+    COLOR_GROUPS,
     LANGUAGES,
     NAMED_GROUPS,
     Localized,
@@ -42,7 +43,7 @@ BOARD = _board()
 
 
 def test_shipped_editions():
-    assert available_editions() == ["fr", "fr-francs", "ru-roubles", "us", "us-1935"]
+    assert available_editions() == ["fr", "fr-francs", "ru-roubles", "ultimate", "us", "us-1935"]
 
 
 @pytest.mark.parametrize("name, column", [("fr", "fr_name"), ("us", "us_name")])
@@ -144,7 +145,8 @@ def test_every_shipped_edition_has_every_text_in_every_screen_language():
         edition = load_edition(name)
         assert missing_texts(edition) == [], name
         assert describe_missing(edition) == ""
-        assert set(edition.group_names) == set(NAMED_GROUPS)
+        # the Ultimate Banking board has colour groups only (no railroads, no utilities)
+        assert set(edition.group_names) == set(COLOR_GROUPS if edition.is_ultimate else NAMED_GROUPS)
 
 
 @pytest.mark.parametrize("name, board, own, column", [

@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 
 from cards.editions import RULE_FLAGS
 from terminal.bank import operations
-from terminal.bank.state import MODES
+from terminal.bank.state import ALL_MODES
 from terminal.table import i18n
 from terminal.table.i18n import LANGUAGES, LOCALE_DIR, translate
 from terminal.table.i18n_extract import MARKERS, called
@@ -317,7 +317,7 @@ def test_the_markers_are_the_extractors():
 
 def test_the_maps_cover_every_key():
     assert set(i18n.FLAGS) == set(RULE_FLAGS)
-    assert set(i18n.MODES) == set(MODES) == set(i18n.MODE_HINTS)
+    assert set(i18n.MODES) == set(ALL_MODES) == set(i18n.MODE_HINTS)  # the electronic board's mode too
     kinds = {cls.op for cls in vars(operations).values() if isinstance(getattr(cls, "op", None), str)}
     assert kinds and kinds <= set(i18n.PURPOSES)
 

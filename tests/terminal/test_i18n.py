@@ -17,7 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from cards.registry import BankerCard, CardRegistry, DeedCard, Enrolment, PlayerCard, role_params
+from cards.registry import (
+    BankerCard,
+    CardRegistry,
+    DeedCard,
+    Enrolment,
+    EventCard,
+    PlayerCard,
+    PropertyCard,
+    role_params,
+)
 from terminal.errors import GameError
 from terminal.table.i18n import LANGUAGES, has_text, template, translate
 
@@ -177,6 +186,8 @@ ENROLMENT = {
     "enrol_tap_banker": frozenset(role_params(BankerCard())),
     "enrol_tap_player": frozenset(role_params(PlayerCard(1))),
     "enrol_tap_deed": frozenset(role_params(DeedCard(1))),
+    "enrol_tap_property": frozenset(role_params(PropertyCard(1))),
+    "enrol_tap_event": frozenset(role_params(EventCard(1))),
     "enrol_enrolled": {"uid"} | ROLE_KEYS,
     "enrol_unchanged": {"uid"} | ROLE_KEYS,
     "enrol_replaced": {"uid", "previous_uid"} | ROLE_KEYS,

@@ -661,7 +661,7 @@ def test_the_whole_device_reads_well(fake, data, key_file, key):
 # -------------------------------------------------------------------------------------------- editions
 def test_the_shipped_editions_carry_every_text_in_every_language(fake, data):
     found = checks(config_for(data), fake, env={"DISPLAY": ":0", "HOME": str(fake.path)})
-    assert_status(found["editions"], "ok", "fr, fr-francs, ru-roubles, us, us-1935", "fr, en, uk")
+    assert_status(found["editions"], "ok", "fr, fr-francs, ru-roubles, ultimate, us, us-1935", "fr, en, uk")
 
 
 def test_an_edition_with_gaps_gets_one_english_line(fake, data, monkeypatch, tmp_path):

@@ -1,0 +1,139 @@
+"""The screens of the electronic board (the "Ultimate Banking" edition): an Event card's effect (``event``) and
+a Location square (``location``); a property's deed with its five rent levels is :mod:`host_ui.screen.levels`.
+Each ``draw_<screen>(c, body, ctx)`` draws into ``body`` like the layouts of :mod:`host_ui.screen.screens` (the
+renderer looks here for the screens it does not find there).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import pygame
+
+from cards.editions import Square
+from host_ui.screen import screens, theme
+from host_ui.screen.context import Context
+from host_ui.screen.deed_card import draw_deed as draw_deed_card
+from host_ui.screen.screens import (
+    FOOTER,
+    MIN_BUTTON,
+    _deed_and_side,
+    _landscape,
+    deed_grid,
+    footer,
+    option_grid,
+    player_strip,
+)
+from host_ui.screen.widgets import Canvas, split_h, split_v
+
+#: The colour of an Event card's band.
+EVENT_BAND = (232, 120, 30)
+
+
+def _square_options(ctx: Context) -> dict[str, Square] | None:
+    """The properties by option id when every option of the screen is one (``square:N`` or ``N``)."""
+    edition = ctx.edition
+    if edition is None or not ctx.view.options:
+        return None
+    deeds = {}
+    for option in ctx.view.options:
+        number = option.id.removeprefix("square:")
+        if not number.isdigit() or not 0 <= int(number) < len(edition.squares):
+            return None
+        deeds[option.id] = edition.squares[int(number)]
+    return deeds
+
+
+def _event_card(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
+    """The Event card being played: its band, its text and what was chosen for it so far."""
+    extra = ctx.view.extra or {}
+    pygame.draw.rect(c.surface, (0, 0, 0), rect.move(c.px(2), c.px(3)), border_radius=c.px(6))
+    c.box(rect, theme.CARD, radius=6)
+    inner = rect.inflate(-c.px(10), -c.px(10))
+    band_h = max(c.px(26), inner.h // 6)
+    band, text, picked = split_v(inner, -band_h, 1, -(c.px(34) if extra.get("picked") else 0), gap=c.px(4))
+    pygame.draw.rect(c.surface, EVENT_BAND, band)
+    number = extra.get("number")
+    title = ctx.t("ev_card", number=number) if number else ctx.t("opt_event")
+    c.text(band.inflate(-c.px(6), -c.px(2)), title.upper(), 14, theme.text_on(EVENT_BAND), bold=True,
+           align="center", role="deed_name", min_size=9)
+    card = extra.get("card")
+    if card:
+        c.paragraph(text, str(card), 14, theme.CARD_TEXT, bold=True, align="center", role="event_text",
+                    min_size=9, max_lines=6)
+    else:  # the card is still to be tapped or picked: say so on it
+        c.paragraph(text, ctx.t("ev_card_hint"), 13, theme.CARD_TEXT, align="center", role="event_text",
+                    min_size=9, max_lines=4)
+    if extra.get("picked") is not None:
+        c.paragraph(picked, ctx.t("ev_picked", items=ctx.msg(extra["picked"])), 12, theme.CARD_TEXT,
+                    align="center", role="event_picked", min_size=9, max_lines=2)
+
+
+def _choices(c: Canvas, rect: pygame.Rect, ctx: Context, upright: bool = False) -> tuple[int, int]:
+    """The screen's options: property tiles (colour, name, owner, price) when they are properties, else
+    buttons (two columns where they fit; one on an upright screen, where an Event card's long text needs the
+    whole width)."""
+    deeds = _square_options(ctx)
+    if deeds is not None:
+        return deed_grid(c, rect, ctx, deeds)
+    cards = all(o.id.startswith("card:") for o in ctx.view.options)  # the Event cards' long texts: a row each
+    cols = 2 if rect.w >= c.px(300) and not upright and not cards else 1
+    return option_grid(c, rect, ctx.view.options, ctx, cols=cols, min_h=44)
+
+
+def layout(screen: str, ctx: Context) -> Callable[[Canvas, pygame.Rect, Context], None] | None:
+    """The layout of ``screen`` when it is this board's own (its Event and Location screens, and the idle
+    screen of a game on this board), else None (the renderer then uses :mod:`host_ui.screen.screens`)."""
+    own: dict[str, Callable[[Canvas, pygame.Rect, Context], None]] = {"event": draw_event, "location": draw_location}
+    if ctx.edition is not None and ctx.edition.is_ultimate:
+        own["idle"] = draw_idle
+    return own.get(screen)
+
+
+def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """Idle on this board: everyone's cash as on the classic board, without the Bank's houses and hotels (this
+    board has no buildings)."""
+    screens.draw_idle(c, body, replace(ctx, view=replace(ctx.view, edition="")))
+
+
+def draw_event(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """An Event card's effect: the card (its text, what was chosen), the player who drew it, and the choices
+    the effect asks for now (the taps of a card do the same)."""
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    if _landscape(main):
+        card_w = min(main.w * 2 // 5, max(c.px(170), int(main.h * 0.7)))
+        card, side = split_h(main, -card_w, 1, gap=c.px(10))
+    else:
+        card, side = split_v(main, -max(c.px(120), main.h // 3), 1, gap=c.px(6))
+    _event_card(c, card, ctx)
+    if ctx.view.player:
+        top, side = split_v(side, -c.px(34), 1, gap=c.px(6))
+        player_strip(c, top, ctx, ctx.view.player)
+    pager = _choices(c, side, ctx, upright=not _landscape(main)) if ctx.view.options else (0, 1)
+    footer(c, foot, ctx, pager=pager)
+
+
+def draw_location(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """A Location square: the player, then the property they choose (its card or the list); when the Bank
+    holds it, its deed with Buy / Do not buy."""
+    view = ctx.view
+    if view.deed is not None and not _landscape(body):  # upright: the card above, both choices under it
+        main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+        choices_h = len(view.options) * (c.px(MIN_BUTTON) + c.px(6))
+        card, top, buttons = split_v(main, 1, -c.px(34), -choices_h, gap=c.px(6))
+        draw_deed_card(c, card, view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+        player_strip(c, top, ctx, view.player)
+        option_grid(c, buttons, view.options, ctx, cols=1)
+        footer(c, foot, ctx)
+        return
+    if view.deed is not None:
+        side, foot = _deed_and_side(c, body, ctx)
+        top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
+        player_strip(c, top, ctx, view.player)
+        option_grid(c, buttons, view.options, ctx, cols=1, max_h=70)
+        footer(c, foot, ctx)
+        return
+    top, options, foot = split_v(body, -c.px(34), 1, -c.px(FOOTER), gap=c.px(6))
+    player_strip(c, top, ctx, view.player)
+    pager = _choices(c, options, ctx)
+    footer(c, foot, ctx, pager=pager)

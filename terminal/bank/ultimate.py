@@ -1,0 +1,657 @@
+"""The Ultimate Banking board: rent levels, Location squares, Event cards, sales to the Bank and the end.
+
+A game of an edition with ``board = "ultimate"`` (``cards/data/ultimate.toml``) is played in the mode
+``ultimate`` (:data:`terminal.bank.state.ULTIMATE`) by these rules (docs/RULES.md, The Ultimate Banking board);
+:func:`terminal.bank.engine.apply` hands each of its operations to :func:`handler_for`. The state is the
+classic one: ``level`` holds each owned property's rent level (1 to 5; absent: the Bank holds it) and the
+``game`` section the market slump (``slump``: {player: rent payments left at level 1}) and, once over, the
+``standings``. Every change is recorded like any other, so an undo restores it exactly.
+
+The public API (through :class:`terminal.bank.game.Game`, one method per operation, each one journal entry):
+
+- ``buy(player, square)``: a property at its printed price; its level is 1. ``auction(square, winner, price)``
+  the same at the winning bid.
+- ``pay_rent(player, square)``: the rent at the property's level (level 1 during a market slump; doubled for a
+  whole colour group under ``group_rent = "double"``), then the level rises by one, up to 5. A charge: what the
+  cash does not cover becomes a debt.
+- ``raise_level(player, square)``: the owner landed on their own property: +1 level (refused at 5).
+- ``location(player, square, buy=False)``: the Location fee, then the chosen property's landing: buy it
+  (``buy=True``) when unowned, +1 level when the player's own, the rent and +1 level when another's
+  (``location_landing = "land"``; refused under ``"buy_or_raise"``).
+- ``sell_property(player, square)``: a player in debt sells a property back to the Bank at its printed price;
+  the property returns unowned (``charge_beyond_cash = "sell_to_bank"``).
+- ``event(player, card, **targets)``: plays Event card number ``card`` of the edition (see :func:`event_operation`:
+  the operation it is and the targets its action needs, :data:`EVENT_TARGETS`); or one method per effect
+  (``event_swap``, ``event_reset_level``...). :func:`event_targets` lists where an effect would apply.
+- ``jail_fine(player)``: the Jail fee (flag ``jail_fee``); ``pass_go``, ``bank_pays``, ``pay_bank``,
+  ``pay_each_player``, ``collect_from_each_player``, ``transfer`` and ``free_parking`` as on the classic board.
+- ``declare_bankruptcy(player)``: when the player's debt exceeds what their properties would fetch; their
+  properties return to the Bank unowned, their cash to the creditor; the game ends (first bankruptcy) and the
+  standings by worth (cash + printed prices) are recorded in the journal.
+
+Refused with a :class:`~terminal.errors.RuleViolation` whose ``code`` names the reason: ``not_on_this_board``
+(houses, mortgages, trades, taxes, Jail cards, time limits), ``level_at_max``, ``level_at_min``,
+``level_unowned``, ``event_no_effect``, ``swap_unowned``, ``swap_own``, ``event_opponent_self``,
+``event_card_mismatch``, ``bad_side``, ``unknown_group``, ``location_not_yours``, ``sell_not_in_debt``,
+``sell_not_allowed``, ``rent_no_card``, ``property_owned``, ``bankruptcy_can_sell``, ``no_mortgages_here``,
+``bad_slump``, ``unknown_event_card``, ``event_targets``, ``unknown_event_action``; a classic game refuses
+this board's operations (``ultimate_only``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cards.editions import COLOR_GROUPS, ULTIMATE_CORNERS, ULTIMATE_LEVELS, Edition, EventCard, Square
+from terminal.bank.operations import (
+    EVENT_OPERATIONS,
+    Auction,
+    BankPays,
+    Build,
+    Buy,
+    CollectFromEachPlayer,
+    DeclareBankruptcy,
+    EndGame,
+    EventBothCollect,
+    EventGroupDown,
+    EventGroupUp,
+    EventMarketSlump,
+    EventMaxLevel,
+    EventMovement,
+    EventNeighbours,
+    EventPayPerProperty,
+    EventResetLevel,
+    EventSideDown,
+    EventSideUp,
+    EventSwap,
+    FreeParking,
+    GainJailCard,
+    JailFine,
+    Location,
+    Mortgage,
+    Operation,
+    PassGo,
+    PayBank,
+    PayEachPlayer,
+    PayRent,
+    PayTax,
+    PlayTime,
+    RaiseLevel,
+    Repairs,
+    SellBuilding,
+    SellProperty,
+    TimeLimit,
+    TimeUp,
+    Trade,
+    Transfer,
+    Unmortgage,
+    UseJailCard,
+)
+from terminal.bank.state import BANK, POT, State, standings
+from terminal.bank.tx import Tx
+from terminal.bank.types import Debt, GameConfig
+from terminal.errors import RuleViolation
+
+__all__ = ["SIDES", "EVENT_TARGETS", "handler_for", "refuse_on_classic", "rent_due", "raisable", "level",
+           "side_of", "sides", "property_number", "neighbours", "event_operation", "event_targets", "record_end",
+           "slump_of"]
+
+#: The four sides of the board, numbered 1 to 4 from GO: side 1 holds squares 1-8, side 2 10-17, side 3
+#: 19-26, side 4 28-35 (the corners belong to no side).
+SIDES = (1, 2, 3, 4)
+_SIDE_LENGTH = 9
+
+#: What each Event action asks the table for, in this order: ``own_property`` (a property the player holds),
+#: ``opponent_property`` (a property an opponent holds), ``owned_property`` (any property someone holds),
+#: ``side`` (1-4), ``group`` (a colour group), ``opponent`` (another player still in the game).
+EVENT_TARGETS: Mapping[str, tuple[str, ...]] = {
+    "swap": ("own_property", "opponent_property"),
+    "reset_level": ("owned_property",),
+    "max_level": ("own_property",),
+    "neighbours": ("own_property",),
+    "side_up": ("side",),
+    "side_down": ("side",),
+    "group_up": ("group",),
+    "group_down": ("group",),
+    "pay_per_property": (),
+    "market_slump": (),
+    "both_collect": ("opponent",),
+    "movement": (),
+}
+
+#: The classic board's operations a game of this board refuses (``not_on_this_board``).
+_CLASSIC_ONLY: frozenset[type[Operation]] = frozenset({
+    PayTax, Repairs, GainJailCard, UseJailCard, Build, SellBuilding, Mortgage, Unmortgage, Trade, EndGame,
+    PlayTime, TimeLimit, TimeUp})
+#: The operations both boards play alike (the engine's own handlers).
+_SHARED: frozenset[type[Operation]] = frozenset({
+    PassGo, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Transfer, FreeParking})
+
+_Handler = Callable[[Tx, Any], None]
+_HANDLERS: dict[type[Operation], _Handler] = {}
+
+
+def _handles(kind: type[Operation]) -> Callable[[_Handler], _Handler]:
+    def register(handler: _Handler) -> _Handler:
+        _HANDLERS[kind] = handler
+        return handler
+    return register
+
+
+def handler_for(kind: type[Operation]) -> _Handler | None:
+    """The handler of operation ``kind`` in a game of this board; None for an operation both boards play alike
+    (the engine's own handler applies). Raises RuleViolation for a classic-only operation."""
+    if kind in _SHARED:
+        return None
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise RuleViolation(f"The Ultimate Banking board has no {kind.op.replace('_', ' ')}: no houses, no "
+                            f"mortgages, no trades, no taxes, no Jail cards, no time limit.",
+                            code="not_on_this_board", params={"op": kind.op})
+    return handler
+
+
+def refuse_on_classic(tx: Tx, op: Operation) -> None:
+    """The handler of this board's operations in a classic game: always refuses (``ultimate_only``)."""
+    raise RuleViolation(f"{op.op.replace('_', ' ').capitalize()} is an operation of the Ultimate Banking board; "
+                        f"this game is played on the classic board.", code="ultimate_only", params={"op": op.op})
+
+
+# -- the board -------------------------------------------------------------------------------------------------
+def properties(edition: Edition) -> tuple[Square, ...]:
+    """The 22 properties in board order."""
+    return edition.deeds()
+
+
+def property_number(edition: Edition, square: int) -> int:
+    """The number (1-22, in board order) of the property on ``square``. Raises ValueError for another square."""
+    return [s.index for s in properties(edition)].index(square) + 1
+
+
+def side_of(square: int) -> int | None:
+    """The side (1-4) of ``square``, or None for a corner."""
+    if square in ULTIMATE_CORNERS:
+        return None
+    return square // _SIDE_LENGTH + 1
+
+
+def sides(edition: Edition) -> dict[int, tuple[int, ...]]:
+    """The property squares of each side, in board order."""
+    out: dict[int, tuple[int, ...]] = dict.fromkeys(SIDES, ())
+    for deed in properties(edition):
+        side = side_of(deed.index)
+        if side is not None:
+            out[side] += (deed.index,)
+    return out
+
+
+def neighbours(edition: Edition, square: int, wrap: bool = True) -> tuple[int, ...]:
+    """The previous and next property of ``square`` in board order (flag ``neighbours``: ``wrap`` makes the last
+    and the first neighbours; ``no_wrap`` gives them one neighbour each)."""
+    order = [s.index for s in properties(edition)]
+    i = order.index(square)
+    out = []
+    if i > 0 or wrap:
+        out.append(order[i - 1])
+    if i < len(order) - 1 or wrap:
+        out.append(order[(i + 1) % len(order)])
+    return tuple(dict.fromkeys(out))
+
+
+def level(state: State, square: int) -> int:
+    """The rent level (1-5) of an owned property; 0 for a property the Bank holds."""
+    return int(state.level.get(square, 0)) if square in state.owner else 0
+
+
+def _slumps(state: State) -> dict[str, int]:
+    """The market slumps running: {player: rent payments left at level 1} (a copy)."""
+    recorded: Any = state.game.get("slump")
+    return dict(recorded) if isinstance(recorded, dict) else {}
+
+
+def slump_of(state: State, player: str) -> int:
+    """How many of the player's next rent payments are at level 1 (a market slump)."""
+    return _slumps(state).get(player, 0)
+
+
+# -- money questions -------------------------------------------------------------------------------------------
+def rent_due(state: State, config: GameConfig, payer: str, deed: Square) -> tuple[int, str]:
+    """``(amount, owner)``: the rent ``payer`` owes on landing on ``deed``: the rent at its level, at level 1
+    while the payer's market slump lasts, doubled for a whole colour group one owner holds when
+    ``group_rent = "double"``. Raises RuleViolation for an unowned or own property."""
+    owner = state.owner.get(deed.index)
+    if owner is None:
+        raise RuleViolation(f"No rent on {deed.name}: nobody owns it. The player may buy it or it is auctioned.",
+                            code="rent_unowned", params={"square": deed.index, "deed": deed.name})
+    if owner == payer:
+        raise RuleViolation(f"No rent: {payer} owns {deed.name}; landing on it raises its level.",
+                            code="rent_own_deed",
+                            params={"square": deed.index, "deed": deed.name, "player": payer, "owner": owner})
+    at = 1 if slump_of(state, payer) else level(state, deed.index)
+    rent = deed.rents[at - 1]
+    if config.rules.get("group_rent") == "double" and all(
+            state.owner.get(s) == owner for s in config.edition.group_of(deed.index)):
+        rent *= 2
+    return rent, owner
+
+
+def raisable(state: State, config: GameConfig, player: str) -> int:
+    """The cash a player could still raise: their properties sold back to the Bank at their printed price
+    (``charge_beyond_cash = "sell_to_bank"``); nothing under ``"bankrupt"``."""
+    if config.rules.get("charge_beyond_cash") == "bankrupt":
+        return 0
+    return sum(config.edition.squares[s].price for s in state.deeds_of(player))
+
+
+# -- levels ----------------------------------------------------------------------------------------------------
+def _set_level(tx: Tx, square: int, value: int) -> None:
+    tx.set("level", square, max(1, min(ULTIMATE_LEVELS, value)))
+
+
+def _land(tx: Tx, player: str, deed: Square) -> None:
+    """The landing on an owned property (after a Location's fee, or a roll): the rent to another's owner, then
+    +1 level (the owner's own landing included)."""
+    owner = tx.s.owner[deed.index]
+    if owner != player:
+        amount, owner = rent_due(tx.s, tx.cfg, player, deed)
+        left = slump_of(tx.s, player)
+        if left:
+            slump = {p: n for p, n in _slumps(tx.s).items() if p != player}
+            if left > 1:
+                slump[player] = left - 1
+            tx.set("game", "slump", slump or None)
+        tx.charge(player, owner, amount)
+    _set_level(tx, deed.index, level(tx.s, deed.index) + 1)
+
+
+def _property(tx: Tx, square: object) -> Square:
+    return tx.deed(square)
+
+
+def _owned(tx: Tx, square: object) -> Square:
+    deed = _property(tx, square)
+    if deed.index not in tx.s.owner:
+        raise RuleViolation(f"{deed.name} has no rent level: nobody owns it.", code="level_unowned",
+                            params={"square": deed.index, "deed": deed.name})
+    return deed
+
+
+@_handles(Buy)
+def _buy(tx: Tx, op: Buy) -> None:
+    """Buy an unowned property at its printed price (voluntary); its rent level is 1."""
+    player = tx.player(op.player)
+    deed = _property(tx, op.square)
+    _take_from_bank(tx, player, deed, deed.price, f"buying {deed.name}")
+
+
+def _take_from_bank(tx: Tx, player: str, deed: Square, price: int, what: str) -> None:
+    holder = tx.s.owner.get(deed.index)
+    if holder:
+        raise RuleViolation(f"{deed.name} already belongs to {holder}.", code="property_owned",
+                            params={"square": deed.index, "deed": deed.name, "owner": holder})
+    tx.pay_voluntary(player, BANK, price, what)
+    tx.set("owner", deed.index, player)
+    tx.set("level", deed.index, 1)
+
+
+@_handles(Auction)
+def _auction(tx: Tx, op: Auction) -> None:
+    """The Bank sells an unowned property to the highest bidder (voluntary); its rent level is 1."""
+    winner = tx.player(op.winner, "winner")
+    deed = _property(tx, op.square)
+    price = tx.amount(op.price, "winning bid")
+    _take_from_bank(tx, winner, deed, price, f"the auction of {deed.name}")
+
+
+@_handles(PayRent)
+def _pay_rent(tx: Tx, op: PayRent) -> None:
+    """Rent at the property's level, then its level rises by one (up to 5)."""
+    payer = tx.player(op.player)
+    deed = _property(tx, op.square)
+    if op.dice is not None:
+        raise RuleViolation(f"Rent on {deed.name} does not depend on the dice; leave the dice out.",
+                            code="rent_no_dice", params={"square": deed.index, "deed": deed.name})
+    if op.card is not None:
+        raise RuleViolation("The Ultimate Banking board has no rent cards; leave the card out.",
+                            code="rent_no_card", params={"square": deed.index, "deed": deed.name, "card": op.card})
+    rent_due(tx.s, tx.cfg, payer, deed)  # refuses an unowned or own property
+    _land(tx, payer, deed)
+
+
+@_handles(RaiseLevel)
+def _raise_level(tx: Tx, op: RaiseLevel) -> None:
+    """The owner lands on their own property: +1 level; refused at level 5."""
+    player = tx.player(op.player)
+    deed = tx.own_deed(player, op.square)
+    if level(tx.s, deed.index) >= ULTIMATE_LEVELS:
+        raise RuleViolation(f"{deed.name} is at rent level {ULTIMATE_LEVELS} already, the highest.",
+                            code="level_at_max", params={"square": deed.index, "deed": deed.name})
+    _land(tx, player, deed)
+
+
+@_handles(Location)
+def _location(tx: Tx, op: Location) -> None:
+    """A Location square: the fee (a charge), then the chosen property's landing."""
+    player = tx.player(op.player)
+    deed = _property(tx, op.square)
+    owner = tx.s.owner.get(deed.index)
+    if op.buy and owner is not None:
+        raise RuleViolation(f"{deed.name} already belongs to {owner}.", code="property_owned",
+                            params={"square": deed.index, "deed": deed.name, "owner": owner})
+    if owner not in (None, player) and tx.cfg.rules.get("location_landing") == "buy_or_raise":
+        raise RuleViolation(f"After a Location, choose an unowned property or one of your own, not {owner}'s "
+                            f"{deed.name}.", code="location_not_yours",
+                            params={"square": deed.index, "deed": deed.name, "owner": owner})
+    tx.charge(player, BANK, tx.ed.location_fee)
+    if owner is None:
+        if op.buy:
+            _take_from_bank(tx, player, deed, deed.price, f"buying {deed.name}")
+        return
+    _land(tx, player, deed)
+
+
+@_handles(SellProperty)
+def _sell_property(tx: Tx, op: SellProperty) -> None:
+    """A player in debt sells a property back to the Bank at its printed price; it returns unowned."""
+    player = tx.player(op.player)
+    deed = tx.own_deed(player, op.square)
+    if tx.cfg.rules.get("charge_beyond_cash") == "bankrupt":
+        raise RuleViolation("Under this game's rules a charge beyond the cash is a bankruptcy: nothing is sold "
+                            "back to the Bank.", code="sell_not_allowed",
+                            params={"square": deed.index, "deed": deed.name})
+    if not tx.s.debts_of(player):
+        raise RuleViolation(f"{player} owes nothing: a property is sold back to the Bank only to cover a charge.",
+                            code="sell_not_in_debt", params={"player": player, "square": deed.index,
+                                                             "deed": deed.name})
+    tx.set("owner", deed.index, None)
+    tx.set("level", deed.index, None)
+    tx.move(BANK, player, deed.price)
+    tx.settle()
+
+
+@_handles(JailFine)
+def _jail_fine(tx: Tx, op: JailFine) -> None:
+    """The fee to leave Jail (flag ``jail_fee``). A charge."""
+    player = tx.player(op.player)
+    tx.charge(player, BANK, int(tx.cfg.rules.get("jail_fee", tx.ed.jail_fine)))
+
+
+@_handles(DeclareBankruptcy)
+def _declare_bankruptcy(tx: Tx, op: DeclareBankruptcy) -> None:
+    """Bankruptcy: refused without a debt, or while selling properties back could still pay it. The player's
+    properties return to the Bank unowned (their levels go), their cash to the creditor of their oldest debt;
+    debts others owed them pass to that creditor. The game then ends (rules.update_game_over)."""
+    player = tx.player(op.player)
+    if op.lift_now:
+        raise RuleViolation("The Ultimate Banking board has no mortgages: leave lift_now out.",
+                            code="no_mortgages_here", params={"square": op.lift_now[0]})
+    state = tx.s
+    debts = state.debts_of(player)
+    if not debts:
+        raise RuleViolation(f"{player} owes nothing: bankruptcy is only for a player who cannot pay a debt.",
+                            code="bankruptcy_no_debt", params={"player": player})
+    total = sum(d.amount for d in debts)
+    could_raise = raisable(state, tx.cfg, player)
+    if total <= could_raise:
+        raise RuleViolation(
+            f"{player} owes {total} but could still raise {could_raise} by selling properties back to the Bank: "
+            f"sell them instead of going bankrupt.", code="bankruptcy_can_sell",
+            params={"player": player, "owed": total, "raisable": could_raise})
+    creditor = debts[0].creditor
+    remaining: list[Debt] = []
+    for debt in state.debt_list:
+        if debt.debtor == player:
+            continue
+        if debt.creditor == player:
+            if debt.debtor == creditor:
+                continue
+            debt = Debt(debt.debtor, creditor, debt.amount)
+        remaining.append(debt)
+    tx.set_debts(remaining)
+    tx.set("bankrupt", "list", state.bankrupt_list + [player])
+    tx.move(player, BANK if creditor == POT else creditor, state.cash[player])
+    for square in state.deeds_of(player):
+        tx.set("owner", square, None)
+        tx.set("level", square, None)
+    slump = _slumps(state)
+    if player in slump:
+        del slump[player]
+        tx.set("game", "slump", slump or None)
+    tx.settle()
+
+
+def record_end(tx: Tx) -> None:
+    """Once the game is over, record the standings by worth in the journal (the ``game`` section)."""
+    if tx.s.game.get("over") and "standings" not in tx.s.game:
+        tx.set("game", "standings", standings(tx.s, tx.ed, 0))
+
+
+# -- Event cards -----------------------------------------------------------------------------------------------
+def _card(tx: Tx, op: Any, action: str, **amounts: int) -> None:
+    """Check the optional ``card`` of an Event operation against the edition's card."""
+    if op.card is None:
+        return
+    events = tx.ed.events
+    card: EventCard | None = events[op.card - 1] if 1 <= op.card <= len(events) else None
+    if card is None or card.action != action or any(card.params.get(k) != v for k, v in amounts.items()):
+        raise RuleViolation(f"Event card {op.card} is not a card of this operation ({op.op}).",
+                            code="event_card_mismatch", params={"card": op.card, "op": op.op})
+
+
+def _levels_changed(tx: Tx, before: int, what: str) -> None:
+    if len(tx.effects.changes) == before:
+        raise RuleViolation(f"This Event changes no rent level on {what}: choose another.",
+                            code="event_no_effect", params={"what": what})
+
+
+def _step(tx: Tx, squares: tuple[int, ...], delta: int, what: str) -> None:
+    before = len(tx.effects.changes)
+    for square in squares:
+        if square in tx.s.owner:
+            _set_level(tx, square, level(tx.s, square) + delta)
+    _levels_changed(tx, before, what)
+
+
+def _opponent_property(tx: Tx, player: str, square: object) -> Square:
+    deed = _property(tx, square)
+    holder = tx.s.owner.get(deed.index)
+    if holder is None:
+        raise RuleViolation(f"{deed.name} belongs to nobody: swap with an opponent's property.",
+                            code="swap_unowned", params={"square": deed.index, "deed": deed.name})
+    if holder == player:
+        raise RuleViolation(f"{deed.name} is already {player}'s: swap with an opponent's property.",
+                            code="swap_own", params={"square": deed.index, "deed": deed.name, "player": player})
+    return deed
+
+
+@_handles(EventSwap)
+def _event_swap(tx: Tx, op: EventSwap) -> None:
+    """Swap one of the player's properties with an opponent's; each keeps its rent level."""
+    player = tx.player(op.player)
+    _card(tx, op, "swap")
+    mine = tx.own_deed(player, op.square)
+    theirs = _opponent_property(tx, player, op.other)
+    opponent = tx.s.owner[theirs.index]
+    tx.set("owner", mine.index, opponent)
+    tx.set("owner", theirs.index, player)
+
+
+@_handles(EventResetLevel)
+def _event_reset_level(tx: Tx, op: EventResetLevel) -> None:
+    """Any owned property back to level 1."""
+    tx.player(op.player)
+    _card(tx, op, "reset_level")
+    deed = _owned(tx, op.square)
+    if level(tx.s, deed.index) == 1:
+        raise RuleViolation(f"{deed.name} is at rent level 1 already, the lowest.", code="level_at_min",
+                            params={"square": deed.index, "deed": deed.name})
+    _set_level(tx, deed.index, 1)
+
+
+@_handles(EventMaxLevel)
+def _event_max_level(tx: Tx, op: EventMaxLevel) -> None:
+    """One of the player's properties to level 5."""
+    player = tx.player(op.player)
+    _card(tx, op, "max_level")
+    deed = tx.own_deed(player, op.square)
+    if level(tx.s, deed.index) == ULTIMATE_LEVELS:
+        raise RuleViolation(f"{deed.name} is at rent level {ULTIMATE_LEVELS} already, the highest.",
+                            code="level_at_max", params={"square": deed.index, "deed": deed.name})
+    _set_level(tx, deed.index, ULTIMATE_LEVELS)
+
+
+@_handles(EventNeighbours)
+def _event_neighbours(tx: Tx, op: EventNeighbours) -> None:
+    """+1 level on one of the player's properties, -1 on each owned neighbour (levels stay within 1-5)."""
+    player = tx.player(op.player)
+    _card(tx, op, "neighbours")
+    deed = tx.own_deed(player, op.square)
+    before = len(tx.effects.changes)
+    _set_level(tx, deed.index, level(tx.s, deed.index) + 1)
+    for square in neighbours(tx.ed, deed.index, tx.cfg.rules.get("neighbours", "wrap") == "wrap"):
+        if square in tx.s.owner:
+            _set_level(tx, square, level(tx.s, square) - 1)
+    _levels_changed(tx, before, f"{deed.name} and its neighbours")
+
+
+def _side(tx: Tx, side: int) -> tuple[int, ...]:
+    if side not in SIDES:
+        raise RuleViolation(f"The board has sides 1 to 4 (side 1 runs from GO to Jail), not {side!r}.",
+                            code="bad_side", params={"side": side})
+    return sides(tx.ed)[side]
+
+
+def _group(tx: Tx, group: str) -> tuple[int, ...]:
+    if group not in COLOR_GROUPS:
+        raise RuleViolation(f"{group!r} is not a colour group ({', '.join(COLOR_GROUPS)}).", code="unknown_group",
+                            params={"group": group})
+    return tx.ed.groups[group]
+
+
+@_handles(EventSideUp)
+def _event_side_up(tx: Tx, op: EventSideUp) -> None:
+    tx.player(op.player)
+    _card(tx, op, "side_up")
+    _step(tx, _side(tx, op.side), +1, f"side {op.side}")
+
+
+@_handles(EventSideDown)
+def _event_side_down(tx: Tx, op: EventSideDown) -> None:
+    tx.player(op.player)
+    _card(tx, op, "side_down")
+    _step(tx, _side(tx, op.side), -1, f"side {op.side}")
+
+
+@_handles(EventGroupUp)
+def _event_group_up(tx: Tx, op: EventGroupUp) -> None:
+    tx.player(op.player)
+    _card(tx, op, "group_up")
+    _step(tx, _group(tx, op.group), +1, f"the {op.group} group")
+
+
+@_handles(EventGroupDown)
+def _event_group_down(tx: Tx, op: EventGroupDown) -> None:
+    tx.player(op.player)
+    _card(tx, op, "group_down")
+    _step(tx, _group(tx, op.group), -1, f"the {op.group} group")
+
+
+@_handles(EventPayPerProperty)
+def _event_pay_per_property(tx: Tx, op: EventPayPerProperty) -> None:
+    """The player pays the Bank ``amount`` per property owned (a charge; nothing with no property)."""
+    player = tx.player(op.player)
+    amount = tx.amount(op.amount, "amount per property")
+    _card(tx, op, "pay_per_property", amount=amount)
+    tx.charge(player, BANK, amount * len(tx.s.deeds_of(player)))
+
+
+@_handles(EventMarketSlump)
+def _event_market_slump(tx: Tx, op: EventMarketSlump) -> None:
+    """The player's next ``payments`` rent payments are at level 1 (replacing a slump still running)."""
+    player = tx.player(op.player)
+    if op.payments < 1 or op.payments > 10:
+        raise RuleViolation(f"A market slump lasts 1 to 10 rent payments, not {op.payments}.",
+                            code="bad_slump", params={"payments": op.payments})
+    _card(tx, op, "market_slump", payments=op.payments)
+    slump = _slumps(tx.s)
+    slump[player] = op.payments
+    tx.set("game", "slump", slump)
+
+
+@_handles(EventBothCollect)
+def _event_both_collect(tx: Tx, op: EventBothCollect) -> None:
+    """The player and the opponent of their choice each collect ``amount`` from the Bank."""
+    player = tx.player(op.player)
+    opponent = tx.player(op.opponent, "opponent")
+    if opponent == player:
+        raise RuleViolation(f"{player} chooses an opponent, not themselves.", code="event_opponent_self",
+                            params={"player": player})
+    amount = tx.amount(op.amount)
+    _card(tx, op, "both_collect", amount=amount)
+    tx.move(BANK, player, amount)
+    tx.move(BANK, opponent, amount)
+    tx.settle()
+
+
+@_handles(EventMovement)
+def _event_movement(tx: Tx, op: EventMovement) -> None:
+    """A card that only moves a token: recorded, nothing changes (the landing that follows is its own
+    operation)."""
+    tx.player(op.player)
+    _card(tx, op, "movement")
+
+
+def event_operation(edition: Edition, number: int, player: str, **targets: Any) -> dict[str, Any]:
+    """The operation (a table-log line) that plays Event card ``number`` of ``edition`` for ``player``, with the
+    ``targets`` its action needs (:data:`EVENT_TARGETS`): ``square`` (own/owned property), ``other`` (the
+    opponent's property of a swap), ``side``, ``group``, ``opponent``. Raises RuleViolation for an unknown card
+    or a missing or unexpected target."""
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(edition.events):
+        raise RuleViolation(f"There is no Event card {number!r}: cards are numbered 1 to {len(edition.events)}.",
+                            code="unknown_event_card", params={"card": number})
+    card = edition.events[number - 1]
+    needs = EVENT_TARGETS[card.action]
+    fields = {"own_property": "square", "owned_property": "square", "opponent_property": "other", "side": "side",
+              "group": "group", "opponent": "opponent"}
+    wanted = {fields[n] for n in needs}
+    given = {k for k, v in targets.items() if v is not None}
+    if given != wanted:
+        missing = ", ".join(sorted(wanted - given)) or "nothing"
+        raise RuleViolation(f"Event card {number} ({card.action}) needs {', '.join(sorted(wanted)) or 'no target'}; "
+                            f"missing: {missing}.", code="event_targets",
+                            params={"card": number, "needs": list(needs)})
+    op: dict[str, Any] = {"op": EVENT_OPERATIONS[card.action].op, "player": player,
+                          **{k: targets[k] for k in sorted(wanted)}, **dict(card.params), "card": number}
+    return op
+
+
+def event_targets(state: State, config: GameConfig, player: str, action: str) -> dict[str, list[Any]]:
+    """Where Event ``action`` would apply for ``player`` now: for each target it needs (:data:`EVENT_TARGETS`),
+    the choices that would be accepted on their own (squares, sides, groups or players). An empty list means the
+    card cannot apply: the table says so and the card is set aside without an operation."""
+    edition = config.edition
+    owned = sorted(state.owner)
+    mine = [s for s in owned if state.owner[s] == player]
+    theirs = [s for s in owned if state.owner[s] != player]
+    top = ULTIMATE_LEVELS
+    wrap = config.rules.get("neighbours", "wrap") == "wrap"
+
+    def moves(squares: tuple[int, ...], delta: int) -> bool:
+        return any(s in state.owner and 1 <= level(state, s) + delta <= top for s in squares)
+
+    choices: dict[str, dict[str, list[Any]]] = {
+        "swap": {"own_property": mine if theirs else [], "opponent_property": theirs if mine else []},
+        "reset_level": {"owned_property": [s for s in owned if level(state, s) > 1]},
+        "max_level": {"own_property": [s for s in mine if level(state, s) < top]},
+        "neighbours": {"own_property": [s for s in mine if level(state, s) < top
+                                        or moves(neighbours(edition, s, wrap), -1)]},
+        "side_up": {"side": [k for k, v in sides(edition).items() if moves(v, +1)]},
+        "side_down": {"side": [k for k, v in sides(edition).items() if moves(v, -1)]},
+        "group_up": {"group": [g for g in COLOR_GROUPS if moves(edition.groups[g], +1)]},
+        "group_down": {"group": [g for g in COLOR_GROUPS if moves(edition.groups[g], -1)]},
+        "both_collect": {"opponent": [p for p in state.active_players() if p != player]},
+    }
+    if action not in EVENT_TARGETS:
+        raise RuleViolation(f"Unknown Event action {action!r}.", code="unknown_event_action",
+                            params={"action": action})
+    return choices.get(action, {})
