@@ -29,6 +29,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -95,9 +96,41 @@ _EXPECTED_SCHEMA = tuple(
 )
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_encode_str: Callable[[str], str] = json.encoder.encode_basestring
+# json.dumps builds an encoder on every call; the one spelling is made here once (the C encoder json.dumps uses,
+# with the same options; no check for circular values, which a journal never holds: RecursionError then).
+_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+_ENCODE: Callable[[Any, int], Sequence[str]] | None = (
+    None if _c_make_encoder is None else
+    _c_make_encoder(None, _CANONICAL.default, _encode_str, None, ":", ",", True, False, True))
+
+
 def canonical(value: Any) -> str:
-    """The one JSON spelling hashed and stored: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one JSON spelling hashed and stored: sorted keys, no spaces, UTF-8 kept (``json.dumps(value,
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False)``)."""
+    if type(value) is str:
+        return _encode_str(value)
+    if _ENCODE is None:
+        return _CANONICAL.encode(value)
+    return "".join(_ENCODE(value, 0))
+
+
+def _rows_text(rows: Sequence[Row]) -> str:
+    """``canonical`` of the signed rows as lists (the form the keyed hash covers)."""
+    if all(len(r) == 3 and type(r[0]) is int and type(r[1]) is str and type(r[2]) is int for r in rows):
+        return "[" + ",".join(f"[{n},{_encode_str(a)},{m}]" for n, a, m in rows) + "]"
+    return canonical([list(r) for r in rows])
+
+
+def _entry_payload(prev_mac: Any, seq: int, kind: Any, op_text: str, undoes: Any, rows_text: str,
+                   changes_text: str, recorded_at: Any) -> str:
+    """The text an entry's keyed hash covers, ``canonical([prev_mac, seq, kind, op, undoes, rows, changes,
+    recorded_at])``, put together from the canonical texts of ``op``, the rows and the changes (each a
+    complete JSON value: a list's canonical spelling is its items' spellings joined by commas)."""
+    u = "null" if undoes is None else (str(undoes) if type(undoes) is int else canonical(undoes))
+    return (f"[{canonical(prev_mac)},{seq if type(seq) is int else canonical(seq)},{canonical(kind)},{op_text},"
+            f"{u},{rows_text},{changes_text},{canonical(recorded_at)}]")  # canonical(str): one C call
 
 
 #: A posting's signed row as stored: ``(n, account, amount)``.
@@ -172,6 +205,12 @@ class Ledger:
         self.mirror_problem: str | None = None
         self._mirror_fd: int | None = None
         self.play_lock: int | None = None  # the fd holding the play lock (see lock_for_play)
+        self._state_parts: dict[str, tuple[Any, str]] = {}  # see _state_text
+        self._state_keys: tuple[set[str], list[str]] = (set(), [])
+        self._batch: _Batch | None = None  # see batch
+        self._written: list[_Written] = []  # entries written since the entry self._checkpoint names, in order
+        self._recorded_second = -1
+        self._recorded_text = ""
 
     # -- opening -------------------------------------------------------------------------------------------
     @staticmethod
@@ -401,9 +440,19 @@ class Ledger:
         would fail at once with "database is locked"). Committed at the end of the block, rolled back on any
         error. Nested blocks are savepoints."""
         conn = self.db.conn
+        if not conn.in_transaction and self._batch is not None:
+            conn.execute("BEGIN IMMEDIATE")  # the batch's transaction (committed by the batch)
         if conn.in_transaction:
-            with self.db.atomic():
+            conn.execute("SAVEPOINT entry")
+            try:
                 yield
+            except BaseException:
+                if conn.in_transaction:  # an error may have ended the whole transaction already
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK TO SAVEPOINT entry")
+                        conn.execute("RELEASE SAVEPOINT entry")
+                raise
+            conn.execute("RELEASE SAVEPOINT entry")
             return
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -461,11 +510,8 @@ class Ledger:
             if s != prev_seq + 1:
                 problems.append(f"Entry #{prev_seq + 1} is missing (next is #{s}).")
                 first_bad = prev_seq + 1 if first_bad is None else first_bad
-            try:
-                computed = self.entry_mac(prev, s, kind, json.loads(op), undoes, postings.get(s, []),
-                                          json.loads(changes), recorded_at)
-            except (ValueError, TypeError, RecursionError):
-                computed = ""
+            computed = self._stored_entry_mac(prev, s, kind, op, undoes, postings.get(s, []), changes, recorded_at,
+                                              entry_mac)
             if not hmac.compare_digest(computed, entry_mac if isinstance(entry_mac, str) else ""):
                 problems.append(f"Entry #{s} does not match its keyed hash: it was edited outside the terminal.")
                 first_bad = s if first_bad is None else first_bad
@@ -478,14 +524,45 @@ class Ledger:
         start-up reports it)."""
         if self._checkpoint is None:
             return
-        problems, _, last = self.chain_since(*self._checkpoint)
-        if problems or last[0] == self.checkpoint_stored:
+        last = self._written_still_there()
+        if last is None:
+            self._written.clear()  # verified from the file below; memory is only kept for a chain that holds
+            problems, _, last = self.chain_since(*self._checkpoint)
+            if problems:
+                return
+        if last[0] == self.checkpoint_stored:
             return
         self.db.execute(_CHECKPOINT_TABLE)
         self.db.execute("INSERT OR REPLACE INTO checkpoint(id, seq, mac, cp_mac) VALUES (1, ?, ?, ?)",
                         [last[0], last[1], self.checkpoint_mac(*last)])
         self._checkpoint = last
         self.checkpoint_stored = last[0]
+        self._written.clear()
+
+    def _written_still_there(self) -> tuple[int, str] | None:
+        """``(seq, mac)`` of the last entry when every entry after the verified one (:attr:`_checkpoint`) is one
+        this ledger wrote, chained from it, and still stored exactly as written (journal rows and postings,
+        read back in one query each): their keyed hashes were computed here over those very values, so the
+        chain holds as :meth:`chain_since` would find, without hashing them again. None when that cannot be
+        told (an entry written by another connection, or one that differs): then the chain is verified."""
+        assert self._checkpoint is not None
+        seq, mac = self._checkpoint
+        written = self._written
+        if not written:
+            return None
+        for i, (prev, row, _) in enumerate(written):
+            if row[0] != seq + 1 + i or prev != (mac if i == 0 else written[i - 1][1][6]):
+                return None
+        conn = self.db.conn
+        stored = conn.execute("SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq > ? "
+                              "ORDER BY seq", (seq,)).fetchall()
+        if stored != [w[1] for w in written]:
+            return None
+        postings = conn.execute("SELECT seq, n, account, amount FROM postings WHERE seq > ? ORDER BY seq, n",
+                                (seq,)).fetchall()
+        if postings != [p for w in written for p in w[2]]:
+            return None
+        return written[-1][1][0], written[-1][1][6]
 
     def set_checkpoint(self, seq: int, mac: str) -> None:
         """Record ``(seq, mac)`` as verified (a full audit passed up to it), if it is still that entry."""
@@ -498,10 +575,11 @@ class Ledger:
                             [seq, mac, self.checkpoint_mac(seq, mac)])
         self._checkpoint = (seq, mac)
         self.checkpoint_stored = seq
+        self._written = [w for w in self._written if w[1][0] > seq]
 
     # -- keyed hashes --------------------------------------------------------------------------------------
     def _mac(self, payload: str) -> str:
-        return hmac.new(self.key, payload.encode("utf-8"), hashlib.sha256).hexdigest()
+        return hmac.new(self.key, payload.encode("utf-8"), "sha256").hexdigest()
 
     def _meta_mac(self, meta: dict[str, Any]) -> str:
         return self._mac(canonical({k: v for k, v in meta.items() if k != "meta_mac"}))
@@ -511,12 +589,33 @@ class Ledger:
         """HMAC-SHA256 of the entry and of the previous entry's hash."""
         return self._mac(canonical([prev_mac, seq, kind, op, undoes, [list(r) for r in rows], changes, recorded_at]))
 
+    def _stored_entry_mac(self, prev_mac: Any, seq: int, kind: Any, op: Any, undoes: Any, rows: Sequence[Row],
+                          changes: Any, recorded_at: Any, stored_mac: Any) -> str:
+        """:meth:`entry_mac` of an entry as stored (``op`` and ``changes``: the stored JSON texts), or "" when
+        they are not JSON. Computed first over the stored texts themselves (valid JSON values, so the payload
+        reads back the same: no decoding and spelling again); only when that does not give ``stored_mac``, over
+        the decoded values, as the hash was always defined."""
+        try:
+            op_value, changes_value = json.loads(op), json.loads(changes)
+        except (ValueError, TypeError, RecursionError):
+            return ""
+        if type(op) is str and type(changes) is str:
+            fast = self._mac(_entry_payload(prev_mac, seq, kind, op, undoes, _rows_text(rows), changes, recorded_at))
+            if isinstance(stored_mac, str) and hmac.compare_digest(fast, stored_mac):
+                return fast
+        try:
+            return self.entry_mac(prev_mac, seq, kind, op_value, undoes, rows, changes_value, recorded_at)
+        except (ValueError, TypeError, RecursionError):
+            return ""
+
     def genesis_mac(self) -> str:
         """The 'previous hash' of the first entry: the hash of the header."""
         mac: str = self.meta().get("meta_mac", "")  # a JSON value of the header: a string unless edited
         return mac
 
     def projection_mac(self, seq: int, state_json: str, last_mac: str) -> str:
+        if type(seq) is int and type(state_json) is str and type(last_mac) is str:
+            return self._mac(f"[{seq},{_encode_str(state_json)},{_encode_str(last_mac)}]")  # canonical(), spelled
         return self._mac(canonical([seq, state_json, last_mac]))
 
     # -- reading -------------------------------------------------------------------------------------------
@@ -618,53 +717,142 @@ class Ledger:
                changes: Sequence[Sequence[Any]], state_json: dict[str, Any]) -> int:
         """Write one entry, its postings and the new projection in one transaction; return its ``seq``.
 
+        Each JSON text is made once: the entry's keyed hash is computed over the very texts stored (see
+        :func:`_entry_payload`), and the projection reuses the spelling of every section of ``state_json``
+        that did not change since the last entry (``state_json`` is not changed afterwards by the caller).
+        Inside :meth:`batch` the entry is a savepoint of the batch's transaction instead of its own.
+
         Raises :class:`LedgerError` if the file cannot be written; then nothing of the entry is written.
         """
         if self.guard is not None:
             self.guard.before_write(self)  # raises while the start-up check is failing or has failed
         rows = posting_rows(postings)
-        recorded_at = datetime.now(UTC).isoformat(timespec="seconds")
-        stored: list[list[Any]] = json.loads(canonical(changes))  # the changes as they will read back
+        recorded_at = self._recorded_at()
+        op_text = canonical(op)
+        changes_text = canonical(changes)
+        if "{" in changes_text:  # objects in the changes: stored as they read back (keys as texts, so sorted)
+            changes_text = canonical(json.loads(changes_text))
+        rows_text = _rows_text(rows)
+        state_text = self._state_text(state_json)
+        conn = self.db.conn
+        # One transaction (or, inside a batch, a savepoint of it), as writing() makes, spelled out: this is the
+        # path of every operation.
+        nested = conn.in_transaction or self._batch is not None
         try:
-            with self.writing():
-                last = self.last_entry()
+            if not conn.in_transaction:
+                conn.execute("BEGIN IMMEDIATE")
+            if nested:
+                conn.execute("SAVEPOINT entry")
+            try:
+                last = conn.execute("SELECT seq, mac FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
                 seq = (last[0] + 1) if last else 1
                 prev = last[1] if last else self.genesis_mac()
-                mac = self.entry_mac(prev, seq, kind, op, undoes, rows, stored, recorded_at)
-                self.db.conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)",
-                                         [(seq, n, account, amount) for n, account, amount in rows])
-                self.db.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
-                                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                [seq, kind, canonical(op), undoes, canonical(stored), recorded_at, mac])
-                state_text = canonical(state_json)
-                self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
-                                [seq, state_text, self.projection_mac(seq, state_text, mac)])
-                if self.marked and self._checkpoint is not None and seq - self.checkpoint_stored >= CHECKPOINT_EVERY:
-                    self._advance_checkpoint()
+                mac = self._mac(_entry_payload(prev, seq, kind, op_text, undoes, rows_text, changes_text,
+                                               recorded_at))
+                entry_row = (seq, kind, op_text, undoes, changes_text, recorded_at, mac)
+                rows_stored = [(seq, n, account, amount) for n, account, amount in rows]
+                conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)", rows_stored)
+                conn.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)", entry_row)
+                conn.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
+                             (seq, state_text, self.projection_mac(seq, state_text, mac)))
+                written = self._written
+                written.append((prev, entry_row, rows_stored))
+                try:
+                    if self.marked and self._checkpoint is not None and \
+                            seq - self.checkpoint_stored >= CHECKPOINT_EVERY:
+                        self._advance_checkpoint()
+                    conn.execute("RELEASE SAVEPOINT entry" if nested else "COMMIT")
+                except BaseException:
+                    if written and written[-1][1] is entry_row:
+                        written.pop()
+                    raise
+            except BaseException:
+                if conn.in_transaction:  # an error may have ended the whole transaction already
+                    with contextlib.suppress(sqlite3.Error):
+                        if nested:
+                            conn.execute("ROLLBACK TO SAVEPOINT entry")
+                            conn.execute("RELEASE SAVEPOINT entry")
+                        else:
+                            conn.execute("ROLLBACK")
+                raise
         except sqlite3.Error as exc:
             raise LedgerError(f"The operation could not be written to {self.path} ({exc}); nothing was "
                               f"recorded.", code="ledger_write_failed",
                               params={"path": str(self.path), "reason": str(exc)}) from exc
-        self._mirror_entry(seq, kind, op, undoes, rows, stored, recorded_at, mac)
+        if self.mirror is not None:
+            line = (f'{{"changes":{changes_text},"kind":{canonical(kind)},"mac":{canonical(mac)},"op":{op_text},'
+                    f'"recorded_at":{canonical(recorded_at)},"rows":{rows_text},"seq":{seq},'
+                    f'"undoes":{"null" if undoes is None else canonical(undoes)}}}')  # canonical() of the entry
+            if self._batch is None:
+                self._mirror_lines([line])
+            else:
+                self._batch.lines.append(line)
+        if self._batch is not None:
+            self._batch.entry(self)
         return seq
 
-    # -- the mirror of acknowledged entries -------------------------------------------------------------------
-    def _mirror_entry(self, seq: int, kind: str, op: dict[str, Any], undoes: int | None, rows: list[Row],
-                      changes: list[list[Any]], recorded_at: str, mac: str) -> None:
-        """Append the committed entry to the mirror (:attr:`mirror`), flushed to disk before the operation is
-        acknowledged: a second durable record, so a game file that lost the end of its journal (a damaged
-        WAL frame makes SQLite drop every later frame) is noticed and mended at the next start. A mirror that
-        cannot be written is logged by the caller through :attr:`mirror_problem`; the entry itself is
-        committed."""
-        if self.mirror is None:
+    def _recorded_at(self) -> str:
+        """The time an entry is recorded, to the second (UTC, ISO 8601), spelled once per second."""
+        second = int(time.time())
+        if second != self._recorded_second:
+            self._recorded_text = datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")
+            self._recorded_second = second
+        return self._recorded_text
+
+    def _state_text(self, state: Any) -> str:
+        """``canonical(state)``, reusing the spelling of each top-level section equal to the one of the last
+        call (most operations change one or two sections of the state)."""
+        if type(state) is not dict:
+            return canonical(state)
+        keys = self._state_keys
+        if state.keys() != keys[0]:
+            if not all(type(k) is str for k in state):
+                return canonical(state)
+            keys = self._state_keys = (set(state), sorted(state))
+        cache = self._state_parts
+        parts = []
+        for k in keys[1]:
+            v = state[k]
+            hit = cache.get(k)
+            if hit is None or hit[0] != v or type(hit[0]) is not type(v):
+                hit = cache[k] = (v, f"{_encode_str(k)}:{canonical(v)}")
+            parts.append(hit[1])
+        return "{" + ",".join(parts) + "}"
+
+    @contextlib.contextmanager
+    def batch(self, every: int = 1000) -> Iterator[None]:
+        """Write the entries appended in this block in transactions of up to ``every`` entries (a replay, never
+        live play): each entry is still its own journal entry, written whole or not at all (a savepoint), and
+        checked as it is applied; what was appended is committed (durably: ``synchronous=FULL``) when the block
+        ends, also when it ends with an error (the entries before the error are kept, as one transaction per
+        entry would have kept them). The mirror gets each entry once its transaction is committed."""
+        if self._batch is not None or self.db.conn.in_transaction:
+            yield  # already in a batch or a transaction: its commit is the one that counts
             return
-        line = canonical({"seq": seq, "kind": kind, "op": op, "undoes": undoes, "rows": [list(r) for r in rows],
-                          "changes": changes, "recorded_at": recorded_at, "mac": mac}) + "\n"
+        batch = _Batch(every)
+        self._batch = batch
+        try:
+            yield
+        finally:
+            self._batch = None
+            batch.commit(self)
+
+    # -- the mirror of acknowledged entries -------------------------------------------------------------------
+    def _mirror_lines(self, lines: list[str]) -> None:
+        """Append committed entries (their canonical lines) to the mirror (:attr:`mirror`), flushed to disk before
+        the operation is acknowledged: a second durable record, so a game file that lost the end of its journal
+        (a damaged WAL frame makes SQLite drop every later frame) is noticed and mended at the next start. A
+        mirror that cannot be written is logged by the caller through :attr:`mirror_problem`; the entry itself
+        is committed."""
+        if self.mirror is None or not lines:
+            return
+        data = "".join(line + "\n" for line in lines).encode("utf-8")
         try:
             if self._mirror_fd is None:
                 self.mirror.parent.mkdir(parents=True, exist_ok=True)
                 self._mirror_fd = os.open(self.mirror, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
-            os.write(self._mirror_fd, line.encode("utf-8"))
+            os.write(self._mirror_fd, data)
             (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(self._mirror_fd)
             self.mirror_problem = None
         except OSError as exc:
@@ -712,6 +900,38 @@ class Ledger:
             state_text = canonical(state_json)
             self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
                             [last["seq"], state_text, self.projection_mac(last["seq"], state_text, last["mac"])])
+
+
+#: An entry this ledger wrote, as stored: the hash it chained to, its journal row and its postings rows.
+_Written = tuple[str, tuple[int, str, str, "int | None", str, str, str], list[tuple[int, int, str, int]]]
+
+
+class _Batch:
+    """The transaction of :meth:`Ledger.batch`: begun at its first entry, committed every ``every`` entries
+    and at the end; the mirror's lines of its entries wait for the commit."""
+
+    def __init__(self, every: int):
+        self.every = max(1, every)
+        self.count = 0
+        self.lines: list[str] = []
+
+    def entry(self, ledger: Ledger) -> None:
+        self.count += 1
+        if self.count % self.every == 0:
+            self.commit(ledger)
+
+    def commit(self, ledger: Ledger) -> None:
+        conn = ledger.db.conn
+        if conn.in_transaction:
+            try:
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                self.lines = []
+                raise
+        lines, self.lines = self.lines, []
+        ledger._mirror_lines(lines)
 
 
 FILE_MODE = 0o640  # the owner writes, the service's group may read; others nothing, whatever the umask
