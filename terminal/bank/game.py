@@ -16,6 +16,7 @@ Typical use::
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -200,7 +201,7 @@ class Game:
         and the full audit run in a separate process
         (:class:`~terminal.bank.audit.BackgroundAudit`); the first payment waits for the quick check and a
         failure of either stops payments at once; an unclean stop then needs no full audit before resuming.
-        ``mirror``: the append-only record of acknowledged entries (:meth:`Ledger._mirror_entry`), kept from
+        ``mirror``: the append-only record of acknowledged entries (:meth:`Ledger._mirror_lines`), kept from
         now on; entries it holds beyond the file's end (a WAL that lost its last frames) are verified against
         the keyed chain and written back before the game resumes (``restored`` counts them), or the game is
         refused when they do not verify.
@@ -400,6 +401,14 @@ class Game:
         if getattr(guard, "full", None) is False:
             return f"the audit of {name} found {getattr(guard, 'full_summary', '')}".rstrip()
         return None
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """A block of operations committed in batches, for a replay (:meth:`Ledger.batch`): each operation is
+        still its own journal entry, refused or written whole as :meth:`apply` says, and every question asked
+        of the game sees it at once; they are committed durably when the block ends, also by an error (what
+        was applied before it is kept). Live play never uses it: each operation is committed durably before it
+        is acknowledged."""
+        return self._ledger.batch()
 
     def close(self) -> None:
         """Close the file cleanly (the next :meth:`open` then needs no audit), writing the play time counted

@@ -89,6 +89,7 @@ CREATE TRIGGER journal_entries_balance BEFORE INSERT ON journal
 _CHECKPOINT_TABLE = ("CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), "
                      "seq INTEGER NOT NULL, mac TEXT NOT NULL, cp_mac TEXT NOT NULL)")
 CHECKPOINT_EVERY = 64  # entries between two checkpoints while the game is played
+BATCH_ENTRIES = 1000  # entries per transaction of a replay (Ledger.batch)
 
 _EXPECTED_SCHEMA = tuple(
     (kind.lower(), name) for kind, name in
@@ -821,12 +822,14 @@ class Ledger:
         return "{" + ",".join(parts) + "}"
 
     @contextlib.contextmanager
-    def batch(self, every: int = 1000) -> Iterator[None]:
+    def batch(self, every: int = BATCH_ENTRIES) -> Iterator[None]:
         """Write the entries appended in this block in transactions of up to ``every`` entries (a replay, never
-        live play): each entry is still its own journal entry, written whole or not at all (a savepoint), and
-        checked as it is applied; what was appended is committed (durably: ``synchronous=FULL``) when the block
-        ends, also when it ends with an error (the entries before the error are kept, as one transaction per
-        entry would have kept them). The mirror gets each entry once its transaction is committed."""
+        live play, which commits each entry durably before it is acknowledged): each entry is still its own
+        journal entry, written whole or not at all (a savepoint of the batch's transaction), and checked as it
+        is applied; what was appended is committed durably (``synchronous=FULL``) when the block ends, also
+        when it ends with an error: the entries before the error are kept, as one transaction per entry would
+        have kept them (a commit that fails then is not raised over the error). The mirror gets each entry once
+        its transaction is committed. Raises LedgerError when the last commit fails."""
         if self._batch is not None or self.db.conn.in_transaction:
             yield  # already in a batch or a transaction: its commit is the one that counts
             return
@@ -834,9 +837,13 @@ class Ledger:
         self._batch = batch
         try:
             yield
-        finally:
+        except BaseException:
             self._batch = None
-            batch.commit(self)
+            with contextlib.suppress(sqlite3.Error, LedgerError):
+                batch.commit(self)
+            raise
+        self._batch = None
+        batch.commit(self)
 
     # -- the mirror of acknowledged entries -------------------------------------------------------------------
     def _mirror_lines(self, lines: list[str]) -> None:
@@ -925,11 +932,13 @@ class _Batch:
         if conn.in_transaction:
             try:
                 conn.execute("COMMIT")
-            except BaseException:
+            except sqlite3.Error as exc:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
                 self.lines = []
-                raise
+                raise LedgerError(f"The operations could not be written to {ledger.path} ({exc}); the "
+                                  f"last ones were not recorded.", code="ledger_write_failed",
+                                  params={"path": str(ledger.path), "reason": str(exc)}) from exc
         lines, self.lines = self.lines, []
         ledger._mirror_lines(lines)
 
