@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -308,11 +309,16 @@ class Ledger:
         memory) is ever written or created, and every read sees one moment of the game. ``copy=False`` (with
         ``read_only``) reads a cleanly closed file in place, as immutable, instead of copying it. ``checked``:
         the caller has just looked at the file (:meth:`check_file`)."""
-        path = Path(path) if checked else cls.check_file(path)
         private: Callable[[], None] | None = None  # what deletes the private snapshot, if any
-        if read_only:
+        if read_only and not copy and not checked:  # the view that checks the file is the one read
+            path = Path(path)
+            cls._check_path(path)
+            db, private = cls._check_readonly(path, keep=True)
+        elif read_only:
+            path = Path(path) if checked else cls.check_file(path)
             db, private = private_view(path, copy=copy)
         else:
+            path = Path(path) if checked else cls.check_file(path)
             db = cls._connect(path)
         ledger = cls(path, db, key)
         ledger.read_only = read_only
@@ -339,11 +345,20 @@ class Ledger:
         return ledger
 
     def mark_open(self) -> None:
-        """Record that the file is in use (cleared by :meth:`close`): an unclean stop is detected next time."""
+        """Record that the file is in use (cleared by :meth:`close`): an unclean stop is detected next time.
+
+        Committed without a flush of its own (``synchronous = NORMAL`` for this one transaction): the next
+        entry's durable commit flushes the WAL, this record with it, before that entry is acknowledged; a power
+        cut before any entry finds the file as it was closed, which it still is (nothing was written)."""
+        conn = self.db.conn
         try:
-            with self.writing():
-                self.db.execute(_CHECKPOINT_TABLE)
-                self.db.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                with self.writing():
+                    conn.execute(_CHECKPOINT_TABLE)
+                    conn.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
+            finally:
+                conn.execute("PRAGMA synchronous = FULL")
         except sqlite3.Error as exc:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
                               code="ledger_unwritable", params={"path": str(self.path)}) from exc
@@ -354,32 +369,40 @@ class Ledger:
         """Refuse, without writing anything, a path that is not a Banquier game file (missing, a folder,
         another program's file, damaged). Returns the path."""
         path = Path(path)
-        if not path.is_file():
-            what = f"{path} is a folder, not a game file" if path.is_dir() else f"There is no game file {path}"
-            raise LedgerError(f"{what}.", code="ledger_missing", params={"path": str(path)})
+        cls._check_path(path)
         cls._check_readonly(path)
         return path
 
+    @staticmethod
+    def _check_path(path: Path) -> None:
+        if not path.is_file():
+            what = f"{path} is a folder, not a game file" if path.is_dir() else f"There is no game file {path}"
+            raise LedgerError(f"{what}.", code="ledger_missing", params={"path": str(path)})
+
     @classmethod
-    def _check_readonly(cls, path: Path) -> None:
+    def _check_readonly(cls, path: Path, keep: bool = False) -> tuple[sqlite_utils.Database, Callable[[], None] | None]:
         """Look at a file read-only before anything writes to it: it must be an SQLite database with every
-        table of a Banquier game. Another program's file, a truncated or a damaged one is refused untouched."""
-        try:
-            db, private = private_view(path, copy=False)
-        except LedgerError:
-            raise
+        table of a Banquier game. Another program's file, a truncated or a damaged one is refused untouched.
+        ``keep``: return the private view it looked through (see :func:`private_view`), to read the game from;
+        else it is closed."""
+        db, private = private_view(path, copy=False)
         try:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            missing = {"meta", "journal", "postings", "projection", "session"} - tables
+            if missing:
+                raise LedgerError(f"{path} is not a Banquier game file (no {', '.join(sorted(missing))} table). "
+                                  f"It was left untouched.", code="ledger_not_a_game", params={"path": str(path)})
         except sqlite3.DatabaseError as exc:
+            _close_view(db, private)
             raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; "
                               f"restore a backup or start a new game.", code="ledger_unreadable",
                               params={"path": str(path), "reason": one_line(exc)}) from exc
-        finally:
+        except BaseException:
             _close_view(db, private)
-        missing = {"meta", "journal", "postings", "projection", "session"} - tables
-        if missing:
-            raise LedgerError(f"{path} is not a Banquier game file (no {', '.join(sorted(missing))} table). "
-                              f"It was left untouched.", code="ledger_not_a_game", params={"path": str(path)})
+            raise
+        if not keep:
+            _close_view(db, private)
+        return db, private
 
     @staticmethod
     def lock_for_play(path: str | Path) -> int:
@@ -880,15 +903,25 @@ class Ledger:
                 if start > 0:
                     lines = lines[1:]  # a partial first line
                 found: list[dict[str, Any]] = []
+                first: int | None = None  # the seq of the chunk's first entry that reads
                 for raw in lines:
+                    if first is not None:
+                        # A line as the mirror writes it (canonical: "seq" and "undoes" come last) that names an
+                        # entry up to ``seq`` is not wanted, whether or not the rest of it reads: not decoded.
+                        tail = _MIRROR_TAIL.search(raw, max(0, len(raw) - 64))
+                        if tail is not None and int(tail.group(1)) <= seq:
+                            continue
                     try:
                         entry = json.loads(raw)
                     except (ValueError, RecursionError):
                         continue  # a torn last line (a power cut while it was written) or damage
                     if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
-                        found.append(entry)
-                if start == 0 or (found and found[0]["seq"] <= seq + 1):
-                    return [e for e in found if e["seq"] > seq]
+                        if first is None:
+                            first = entry["seq"]
+                        if entry["seq"] > seq:
+                            found.append(entry)
+                if start == 0 or (first is not None and first <= seq + 1):
+                    return found
                 chunk *= 4
 
     def restore_mirrored(self, entries: list[dict[str, Any]], state_json: dict[str, Any]) -> None:
@@ -942,6 +975,9 @@ class _Batch:
         lines, self.lines = self.lines, []
         ledger._mirror_lines(lines)
 
+
+#: The end of a mirror's line: its entry's seq (then "undoes", the last key of the canonical spelling).
+_MIRROR_TAIL = re.compile(rb',"seq":(\d+),"undoes":(?:null|-?\d+)\}\r?$')
 
 FILE_MODE = 0o640  # the owner writes, the service's group may read; others nothing, whatever the umask
 
