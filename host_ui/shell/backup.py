@@ -17,6 +17,7 @@ copied from an open game, so its session is marked open and the first opening au
 from __future__ import annotations
 
 import _thread
+import contextlib
 import os
 import re
 import secrets
@@ -215,6 +216,8 @@ class BackupWorker:
         self._idle.clear()
 
         def run() -> None:
+            with contextlib.suppress(OSError, AttributeError):  # the tap loop goes first (this thread only, Linux)
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + 10)
             try:
                 try:
                     written = rotate_backup(game_path, backup_dir, keep)

@@ -192,6 +192,9 @@ class QuickCheckFirst:
 
 
 # -- the full audit in a separate process, while the game is played --------------------------------------------
+#: How much lower than the terminal's the background audit's scheduling priority is (``nice``).
+BACKGROUND_NICE = 10
+
 class BackgroundAudit:
     """Start-up's deeper checks of a resumed game, in a separate process (a thread would hold the interpreter
     against the tap loop): SQLite's ``quick_check`` first, then the full audit (every entry replayed), both
@@ -312,6 +315,9 @@ def _worker(path: Path, key: bytes) -> None:
     check, one after the full audit. Reads only."""
     def say(**message: Any) -> None:
         print(json.dumps(message), flush=True)
+
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(BACKGROUND_NICE)  # the tap loop goes first whenever both want the processor
 
     try:
         ledger = Ledger.open(path, key, read_only=True, copy=False)

@@ -197,7 +197,8 @@ def test_the_worker_reports_a_failed_backup(tmp_path):
     from host_ui.shell.backup import BackupWorker
     results = []
     worker = BackupWorker()
-    assert worker.start(tmp_path / "nope.db", tmp_path / "backups", 3, lambda written, exc: results.append((written, exc)))
+    assert worker.start(tmp_path / "nope.db", tmp_path / "backups", 3,
+                        lambda written, exc: results.append((written, exc)))
     assert worker.wait(30)
     [(written, exc)] = results
     assert written is None and isinstance(exc, BackupError)
