@@ -126,6 +126,21 @@ def _rows_text(rows: Sequence[Row]) -> str:
     return canonical([list(r) for r in rows])
 
 
+def _keys_are_texts(value: Any) -> bool:
+    """Whether every object inside ``value`` (lists, tuples, dicts of JSON values) has text keys only: then its
+    canonical spelling is also that of the value it reads back as (``json.loads``)."""
+    t = type(value)
+    if t is dict:
+        return all(type(k) is str for k in value) and all(
+            type(v) in _SCALARS or _keys_are_texts(v) for v in value.values())
+    if t is list or isinstance(value, tuple):
+        return all(type(v) in _SCALARS or _keys_are_texts(v) for v in value)
+    return True
+
+
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
 def _entry_payload(prev_mac: Any, seq: int, kind: Any, op_text: str, undoes: Any, rows_text: str,
                    changes_text: str, recorded_at: Any) -> str:
     """The text an entry's keyed hash covers, ``canonical([prev_mac, seq, kind, op, undoes, rows, changes,
@@ -197,6 +212,10 @@ class Ledger:
         self.path = path
         self.db = db
         self.key = key
+        block = key if len(key) <= 64 else hashlib.sha256(key).digest()  # SHA-256's block: 64 bytes
+        block = block.ljust(64, b"\0")
+        self._hmac_inner = hashlib.sha256(bytes(b ^ 0x36 for b in block))
+        self._hmac_outer = hashlib.sha256(bytes(b ^ 0x5C for b in block))
         self.was_unclean = False
         self.read_only = False
         self.marked = False
@@ -608,7 +627,12 @@ class Ledger:
 
     # -- keyed hashes --------------------------------------------------------------------------------------
     def _mac(self, payload: str) -> str:
-        return hmac.new(self.key, payload.encode("utf-8"), "sha256").hexdigest()
+        """HMAC-SHA256 of ``payload`` under the key, hex (RFC 2104, from the two keyed states made once)."""
+        inner = self._hmac_inner.copy()
+        inner.update(payload.encode("utf-8"))
+        outer = self._hmac_outer.copy()
+        outer.update(inner.digest())
+        return outer.hexdigest()
 
     def _meta_mac(self, meta: dict[str, Any]) -> str:
         return self._mac(canonical({k: v for k, v in meta.items() if k != "meta_mac"}))
@@ -763,7 +787,8 @@ class Ledger:
         recorded_at = self._recorded_at()
         op_text = canonical(op)
         changes_text = canonical(changes)
-        if "{" in changes_text:  # objects in the changes: stored as they read back (keys as texts, so sorted)
+        if "{" in changes_text and not _keys_are_texts(changes):
+            # objects keyed by other than texts: stored as they read back (keys as texts, sorted as texts)
             changes_text = canonical(json.loads(changes_text))
         rows_text = _rows_text(rows)
         state_text = self._state_text(state_json)
