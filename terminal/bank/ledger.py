@@ -121,9 +121,12 @@ def canonical(value: Any) -> str:
 
 def _rows_text(rows: Sequence[Row]) -> str:
     """``canonical`` of the signed rows as lists (the form the keyed hash covers)."""
-    if all(len(r) == 3 and type(r[0]) is int and type(r[1]) is str and type(r[2]) is int for r in rows):
-        return "[" + ",".join(f"[{n},{_encode_str(a)},{m}]" for n, a, m in rows) + "]"
-    return canonical([list(r) for r in rows])
+    parts = []
+    for r in rows:
+        if len(r) != 3 or type(r[0]) is not int or type(r[1]) is not str or type(r[2]) is not int:
+            return canonical([list(r) for r in rows])
+        parts.append(f"[{r[0]},{_encode_str(r[1])},{r[2]}]")
+    return "[" + ",".join(parts) + "]"
 
 
 def _keys_are_texts(value: Any) -> bool:
@@ -131,10 +134,13 @@ def _keys_are_texts(value: Any) -> bool:
     canonical spelling is also that of the value it reads back as (``json.loads``)."""
     t = type(value)
     if t is dict:
-        return all(type(k) is str for k in value) and all(
-            type(v) in _SCALARS or _keys_are_texts(v) for v in value.values())
-    if t is list or isinstance(value, tuple):
-        return all(type(v) in _SCALARS or _keys_are_texts(v) for v in value)
+        for k, v in value.items():
+            if type(k) is not str or (type(v) not in _SCALARS and not _keys_are_texts(v)):
+                return False
+    elif t is list or isinstance(value, tuple):
+        for v in value:
+            if type(v) not in _SCALARS and not _keys_are_texts(v):
+                return False
     return True
 
 
@@ -859,8 +865,10 @@ class Ledger:
         return self._recorded_text
 
     def _state_text(self, state: Any) -> str:
-        """``canonical(state)``, reusing the spelling of each top-level section equal to the one of the last
-        call (most operations change one or two sections of the state)."""
+        """``canonical(state)``, reusing the spelling of each top-level section equal (``==``, of the same type)
+        to the one of the last call: most operations change one or two sections of the state. (Equal values
+        spelled differently inside a section, as ``0`` and ``false``, would keep the first spelling: the state's
+        values never change type, flags being booleans and counts and money integers.)"""
         if type(state) is not dict:
             return canonical(state)
         keys = self._state_keys
