@@ -8,10 +8,19 @@ describes a whole board (``fr.toml``, ``us.toml``) or derives from another editi
 
 Amounts are ``int`` in whole units of the edition's currency. Rule source: RULES.md, "Setup", "Title deeds",
 "Scales and editions"; the deck contents follow ``docs/decks.md``.
+
+Texts by language (``docs/editions.md``): a square's ``name``, a colour group's name (``[groups]``) and a card's
+``text`` are either one string (the text in the edition's own ``language``) or a table of texts by language
+(``name = { fr = "Rue de la Paix", en = "Rue de la Paix", uk = "Вулиця Миру" }``). A name is loaded as a
+:class:`Localized`: a ``str`` holding the text in the edition's own language (what the Bank's messages, the
+journal and the table logs use, as before), which also carries every translation. A text missing in a language
+falls back to the edition's own language; :func:`missing_texts` lists every such gap, for a test and for
+``banquier doctor``.
 """
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -51,6 +60,63 @@ RULE_FLAGS: Mapping[str, tuple[bool | str, ...]] = MappingProxyType({
     "free_parking_jackpot": (True, False),
 })
 _MONEY_SETTINGS = ("starting_cash", "go_salary", "jail_fine")
+#: The languages the terminal's screen speaks; every shipped edition carries its texts in all of them.
+LANGUAGES = ("fr", "en", "uk")
+#: The groups that have a name: the colour groups, the railroads and the utilities.
+NAMED_GROUPS = (*COLOR_GROUPS, "railroad", "utility")
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")
+
+
+class Localized(str):
+    """A text of an edition in several languages. The ``str`` itself is the text in the edition's own
+    ``language``; ``texts`` maps each language code the file gives to its text.
+
+    :meth:`in_language` gives the text in another language, or the edition's own text when that language has
+    none (:func:`missing_texts` reports those gaps). Equal to, and hashed as, its own-language text.
+    """
+
+    texts: Mapping[str, str]
+    language: str
+
+    def __new__(cls, texts: Mapping[str, str], language: str) -> Localized:
+        own = texts.get(language) or next(iter(texts.values()), "")
+        obj = super().__new__(cls, own)
+        obj.texts = MappingProxyType(dict(texts))
+        obj.language = language
+        return obj
+
+    def in_language(self, language: str) -> str:
+        """The text in ``language``; the edition's own text when the file has none in that language."""
+        return self.texts.get(language) or str(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Localized, (dict(self.texts), self.language))
+
+
+def localized(value: Any, language: str) -> Any:
+    """``value`` with every :class:`Localized` in it (itself, or the items of a list or tuple) shown in
+    ``language``; any other value is returned as it is. Lets a message's params carry an edition's names
+    and a screen show them in its own language."""
+    if isinstance(value, Localized):
+        return value.in_language(language)
+    if isinstance(value, list):
+        return [localized(v, language) for v in value]
+    if isinstance(value, tuple):
+        return tuple(localized(v, language) for v in value)
+    return value
+
+
+def join_localized(separator: str, values: list[str]) -> str:
+    """``separator.join(values)``, as a :class:`Localized` when the values are: the joined names stay
+    translatable (``"Rue Lecourbe, Boulevard de Belleville"`` in French, their Ukrainian names in Ukrainian)."""
+    joined = separator.join(values)
+    names = [v for v in values if isinstance(v, Localized)]
+    if not names or len(names) != len(values):
+        return joined
+    languages = sorted({lang for name in names for lang in name.texts})
+    own = names[0].language
+    return Localized({lang: separator.join(name.in_language(lang) for name in names) for lang in languages}
+                     | {own: joined}, own)
 
 
 @dataclass(frozen=True)
@@ -62,7 +128,8 @@ class Square:
     values), a railroad's rent for 1-4 railroads held (4 values), a utility's dice multipliers for 1-2
     utilities held (2 values). ``house_cost`` is the price of one house and of a hotel on a street.
     ``amount`` is the GO salary (square 0) or the tax (tax squares). Utility dice multipliers are not
-    amounts: a scaled edition multiplies the dice rent by :attr:`Edition.scale` instead.
+    amounts: a scaled edition multiplies the dice rent by :attr:`Edition.scale` instead. ``name`` is the name
+    in the edition's own language (a :class:`Localized` when loaded from a file: :meth:`name_in`).
     """
 
     index: int
@@ -80,13 +147,18 @@ class Square:
         """True for the 28 title deeds: streets, railroads and utilities."""
         return self.kind in ("street", "railroad", "utility")
 
+    def name_in(self, language: str) -> str:
+        """The square's name in ``language`` (the edition's own name when it has none in that language)."""
+        return str(localized(self.name, language))
+
 
 @dataclass(frozen=True)
 class DeckCard:
     """The money side of one Chance or Community Chest card.
 
     ``action`` is one of :data:`DECK_ACTIONS`; ``params`` holds its int/str/bool fields (amounts already
-    scaled to the edition); ``text`` maps a language code (``fr``, ``en``) to Banquier's own wording.
+    scaled to the edition); ``text`` maps a language code (``fr``, ``en``, ``uk``) to Banquier's own wording;
+    ``language`` is the edition's own language, the one :meth:`text_in` falls back to.
     """
 
     deck: str
@@ -94,6 +166,15 @@ class DeckCard:
     action: str
     params: Mapping[str, Any]
     text: Mapping[str, str]
+    language: str = ""
+
+    def text_in(self, language: str) -> str:
+        """The card's text in ``language``; else in the edition's own language, else English, else the first
+        text the file gives (:func:`missing_texts` reports the gap)."""
+        for lang in (language, self.language, "en"):
+            if self.text.get(lang):
+                return self.text[lang]
+        return next(iter(self.text.values()), "")
 
 
 @dataclass(frozen=True)
@@ -117,6 +198,8 @@ class Edition:
     source: str = ""
     scale: int = 1
     groups: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    #: The names of the colour groups, the railroads and the utilities (``[groups]``), by group.
+    group_names: Mapping[str, Localized] = field(default_factory=dict)
 
     def square(self, index: int) -> Square:
         """The square at ``index`` (0-39). Raises ``LookupError`` (EditionError) for another number."""
@@ -124,6 +207,16 @@ class Edition:
             raise UnknownEditionError(f"There is no square {index!r} on the board: squares are numbered 0 to 39.",
                                       code="no_such_square", params={"square": index})
         return self.squares[index]
+
+    def square_name(self, index: int, language: str) -> str:
+        """The name of square ``index`` in ``language`` (the edition's own name when it has none in it)."""
+        return self.square(index).name_in(language)
+
+    def group_name(self, group: str, language: str) -> str:
+        """The name of ``group`` (a colour group, ``railroad`` or ``utility``) in ``language``; ``""`` when the
+        edition names no such group."""
+        name = self.group_names.get(group)
+        return name.in_language(language) if name is not None else ""
 
     def deeds(self) -> tuple[Square, ...]:
         """The 28 title deeds in board order."""
@@ -220,7 +313,7 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
         raise _fail(path, "edition.base", f"editions derive from each other in a loop ({' -> '.join(seen)})")
     if "base" in head:
         return _derive(path, raw, head, seen | {name})
-    allowed = {"edition", "rules", "square", "chance", "community_chest"}
+    allowed = {"edition", "rules", "square", "chance", "community_chest", "groups"}
     for key in raw:
         if key not in allowed:
             raise _fail(path, key, f"unknown table (expected one of {', '.join(sorted(allowed))})")
@@ -229,6 +322,9 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
             raise _fail(path, f"edition.{key}", "missing or not a string")
     if head["currency_position"] not in ("before", "after"):
         raise _fail(path, "edition.currency_position", "must be 'before' or 'after'")
+    language = head["language"]
+    if not _LANGUAGE_CODE.fullmatch(language):
+        raise _fail(path, "edition.language", f"expected a language code such as 'fr' or 'en', found {language!r}")
     known = {"name", "title", "language", "currency_symbol", "currency_position", "houses", "hotels",
              "houses_before_hotel", *_MONEY_SETTINGS}
     for key in head:
@@ -241,11 +337,12 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
     if before_hotel > 4:
         raise _fail(path, "edition.houses_before_hotel", "at most 4 houses come before a hotel")
     rules = _rules(path, raw.get("rules", {}), None)
-    squares = _squares(path, raw.get("square"))
+    squares = _squares(path, raw.get("square"), language)
     if squares[0].amount != settings["go_salary"]:
         raise _fail(path, "square 0", f"GO amount {squares[0].amount} differs from edition.go_salary "
                                       f"{settings['go_salary']}")
-    decks = {deck: _deck(path, deck, raw.get(deck), squares) for deck in DECKS}
+    decks = {deck: _deck(path, deck, raw.get(deck), squares, language) for deck in DECKS}
+    group_names = _group_names(path, raw.get("groups", {}), language)
     groups: dict[str, list[int]] = {}
     for s in squares:
         if s.is_deed and s.group is not None:  # every deed has its group (checked by _squares)
@@ -255,7 +352,40 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
                    houses=houses, hotels=hotels, houses_before_hotel=before_hotel,
                    rules=MappingProxyType(rules), squares=squares, decks=MappingProxyType(decks),
                    source=str(path), groups=MappingProxyType({g: tuple(v) for g, v in groups.items()}),
-                   **settings)
+                   group_names=MappingProxyType(group_names), **settings)
+
+
+def _texts(path: Path, entry: str, value: Any, language: str) -> Localized:
+    """A text in one string (the edition's own language) or a table of texts by language code."""
+    if isinstance(value, str) and value.strip():
+        return Localized({language: value}, language)
+    if not isinstance(value, dict) or not value:
+        raise _fail(path, entry, f"expected a text, or a table of texts by language such as "
+                                 f"{{ {language} = \"...\" }}, found {_short(value)}")
+    for lang, text in value.items():
+        if not _LANGUAGE_CODE.fullmatch(lang):
+            raise _fail(path, entry, f"{_short(lang)} is not a language code (two or three lower-case letters "
+                                     f"such as fr, en, uk)")
+        if not isinstance(text, str) or not text.strip():
+            raise _fail(path, f"{entry}.{lang}", f"expected a non-empty text, found {_short(text)}")
+    return Localized(value, language)
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 60 characters, for an error message on one line."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _group_names(path: Path, table: Any, language: str) -> dict[str, Localized]:
+    if not isinstance(table, dict):
+        raise _fail(path, "[groups]", "must be a table of group names")
+    names = {}
+    for group, value in table.items():
+        if group not in NAMED_GROUPS:
+            raise _fail(path, f"groups.{_short(group)}", f"unknown group (known: {', '.join(NAMED_GROUPS)})")
+        names[group] = _texts(path, f"groups.{group}", value, language)
+    return names
 
 
 def _rules(path: Path, table: Any, base: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -274,7 +404,7 @@ def _rules(path: Path, table: Any, base: Mapping[str, Any] | None) -> dict[str, 
     return rules
 
 
-def _squares(path: Path, table: Any) -> tuple[Square, ...]:
+def _squares(path: Path, table: Any, language: str) -> tuple[Square, ...]:
     if not isinstance(table, list) or len(table) != 40:
         raise _fail(path, "[[square]]", f"expected 40 squares, found {len(table) if isinstance(table, list) else 0}")
     squares: list[Square] = []
@@ -287,10 +417,10 @@ def _squares(path: Path, table: Any) -> tuple[Square, ...]:
         kind = entry.get("kind")
         if kind not in SQUARE_KINDS:
             raise _fail(path, where, f"unknown kind {kind!r}")
-        if not isinstance(entry.get("name"), str) or not entry["name"]:
+        if "name" not in entry:
             raise _fail(path, where, "missing name")
         fields = {"index", "kind", "name"}
-        square = Square(index=position, kind=kind, name=entry["name"])
+        square = Square(index=position, kind=kind, name=_texts(path, f"{where}.name", entry["name"], language))
         if kind in ("street", "railroad", "utility"):
             group = entry.get("group")
             expected_groups = COLOR_GROUPS if kind == "street" else (kind,)
@@ -337,7 +467,7 @@ def _squares(path: Path, table: Any) -> tuple[Square, ...]:
     return tuple(squares)
 
 
-def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...]) -> tuple[DeckCard, ...]:
+def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...], language: str) -> tuple[DeckCard, ...]:
     if not isinstance(table, list) or len(table) != 16:
         raise _fail(path, f"[[{deck}]]", f"expected 16 cards, found {len(table) if isinstance(table, list) else 0}")
     cards = []
@@ -349,9 +479,9 @@ def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...]) -> tup
         if action not in DECK_ACTIONS:
             raise _fail(path, where, f"unknown action {action!r}")
         required, optional = DECK_ACTIONS[action]
-        text = entry.get("text")
-        if not isinstance(text, dict) or not all(isinstance(v, str) and v for v in text.values()) or not text:
-            raise _fail(path, f"{where}.text", "expected a table of non-empty texts by language")
+        if "text" not in entry:
+            raise _fail(path, f"{where}.text", "missing text")
+        text = _texts(path, f"{where}.text", entry["text"], language).texts
         params = {k: v for k, v in entry.items() if k not in ("action", "text")}
         missing = required - set(params)
         if missing:
@@ -371,10 +501,17 @@ def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...]) -> tup
         if "deck" in params and params["deck"] not in DECKS:
             raise _fail(path, f"{where}.deck", f"unknown deck {params['deck']!r}")
         cards.append(DeckCard(deck=deck, number=number, action=action, params=MappingProxyType(params),
-                              text=MappingProxyType(dict(text))))
+                              text=text, language=language))
     if sum(1 for c in cards if c.action == "jail_card") != 1:
         raise _fail(path, f"[[{deck}]]", "each deck holds exactly one Get Out of Jail Free card")
     return tuple(cards)
+
+
+def _in_own(name: str, language: str) -> str:
+    """``name`` with ``language`` as its own language, when it has a text in it."""
+    if isinstance(name, Localized) and name.texts.get(language):
+        return Localized(name.texts, language)
+    return name
 
 
 def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str]) -> Edition:
@@ -422,10 +559,56 @@ def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str
             raise _fail(path, f"edition.{key}", "not a string")
     if head.get("currency_position", "after") not in ("before", "after"):
         raise _fail(path, "edition.currency_position", "must be 'before' or 'after'")
+    language = head.get("language", base.language)
+    if not _LANGUAGE_CODE.fullmatch(language):
+        raise _fail(path, "edition.language", f"expected a language code such as 'fr' or 'en', found {language!r}")
+    group_names = dict(base.group_names)
+    if language != base.language:  # the texts' own language follows the edition's
+        squares = tuple(replace(s, name=_in_own(s.name, language)) for s in squares)
+        decks = {deck: tuple(replace(c, language=language) for c in cards) for deck, cards in decks.items()}
+        group_names = {g: Localized(n.texts, language) for g, n in group_names.items()}
     return replace(
-        base, name=head["name"], title=head.get("title", base.title), language=head.get("language", base.language),
+        base, name=head["name"], title=head.get("title", base.title), language=language,
+        group_names=MappingProxyType(group_names),
         currency_symbol=head.get("currency_symbol", base.currency_symbol),
         currency_position=head.get("currency_position", base.currency_position),
         starting_cash=base.starting_cash * scale, go_salary=squares[0].amount,
         jail_fine=base.jail_fine * scale, rules=MappingProxyType(_rules(path, raw.get("rules", {}), base.rules)),
         squares=squares, decks=MappingProxyType(decks), source=str(path), scale=base.scale * scale)
+
+
+def missing_texts(edition: Edition, languages: tuple[str, ...] = LANGUAGES) -> list[tuple[str, str, str]]:
+    """Every text ``edition`` lacks in one of ``languages``, as ``(edition, language, entry)`` with entry
+    ``"square 12"``, ``"group brown"``, ``"chance card 3"`` or ``"community_chest card 7"``. Such a text is
+    shown in the edition's own language instead; a shipped edition lacks none (a test checks it) and
+    ``banquier doctor`` lists the gaps of the editions it finds."""
+    missing = []
+    for language in languages:
+        for square in edition.squares:
+            if not isinstance(square.name, Localized) or not square.name.texts.get(language):
+                missing.append((edition.name, language, f"square {square.index}"))
+        for group in NAMED_GROUPS:
+            name = edition.group_names.get(group)
+            if name is None or not name.texts.get(language):
+                missing.append((edition.name, language, f"group {group}"))
+        for deck in DECKS:
+            for card in edition.decks[deck]:
+                if not card.text.get(language):
+                    missing.append((edition.name, language, f"{deck} card {card.number}"))
+    return missing
+
+
+def describe_missing(edition: Edition, languages: tuple[str, ...] = LANGUAGES) -> str:
+    """One line in English summing up :func:`missing_texts` (``""`` when nothing is missing), e.g.
+    ``"uk: 40 squares, 10 groups, 32 cards"``."""
+    parts = []
+    for language in languages:
+        gaps = [entry for _, lang, entry in missing_texts(edition, (language,)) if lang == language]
+        if not gaps:
+            continue
+        kinds = [g.split()[0] if g.split()[0] in ("square", "group") else "card" for g in gaps]
+        counts = {kind: kinds.count(kind) for kind in ("square", "group", "card")}
+        words = [f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in counts.items() if n]
+        first = gaps[0]
+        parts.append(f"{language}: {', '.join(words)} (first: {first})")
+    return "; ".join(parts)

@@ -68,6 +68,20 @@ def _new_game_path(folder: str, stem: str) -> Path:
     return path
 
 
+def _game_argument(text: str) -> Path:
+    """The game file a command names: a path as given when it exists, else a game of ``DATA_DIR/games`` by name
+    (``sunday`` or ``sunday.db``, as ``banquier games list`` shows it), else the path as given (the command then
+    says there is no such file)."""
+    path = Path(text)
+    if path.exists():
+        return path
+    try:
+        found = manage._find(data_dir(), text)
+    except GameError:  # a broken configuration: the command reports the missing file as given
+        return path
+    return found if found is not None else path
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     # Late: the table log and the device key, for the commands that replay a log only.
     from host_ui.shell.games import key_for_new_game
@@ -283,8 +297,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         result = replay(log, path, key=key_for_new_game(data=data_dir()))
     except ReplayMismatch as exc:
         return _fail(str(exc), EXIT_MISMATCH)
-    except GameError as exc:
-        return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
+    except GameError as exc:  # an unreadable log is a file problem (3), a malformed one bad input (2)
+        return _fail(str(exc), EXIT_FILE if isinstance(exc, OSError) or isinstance(exc.__cause__, OSError)
+                     else EXIT_USAGE)
     game = open_game(path, read_only=True)
     try:
         print(f"Banquier replayed {log.name}: {_count(result.operations, 'operation')}, "
@@ -462,10 +477,14 @@ def main(argv: list[str] | None = None) -> int:
                 storage = load_config().storage
                 return manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
             return manage.cmd_cards(args, data_dir())
+        if args.func in (cmd_audit, cmd_export):
+            args.game = str(_game_argument(args.game))
         code: int = args.func(args)
         sys.stdout.flush()  # a write error shows here, while it can still be reported in one line
         return code
     except KeyboardInterrupt:
+        # Ctrl-C: every committed operation stays committed (each is its own transaction); say so, on one line.
+        print("banquier: interrupted (Ctrl-C); what was already committed is kept.", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader of the output went away (`banquier export GAME | head`): stop quietly, as other commands

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
-from cards.editions import Edition, load_edition
+from cards.editions import Edition, load_edition, localized
 from cards.registry import Enrolment
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
@@ -544,7 +544,7 @@ class Tray:
             pg.draw.rect(win, theme.CARD if not faded else theme.PANEL, rect, border_radius=4)
             pg.draw.rect(win, colour, (rect.x, rect.y, rect.w, 7), border_top_left_radius=4,
                          border_top_right_radius=4)
-            name = name or ""  # a deed card always has its deed's name
+            name = str(localized(name or "", language))  # a deed card always has its deed's name
             text = name
             fg = theme.CARD_TEXT if not faded else theme.MUTED
             f = theme.font(10)
@@ -621,7 +621,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
     except (ValueError, LookupError) as exc:
         print(f"banquier sim: {exc}", file=sys.stderr)
-        return 2
+        return 3 if isinstance(exc.__cause__, OSError) else 2  # an unreadable --demo log is a file problem
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from cards.editions import DeckCard, Square
+from cards.editions import DeckCard, Square, localized
 from host_ui.screen import theme
 from host_ui.screen.chart import draw_worth_chart
 from host_ui.screen.context import Context
@@ -36,10 +36,11 @@ def _landscape(body: pygame.Rect) -> bool:
 
 
 def _deed(ctx: Context) -> DeedView:
-    """The deed of a screen about a deed (the state machine always gives one there)."""
+    """The deed of a screen about a deed (the state machine always gives one there), named in the screen's
+    language."""
     deed = ctx.view.deed
     assert deed is not None, f"screen {ctx.view.screen} has no deed"
-    return deed
+    return replace(deed, name=localized(deed.name, ctx.language))
 
 
 # -- shared pieces ---------------------------------------------------------------------------------------
@@ -679,7 +680,7 @@ def _trade_sides(c: Canvas, rect: pygame.Rect, ctx: Context, op: Mapping[str, An
     lines: list[tuple[str, str]] = []
     for side, giver in (("a_gives", op["a"]), ("b_gives", op["b"])):  # a trade always names both sides
         gives = op.get(side) or {}
-        items = [edition.squares[s].name if edition else str(s) for s in gives.get("squares", [])]
+        items = [edition.squares[s].name_in(ctx.language) if edition else str(s) for s in gives.get("squares", [])]
         if gives.get("jail_cards"):
             items.append(f"{ctx.t('purpose_gain_jail_card')} ×{gives['jail_cards']}")
         if items:

@@ -427,7 +427,7 @@ class Config:
                                 banker_protection=game.banker_protection,
                                 # PinCheck stands for the PIN text: the machine only compares a typed PIN with
                                 # it (PinCheck.__eq__ checks the salted hash), and its field is typed str.
-                                banker_pin=PinCheck(game.banker_pin_hash)  # type: ignore[arg-type]
+                                banker_pin=PinCheck(game.banker_pin_hash)
                                 if game.banker_pin_hash else None,
                                 language=game.language, display=game.amount_display)
 

@@ -7,9 +7,11 @@ answering its version register (through the configured ``hal`` backend; MFRC522 
 reader's port (serial only); the GPIO library for this Pi model (RPi.GPIO, or rpi-lgpio on a Pi 5); the
 user's groups (spi, gpio, input, dialout, video as the configuration needs them); the display driver
 (kmsdrm or an SPI panel's framebuffer on the device; a desktop under a window); the touch device; the data
-directory (writable, not on a volatile or read-only filesystem); the device key; and the integrity of every
-game under the data directory (``PRAGMA integrity_check`` and a full audit with :meth:`terminal.Game.open`,
-both on a snapshot, so a game in use by the running terminal is never written).
+directory (writable, not on a volatile or read-only filesystem); the shipped editions' texts in every screen
+language (one line per edition with gaps, whose texts the screen shows in the edition's own language); the
+device key; and the integrity of every game under the data directory (``PRAGMA integrity_check`` and a full
+audit with :meth:`terminal.Game.open`, both on a snapshot, so a game in use by the running terminal is never
+written).
 
 Every path the checks read (``/dev``, ``/proc``, ``/sys``, ``/etc/passwd``, ``/etc/group``) is taken
 under ``root``, and the facts that cannot be faked with files (permissions, installed Python packages,
@@ -38,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import hal
+from cards.editions import LANGUAGES, available_editions, describe_missing, load_edition
+from cards.errors import CardsError
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.mfrc522_reader import KNOWN_VERSIONS
 from host_ui.shell.config import Config
@@ -334,6 +338,28 @@ def _check_config(ctx: _Context) -> Check:
     where = str(c.source) if c.source else "defaults (no configuration file)"
     return Check("config", "ok", f"configuration: {where}; reader {c.reader.backend}, beeper {c.beeper.backend}, "
                                  f"buttons {c.buttons.backend}, display {c.display.output}")
+
+
+def _check_editions() -> list[Check]:
+    """One line for the shipped editions when they carry every text in every screen language, else one line
+    per edition with gaps (or that fails to load)."""
+    checks = []
+    names = available_editions()
+    for name in names:
+        try:
+            gaps = describe_missing(load_edition(name))
+        except CardsError as exc:
+            checks.append(Check("editions", "fail", f"edition {name} does not load: {exc}",
+                                "restore the edition file from the release (docs/editions.md)"))
+            continue
+        if gaps:
+            checks.append(Check("editions", "warn", f"edition {name} lacks texts in {gaps}",
+                                "add them to its file (docs/editions.md); until then the screen shows them "
+                                "in the edition's own language"))
+    if not checks:
+        checks.append(Check("editions", "ok", f"editions {', '.join(names)}: every text in "
+                                              f"{', '.join(LANGUAGES)}"))
+    return checks
 
 
 def _check_spi(ctx: _Context) -> Check:
@@ -897,5 +923,6 @@ def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mappi
     reboot = _check_reboot(ctx)
     if reboot is not None:  # only while one is pending
         checks.insert(1, reboot)
+    checks += _check_editions()
     checks += _check_games(ctx)
     return checks

@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 import threading
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Required, TypedDict
 
@@ -130,8 +131,11 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
                 print(f"{mark} {row['name']:<32} {label}: {row['problem']}")
                 continue
             state = "over" if row["over"] else "in play"
-            print(f"{mark} {row['name']:<32} {row['edition']:<10} {row['mode']:<16} {len(row['players'])} players  "
-                  f"{row['entries']:>6} entries  {state}  ({', '.join(row['players'])})")
+            players, entries = len(row["players"]), row["entries"]
+            changed = datetime.fromtimestamp(row["modified"]).strftime("%Y-%m-%d %H:%M")
+            print(f"{mark} {row['name']:<32} {changed}  {row['edition']:<10} {row['mode']:<16} "
+                  f"{players} player{'s' * (players != 1)}  {entries:>6} entr{'ies' if entries != 1 else 'y'}  "
+                  f"{state}  ({', '.join(row['players'])})")
         return EXIT_OK
     path = _find(data, args.game)
     if path is None:

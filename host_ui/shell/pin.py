@@ -4,11 +4,12 @@ wrong tries.
 - :func:`hash_pin` makes the stored form ``scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>`` (the configuration's
   ``[game] banker_pin_hash``); the PIN itself is never stored. ``sudo banquier pin set`` writes it
   (:func:`set_pin_in_config`: the configuration is root-owned, the service cannot write it).
-- :class:`PinCheck` is what the terminal compares a typed PIN with. ``typed == check`` (how the state machine
-  compares) runs :meth:`PinCheck.matches`: the hash of the typed digits against the stored one with
-  :func:`hmac.compare_digest`. After 3 wrong tries in a row every try waits: a try during the wait is refused
-  whatever it is (so a right PIN after thousands of wrong ones does not open the banker menu), and the wait
-  doubles with each further wrong try (1 s, 2 s, 4 s ... at most 5 minutes). Each wrong try is logged.
+- :class:`PinCheck` is what the terminal compares a typed PIN with (it is the table's
+  :class:`terminal.table.shared.BankerPin`): :meth:`PinCheck.matches` compares the hash of the typed digits
+  against the stored one with :func:`hmac.compare_digest`. After 3 wrong tries in a row every try waits: a try
+  during the wait is refused whatever it is (so a right PIN after thousands of wrong ones does not open the
+  banker menu), and the wait doubles with each further wrong try (1 s, 2 s, 4 s ... at most 5 minutes). Each
+  wrong try is logged.
 """
 from __future__ import annotations
 
@@ -104,12 +105,6 @@ class PinCheck:
         log.warning("wrong banker PIN (%d in a row)%s", self.wrong_in_a_row,
                     f"; next try in {self._wait:g} s" if self.wrong_in_a_row >= FREE_TRIES else "")
         return False
-
-    def __eq__(self, other: object) -> bool:
-        # ``typed == settings.banker_pin``: str.__eq__ gives NotImplemented, Python then asks this method.
-        return isinstance(other, str) and self.matches(other)
-
-    __hash__ = object.__hash__
 
     def __bool__(self) -> bool:
         return True

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cards.editions import Edition, Square
+from cards.editions import Edition, Square, join_localized
 from terminal.bank.money import half, ten_percent
 from terminal.bank.state import HOTEL, State
 from terminal.bank.tx import Tx
@@ -24,8 +24,9 @@ def square_name(edition: Edition, square: object) -> str:
 
 
 def _names(names: list[str]) -> str:
-    """A list of deed names as one language-free message param (``missing_names``, ``built_names``...)."""
-    return ", ".join(names)
+    """A list of deed names as one message param (``missing_names``, ``built_names``...); the joined names stay
+    translatable (:func:`cards.editions.join_localized`)."""
+    return join_localized(", ", names)
 
 
 def holds_whole_group(state: State, config: GameConfig, owner: str, deed: Square) -> bool:

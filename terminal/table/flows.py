@@ -5,6 +5,7 @@ of them is declared, with types, by :class:`terminal.table.shared.TerminalParts`
 """
 from __future__ import annotations
 
+import hmac
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -409,9 +410,19 @@ class TableFlows(TerminalParts):
     # -- the banker PIN: after wrong tries, the wait before the next one is shown and every try refused ------
     def _pin_wait(self) -> int:
         """Whole seconds before the PIN check looks at a try again (0: a try may be made now). Asked of the
-        PIN check when it slows down wrong tries (``wait_s()``, :class:`terminal.table.shared.PinWait`)."""
-        wait_s = getattr(self.settings.banker_pin, "wait_s", None)
-        return math.ceil(wait_s()) if callable(wait_s) else 0
+        PIN check when it slows down wrong tries (``wait_s()``, :class:`terminal.table.shared.BankerPin`)."""
+        pin = self.settings.banker_pin
+        return 0 if pin is None or isinstance(pin, str) else math.ceil(pin.wait_s())
+
+    def _pin_matches(self, typed: str) -> bool:
+        """Whether ``typed`` is the banker PIN: asked of the host's check, or compared in constant time with the
+        digits given in the settings."""
+        pin = self.settings.banker_pin
+        if pin is None:
+            return False
+        if isinstance(pin, str):
+            return hmac.compare_digest(typed.encode(), pin.encode())
+        return pin.matches(typed)
 
     @staticmethod
     def _pin_wait_msg(seconds: int, wrong: bool = False) -> Msg:
@@ -443,7 +454,7 @@ class TableFlows(TerminalParts):
         pin = self._at(Pin)
         waiting = self._pin_wait()
         # compared even during the wait: the check refuses it and logs the try, as it logs every wrong one
-        if pin.buffer == self.settings.banker_pin and not waiting:
+        if self._pin_matches(pin.buffer) and not waiting:
             self._accept()
             return self._banker_ok()
         pin.buffer = ""

@@ -8,12 +8,17 @@ Params stay language-free. A word that must be translated travels as a catalog c
 ends in ``_code`` (``deck_code="part_deck_chance"``, ``wanted_code="part_hotel"``): :func:`translate` puts
 that code's text in the same language in its place (``{deck_code}`` -> "Chance" in French). The texts so
 inserted (the ``part_*`` entries of :mod:`terminal.table.messages`) take no params themselves.
+
+An edition's names (a square's name, a joined list of names) travel in params, and as a Msg's English text, as
+:class:`cards.editions.Localized` strings: :func:`translate` shows them in ``language``
+(``docs/editions.md``).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from cards.editions import Localized, localized
 from terminal.table.messages import MESSAGES
 from terminal.table.view import Msg
 
@@ -538,13 +543,13 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
     catalog code and is shown as that code's text in ``language`` (see the module docstring). Never raises for
     a missing parameter: the placeholder stays.
     """
-    if language == "en" and english and prefer_english:
+    if language == "en" and english and prefer_english and not _renamed(params or {}, language):
         return english
     entry = CATALOG.get(code)
     template = entry.get(language) if entry else None
     if template is None:
         if english:
-            return english
+            return str(localized(english, language))
         template = entry.get("en", code) if entry else code
     try:
         return template.format(**_resolve_codes(params or {}, language))
@@ -555,16 +560,26 @@ def translate(code: str, params: Mapping[str, Any] | None = None, language: str 
 def _resolve_codes(params: Mapping[str, Any], language: str) -> Mapping[str, Any]:
     """``params`` with the value of every ``*_code`` key that names a catalog entry replaced by that entry's
     text in ``language`` (English if it has none). Other values, and codes the catalog lacks, are kept."""
-    if not any(key.endswith("_code") or hasattr(value, "code") for key, value in params.items()):
+    if not any(key.endswith("_code") or hasattr(value, "code") or isinstance(value, Localized | list | tuple)
+               for key, value in params.items()):
         return params
     resolved = dict(params)
     for key, value in params.items():
-        if hasattr(value, "code") and hasattr(value, "params"):  # a nested Msg
+        if isinstance(value, Localized | list | tuple):  # an edition's name(s), in ``language``
+            resolved[key] = localized(value, language)
+        elif hasattr(value, "code") and hasattr(value, "params"):  # a nested Msg
             resolved[key] = text(value, language)
         elif key.endswith("_code") and isinstance(value, str) and value in CATALOG:
             entry = CATALOG[value]
             resolved[key] = entry.get(language) or entry.get("en") or value
     return resolved
+
+
+def _renamed(params: Mapping[str, Any], language: str) -> bool:
+    """Whether a name in ``params`` reads differently in ``language`` than in the edition's own (a refusal's
+    exact English then names the deeds in the edition's language: the catalog's text is used instead)."""
+    return any(localized(value, language) != value for value in params.values()
+               if isinstance(value, Localized | list | tuple))
 
 
 def text(msg: Msg | None, language: str = "fr") -> str:

@@ -1032,7 +1032,7 @@ class Terminal(TableFlows, ViewBuilder):
         language = self.settings.language
         options = []
         for c in cards:
-            text = c.text.get(language) or c.text.get("en", "")
+            text = c.text_in(language)
             amount = self._deck_amount(c)
             label = (Msg("deck_card_amount", {"text": text, "amount": amount}, f"{amount} · {text}") if amount
                      else Msg("deck_card", {}, text))
@@ -1052,7 +1052,7 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _deck_card(self, player: str, card: DeckCard) -> None:
         p = card.params
-        text = Msg("deck_card", {}, card.text.get(self.settings.language) or card.text.get("en", ""))
+        text = Msg("deck_card", {}, card.text_in(self.settings.language))
         action = card.action
         # a card with a fixed amount: its tile showed the amount, the touch on it commits
         if action == "collect":
@@ -1072,6 +1072,9 @@ class Terminal(TableFlows, ViewBuilder):
         if action == "advance_to_go":
             return self._commit_or_confirm({"op": "pass_go", "player": player}, text, (player,))
         if action == "advance":
+            passes = self._passes_go(card.deck, p["square"])
+            if passes is not None:  # the same from every square of this deck: no question to ask
+                return self._advance(player, p["square"], passes)
             return self._choose(text, [Option("passed", Msg("opt_passed_go", {}, "Passed GO: salary")),
                                        Option("not_passed", Msg("opt_not_passed_go", {}, "Did not pass GO"))],
                                 Advance(player, p["square"]))
@@ -1087,6 +1090,17 @@ class Terminal(TableFlows, ViewBuilder):
                                 PayOrDraw(player, p["amount"], p.get("deck", "chance")))
         self._go_idle()
         self._say(Msg("nothing_to_pay", {}, "Nothing to pay for this card."))
+
+    def _passes_go(self, deck: str, target: int) -> bool | None:
+        """Whether a card of ``deck`` moving the token forward to square ``target`` passes GO: True or False when
+        the answer is the same from every square of the board where that deck is drawn, None when it depends on
+        which one (then the player says). The terminal does not track tokens; the board does: moving forward
+        from square ``origin`` to ``target`` passes GO exactly when ``target < origin`` (RULES.md, cards that
+        advance: "salary if you pass GO"; e.g. the French Chance card "Rendez-vous rue de la Paix", square 39,
+        never passes GO from the Chance squares 7, 22 and 36, so it asks nothing)."""
+        origins = [s.index for s in self._game.edition.squares if s.kind == deck]
+        answers = {target < origin for origin in origins}
+        return answers.pop() if len(answers) == 1 else None
 
     def _advance(self, player: str, square: int, passed_go: bool) -> None:
         if passed_go:

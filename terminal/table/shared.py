@@ -37,6 +37,8 @@ class TerminalSettings:
       confirmation appeared (0.5): a quick double tap never confirms by accident.
     - ``retap_guard_s``: the card that committed an operation is ignored for this long afterwards (1.5).
     - ``banker_protection``: banker functions need the banker card or ``banker_pin`` (True).
+    - ``banker_pin``: None (banker card only), a :class:`BankerPin` check (what the host configures), or the PIN
+      itself as digits (tests and scenes only; compared in constant time).
     - ``language``: ``fr``, ``en`` or ``uk``.
     """
 
@@ -46,7 +48,7 @@ class TerminalSettings:
     confirm_min_delay_s: float = 0.5
     retap_guard_s: float = 1.5
     banker_protection: bool = True
-    banker_pin: str | None = None
+    banker_pin: str | BankerPin | None = None
     language: str = "fr"
     display: str = "plain"
 
@@ -61,9 +63,12 @@ class Damage:
     backup: str | None = None
 
 
-class PinWait(Protocol):
-    """A banker PIN check that slows down wrong tries (``host_ui.shell.pin.PinCheck``): seconds before the
-    next try is looked at."""
+class BankerPin(Protocol):
+    """A banker PIN check kept by the host (``host_ui.shell.pin.PinCheck``: a salted hash, slowing down wrong
+    tries). ``matches(typed)``: whether the digits typed are the PIN (False, without a look, during a wait);
+    ``wait_s()``: seconds (>= 0) before the next try is looked at."""
+
+    def matches(self, typed: str) -> bool: ...
 
     def wait_s(self) -> float: ...
 

@@ -52,7 +52,8 @@ class PlayerLine:
 @dataclass(frozen=True)
 class DeedView:
     """A title deed as drawn on screen: ``level`` 0-4 houses or 5 = hotel; ``rent`` the rent due now (None
-    for utilities, whose rent depends on the dice, or when no rent is due); ``rents`` the printed table."""
+    for utilities, whose rent depends on the dice, or when no rent is due); ``rents`` the printed table;
+    ``name`` the edition's name (a :class:`cards.editions.Localized`: the screen shows it in its language)."""
 
     square: int
     name: str

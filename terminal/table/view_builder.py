@@ -89,6 +89,7 @@ class ViewBuilder(TerminalParts):
                 rent = self._game.rent(other, square)[0] if other else None
             except GameError:
                 rent = None
+        # the edition's name as it is (a Localized text): the screen shows it in its own language
         return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
                         mortgage_value=deed.mortgage, house_cost=deed.house_cost, rents=deed.rents, owner=owner,
                         level=state.level.get(square, 0), mortgaged=bool(state.mortgaged.get(square)), rent=rent)

@@ -254,7 +254,7 @@ def test_the_deed_list_takes_a_few_pages_of_tiles_with_their_colour(pg, scenes_b
         for rect, square in tiles:
             deed = edition.squares[int(square)]
             assert rect.h >= MIN_TARGET_PX
-            assert deed.name in " ".join(names), deed.name
+            assert deed.name_in(language) in " ".join(names), deed.name
             band = theme.GROUP_COLOURS.get(deed.group or "", theme.GROUP_COLOURS.get(deed.kind))
             assert tuple(frame.surface.get_at((rect.x + 2, rect.centery)))[:3] == tuple(band)[:3], deed.name
         prices = [t.text for t in frame.texts_with("amount")]

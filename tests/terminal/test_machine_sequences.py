@@ -176,3 +176,22 @@ def test_trade_bankruptcy_and_undo_keep_their_confirmation(table):
     d.tap(BOB)
     d.choose("bankruptcy")
     assert table.view.screen == "confirm" and "Bob" not in table.game.current.bankrupt_list
+
+
+def test_an_advance_card_asks_about_go_only_when_the_board_leaves_it_open(table):
+    # French Chance card 1, "Rendez-vous rue de la Paix" (square 39): forward from every Chance square (7, 22,
+    # 36) it never passes GO, so the next screen is the deed, with no salary question and no salary.
+    d, start = table.driver, table.entries()
+    d.tap(ANN)
+    d.choose("chance")
+    d.choose("1")
+    assert {o.id for o in table.view.options} & {"passed", "not_passed"} == set()
+    assert "Rue de la Paix" in text(table.view.title, "fr") + " ".join(text(o.label, "fr") for o in table.view.options)
+    _nothing_yet(table, start)
+    assert table.game.cash("Ann") == 1500
+    # Card 3, avenue Henri-Martin (24): from square 36 the token passes GO, from 7 and 22 it does not: ask.
+    d.button("cancel")
+    d.tap(ANN)
+    d.choose("chance")
+    d.choose("3")
+    assert {o.id for o in table.view.options} == {"passed", "not_passed"}

@@ -215,3 +215,47 @@ def test_malformed_api_input_and_damaged_header(tmp_path, key):
     conn.close()
     with pytest.raises(LedgerError, match="header is damaged"):
         Game.open(tmp_path / "g.db", key=key)
+
+
+@pytest.mark.parametrize("argv", [("demo", "--log"), ("sim", "--headless", "--seconds", "1", "--demo")])
+def test_an_unreadable_log_is_a_file_problem_everywhere(capsys, tmp_path, monkeypatch, argv):
+    # README: exit 3 is a file problem; replay, demo and sim --demo agree on a log that is not there.
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    code, _out, err = run(capsys, *argv, str(tmp_path / "nope.jsonl"))
+    assert code == 3 and "cannot read the table log" in err and err.count("\n") == 1
+
+
+def test_audit_and_export_take_a_game_by_the_name_games_list_shows(capsys, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(data))
+    monkeypatch.chdir(tmp_path)  # no file called "sunday" here: the name means the data directory's game
+    (data / "games").mkdir(parents=True)
+    run(capsys, "replay", str(SMALL), "--game", str(data / "games" / "sunday.db"))
+    code, out, _ = run(capsys, "games", "list")
+    assert code == 0 and " 3 players " in out and " entries " in out
+    assert any(part.count("-") == 2 and len(part) == 10 for part in out.split())  # the date it last changed
+    for name in ("sunday", "sunday.db"):
+        code, out, err = run(capsys, "audit", name)
+        assert code == 0 and "sunday.db" in out, err
+        code, out, err = run(capsys, "export", name)
+        assert code == 0 and out.startswith("{"), err
+    code, _out, err = run(capsys, "audit", "monday")
+    assert code == 3 and "monday" in err and err.count("\n") == 1
+
+
+def test_ctrl_c_says_what_was_kept(capsys, monkeypatch):
+    import host_ui.cli as cli
+
+    def interrupted(_args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "cmd_doctor", interrupted)
+    parser_func = cli.build_parser
+    monkeypatch.setattr(cli, "build_parser", lambda: _with_func(parser_func(), "doctor", interrupted))
+    code, _out, err = run(capsys, "doctor")
+    assert code == 130 and "interrupted" in err and err.count("\n") == 1
+
+
+def _with_func(parser, command, func):
+    parser._subparsers._group_actions[0].choices[command].set_defaults(func=func)
+    return parser

@@ -654,5 +654,38 @@ def test_the_whole_device_reads_well(fake, data, key_file, key):
     found = checks(config_for(data, DEVICE, key_file=key_file), fake, load_reader=_fake_reader,
                    env={"SDL_VIDEODRIVER": "kmsdrm", "INVOCATION_ID": "x"})
     assert worst(found.values()) == "ok", format_checks(found.values())
-    assert list(found) == ["config", "spi", "reader", "gpio", "groups", "display", "touch", "data_dir", "key",
-                           "game game.db"]
+    assert list(found) == ["config", "spi", "reader", "gpio", "groups", "display", "touch", "data_dir", "editions",
+                           "key", "game game.db"]
+
+
+# -------------------------------------------------------------------------------------------- editions
+def test_the_shipped_editions_carry_every_text_in_every_language(fake, data):
+    found = checks(config_for(data), fake, env={"DISPLAY": ":0", "HOME": str(fake.path)})
+    assert_status(found["editions"], "ok", "fr, fr-francs, ru-roubles, us, us-1935", "fr, en, uk")
+
+
+def test_an_edition_with_gaps_gets_one_english_line(fake, data, monkeypatch, tmp_path):
+    from cards.editions import DATA_DIR, load_edition, load_edition_file
+    source = (DATA_DIR / "us.toml").read_text(encoding="utf-8")
+    gappy = tmp_path / "us-gaps.toml"
+    gappy.write_text(source.replace('name = "us"', 'name = "us-gaps"', 1).replace(', uk = "Бордвок" }', " }"),
+                     encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[edition]\n", encoding="utf-8")
+    editions = {"us": load_edition("us"), "us-gaps": load_edition_file(gappy)}
+
+    def load(name):
+        return editions[name] if name in editions else load_edition_file(broken)
+
+    monkeypatch.setattr(doctor, "available_editions", lambda: ["broken", "us", "us-gaps"])
+    monkeypatch.setattr(doctor, "load_edition", load)
+    found = [c for c in run_checks(config_for(data), root=fake.path, env={"DISPLAY": ":0", "HOME": str(fake.path)},
+                                   user="banquier", access=lambda path, mode: True,
+                                   installed=lambda name: PACKAGES_PI4.get(name), found=lambda name: True,
+                                   video_drivers=lambda: ["x11", "dummy"], load_reader=_no_reader,
+                                   disk_free=lambda path: 10 ** 9) if c.name == "editions"]
+    assert len(found) == 2  # one line per edition with a problem; none for the complete one
+    assert_status(found[0], "fail", "edition broken does not load", "edition.name: missing")
+    assert_status(found[1], "warn", "edition us-gaps lacks texts in uk: 1 square (first: square 39)",
+                  "the edition's own language")
+    assert "us " not in format_checks(found).replace("us-gaps", "")
