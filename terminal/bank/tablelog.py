@@ -9,6 +9,7 @@ mismatch with the line, the field, the expected and the actual value.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -187,38 +188,36 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
         raise TableLogError(f"{log.path}: the header cannot start a game: {exc}",
                             params={"path": str(log.path), "line": 1}) from exc
     operations = refused = checks = 0
-    try:
-        # Committed in batches, durably when the replay ends (also by a failing line: what came before it is kept).
-        with game.batch():
-            for line in log.lines:
-                data = line.data
-                if line.operation is not None:
-                    operations += 1
-                    should_refuse = bool(data.get("refused"))
-                    try:
-                        game.apply(line.operation)
-                    except MalformedOperation as exc:
-                        raise _malformed(log.path, line.number, str(exc)) from exc
-                    except GameError as exc:
-                        if not should_refuse:
-                            raise ReplayMismatch(f"line {line.number}: {data['op']} was refused: {exc}",
-                                                 params={"line": line.number, "field": "refused", "expected": False,
-                                                         "actual": True, "reason": str(exc)}) from exc
-                        refused += 1
-                    else:
-                        if should_refuse:
-                            raise ReplayMismatch(f"line {line.number}: {data['op']} was accepted but the log says it "
-                                                 f"must be refused", params={"line": line.number, "field": "refused",
-                                                                             "expected": True, "actual": False})
+    # Committed in batches, durably at the end, then closed; a failing line ends the batch too, and what came
+    # before it is kept (Game.batch).
+    with contextlib.closing(game), game.batch():
+        for line in log.lines:
+            data = line.data
+            if line.operation is not None:
+                operations += 1
+                should_refuse = bool(data.get("refused"))
+                try:
+                    game.apply(line.operation)
+                except MalformedOperation as exc:
+                    raise _malformed(log.path, line.number, str(exc)) from exc
+                except GameError as exc:
+                    if not should_refuse:
+                        raise ReplayMismatch(f"line {line.number}: {data['op']} was refused: {exc}",
+                                             params={"line": line.number, "field": "refused", "expected": False,
+                                                     "actual": True, "reason": str(exc)}) from exc
+                    refused += 1
                 else:
-                    checks += 1
-                    state = game.state()
-                    for field, expected in data["expect"].items():
-                        _compare(line.number, field, expected, state[field])
-                if progress:
-                    progress(line.number)
-    finally:
-        game.close()
+                    if should_refuse:
+                        raise ReplayMismatch(f"line {line.number}: {data['op']} was accepted but the log says it "
+                                             f"must be refused", params={"line": line.number, "field": "refused",
+                                                                         "expected": True, "actual": False})
+            else:
+                checks += 1
+                state = game.state()
+                for field, expected in data["expect"].items():
+                    _compare(line.number, field, expected, state[field])
+            if progress:
+                progress(line.number)
     return ReplayResult(operations, refused, checks, Path(game_path))
 
 
