@@ -316,9 +316,6 @@ def _worker(path: Path, key: bytes) -> None:
     def say(**message: Any) -> None:
         print(json.dumps(message), flush=True)
 
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(BACKGROUND_NICE)  # the tap loop goes first whenever both want the processor
-
     try:
         ledger = Ledger.open(path, key, read_only=True, copy=False)
     except GameError as exc:
@@ -328,6 +325,8 @@ def _worker(path: Path, key: bytes) -> None:
         ledger.db.execute("BEGIN")  # one read transaction: one moment of the game, whatever the table writes
         rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
         say(stage="quick", ok=rows == ["ok"], problem="; ".join(rows[:3]))
+        with contextlib.suppress(OSError, AttributeError):  # the first payment waited for the quick check only:
+            os.nice(BACKGROUND_NICE)  # now the tap loop goes first whenever both want the processor
         meta = ledger.meta()
         config = GameConfig(load_edition(meta["edition"]), meta["mode"], dict(meta["rules"]))
         report = audit_ledger(ledger, config)
