@@ -104,7 +104,7 @@ class BackupKeeper:
                 log.info("backed up %s at entry %d -> %s", path.name, seq, written)
             self._worker.start(path, self.folder, self.keep, done)
             return None
-        self._worker.wait()
+        self._worker.wait(60)  # the backup being made (at most a minute: the table is stopping)
         if self._last.get(path) == seq:
             return None
         try:
