@@ -9,6 +9,11 @@
 #                            Every tool and pytest run; the command fails if any of them failed, with pytest's
 #                            exit code when it failed (5: no test collected).
 #   ./dev.sh bench           run the benchmark scripts and print their figures
+#   ./dev.sh i18n [update|check|add LANG]
+#                            the screen's text catalogs (README, "Translating Banquier"): update (the default)
+#                            extracts the message ids with pybabel, updates every .po and compiles the .mo;
+#                            check runs msgfmt --check --statistics on each (0 untranslated, 0 fuzzy, as the
+#                            test command does); add LANG starts the catalog of a new language.
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
@@ -30,6 +35,7 @@ system_test_tools() {
     local missing=()
     command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
     command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+    command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)  # msgfmt checks the text catalogs
     [ ${#missing[@]} -eq 0 ] && return 0
     local sudo=()
     if [ "$(id -u)" -ne 0 ]; then
@@ -46,6 +52,71 @@ system_test_tools() {
     else
         echo "dev.sh: the deploy tests need ${missing[*]} (no apt-get here: install them by hand)." >&2
     fi
+}
+
+# The screen's text catalogs (terminal/table/locale/<lang>/LC_MESSAGES/banquier.po, README "Translating Banquier").
+LOCALE=terminal/table/locale
+POT=$LOCALE/banquier.pot
+# pybabel's options, the same for every update so the files only change when the texts do.
+BABEL_WIDTH=(--width 100)
+
+# msgfmt --check --statistics on every catalog: a format error, an untranslated or a fuzzy message fails.
+i18n_check() {
+    if ! command -v msgfmt >/dev/null 2>&1; then
+        echo "dev.sh: msgfmt is missing: it checks the text catalogs; install GNU gettext" \
+             "('sudo apt-get install gettext' on Debian/Ubuntu, 'brew install gettext' on macOS)" >&2
+        return 1
+    fi
+    local po out code=0
+    for po in "$LOCALE"/*/LC_MESSAGES/banquier.po; do
+        if ! out=$(LC_ALL=C msgfmt --check --statistics -o /dev/null "$po" 2>&1); then
+            echo "$out" >&2
+            echo "dev.sh: $po does not compile (see msgfmt above)" >&2
+            code=1
+            continue
+        fi
+        echo "$po: ${out##*$'\n'}"
+        case "$out" in
+            *untranslated*|*fuzzy*) echo "dev.sh: $po has untranslated or fuzzy messages: translate them" >&2
+                                    code=1 ;;
+        esac
+    done
+    return "$code"
+}
+
+# Extract the message ids, update every catalog from them, compile the catalogs. The template is only
+# rewritten when its messages changed (not for a new date alone).
+i18n_update() {
+    local fresh
+    fresh=$(mktemp "${TMPDIR:-/tmp}/banquier-pot.XXXXXX")
+    .venv/bin/pybabel -q extract -F babel.cfg -o "$fresh" --no-location --sort-output "${BABEL_WIDTH[@]}" \
+        --project Banquier --version "$(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)" \
+        --copyright-holder "The Banquier developers" --msgid-bugs-address "The Banquier developers" .
+    if [ -f "$POT" ] && diff -q <(grep -v '^"POT-Creation-Date:' "$fresh") <(grep -v '^"POT-Creation-Date:' "$POT") \
+            >/dev/null; then
+        rm -f "$fresh"
+    else
+        mv "$fresh" "$POT"
+        echo "dev.sh: $POT updated"
+    fi
+    .venv/bin/pybabel -q update -i "$POT" -d "$LOCALE" -D banquier "${BABEL_WIDTH[@]}" --ignore-obsolete \
+        --ignore-pot-creation-date --no-fuzzy-matching
+    .venv/bin/pybabel -q compile -d "$LOCALE" -D banquier
+    echo "dev.sh: catalogs updated and compiled; new messages are empty in each .po: translate them, then" \
+         "./dev.sh i18n check" >&2
+}
+
+run_i18n() {
+    local what=${1:-update}
+    case "$what" in
+        update) i18n_update ;;
+        check)  i18n_check ;;
+        add)    [ -n "${2:-}" ] || { echo "usage: ./dev.sh i18n add LANG (e.g. de)" >&2; return 2; }
+                .venv/bin/pybabel -q init -i "$POT" -d "$LOCALE" -D banquier -l "$2" "${BABEL_WIDTH[@]}"
+                echo "dev.sh: $LOCALE/$2/LC_MESSAGES/banquier.po started: add \"$2\" to LANGUAGES in" \
+                     "cards/editions.py, translate, then ./dev.sh i18n" >&2 ;;
+        *)      echo "usage: ./dev.sh i18n [update|check|add LANG]" >&2; return 2 ;;
+    esac
 }
 
 # One tool of the checked toolchain (configured in pyproject.toml): `tool NAME COMMAND...`. A failure is named
@@ -84,6 +155,8 @@ run_tests() {
         tool lint-imports .venv/bin/lint-imports
         tool "ruff check" .venv/bin/ruff check --output-format concise .
         tool mypy .venv/bin/mypy
+        echo "== msgfmt --check --statistics" >&2
+        i18n_check || { echo "dev.sh: the text catalogs failed the check (see above)" >&2; failed_tools+=(msgfmt); }
     fi
     local select=()
     [ "$quick" -eq 0 ] || select=(-m "not slow")
@@ -108,5 +181,6 @@ case "$cmd" in
     bench) rows=$(mktemp "${TMPDIR:-/tmp}/banquier-bench.XXXXXX")
            for b in bench/bench_*.py; do echo "== $b"; BANQUIER_BENCH_ROWS=$rows .venv/bin/python "$b"; done
            echo; echo "== all figures"; .venv/bin/python bench/report.py "$rows"; rm -f "$rows" ;;
-    *)     echo "usage: ./dev.sh run|test|bench [ARGS...]" >&2; exit 2 ;;
+    i18n)  run_i18n "$@" ;;
+    *)     echo "usage: ./dev.sh run|test|bench|i18n [ARGS...]" >&2; exit 2 ;;
 esac

@@ -154,6 +154,16 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     term.choose("community_chest")
     snap("choose_community_chest", "choose")
     reset()
+    _tap(term, clock, player_uid(2))
+    term.choose("chance")
+    term.choose("6")  # road repairs: the card's (long) text heads the confirmation of what Bohdan's houses cost
+    snap("chance_repairs", "confirm")
+    reset()
+    _tap(term, clock, player_uid(1))
+    term.choose("chance")
+    term.choose("3")  # move to a street: the card's text asks whether the player passed GO
+    snap("chance_advance", "choose")
+    reset()
     _tap(term, clock, player_uid(1))
     term.choose("any_deed")
     snap("choose_deed", "choose")

@@ -3,8 +3,14 @@
 
     python tools/render_screens.py                  # docs/screenshots: every screen in French at 800x480,
                                                     # the main screens in English and Ukrainian and at the
-                                                    # other sizes, and a portrait (rotated) idle screen
+                                                    # other sizes, a portrait (rotated) idle screen, and the
+                                                    # Ukrainian game (idle, rent, Chance, bankruptcy, end)
     python tools/render_screens.py --all --out /tmp/shots   # every screen x language x size x orientation
+    python tools/render_screens.py --all --check --out /tmp/shots   # and list every text that does not fit
+
+``--check`` runs the fit checks of the render tests (``host_ui.screen.fit``: a text cut, outside its room or
+the screen, over another text or across a widget's edge) on every picture written, prints each problem and
+exits with status 1 if there is one.
 
 Runs headless (SDL's dummy driver) unless DISPLAY is set and --window is given (then under Xvfb or X).
 """
@@ -24,6 +30,10 @@ from host_ui.scenes import build_scenes  # noqa: E402 - the checkout's code, fou
 
 MAIN = ("idle", "confirm_rent", "own_deed", "keypad", "game_over", "history", "player", "banker", "confirm_long_buy",
         "confirm_long_each", "own_deed_refused", "keypad_bid", "confirm_second_go_tapped")
+#: A game in Ukrainian, with the edition's Ukrainian deed names and card texts: also at 800x480 by default.
+UKRAINIAN = ("idle", "deed_owned", "confirm_rent", "choose_chance", "chance_repairs", "chance_advance",
+             "choose_community_chest", "choose_deed", "bankruptcy", "confirm_bankruptcy", "confirm_bankruptcy_many",
+             "game_over")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,6 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     parser.add_argument("--all", action="store_true", help="the whole matrix (large: for review, not the README)")
     parser.add_argument("--window", action="store_true", help="use the real video driver (X11/Xvfb)")
+    parser.add_argument("--check", action="store_true",
+                        help="list every text that does not fit (cut, spilled, overlapping); exit 1 if any")
     args = parser.parse_args(argv)
     if not args.window:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -40,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # pygame and the renderer (which imports it) are loaded late: after the SDL settings above
     import pygame
 
+    from host_ui.screen.fit import frame_problems
     from host_ui.screen.render import SIZES, Renderer
     pygame.display.init()
     pygame.font.init()
@@ -49,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="banquier-shots-"))
     written = 0
+    problems: list[str] = []
     for language in ("fr", "en", "uk"):
         scenes = build_scenes(tmp / language, language)
         for size in SIZES:
@@ -56,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 renderer = Renderer(size if rotation == 0 else (size[1], size[0]), 0)
                 for scene in scenes:
                     wanted = args.all or (language == "fr" and size == (800, 480)) or (
-                        scene.name in MAIN and (language == "fr" or size == (800, 480)))
+                        scene.name in MAIN and (language == "fr" or size == (800, 480))) or (
+                        scene.name in UKRAINIAN and language == "uk" and size == (800, 480))
                     if not wanted:
                         continue
                     renderer.game = scene.game
@@ -64,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     name = f"{scene.name}-{language}-{size[0]}x{size[1]}" + ("-portrait" if rotation else "")
                     pygame.image.save(frame.surface, str(out / f"{name}.png"))
                     written += 1
+                    if args.check:
+                        problems += frame_problems(frame, name)
         if not args.all and language == "fr":
             # the 3.5" panel mounted upright: the picture as it goes to the panel (rotation 90)
             renderer = Renderer((320, 480), 90)
@@ -71,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             pygame.image.save(renderer.render(idle.view, "20:15").surface, str(out / "idle-fr-320x480-portrait.png"))
             written += 1
     print(f"{written} screenshots in {out}")
+    if args.check:
+        print("\n".join(problems) if problems else "every text fits")
+        return 1 if problems else 0
     return 0
 
 

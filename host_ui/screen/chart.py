@@ -6,7 +6,7 @@ from collections.abc import Callable
 import pygame
 
 from host_ui.screen import theme
-from host_ui.screen.widgets import Canvas
+from host_ui.screen.widgets import MIN_TEXT_PX, Canvas
 
 
 def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: list[dict[str, int]], seats: dict[str, int],
@@ -16,8 +16,13 @@ def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: list[dict[str, int]]
     c.box(rect, theme.PANEL, radius=6)
     pad = c.px(6)
     title_h = c.px(18)
-    c.text((rect.x + pad, rect.y + pad // 2, rect.w - 2 * pad, title_h), title, 13, theme.TEXT, bold=True,
-           role="chart_title")
+    if c.fits(title, rect.w - 2 * pad, title_h, 13, bold=True):
+        c.text((rect.x + pad, rect.y + pad // 2, rect.w - 2 * pad, title_h), title, 13, theme.TEXT, bold=True,
+               role="chart_title")
+    else:  # a narrow chart: the title on two lines
+        title_h = 2 * theme.font(max(MIN_TEXT_PX, c.px(9)), True).get_linesize()
+        c.paragraph((rect.x + pad, rect.y + pad // 2, rect.w - 2 * pad, title_h), title, 13, theme.TEXT,
+                    bold=True, role="chart_title", max_lines=2)
     if not history:
         return
     players = list(history[0].keys())

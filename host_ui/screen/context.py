@@ -13,7 +13,7 @@ from host_ui.screen import theme
 from host_ui.screen.theme import Colour
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
-from terminal.table.i18n import translate
+from terminal.table.i18n import FLAGS, MODES, N_, ROUNDINGS, listing, translate
 from terminal.table.view import Msg, View
 
 
@@ -39,6 +39,11 @@ class Context:
     def t(self, code: str, **params: Any) -> str:
         return translate(code, params, self.language)
 
+    def listing(self, texts: list[str], code: str = N_("joined_list")) -> str:
+        """Texts already translated, as one list in this language: the catalog's entry ``code`` (``{first}``
+        then ``{rest}``, ``joined_list`` by default: "a, b, c") says how two items are joined."""
+        return listing(texts, self.language, code)
+
     def msg(self, msg: Msg | None) -> str:
         """Translate a Msg; the settings' values (rule flags, modes, on/off) are translated too."""
         if msg is None:
@@ -46,11 +51,11 @@ class Context:
         params = dict(msg.params or {})
         if msg.code == "opt_flag":
             value = params.get("value")
-            params["flag"] = self.t(f"flag_{params.get('flag')}")
+            params["flag"] = self.t(FLAGS[str(params.get("flag"))])
             params["value"] = (self.t("ui_yes") if value is True else self.t("ui_no") if value is False
-                               else self.t(f"ui_rounding_{value}"))
+                               else self.t(ROUNDINGS[str(value)]))
         elif msg.code == "opt_mode":
-            params["value"] = self.t(f"mode_{params.get('value')}")
+            params["value"] = self.t(MODES[str(params.get("value"))])
         elif msg.code == "opt_mute":
             params["state"] = self.t("ui_off" if params.get("state") == "off" else "ui_on")
         elif msg.code == "opt_language":

@@ -45,7 +45,7 @@ def _rows(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str
             rows.append((t("ui_railroads", n=n), fmt(rent), deed.rent is not None and rent == deed.rent))
     else:
         for n, mult in enumerate(deed.rents, start=1):
-            rows.append((t("ui_utilities", n=n), t("ui_times_dice", n=mult), False))
+            rows.append((t("ui_utilities", n=n), t("ui_times_dice", factor=mult), False))
     return rows
 
 

@@ -3,14 +3,15 @@ the panel.
 
 :class:`Renderer` keeps only what is the screen's own business (the page of a long list, the history's
 scroll position); everything else comes from the view. Each :meth:`Renderer.render` returns a
-:class:`Frame`: the logical picture, the buttons' targets (``hits``) and the texts drawn (for the tests).
+:class:`Frame`: the logical picture, the buttons' targets (``hits``), the texts drawn and the boxes and buttons
+drawn (``texts``, ``widgets``: for the fit checks of :mod:`host_ui.screen.fit`).
 :func:`to_panel` turns the picture by the configured rotation, the same rotation
 :class:`host_ui.screen.input_map.InputMapper` undoes for touches.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, Protocol
@@ -21,7 +22,7 @@ from cards.editions import Edition, load_edition
 from host_ui.screen import screens, theme
 from host_ui.screen.context import Context
 from host_ui.screen.input_map import check_rotation
-from host_ui.screen.widgets import ButtonAction, Canvas, DrawnText
+from host_ui.screen.widgets import ButtonAction, Canvas, DrawnText, Widget
 from terminal.bank.game import Game
 from terminal.table.view import View
 
@@ -57,6 +58,7 @@ class Frame:
     surface: pygame.Surface
     hits: list[tuple[pygame.Rect, ButtonAction]]
     texts: list[DrawnText]
+    widgets: list[Widget] = field(default_factory=list)
 
     def action_at(self, x: int, y: int) -> ButtonAction | None:
         """The action of the button under logical pixel (x, y): the last drawn wins."""
@@ -144,7 +146,7 @@ class Renderer:
         _, body, _ = self._frame(c, view, ctx)
         drawer: _Layout = getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
         drawer(c, body, ctx)
-        return Frame(surface, c.hits, c.texts)
+        return Frame(surface, c.hits, c.texts, c.widgets)
 
     def _frame(self, c: Canvas, view: View, ctx: Context) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
         """The header, the body and the message area. The message area is always reserved (empty when there
@@ -156,12 +158,15 @@ class Renderer:
         lines = 3 if w >= h else 4
         header = pygame.Rect(0, 0, w, header_h)
         colour = theme.PANEL if view.reader_ok else theme.WARN
-        pygame.draw.rect(c.surface, colour, header)
+        c.box(header, colour, radius=0, role="header")
         pad = c.px(8)
         clock_w = c.px(52) if ctx.clock_text else 0
         fg = theme.TEXT if view.reader_ok else theme.CARD_TEXT
-        c.text((pad, 0, w - 2 * pad - clock_w - pad, header_h), ctx.msg(view.title), 16, fg, bold=True,
-               role="title", min_size=10)
+        title, title_rect = ctx.msg(view.title), pygame.Rect(pad, 0, w - 2 * pad - clock_w - pad, header_h)
+        if c.fits(title, title_rect.w, title_rect.h, 16, bold=True, min_size=10):
+            c.text(title_rect, title, 16, fg, bold=True, role="title", min_size=10)
+        else:  # a long title (a narrow screen, a long language): on two lines rather than cut
+            c.paragraph(title_rect, title, 16, fg, bold=True, role="title", min_size=9, max_lines=2)
         if ctx.clock_text:
             c.text((w - pad - clock_w, 0, clock_w, header_h), ctx.clock_text, 14, fg, align="right", role="clock")
         body = pygame.Rect(pad, header_h + pad, w - 2 * pad, h - header_h - 2 * pad - message_h)
@@ -173,11 +178,12 @@ class Renderer:
                 kind_colour = {"error": theme.ERROR, "success": theme.ACCENT_DARK}.get(view.message_kind,
                                                                                       theme.PANEL_HI)
                 text = ctx.msg(view.message)
-            pygame.draw.rect(c.surface, kind_colour, message)
+            c.box(message, kind_colour, radius=0, role="message_band")
             c.paragraph(message.inflate(-2 * pad, -c.px(2)), text, 13, theme.text_on(kind_colour), align="center",
                         role="message", min_size=10, max_lines=lines)
         else:
             c.line((0, message.y), (w, message.y), theme.PANEL, max(1, c.px(1)))
+            c.widgets.append(Widget(message, "message_band"))  # kept free: nothing of the body may spill into it
         return header, body, message
 
 

@@ -20,6 +20,7 @@ from host_ui.screen.deed_card import draw_deed as draw_deed_card
 from host_ui.screen.deed_card import draw_status, min_card_width
 from host_ui.screen.theme import Colour
 from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, ButtonAction, Canvas, best_grid, grid, split_h, split_v
+from terminal.table.i18n import N_, OTHER_PURPOSE, PURPOSES
 from terminal.table.view import DeedView, Msg, Option, PlayerLine
 
 FOOTER = 40      # design pixels: the height of the bottom button row
@@ -111,7 +112,8 @@ def player_strip(c: Canvas, rect: pygame.Rect, ctx: Context, name: str | None) -
     cash = ctx.fmt(line.cash)
     f, _ = c.fit(cash, inner.w // 2, inner.h, 16, bold=True)
     cash_w = f.size(cash)[0]
-    debts = "; ".join(ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts)
+    debts = ctx.listing([ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts],
+                        N_("ui_owes_list"))
     left, middle, right = split_h(inner, 1, 1.3 if debts else 0.01, -cash_w, gap=c.px(6))
     c.text(left, name, 16, ctx.colour_of(name), bold=True, role="player_name")
     if debts:
@@ -137,9 +139,10 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         cols, rows = best_grid(len(players), tiles, aspect=2.0)
         for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players, strict=True):
             _player_tile(c, cell, ctx, line)
-    info = ctx.t("ui_bank_stock", houses=view.bank_houses, hotels=view.bank_hotels) if view.edition else ""
+    info = ctx.t("ui_bank_stock", houses=Msg("ui_bank_houses", {"n": view.bank_houses}),
+                                   hotels=Msg("ui_bank_hotels", {"n": view.bank_hotels})) if view.edition else ""
     if view.pot is not None:
-        info += "   ·   " + ctx.t("ui_pot", amount=ctx.fmt(view.pot))
+        info = ctx.t("ui_stock_and_pot", stock=info, pot=ctx.t("ui_pot", amount=ctx.fmt(view.pot)))
     if landscape:
         info_rect, buttons = split_h(strip, 1.1, 1.4, gap=c.px(6))
     else:
@@ -177,7 +180,8 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx: Context, line: PlayerLine) -
     c.text(cash_rect, ctx.fmt(line.cash), cash_rect.h / c.scale * 0.9, cash_colour, bold=True, role="balance",
            align="center", min_size=14)
     if line.debts:
-        debts = "; ".join(ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts)
+        debts = ctx.listing([ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts],
+                            N_("ui_owes_list"))
         c.text(debt_rect, debts, 13, theme.ERROR, role="debt", align="center", min_size=8)
 
 
@@ -302,11 +306,14 @@ def deck_card_text(option: Option, ctx: Context) -> str:
 
 
 def deck_card_tile(text: str, card: DeckCard, ctx: Context) -> tuple[str, str, int]:
-    """A deck card's short title (its text up to the first ``:`` or ``;``), the money it moves (signed, or
+    """A deck card's short title (its text up to the first ``:`` or ``;``, and before a bracket that would be left
+    open), the money it moves (signed, or
     "" when none) and its sign (+1 received, -1 paid, 0 none)."""
     short = text
     for mark in (" : ", " ; ", ": ", "; "):
         short = short.split(mark, 1)[0]
+    if short.count("(") > short.count(")"):  # cut inside a bracket: the title ends before it
+        short = short[:short.rindex("(")]
     short = short.strip().rstrip(".").strip()
     p = card.params
     action = card.action
@@ -495,8 +502,7 @@ def _keypad_context(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
     best_line = None
     if extra.get("kind") == "bid":
         best = extra.get("best")
-        best_line = (f"{ctx.t('ui_best_bid')} : " if ctx.language == "fr" else f"{ctx.t('ui_best_bid')}: ") + (
-            f"{best[0]} {ctx.fmt(best[1])}" if best else ctx.t("ui_no_bid_yet"))
+        best_line = ctx.t("ui_best_bid_line", bid=f"{best[0]} {ctx.fmt(best[1])}" if best else ctx.t("ui_no_bid_yet"))
     if best_line:
         rect, best_rect = split_v(rect, 1, 1, gap=c.px(2))
         c.paragraph(best_rect, best_line, 14, theme.WARN, bold=True, role="best_bid_line", max_lines=2, min_size=10)
@@ -526,7 +532,7 @@ def _detail_items(detail: Msg, ctx: Context) -> list[str]:
         items = items.params["rest"]
     parts.append(items)
     heading = ctx.msg(replace(detail, params={**detail.params, "items": ""})).strip()
-    return [heading] + [f"· {ctx.msg(part)}" for part in parts]
+    return [heading] + [ctx.t("ui_bullet", text=ctx.msg(part)) for part in parts]
 
 
 def _detail_lines(c: Canvas, width: int, height: int, ctx: Context,
@@ -548,9 +554,18 @@ def _detail_lines(c: Canvas, width: int, height: int, ctx: Context,
     return low, [line for text in short for line in c.wrap(text, width, f)]
 
 
+def _purpose_height(c: Canvas, text: str, width: int) -> tuple[bool, int]:
+    """Whether a confirmation's purpose fits on one line at a readable size, and the height it takes: a long
+    one (a card's text) goes on two lines rather than in a tiny font on one."""
+    if c.fits(text, width, c.px(30), 18, bold=True, min_size=13):
+        return True, c.px(30)
+    return False, max(c.px(40), 2 * theme.font(max(MIN_TEXT_PX, c.px(13)), True).get_linesize())
+
+
 def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     pending = view.pending
+    purpose_text = ctx.msg(pending.purpose) if pending is not None else ""
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     if view.deed is not None and _landscape(main) and main.w > c.px(330):
         card_w = min(max(int(main.h * 0.72), _card_w(c, ctx)), main.w * 2 // 5)
@@ -559,16 +574,20 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     elif view.deed is not None and not _landscape(main) and main.h > c.px(300):
         # the movements take what they need; the card gets the rest (at least half)
         count = min(len(_movements(pending.postings)) if pending else 1, 6)
-        wanted = c.px(30 + 22 + 16) + count * c.px(58) + (c.px(MIN_BUTTON) if view.options else 0) + (
-            c.px(34) if pending and pending.warning else 0)
+        wanted = _purpose_height(c, purpose_text, main.w)[1] + c.px(22 + 16) + count * c.px(58) + (
+            c.px(MIN_BUTTON) if view.options else 0) + (c.px(34) if pending and pending.warning else 0)
         main, card = split_v(main, 1, -max(main.h // 2, main.h - wanted - c.px(8)), gap=c.px(8))
         draw_deed_compact(c, card, ctx)
     option_h = c.px(MIN_BUTTON) if view.options else 0
     warn_h = c.px(34) if pending and pending.warning else 0
-    purpose, moves, warn, hint, opts = split_v(main, -c.px(30), 1, -warn_h, -c.px(22), -option_h, gap=c.px(4))
+    one_line, purpose_h = _purpose_height(c, purpose_text, main.w)
+    purpose, moves, warn, hint, opts = split_v(main, -purpose_h, 1, -warn_h, -c.px(22), -option_h, gap=c.px(4))
     if pending is None:
         return footer(c, foot, ctx, ok=True)
-    c.text(purpose, ctx.msg(pending.purpose), 18, theme.TEXT, bold=True, role="purpose", min_size=10)
+    if one_line:
+        c.text(purpose, purpose_text, 18, theme.TEXT, bold=True, role="purpose", min_size=10)
+    else:
+        c.paragraph(purpose, purpose_text, 16, theme.TEXT, bold=True, role="purpose", min_size=10, max_lines=2)
     rows = _movements(pending.postings)
     if pending.details:  # what else moves (a bankruptcy's deeds, cards, ended debts), under the money: whole
         reserve = c.px(36) if rows else 0
@@ -598,7 +617,8 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if len(pending.confirm_by) > 1:
         hint_text = ctx.t("trade_hint")
         if pending.confirmed_by:
-            hint_text += "  ·  " + ctx.t("ui_agreed", players=", ".join(pending.confirmed_by))
+            hint_text = ctx.t("ui_hint_and_agreed", hint=hint_text,
+                              agreed=ctx.t("ui_agreed", players=", ".join(pending.confirmed_by)))
     elif pending.confirm_by:
         hint_text = ctx.t("ui_tap_or_ok", player=pending.confirm_by[0])
     else:
@@ -612,39 +632,61 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     footer(c, foot, ctx, ok=True)
 
 
-def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx: Context,
-                    rows: Sequence[Movement]) -> tuple[bool, float, float]:
-    """How the movements are drawn in rows shaped like ``rect``: ``(two_lines, name_size, amount_size)``,
-    the same for every row. The amount keeps its size whatever the names: on one line when every row's
-    names fit beside it at a readable size, else the names on a line of their own above the amount (shrunk
-    to 11 design pixels at the least, then shortened with an ellipsis)."""
+#: How a money movement is drawn: ``(mode, name_size, amount_size)``; mode ``one`` (payer → payee and the
+#: amount on one line), ``two`` (the names on a line above the amount) or ``stacked`` (the payer over
+#: "→ payee" at the left, the amount beside them).
+MovementSizes = tuple[str, float, float]
+
+
+def _movement_sizes(c: Canvas, rect: pygame.Rect, ctx: Context, rows: Sequence[Movement]) -> MovementSizes:
+    """How the movements are drawn in rows shaped like ``rect``, the same for every row. The amount keeps its
+    size whatever the names: on one line when every row's names fit beside it at a readable size; else the
+    names on a line of their own above the amount when they fit there whole at 11 design pixels at the least;
+    else (the longest names) the payer over "→ payee" beside the amount, never cut."""
     big = min(22, rect.h / c.scale * 0.5)
     amount_size = big * 1.2
     readable = max(13.0, big * 0.75)
     arrow_w = c.px(30)
     one_line = two_lines = big
+    stacked = big
     for payer, payee, amount in rows:
         who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
         f, _ = c.fit(money, rect.w // 2, rect.h, amount_size, bold=True, min_size=amount_size)
-        share = _name_shares(c, (who, whom), rect.w - f.size(money)[0] - arrow_w - c.px(14), big)
+        beside = rect.w - f.size(money)[0] - arrow_w - c.px(14)
+        share = _name_shares(c, (who, whom), beside, big)
         one_line = min(one_line, c.common_size([who], share[0], rect.h, big, bold=True, min_size=6),
                        c.common_size([whom], share[1], rect.h, big, bold=True, min_size=6))
         line_h = int(rect.h * 0.42)
         share = _name_shares(c, (who, whom), rect.w - arrow_w - c.px(8), big)
-        two_lines = min(two_lines, c.common_size([who], share[0], line_h, big, bold=True, min_size=11),
-                        c.common_size([whom], share[1], line_h, big, bold=True, min_size=11))
+        two_lines = min(two_lines, c.common_size([who], share[0], line_h, big, bold=True, min_size=6),
+                        c.common_size([whom], share[1], line_h, big, bold=True, min_size=6))
+        stacked = min(stacked, c.common_size([who], beside + arrow_w, rect.h // 2, big, bold=True, min_size=6),
+                      c.common_size([whom], beside - c.px(4), rect.h // 2, big, bold=True, min_size=6))
     if one_line >= readable or rect.h < c.px(38):
-        return False, max(one_line, min(readable, 11)), amount_size
-    return True, two_lines, min(amount_size * 1.1, rect.h * 0.58 / c.scale * 0.9)
+        return "one", max(one_line, min(readable, 11)), amount_size
+    if two_lines >= 11 or two_lines >= stacked:
+        return "two", max(two_lines, 11), min(amount_size * 1.1, rect.h * 0.58 / c.scale * 0.9)
+    return "stacked", stacked, amount_size
 
 
 def _movement(c: Canvas, rect: pygame.Rect, ctx: Context, payer: str, payee: str, amount: int,
-              sizes: tuple[bool, float, float]) -> None:
+              sizes: MovementSizes) -> None:
     """One money movement, payer → payee and the amount, at the sizes of :func:`_movement_sizes`."""
-    two_lines, size, amount_size = sizes
+    mode, size, amount_size = sizes
     who, whom, money = ctx.account(payer), ctx.account(payee), ctx.fmt(amount)
     arrow_w = c.px(30)
-    if two_lines:
+    if mode == "stacked":
+        f, _ = c.fit(money, rect.w // 2, rect.h, amount_size, bold=True, min_size=amount_size)
+        names = pygame.Rect(rect.x, rect.y, rect.w - f.size(money)[0] - c.px(14), rect.h)
+        first, second = split_v(names, 1, 1)
+        arrow, b = split_h(second, -arrow_w, 1, gap=c.px(4))
+        c.text(first, who, size, ctx.colour_of(payer), bold=True, role="payer", min_size=size)
+        c.text(arrow, "→", size, theme.MUTED, bold=True, align="center", role="arrow")
+        c.text(b, whom, size, ctx.colour_of(payee), bold=True, role="payee", min_size=size)
+        c.text(rect, money, amount_size, theme.TEXT, bold=True, align="right", role="amount",
+               min_size=amount_size * 0.8)
+        return
+    if mode == "two":
         line, money_rect = split_v(rect, 0.42, 0.58)
         names_w = rect.w - arrow_w - c.px(8)
     else:
@@ -682,18 +724,23 @@ def _trade_sides(c: Canvas, rect: pygame.Rect, ctx: Context, op: Mapping[str, An
         gives = op.get(side) or {}
         items = [edition.squares[s].name_in(ctx.language) if edition else str(s) for s in gives.get("squares", [])]
         if gives.get("jail_cards"):
-            items.append(f"{ctx.t('purpose_gain_jail_card')} ×{gives['jail_cards']}")
+            items.append(ctx.t("gives_jail_cards", n=int(gives["jail_cards"])))
         if items:
-            lines.append((giver, ", ".join(items)))
+            lines.append((giver, ctx.listing(items)))
     if not lines:
         return rect
-    line_h = c.px(24)
-    for i, (giver, given) in enumerate(lines):
-        row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
+    # the deeds given wrap over as many lines as they need (up to three each), never cut
+    what_w = rect.w - c.px(110) - c.px(6)
+    f = theme.font(max(MIN_TEXT_PX, c.px(12)))
+    y = rect.y
+    for giver, given in lines:
+        line_h = max(c.px(24), min(3, len(c.wrap(given, what_w, f))) * f.get_linesize() + c.px(4))
+        row = pygame.Rect(rect.x, y, rect.w, line_h)
         who, what = split_h(row, -c.px(110), 1, gap=c.px(6))
         c.text(who, ctx.t("ui_gives", player=giver), 13, ctx.colour_of(giver), bold=True, role="payer", min_size=8)
-        c.text(what, given, 13, theme.TEXT, role="trade_items", min_size=7)
-    used = len(lines) * line_h + c.px(4)
+        c.paragraph(what, given, 13, theme.TEXT, role="trade_items", min_size=7, max_lines=3)
+        y += line_h
+    used = y - rect.y + c.px(4)
     return pygame.Rect(rect.x, rect.y + used, rect.w, max(0, rect.h - used))
 
 
@@ -704,7 +751,8 @@ def draw_deed_compact(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
 # -- auction, trade, bankruptcy --------------------------------------------------------------------------
 def draw_auction(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
-    side, foot = _deed_and_side(c, body, ctx)
+    # the best bid, a bid or two and the hint; the deed's status ("for sale") is left out if it would not leave that
+    side, foot = _deed_and_side(c, body, ctx, need=lambda side: c.px(22 + 52 + 36 + 3 * 4 + 20))
     best = (view.extra or {}).get("best")
     bids = list((view.extra or {}).get("bids") or [])
     label, value, history, hint = split_v(side, -c.px(22), -c.px(52), 1, -c.px(36), gap=c.px(4))
@@ -776,7 +824,7 @@ def draw_bankruptcy(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     player_strip(c, top, ctx, view.player)
     toggles = [o for o in view.options if o.id != "done"]
     done = [o for o in view.options if o.id == "done"]
-    pager = option_grid(c, lifts, toggles, ctx, cols=1 if lifts.w < c.px(300) else 2)
+    pager = option_grid(c, lifts, toggles, ctx, cols=1 if lifts.w < c.px(400) else 2)
     footer(c, foot, ctx, extra=[(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.2) for o in done], pager=pager)
 
 
@@ -795,7 +843,7 @@ def describe_entry(entry: Mapping[str, Any], ctx: Context) -> str:
         return ctx.t("ui_undo_of", seq=entry.get("undoes", "?"))
     if name == "auction" and edition is not None:
         params["deed"] = edition.squares[op["square"]].name
-    text = ctx.t(f"purpose_{name}", **{k: v for k, v in params.items() if isinstance(k, str)})
+    text = ctx.t(PURPOSES.get(name, OTHER_PURPOSE), **{k: v for k, v in params.items() if isinstance(k, str)})
     who = op.get("player") or op.get("winner") or op.get("from")
     if who and who not in text and who != "bank":
         text = f"{who} · {text}"
@@ -841,7 +889,7 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         c.text(seq, f"#{entry.get('seq')}", 11, theme.MUTED, role="history_seq")
         label = describe_entry(entry, ctx)
         if entry.get("undone"):
-            label += f"  ({ctx.t('ui_undone')})"
+            label = ctx.t("ui_undone", what=label)
         c.text(what, label, 13, theme.MUTED if entry.get("undone") else theme.TEXT, bold=True, role="history_what",
                min_size=8)
         moves = _movements(entry.get("postings") or ())
@@ -854,7 +902,7 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         # as many balances as fit whole (the word "balance" last to go): never a cut amount
         shares = [", ".join(f"{n} {ctx.fmt(balances[index][n])}" for n in involved[:count])
                   for count in range(min(3, len(involved)), 0, -1)]
-        candidates = [f"{ctx.t('ui_balance_after')}: {share}" for share in shares] + shares[-1:]
+        candidates = [ctx.t("ui_balance_after", balances=share) for share in shares] + shares[-1:]
         after = next((text for text in candidates if smallest.size(text)[0] <= after_rect.w),
                      candidates[-1] if candidates else "")
         c.text(moves_rect, "; ".join(parts), 11, theme.TEXT, role="history_moves", min_size=7)
@@ -921,7 +969,7 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     start = [o for o in view.options if o.id == "start"]
     c.box(seats_rect, theme.PANEL, radius=6)
     head, rest = split_v(seats_rect.inflate(-c.px(8), -c.px(6)), -c.px(22), 1, gap=c.px(4))
-    c.text(head, f"{ctx.t('ui_players')} ({len(seats)}/8)", 14, theme.MUTED, bold=True, role="label")
+    c.text(head, ctx.t("ui_players", seated=len(seats), most=8), 14, theme.MUTED, bold=True, role="label")
     if seats:
         # seats as tall as a fingertip needs, in more columns when they do not fit in one
         gap = c.px(3)
@@ -970,7 +1018,7 @@ def draw_damaged(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     c.paragraph(said, ctx.msg(explained) if explained is not None else ctx.msg(view.title), 17, theme.ERROR,
                 bold=True, align="center", role="prompt", max_lines=4)
     c.paragraph(problem, str((view.extra or {}).get("problem", "")), 12, theme.MUTED, align="center",
-                role="problem", min_size=8, max_lines=3)
+                role="problem", min_size=8, max_lines=3 if _landscape(body) else 6)
     pager = option_grid(c, options, view.options, ctx, min_w=150)
     footer(c, foot, ctx, cancel=False, pager=pager)
 
@@ -1009,7 +1057,7 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         return split_h(pygame.Rect(inner.x, y, inner.w, row_h), *weights, gap=c.px(3))
     head = cells(inner.y)
     c.text(head[1], ctx.t("ui_standings"), 12, theme.MUTED, bold=True, role="label")
-    for cell, code in zip(head[2:], ("ui_cash", "ui_property", "ui_worth"), strict=True):
+    for cell, code in zip(head[2:], (N_("ui_cash"), N_("ui_property"), N_("ui_worth")), strict=True):
         c.paragraph(cell, ctx.t(code), 11, theme.MUTED, bold=True, align="right", role="label", min_size=7,
                     max_lines=2)
     for rank, name in enumerate(standings, start=1):
@@ -1033,7 +1081,7 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         c.text(row[4], ctx.fmt(line.worth), 13, theme.WARN, bold=True, align="right", role="worth", min_size=7)
         if debts:
             c.text(pygame.Rect(row[2].x, y + row_h - c.px(11), row[4].right - row[2].x, c.px(11)),
-                   f"{ctx.t('ui_debts')} −{ctx.fmt(debts)}", 8, theme.ERROR, align="right", role="debt", min_size=6)
+                   ctx.t("ui_debts", amount=ctx.fmt(debts)), 8, theme.ERROR, align="right", role="debt", min_size=6)
     seats = {p.name: p.seat for p in view.players}
     history = ctx.ui.get("worth_history") or []
     draw_worth_chart(c, chart, history, seats, ctx.fmt, ctx.t("ui_worth_chart"))

@@ -1,8 +1,11 @@
 """Drawing primitives that remember what they drew: every text's box and every button's target.
 
-:class:`Canvas` wraps a logical-size Surface. ``texts`` lists ``(rect, text, role)`` of every text drawn
-(the render tests check that each lies inside the screen and is not background); ``hits`` lists
-``(rect, action)`` of every button, in drawing order (the last drawn wins a touch).
+:class:`Canvas` wraps a logical-size Surface. Every text goes through :meth:`Canvas.text` (paragraphs and
+button labels too), which records a :class:`DrawnText`: the box of its ink, the room it was given, the text
+asked for and the text shown (``cut`` when shortened with an ellipsis). ``widgets`` lists the filled boxes and
+buttons drawn (:class:`Widget`); ``hits`` lists ``(rect, action)`` of every button, in drawing order (the last
+drawn wins a touch). The render tests (``tests/host_ui/test_fit.py``) check from these that no text is cut,
+spills out of its room or the screen, or overlaps another text or crosses a widget's edge.
 """
 from __future__ import annotations
 
@@ -32,13 +35,28 @@ MIN_TEXT_PX = 10
 
 @dataclass
 class DrawnText:
-    """A text drawn: the box of its ink, the text, its role, its line height and its font size (pixels)."""
+    """A text drawn: the box of its ink, the text shown, its role, its line height and its font size (pixels);
+    ``room``: the box it was given (the whole block's for a line of a paragraph or a button label; None: not
+    recorded); ``cut``: shortened with an ellipsis to fit; ``block``: the whole text of its paragraph or label
+    (for the report)."""
 
     rect: pygame.Rect
     text: str
     role: str
     size: int
     px: int = 0
+    room: pygame.Rect | None = None
+    cut: bool = False
+    block: str = ""
+
+
+@dataclass
+class Widget:
+    """A filled box or a button drawn: its rectangle and its role (a text inside it is fine, one across its edge
+    is not)."""
+
+    rect: pygame.Rect
+    role: str
 
 
 @dataclass
@@ -47,6 +65,7 @@ class Canvas:
     scale: float
     texts: list[DrawnText] = field(default_factory=list)
     hits: list[tuple[pygame.Rect, ButtonAction]] = field(default_factory=list)
+    widgets: list[Widget] = field(default_factory=list)
 
     @property
     def rect(self) -> pygame.Rect:
@@ -57,8 +76,11 @@ class Canvas:
         return max(1, round(value * self.scale))
 
     # -- shapes --------------------------------------------------------------------------------------
-    def box(self, rect: RectLike, colour: Colour, radius: float = 6, width: int = 0) -> None:
+    def box(self, rect: RectLike, colour: Colour, radius: float = 6, width: int = 0, role: str = "box") -> None:
+        """A box filled with ``colour`` (``width`` > 0: its outline only); a filled one is recorded as a widget."""
         pygame.draw.rect(self.surface, colour, rect, width, border_radius=self.px(radius))
+        if width == 0:
+            self.widgets.append(Widget(pygame.Rect(rect), role))
 
     def line(self, a: Point, b: Point, colour: Colour, width: int = 1) -> None:
         pygame.draw.line(self.surface, colour, a, b, width)
@@ -88,6 +110,11 @@ class Canvas:
             text = text.rstrip() + "…"
         return px, f, text
 
+    def fits(self, text: str, max_w: int, max_h: int, size: float, bold: bool = False, min_size: float = 9) -> bool:
+        """True if ``text`` fits on one line in ``max_w`` x ``max_h`` at ``min_size`` or larger (not cut)."""
+        _, f, shown = self.fit_px(text, max_w, max_h, size, bold, min_size)
+        return shown == text and f.get_height() <= max_h + 2
+
     def common_size(self, texts: Iterable[str], max_w: int, max_h: int, size: float, bold: bool = False,
                     min_size: float = 7) -> float:
         """The largest design size from ``size`` down to ``min_size`` at which every one of ``texts`` fits
@@ -102,8 +129,11 @@ class Canvas:
         return px / self.scale
 
     def text(self, rect: RectLike, text: str, size: float, colour: Colour = theme.TEXT, *, bold: bool = False,
-             align: str = "left", valign: str = "center", role: str = "text", min_size: float = 9) -> pygame.Rect:
-        """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers."""
+             align: str = "left", valign: str = "center", role: str = "text", min_size: float = 9,
+             block: str | None = None, within: RectLike | None = None, shortened: bool = False) -> pygame.Rect:
+        """Draw ``text`` on one line inside ``rect``, shrunk to fit; returns the box it covers. For the record,
+        when ``text`` is a line of a paragraph or a button label: ``block``, the whole text; ``within``, the
+        whole block's room (default: ``rect``); ``shortened``, the caller has cut it already."""
         rect = pygame.Rect(rect)
         if not text:
             return pygame.Rect(rect.x, rect.y, 0, 0)
@@ -124,14 +154,18 @@ class Canvas:
             box.centery = rect.centery
         self.surface.blit(image, box)
         ink = image.get_bounding_rect().move(box.topleft)
-        self.texts.append(DrawnText(ink if ink.w and ink.h else box, shown, role, f.get_height(), px))
+        self.texts.append(DrawnText(ink if ink.w and ink.h else box, shown, role, f.get_height(), px,
+                                    room=rect if within is None else pygame.Rect(within),
+                                    cut=shortened or shown != text, block=text if block is None else block))
         return box
 
     def wrap(self, text: str, width: int, f: pygame.font.Font) -> list[str]:
+        """``text`` in lines no wider than ``width`` (a word wider than that on a line of its own). A French
+        space before ``:`` ``;`` ``?`` ``!`` ``»`` or after ``«`` never breaks: the sign stays with its word."""
         lines: list[str] = []
         for paragraph in text.split("\n"):
             current = ""
-            for word in paragraph.split(" "):
+            for word in _words(paragraph):
                 trial = f"{current} {word}".strip()
                 if f.size(trial)[0] <= width or not current:
                     current = trial
@@ -158,14 +192,16 @@ class Canvas:
             px -= max(1, px // 10)
         line_h = f.get_linesize()
         fitting = max(1, min(len(lines), rect.h // max(line_h, 1), max_lines))
-        if fitting < len(lines):
+        shortened = fitting < len(lines)
+        if shortened:
             lines = lines[:fitting]
             lines[-1] = lines[-1] + "…"
         total = len(lines) * line_h
         y = rect.y + max(0, (rect.h - total) // 2)
-        for line in lines:
+        for i, line in enumerate(lines):
             self.text((rect.x, y, rect.w, line_h), line, px / self.scale, colour, bold=bold, align=align,
-                      role=role, min_size=min(min_size, px / self.scale))
+                      role=role, min_size=min(min_size, px / self.scale), block=text, within=rect,
+                      shortened=shortened and i == len(lines) - 1)
             y += line_h
         return total
 
@@ -178,7 +214,7 @@ class Canvas:
             colour = theme.SELECTED if selected else theme.BUTTON
         fill = colour if enabled else theme.BUTTON_OFF
         fg = theme.text_on(fill) if enabled else theme.BUTTON_OFF_TEXT
-        self.box(rect, fill, radius=7)
+        self.box(rect, fill, radius=7, role=role)
         if selected:
             self.box(rect, theme.TEXT, radius=7, width=max(2, self.px(2)))
         pad = self.px(6)
@@ -193,7 +229,7 @@ class Canvas:
         for line in lines:
             box = (inner.x, y, inner.w, line_h) if len(lines) > 1 else inner
             self.text(box, line, px / self.scale, fg, bold=bold, align="center", role=role,
-                      min_size=min(9, px / self.scale))
+                      min_size=min(9, px / self.scale), block=label, within=inner)
             y += line_h
         if action is not None and enabled:
             self.hits.append((rect, action))
@@ -210,7 +246,7 @@ class Canvas:
         for count in range(1, max_lines + 1):
             for px in range(top, low - 1, -1):
                 f = theme.font(px, bold)
-                lines = [label] if count == 1 else self.wrap(label, rect.w, f)
+                lines = [label] if count == 1 else self._label_lines(label, rect.w, f, count)
                 if len(lines) <= count and len(lines) * f.get_linesize() <= rect.h + 1 and \
                         all(f.size(line)[0] <= rect.w for line in lines):
                     if best is None or px >= best[0] * 1.1:
@@ -225,8 +261,37 @@ class Canvas:
             lines = lines[:fitting - 1] + [" ".join(lines[fitting - 1:])]
         return low, lines
 
+    def _label_lines(self, label: str, width: int, f: pygame.font.Font, count: int) -> list[str]:
+        """A button label's lines: on two lines, broken after its (last) colon when both halves fit (``Lift now:``
+        over the deed's name, rather than the name cut in two); else wrapped word by word."""
+        head, colon, tail = label.rpartition(":")
+        if count == 2 and colon and tail.strip():
+            lines = [(head + colon).strip(), tail.strip()]
+            if all(f.size(line)[0] <= width for line in lines):
+                return lines
+        return self.wrap(label, width, f)
+
     def hit(self, rect: RectLike, action: ButtonAction) -> None:
         self.hits.append((pygame.Rect(rect), action))
+
+
+#: Signs a French text puts a space before (or after, for «): they stay on the line of their word.
+_STICKY_AFTER = (":", ";", "?", "!", "»")
+_STICKY_BEFORE = ("«",)
+
+
+def _words(paragraph: str) -> list[str]:
+    """The words of ``paragraph`` for wrapping, a lone ``:`` ``;`` ``?`` ``!`` ``»`` joined to the word before it
+    and a lone ``«`` to the word after it."""
+    words: list[str] = []
+    glue = False
+    for word in paragraph.split(" "):
+        if words and (glue or word in _STICKY_AFTER):
+            words[-1] = f"{words[-1]} {word}"
+        else:
+            words.append(word)
+        glue = word in _STICKY_BEFORE
+    return words
 
 
 def _cuts(start: int, length: int, weights: tuple[float, ...], gap: int) -> list[tuple[int, int]]:

@@ -48,6 +48,7 @@ from host_ui.shell.config import Config
 from terminal.bank.game import Game
 from terminal.bank.ledger import one_line, private_copy
 from terminal.errors import AuditFailed, GameError
+from terminal.table.i18n import MissingCatalog, check_catalogs
 
 __all__ = ["Check", "run_checks", "format_checks", "worst", "read_model", "is_pi5", "installed_version",
            "module_found", "sdl_video_drivers", "STATUSES"]
@@ -333,6 +334,16 @@ def _check_reboot(ctx: _Context) -> Check | None:
 
 
 # ----------------------------------------------------------------------------------------- checks
+def _check_texts() -> Check:
+    """The screen's text catalogs (one compiled gettext catalog per language) are installed."""
+    try:
+        check_catalogs()
+    except MissingCatalog as exc:
+        return Check("texts", "fail", str(exc), "reinstall Banquier (deploy/install.sh), or run ./dev.sh i18n in a "
+                                                  "checkout")
+    return Check("texts", "ok", f"the screen's texts: {', '.join(LANGUAGES)} catalogs")
+
+
 def _check_config(ctx: _Context) -> Check:
     c = ctx.config
     where = str(c.source) if c.source else "defaults (no configuration file)"
@@ -918,7 +929,7 @@ def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mappi
     spi = _check_spi(ctx)
     checks.append(spi)
     checks += [c for c in (_check_reader(ctx, spi), _check_serial(ctx)) if c is not None]
-    checks += [_check_gpio(ctx), _check_groups(ctx), _check_display(ctx), _check_touch(ctx),
+    checks += [_check_gpio(ctx), _check_groups(ctx), _check_display(ctx), _check_touch(ctx), _check_texts(),
                _check_data_dir(ctx)]
     reboot = _check_reboot(ctx)
     if reboot is not None:  # only while one is pending

@@ -1,8 +1,14 @@
 """Money: the only module that divides, rounds, parses or formats amounts.
 
 Every amount is an ``int`` of the edition's unit (euros, dollars, francs...). No floats anywhere near money.
+Formatting (:func:`format_amount`) groups digits by the screen's language with Babel's CLDR data; the Bank
+itself only keeps and checks ints.
 """
 from __future__ import annotations
+
+import functools
+
+from babel.numbers import format_decimal
 
 from cards.editions import Edition
 from terminal.errors import InvalidAmount
@@ -61,22 +67,24 @@ def check_amount(amount: object, edition: Edition, *, allow_zero: bool = False, 
     return amount
 
 
-def _group_thousands(digits: str, separator: str) -> str:
-    parts: list[str] = []
-    while len(digits) > 3:
-        parts.insert(0, digits[-3:])
-        digits = digits[:-3]
-    parts.insert(0, digits)
-    return separator.join(parts)
+@functools.lru_cache(maxsize=4096)  # a screen shows the same few amounts every frame
+def group_digits(value: int, language: str) -> str:
+    """``value`` (an int) with its digits grouped as CLDR says for ``language`` (Babel's data): "1\u202f500" in
+    French (a narrow no-break space), "1\u00a0500" in Ukrainian (a no-break space), "1,500" in English."""
+    return format_decimal(value, locale=language, group_separator=True)
 
 
 def format_amount(amount: int, edition: Edition, language: str | None = None, display: str = "plain") -> str:
-    """Format ``amount`` for a person.
+    """Format ``amount`` for a person: the one place amounts become text (the screens, the refusals, the CLI).
 
-    ``language``: ``fr``/``uk`` group thousands with a narrow space and put a trailing symbol after a space
-    ("1 500 €"); ``en`` uses commas ("$1,500", "1,500 €"). Default: the edition's language.
-    ``display="km"``: the electronic banking editions' display, every amount x 10 000 shown with K and M
-    (1500 -> "15M", 50 -> "500K", 82.5 never happens: amounts are ints). Negative amounts get a minus sign.
+    ``language`` (the screen's; default: the edition's): the digit grouping, from Babel's CLDR data
+    (:func:`group_digits`). The edition gives the currency symbol and its place: after the number and a no-break
+    space ("1 500 €" on a French screen, "1,500 €" on an English one), or before it ("$1,500" for the ``us``
+    edition). No decimals: amounts are ints. Negative amounts get a minus sign in front.
+
+    ``display="km"``: the electronic banking editions' display, kept as their cards print it (made here by
+    hand, not from CLDR): every amount x 10 000 shown with K and M (1500 -> "15M", 50 -> "500K", 2050 ->
+    "20,5M" or "20.5M" in English; the thousands of K grouped with a space, or a comma in English).
     """
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise TypeError(f"amounts are ints, not {amount!r}")
@@ -89,12 +97,11 @@ def format_amount(amount: int, edition: Edition, language: str | None = None, di
             whole, tenth = divmod(units // 100_000, 10)
             text = f"{whole}{'.' if language == 'en' else ','}{tenth}M" if tenth else f"{whole}M"
         else:
-            text = f"{_group_thousands(str(units // 1000), ' ' if language != 'en' else ',')}K"
+            text = f"{units // 1000:,}K".replace(",", "," if language == "en" else " ")
         return sign + text
     if display != "plain":
         raise ValueError(f"display must be 'plain' or 'km', not {display!r}")
-    separator = "," if language == "en" else "\u202f"
-    text = _group_thousands(str(value), separator)
+    text = group_digits(value, language)
     if edition.currency_position == "before":
         return f"{sign}{edition.currency_symbol}{text}"
     return f"{sign}{text}\u00a0{edition.currency_symbol}"

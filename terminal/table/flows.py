@@ -37,6 +37,7 @@ from terminal.table.dialogs import (
     TradeCash,
     TradeScreen,
 )
+from terminal.table.i18n import N_, OTHER_PURPOSE, PURPOSES
 from terminal.table.shared import TerminalParts, account_msg, joined
 from terminal.table.view import Msg, Option
 
@@ -238,10 +239,10 @@ class TableFlows(TerminalParts):
             if section == "owner" and before == debtor:
                 taker = after if after is not None else "bank"
                 deed = edition.squares[key]
-                item = Msg("name", {}, deed.name)
+                item = Msg("name", {"name": deed.name}, deed.name)
                 if state.mortgaged.get(key) and taker != "bank":
                     interest = ten_percent(deed.mortgage, rounding)
-                    code = "bk_deed_lifted" if key in lifted else "bk_deed_mortgaged"
+                    code = N_("bk_deed_lifted") if key in lifted else N_("bk_deed_mortgaged")
                     amount = interest + deed.mortgage if key in lifted else interest
                     item = Msg(code, {"deed": deed.name, "amount": self._fmt(amount)}, deed.name)
                 received.setdefault(taker, []).append(item)
@@ -250,8 +251,10 @@ class TableFlows(TerminalParts):
                 received.setdefault(taker, []).append(Msg("bk_jail_card", {}, "a Get Out of Jail Free card"))
             elif section == "level" and isinstance(before, int) and isinstance(after, int) and before > after:
                 deed = edition.squares[key]
-                code = "bk_hotel_on" if before > edition.houses_before_hotel else "bk_houses_on"
-                sold.append(Msg(code, {"n": before - after, "deed": deed.name}, deed.name))
+                if before > edition.houses_before_hotel:
+                    sold.append(Msg("bk_hotel_on", {"deed": deed.name}, deed.name))
+                else:
+                    sold.append(Msg("bk_houses_on", {"n": before - after, "deed": deed.name}, deed.name))
             elif section == "debts" and not ended:
                 for debt in before:
                     if debt["debtor"] == debtor:
@@ -338,8 +341,9 @@ class TableFlows(TerminalParts):
         if name == "build":
             level = self._game.current.level.get(int(square or 0), 0)
             hotel = level > self._game.config.houses_before_hotel
-            return Msg("did_build_hotel" if hotel else "did_build_house",
-                       {"deed": deed, "amount": self._fmt(paid), "n": level}, f"Built on {deed}")
+            if hotel:
+                return Msg("did_build_hotel", {"deed": deed, "amount": self._fmt(paid)}, f"Built on {deed}")
+            return Msg("did_build_house", {"deed": deed, "amount": self._fmt(paid), "n": level}, f"Built on {deed}")
         if name == "sell_building":
             return Msg("did_sell_building", {"deed": deed, "amount": self._fmt(got)}, f"Sold on {deed}")
         if name == "mortgage":
@@ -370,9 +374,11 @@ class TableFlows(TerminalParts):
         """One side of a trade in words: its deeds, cash and Jail cards (or nothing)."""
         if not isinstance(side, Mapping):
             return Msg("gives_nothing", {}, "nothing")
-        items = [Msg("name", {}, self._deed_name(int(s))) for s in side.get("squares", ())]
+        names = [self._deed_name(int(s)) for s in side.get("squares", ())]
+        items = [Msg("name", {"name": name}, name) for name in names]
         if side.get("cash"):
-            items.append(Msg("name", {}, self._fmt(int(side["cash"]))))
+            cash = self._fmt(int(side["cash"]))
+            items.append(Msg("name", {"name": cash}, cash))
         if side.get("jail_cards"):
             items.append(Msg("gives_jail_cards", {"n": int(side["jail_cards"])}, "Jail card(s)"))
         return joined(items) if items else Msg("gives_nothing", {}, "nothing")
@@ -496,7 +502,8 @@ class TableFlows(TerminalParts):
             self._ask_undo()
         elif option_id in ("adjust_give", "adjust_take"):
             players = self._game.current.active_players()
-            self._choose(Msg("choose_partner", {}, "Which player?"), [Option(p, Msg("name", {}, p)) for p in players],
+            self._choose(Msg("choose_partner", {}, "Which player?"),
+                         [Option(p, Msg("name", {"name": p}, p)) for p in players],
                          AdjustPlayer(give=option_id == "adjust_give"))
         elif option_id == "end_game":
             self._ask_confirm({"op": "end_game"}, Msg("purpose_end_game", {}, "End of the game"))
@@ -525,7 +532,7 @@ class TableFlows(TerminalParts):
 
     def _adjust_amount(self, player: str, give: bool) -> None:
         english = "Adjustment: the Bank gives" if give else "Adjustment: the Bank takes"
-        code = "opt_adjust_give" if give else "opt_adjust_take"
+        code = N_("opt_adjust_give") if give else N_("opt_adjust_take")
         self._ask_number(Msg("keypad_amount", {}, "Amount"), Adjust(player, give), player=player,
                          purpose=Msg(code, {}, english))
 
@@ -683,7 +690,7 @@ def describe_undo(op: Mapping[str, Any], edition: Edition, plain: bool = False) 
     who = op.get("player") or op.get("winner") or op.get("from") or \
         (f"{op.get('a')} ↔ {op.get('b')}" if name == "trade" else "")
     english = name.replace("_", " ") + (f" of {params['deed']}" if "deed" in params else "")
-    what = Msg(f"purpose_{name}", params, english)
+    what = Msg(PURPOSES.get(name, OTHER_PURPOSE), params, english)
     if plain:
         return Msg("undo_what_who", {"what": what, "who": who}, f"{english} ({who})") if who else what
     if not who:

@@ -106,7 +106,7 @@ from terminal.table.dialogs import (
     TransferAmount,
 )
 from terminal.table.flows import TableFlows
-from terminal.table.i18n import translate
+from terminal.table.i18n import N_, OPTIONS, PURPOSES, translate
 from terminal.table.shared import CardLookup, Damage, GameFactory, Sounds, account_msg, joined, owes_of
 from terminal.table.shared import TerminalSettings as TerminalSettings  # re-exported: the hosts import it from here
 from terminal.table.states import LONG_CONFIRMS, STATES, may_go
@@ -366,7 +366,7 @@ class Terminal(TableFlows, ViewBuilder):
             self._go(kept)
             self._touch()
             self._kept_at = self.last_input
-            code = "timeout_kept_trade" if isinstance(kept, TradeScreen) else "timeout_kept_auction"
+            code = N_("timeout_kept_trade") if isinstance(kept, TradeScreen) else N_("timeout_kept_auction")
             english = "Still there? Kept as it was: Cancel drops it."
             return self._say(Msg(code, {}, english), "error")
         self._go_idle()
@@ -421,13 +421,14 @@ class Terminal(TableFlows, ViewBuilder):
         if isinstance(dialog, BankruptcyScreen) and not dialog.decided:
             return Msg("need_creditor_card", {"player": dialog.creditor}, f"{dialog.creditor}'s card")
         if isinstance(dialog, DeedScreen):
-            code = "part_card_buyer" if self._game.current.owner.get(dialog.square) is None else "part_card_payer"
+            unowned = self._game.current.owner.get(dialog.square) is None
+            code = N_("part_card_buyer") if unowned else N_("part_card_payer")
             return Msg(code, {}, translate(code, {}, "en"))
         if isinstance(dialog, Keypad) and isinstance(dialog.then, DeedDice):
             return Msg("part_dice_then_payer", {}, "the dice total, then the payer's card")
         if isinstance(dialog, Choice):
-            code = {Payee: "part_card_payee", DeedPick: "part_card_deed", Partner: "part_card_other_player",
-                    AdjustPlayer: "part_card_player"}.get(type(dialog.then), "part_card_choice")
+            code = {Payee: N_("part_card_payee"), DeedPick: N_("part_card_deed"), Partner: N_("part_card_other_player"),
+                    AdjustPlayer: N_("part_card_player")}.get(type(dialog.then), N_("part_card_choice"))
             return Msg(code, {}, translate(code, {}, "en"))
         code = STATES[self.screen].needs
         return Msg(code, {}, translate(code, {}, "en"))
@@ -549,7 +550,7 @@ class Terminal(TableFlows, ViewBuilder):
         then = keypad.then
         match then:
             case AmountOp(op=op, player=player):
-                purpose = keypad.purpose or Msg(f"purpose_{op}", {}, op)
+                purpose = keypad.purpose or Msg(PURPOSES[op], {}, op)
                 self._ask_confirm({"op": op, "player": player, "amount": value}, purpose, confirm_by=(player,))
             case TransferAmount(player=player):
                 self._choose_payee(player, value)
@@ -605,7 +606,7 @@ class Terminal(TableFlows, ViewBuilder):
                              f"{debtor} pays {self._fmt(paid)}, owes {owed.english}"))
         if len(lines) == 1:
             return lines[0]
-        return Msg("pays_owes_more", {"first": lines[0], "count": len(lines) - 1},
+        return Msg("pays_owes_more", {"first": lines[0], "n": len(lines) - 1},
                    "; ".join(m.english for m in lines))
 
     def _ask_confirm(self, op: Mapping[str, Any], purpose: Msg, confirm_by: tuple[str, ...] = (),
@@ -726,7 +727,7 @@ class Terminal(TableFlows, ViewBuilder):
                   "success")
 
     def _label(self, account: str) -> str:
-        names = {"bank": "ui_bank_name", "pot": "ui_pot_name"}
+        names = {"bank": N_("ui_bank_name"), "pot": N_("ui_pot_name")}
         return translate(names[account], {}, self.settings.language) if account in names else account
 
     def _choose(self, title: Msg, options: list[Option], then: ChoiceNext) -> None:
@@ -901,14 +902,14 @@ class Terminal(TableFlows, ViewBuilder):
         player, square = own.player, own.square
         name = self._deed_name(square)
         ops = {
-            "build": ({"op": "build", "player": player, "square": square}, "purpose_build", f"Building on {name}"),
-            "sell_building": ({"op": "sell_building", "player": player, "square": square}, "purpose_sell_building",
+            "build": ({"op": "build", "player": player, "square": square}, N_("purpose_build"), f"Building on {name}"),
+            "sell_building": ({"op": "sell_building", "player": player, "square": square}, N_("purpose_sell_building"),
                               f"Selling a building on {name}"),
             "sell_whole": ({"op": "sell_building", "player": player, "square": square, "whole": True},
-                           "purpose_sell_building", f"Selling the buildings of {name}'s group"),
-            "mortgage": ({"op": "mortgage", "player": player, "square": square}, "purpose_mortgage",
+                           N_("purpose_sell_building"), f"Selling the buildings of {name}'s group"),
+            "mortgage": ({"op": "mortgage", "player": player, "square": square}, N_("purpose_mortgage"),
                          f"Mortgaging {name}"),
-            "unmortgage": ({"op": "unmortgage", "player": player, "square": square}, "purpose_unmortgage",
+            "unmortgage": ({"op": "unmortgage", "player": player, "square": square}, N_("purpose_unmortgage"),
                            f"Lifting the mortgage on {name}"),
         }
         if option_id == "build_price":
@@ -960,9 +961,9 @@ class Terminal(TableFlows, ViewBuilder):
             return self._pick_deck_card(player, option_id)
         if option_id == "use_jail_card":
             return self._use_jail_card(player)
-        amount_ops = {"pay_bank": "purpose_pay_bank", "bank_pays": "purpose_bank_pays",
-                      "pay_each_player": "purpose_pay_each_player",
-                      "collect_from_each_player": "purpose_collect_from_each_player"}
+        amount_ops = {"pay_bank": N_("purpose_pay_bank"), "bank_pays": N_("purpose_bank_pays"),
+                      "pay_each_player": N_("purpose_pay_each_player"),
+                      "collect_from_each_player": N_("purpose_collect_from_each_player")}
         if option_id in amount_ops:
             purpose = Msg(amount_ops[option_id], {}, option_id.replace("_", " "))
             return self._ask_number(Msg("keypad_amount", {}, "Amount"), AmountOp(option_id, player), player=player,
@@ -994,14 +995,14 @@ class Terminal(TableFlows, ViewBuilder):
                 amount = sum(a for p, _, a in self._game.preview({**op, "choice": choice}).postings if p == player)
             except GameError:
                 amount = 0
-            options.append(Option(choice, Msg(f"opt_{choice}", {"amount": self._fmt(amount)}, choice)))
+            options.append(Option(choice, Msg(OPTIONS[choice], {"amount": self._fmt(amount)}, choice)))
         self._choose(purpose, options, TaxChoice(player))
 
     def _use_jail_card(self, player: str) -> None:
         held = self._game.current.jail_cards_of(player)
         purpose = Msg("purpose_use_jail_card", {}, "Leaving jail with the card")
         # Always ask which card: the player knows which deck's card they hold.
-        self._choose(purpose, [Option(d, Msg(f"opt_{d}", {}, d)) for d in held], JailDeck(player))
+        self._choose(purpose, [Option(d, Msg(OPTIONS[d], {}, d)) for d in held], JailDeck(player))
 
     def _choose_payee(self, player: str, amount: int) -> None:
         self._choose(Msg("choose_payee", {}, "To whom?"), [Option("bank", Msg("opt_bank", {}, "The Bank"))],
@@ -1035,9 +1036,9 @@ class Terminal(TableFlows, ViewBuilder):
             text = c.text_in(language)
             amount = self._deck_amount(c)
             label = (Msg("deck_card_amount", {"text": text, "amount": amount}, f"{amount} · {text}") if amount
-                     else Msg("deck_card", {}, text))
+                     else Msg("deck_card", {"text": text}, text))
             options.append(Option(str(c.number), label))
-        self._choose(Msg(f"opt_{deck}", {}, deck), options, DeckPick(player, deck))
+        self._choose(Msg(OPTIONS[deck], {}, deck), options, DeckPick(player, deck))
 
     def _deck_amount(self, card: DeckCard) -> str:
         """A fixed amount a card moves, signed for the player who drew it ("+100 €", "−15 €"), or ""."""
@@ -1052,7 +1053,8 @@ class Terminal(TableFlows, ViewBuilder):
 
     def _deck_card(self, player: str, card: DeckCard) -> None:
         p = card.params
-        text = Msg("deck_card", {}, card.text_in(self.settings.language))
+        said = card.text_in(self.settings.language)
+        text = Msg("deck_card", {"text": said}, said)
         action = card.action
         # a card with a fixed amount: its tile showed the amount, the touch on it commits
         if action == "collect":

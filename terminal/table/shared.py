@@ -20,6 +20,7 @@ from terminal.bank.types import Effects
 from terminal.errors import GameError
 from terminal.table.dialogs import ChoiceNext, Dialog, KeypadNext, RentAsk
 from terminal.table.dialogs import Gives as Gives  # re-exported (it lived here)
+from terminal.table.i18n import N_
 from terminal.table.view import DeedView, Msg, Option, View
 
 D = TypeVar("D")
@@ -100,11 +101,11 @@ def joined(items: list[Msg]) -> Msg:
 
 def account_msg(account: str) -> Msg:
     """An account's name: the Bank and the Free Parking pot in the reader's language, a player as named."""
-    names = {"bank": ("ui_bank_name", "Bank"), "pot": ("ui_pot_name", "Free Parking")}
+    names = {"bank": (N_("ui_bank_name"), "Bank"), "pot": (N_("ui_pot_name"), "Free Parking")}
     if account in names:
         code, english = names[account]
         return Msg(code, {}, english)
-    return Msg("name", {}, account)
+    return Msg("name", {"name": account}, account)
 
 
 class CardLookup(Protocol):

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from terminal.table.dialogs import DIALOGS
-from terminal.table.i18n import CATALOG
+from terminal.table.i18n import LANGUAGES, has_text
 
 INPUTS = frozenset({"player", "deed", "option", "ok", "digit"})
 #: Screens every screen may go to: idle after a commit, a cancel or a timeout; the end of the game; the
@@ -86,8 +86,9 @@ def check(states: Mapping[str, State] = STATES) -> None:
             raise AssertionError(f"state {state.name}: unknown inputs {sorted(state.takes - INPUTS)}")
         if not state.goes_to <= set(states):
             raise AssertionError(f"state {state.name}: goes to undeclared {sorted(state.goes_to - set(states))}")
-        if state.needs not in CATALOG:
-            raise AssertionError(f"state {state.name}: no text for {state.needs!r}")
+        for language in LANGUAGES:  # loads every catalog: a missing one is an error at start-up
+            if not has_text(state.needs, language):
+                raise AssertionError(f"state {state.name}: no {language} text for {state.needs!r}")
 
 
 def may_go(source: str, target: str) -> bool:

@@ -2,7 +2,8 @@
 
 Texts are :class:`Msg` (a message code, its parameters and an English fallback) so the screen can show them
 in French, English or Ukrainian (:mod:`terminal.table.i18n`). Amounts are ints of the edition's unit; the screen
-formats them with :func:`terminal.bank.money.format_amount`.
+formats them with :func:`terminal.bank.money.format_amount` (digit grouping by the screen's language, from
+Babel's CLDR data).
 """
 from __future__ import annotations
 

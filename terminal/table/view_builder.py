@@ -29,6 +29,7 @@ from terminal.table.dialogs import (
     PlayerScreen,
     TradeScreen,
 )
+from terminal.table.i18n import MODE_HINTS, OPTIONS
 from terminal.table.shared import TerminalParts, owes_of
 from terminal.table.view import DeedView, Msg, Option, PlayerLine, View
 
@@ -213,9 +214,9 @@ class ViewBuilder(TerminalParts):
                 return View("new_game", Msg("name_entry_title", {"seat": seat}, f"Player {seat}'s name"),
                             options=tuple(keys), extra={"seats": list(d.seats), "editing": d.editing,
                                                         "typed": d.typed}, **base)
-            return View("new_game", Msg("new_game_tap_players", {"count": len(d.seats)}, "New game"),
+            return View("new_game", Msg("new_game_tap_players", {"n": len(d.seats)}, "New game"),
                         options=tuple(self._new_game_options(d)),
-                        extra={"seats": list(d.seats), "mode_hint": Msg(f"mode_hint_{d.mode}", {}, d.mode)}, **base)
+                        extra={"seats": list(d.seats), "mode_hint": Msg(MODE_HINTS[d.mode], {}, d.mode)}, **base)
         if isinstance(d, Enrol):
             prompt = d.enrolment.prompt
             title = Msg(getattr(prompt, "code", "enrol_title"), getattr(prompt, "params", {}),
@@ -341,14 +342,14 @@ class ViewBuilder(TerminalParts):
         state = self._game.current
 
         def opt(option_id: str, english: str, enabled: bool = True, **params: object) -> Option:
-            return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
+            return Option(option_id, Msg(OPTIONS[option_id], params, english), enabled=enabled)
 
         def amount_opt(option_id: str, english: str, op: dict[str, Any]) -> Option:
             """An option that commits: its label names the amount."""
             amount = self._signed(op, player)
             if not amount:
                 return opt(option_id, english)
-            return Option(option_id, Msg("opt_amount", {"what": Msg(f"opt_{option_id}", {}, english),
+            return Option(option_id, Msg("opt_amount", {"what": Msg(OPTIONS[option_id], {}, english),
                                                         "amount": amount}, f"{english} {amount}"))
         income = (opt("income_tax", "Income tax") if self._game.config.rules.get("income_tax_percent")
                   else amount_opt("income_tax", "Income tax", {"op": "pay_tax", "player": player, "square": 4}))
@@ -371,7 +372,7 @@ class ViewBuilder(TerminalParts):
 
     def _banker_options(self) -> list[Option]:
         def opt(option_id: str, english: str, enabled: bool = True, **params: object) -> Option:
-            return Option(option_id, Msg(f"opt_{option_id}", params, english), enabled=enabled)
+            return Option(option_id, Msg(OPTIONS[option_id], params, english), enabled=enabled)
         has_game = self.game is not None
         muted = bool(getattr(self.beeper, "muted", False))
         return [opt("undo", "Undo the last operation", enabled=has_game),
@@ -389,12 +390,12 @@ class ViewBuilder(TerminalParts):
         options = [Option("edition", Msg("opt_edition", {"value": d.edition}, f"Edition: {d.edition}")),
                    Option("mode", Msg("opt_mode", {"value": d.mode}, f"Mode: {d.mode}"))]
         if d.mode == "time_limit":
-            options.append(Option("minutes", Msg("opt_minutes", {"minutes": d.minutes}, f"Length: {d.minutes} min")))
+            options.append(Option("minutes", Msg("opt_minutes", {"n": d.minutes}, f"Length: {d.minutes} min")))
         for flag in RULE_FLAGS:
             value = d.rules.get(flag, edition.rules[flag])
             options.append(Option(f"flag:{flag}", Msg("opt_flag", {"flag": flag, "value": value}, f"{flag}: {value}")))
         for index, (name, _) in enumerate(d.seats):
-            options.append(Option(f"rename:{index}", Msg("name", {}, name)))
+            options.append(Option(f"rename:{index}", Msg("name", {"name": name}, name)))
         options.append(Option("start", Msg("opt_start", {}, "Start"), enabled=len(d.seats) >= 2))
         return options
 

@@ -65,5 +65,5 @@ def test_a_refusals_exact_english_gives_way_when_the_edition_names_the_deed_othe
 
 def test_a_name_as_a_messages_own_text_is_shown_in_the_screens_language():
     name = load_edition("fr").squares[37].name
-    assert text(Msg("name", {}, name), "uk") == "Єлисейські Поля"
-    assert text(Msg("name", {}, name), "fr") == "Avenue des Champs-Élysées"
+    assert text(Msg("name", {"name": name}, name), "uk") == "Єлисейські Поля"
+    assert text(Msg("name", {"name": name}, name), "fr") == "Avenue des Champs-Élysées"

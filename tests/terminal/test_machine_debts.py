@@ -60,7 +60,7 @@ def test_bankruptcy_lists_per_creditor_and_the_creditor_decides_on_their_tap(tab
     assert "Mediterranean Avenue" in receives and "Baltic Avenue" in receives
     assert "Reading Railroad (mortgage lifted: $110)" in receives.replace(NBSP, " ")
     assert "a Get Out of Jail Free card" in receives
-    assert any(line.startswith("Sold back to the Bank: 1 house(s) on Mediterranean Avenue") for line in lines)
+    assert any(line.startswith("Sold back to the Bank: 1 house on Mediterranean Avenue") for line in lines)
     assert any(line.startswith("Debt ended: ") and "Ann" in line for line in lines)
     assert "Bob" not in table.game.current.bankrupt_list, "nothing happens before the confirmation"
     d.button("confirm")

@@ -60,7 +60,7 @@ def test_rent_on_a_railroad_deed_then_the_payers_card(table):
         table.game.buy("Ann", square)
     d, start = table.driver, table.entries()
     d.tap(deed_uid(15))
-    assert "2 gare(s) possédée(s)" in text(table.view.title, "fr") and f"50{NBSP}€" in text(table.view.title, "fr")
+    assert "2 gares possédées" in text(table.view.title, "fr") and f"50{NBSP}€" in text(table.view.title, "fr")
     _nothing_yet(table, start)
     d.tap(BOB)
     assert table.entries() == start + 1 and table.game.cash("Bob") == 1450

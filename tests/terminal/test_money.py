@@ -61,3 +61,18 @@ def test_check_amount_limits():
     for bad in (0, -1, 150001, 1.0, True, None):
         with pytest.raises(InvalidAmount):
             check_amount(bad, fr)
+
+
+@pytest.mark.parametrize("edition, amount, language, text", [
+    ("fr", 1500, "fr", "1\u202f500\u00a0€"),      # CLDR fr: a narrow no-break space between the groups
+    ("fr", 1500, "uk", "1\u00a0500\u00a0€"),      # CLDR uk: a no-break space
+    ("fr", 1500, "en", "1,500\u00a0€"),
+    ("us", 1500, "fr", "$1\u202f500"),
+    ("us", 1500, "en", "$1,500"),
+    ("fr", 150, "fr", "150\u00a0€"),
+    ("fr", 1234567, "uk", "1\u00a0234\u00a0567\u00a0€"),
+])
+def test_format_amount_groups_digits_by_the_screens_language(edition, amount, language, text):
+    from babel.numbers import get_group_symbol
+    assert format_amount(amount, load_edition(edition), language) == text
+    assert get_group_symbol(language) in text or amount < 1000 or language == "en"

@@ -654,8 +654,8 @@ def test_the_whole_device_reads_well(fake, data, key_file, key):
     found = checks(config_for(data, DEVICE, key_file=key_file), fake, load_reader=_fake_reader,
                    env={"SDL_VIDEODRIVER": "kmsdrm", "INVOCATION_ID": "x"})
     assert worst(found.values()) == "ok", format_checks(found.values())
-    assert list(found) == ["config", "spi", "reader", "gpio", "groups", "display", "touch", "data_dir", "editions",
-                           "key", "game game.db"]
+    assert list(found) == ["config", "spi", "reader", "gpio", "groups", "display", "touch", "texts", "data_dir",
+                           "editions", "key", "game game.db"]
 
 
 # -------------------------------------------------------------------------------------------- editions
