@@ -815,7 +815,9 @@ class Ledger:
                                                recorded_at))
                 entry_row = (seq, kind, op_text, undoes, changes_text, recorded_at, mac)
                 rows_stored = [(seq, n, account, amount) for n, account, amount in rows]
-                conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)", rows_stored)
+                if rows_stored:
+                    conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)",
+                                     rows_stored)
                 conn.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?)", entry_row)
                 conn.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
