@@ -239,13 +239,14 @@ class Game:
                 raise
         view._private = None  # keep the WAL index SQLite built for the checks: the connection below reuses it
         view.play_lock = None  # passed on to the connection that plays
-        view._discard()
         try:
             ledger = Ledger.open(path, key, checked=True)
         except BaseException:
+            view._discard()
             if lock is not None:
                 os.close(lock)
             raise
+        view._discard()  # once the connection that plays is open: closing the view is then no last close
         ledger.play_lock = lock
         ledger.mirror = Path(mirror) if mirror is not None else None
         try:
