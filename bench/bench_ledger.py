@@ -9,8 +9,9 @@ its own money operations played again; they are built before anything is timed (
 
 (a) The journal's cost: committed operations per second through ``Game.apply`` beside a bare ``sqlite3`` loop
     that, per commit, writes the same rows (each entry's journal row, its postings rows, the projection row,
-    taken from a game that played the same operations) into the same schema with the same pragmas: the work
-    besides SQLite's. On a tmpfs (``/dev/shm``: no fsync, the Python cost; target <= 3x) and on the disk.
+    taken from a game that played the same operations) into the same schema (the game file's own tables,
+    indexes and triggers) with the same pragmas: the work besides SQLite's. On a tmpfs (``/dev/shm``: no
+    fsync, the Python cost; target <= 3x) and on the disk.
 (b) ``Game.open`` after a clean stop at each length, against the 100-operation game (target <= 1.5x).
 (c) ``banquier replay`` of the long recorded game (``terminal.bank.tablelog.replay``: batches, one durable
     commit at the end) on the disk, against the same replay with the game file on a tmpfs (target <= 2x); and
@@ -223,11 +224,13 @@ def ours(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[float, floa
 Written = list[tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[Any, ...]]]
 
 
-def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> Written:
-    """Each operation's journal row, postings rows and projection row, as a game playing ``ops`` wrote them."""
+def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[Written, list[str]]:
+    """Each operation's journal row, postings rows and projection row, as a game playing ``ops`` wrote them; and
+    the schema of that game's file (every table, index and trigger, as SQLite records them)."""
     game = new_game(path, key)
     out = []
     db = game.ledger.db.conn
+    schema = [sql for (sql,) in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")]
     for op in ops:
         seq = game.apply(op).seq
         journal = db.execute("SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq = ?",
@@ -237,11 +240,11 @@ def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> Written:
         projection = db.execute("SELECT seq, state, mac FROM projection").fetchone()
         out.append((journal, postings, projection))
     game.close()
-    return out
+    return out, schema
 
 
-def bare(path: Path, rows: Written) -> tuple[float, float]:
-    from terminal.bank.ledger import _SCHEMA, BUSY_TIMEOUT_MS, WAL_PAGES
+def bare(path: Path, rows: Written, schema: list[str]) -> tuple[float, float]:
+    from terminal.bank.ledger import BUSY_TIMEOUT_MS, WAL_PAGES
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -249,9 +252,8 @@ def bare(path: Path, rows: Written) -> tuple[float, float]:
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
-        for statement in _SCHEMA.split(";\n"):
-            if statement.strip():
-                conn.execute(statement)
+        for statement in schema:  # the game's own tables, indexes and triggers
+            conn.execute(statement)
         t, c = time.perf_counter(), time.process_time()
         for journal, postings, projection in rows:
             conn.execute("BEGIN IMMEDIATE")
@@ -272,10 +274,10 @@ def bench_throughput(tmp: Path, key: bytes, rounds: int) -> None:
         with tempfile.TemporaryDirectory(prefix="bench-ledger-a-", dir=folder) as name:
             work = Path(name)
             ops = accepted_ops(LONG_LOG, count)
-            rows = rows_written(work / "rows.db", key, ops)
+            rows, schema = rows_written(work / "rows.db", key, ops)
             ours_m, bare_m = [], []
             for r in range(rounds):
-                bare_m.append(bare(work / f"bare-{r}.db", rows))
+                bare_m.append(bare(work / f"bare-{r}.db", rows, schema))
                 game_path = work / f"ours-{r}.db"
                 ours_m.append(ours(game_path, key, ops))
             wall = [o[0] / b[0] for o, b in zip(ours_m, bare_m, strict=True)]

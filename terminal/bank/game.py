@@ -488,7 +488,7 @@ class Game:
     def _commit(self, operation: Operation) -> Receipt:
         new_state, effects = engine.apply(self._state, self.config, operation)
         recorded = operation.to_json()
-        seq = self._ledger.append("op", recorded, None, _rows(effects), effects.changes, new_state.to_json())
+        seq = self._ledger.append("op", recorded, None, effects.postings, effects.changes, new_state.to_json())
         self._state = new_state
         return self._receipt(seq, recorded, effects)
 

@@ -237,6 +237,8 @@ class Ledger:
         self._state_keys: tuple[set[str], list[str]] = (set(), [])
         self._batch: _Batch | None = None  # see batch
         self._written: list[_Written] = []  # entries written since the entry self._checkpoint names, in order
+        self._written_since = -1  # PRAGMA data_version when the first of them was written
+        self._last_written: tuple[int, str, int] | None = None  # (seq, mac, data_version) of the last append
         self._recorded_second = -1
         self._recorded_text = ""
 
@@ -595,9 +597,10 @@ class Ledger:
 
     def _written_still_there(self) -> tuple[int, str] | None:
         """``(seq, mac)`` of the last entry when every entry after the verified one (:attr:`_checkpoint`) is one
-        this ledger wrote, chained from it, and still stored exactly as written (journal rows and postings,
-        read back in one query each): their keyed hashes were computed here over those very values, so the
-        chain holds as :meth:`chain_since` would find, without hashing them again. None when that cannot be
+        this ledger wrote, chained from it, and still stored exactly as written: no other connection has
+        committed to the file since (``PRAGMA data_version``), or else the journal rows and postings read back
+        (one query each) are those written. Their keyed hashes were computed here over those very values, so
+        the chain holds as :meth:`chain_since` would find, without hashing them again. None when that cannot be
         told (an entry written by another connection, or one that differs): then the chain is verified."""
         assert self._checkpoint is not None
         seq, mac = self._checkpoint
@@ -608,6 +611,11 @@ class Ledger:
             if row[0] != seq + 1 + i or prev != (mac if i == 0 else written[i - 1][1][6]):
                 return None
         conn = self.db.conn
+        if conn.execute("PRAGMA data_version").fetchone()[0] == self._written_since:
+            # No other connection has committed anything to the file since the first of these entries was
+            # written (SQLite changes data_version at every commit of another connection, of any process):
+            # they are stored as this ledger wrote them.
+            return written[-1][1][0], written[-1][1][6]
         stored = conn.execute("SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq > ? "
                               "ORDER BY seq", (seq,)).fetchall()
         if stored != [w[1] for w in written]:
@@ -808,7 +816,12 @@ class Ledger:
             if nested:
                 conn.execute("SAVEPOINT entry")
             try:
-                last = conn.execute("SELECT seq, mac FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                # The last entry: the one this ledger wrote last, unless another connection has committed to
+                # the file since (PRAGMA data_version changes then); else as stored.
+                version = conn.execute("PRAGMA data_version").fetchone()[0]
+                ours = self._last_written
+                last = ours[:2] if ours is not None and ours[2] == version else conn.execute(
+                    "SELECT seq, mac FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
                 seq = (last[0] + 1) if last else 1
                 prev = last[1] if last else self.genesis_mac()
                 mac = self._mac(_entry_payload(prev, seq, kind, op_text, undoes, rows_text, changes_text,
@@ -823,12 +836,15 @@ class Ledger:
                 conn.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
                              (seq, state_text, self.projection_mac(seq, state_text, mac)))
                 written = self._written
+                if not written:  # what other connections have committed so far (see _written_still_there)
+                    self._written_since = version
                 written.append((prev, entry_row, rows_stored))
                 try:
                     if self.marked and self._checkpoint is not None and \
                             seq - self.checkpoint_stored >= CHECKPOINT_EVERY:
                         self._advance_checkpoint()
                     conn.execute("RELEASE SAVEPOINT entry" if nested else "COMMIT")
+                    self._last_written = (seq, mac, version)
                 except BaseException:
                     if written and written[-1][1] is entry_row:
                         written.pop()
@@ -971,6 +987,7 @@ class Ledger:
     def restore_mirrored(self, entries: list[dict[str, Any]], state_json: dict[str, Any]) -> None:
         """Write back ``entries`` (the mirror's, verified by the caller against the keyed chain) exactly as
         they were recorded, and the projection ``state_json`` after them, in one transaction."""
+        self._last_written = None
         with self.writing():
             for e in entries:
                 rows = [tuple(r) for r in e["rows"]]
@@ -1013,6 +1030,8 @@ class _Batch:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
                 self.lines = []
+                ledger._last_written = None  # the batch's entries are not in the file
+                ledger._written.clear()
                 raise LedgerError(f"The operations could not be written to {ledger.path} ({exc}); the "
                                   f"last ones were not recorded.", code="ledger_write_failed",
                                   params={"path": str(ledger.path), "reason": str(exc)}) from exc
