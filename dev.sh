@@ -8,7 +8,8 @@
 #                            only. ARGS go to pytest (after --quick's -m "not slow": a later -m replaces it).
 #                            Every tool and pytest run; the command fails if any of them failed, with pytest's
 #                            exit code when it failed (5: no test collected).
-#   ./dev.sh bench           run the benchmark scripts and print their figures
+#   ./dev.sh bench           run every benchmark script (one that fails is named, the others still run) and
+#                            print all their figures as one table
 #   ./dev.sh i18n [update|check|add LANG]
 #                            the screen's text catalogs (README, "Translating Banquier"): update (the default)
 #                            extracts the message ids with pybabel, updates every .po and compiles the .mo;
@@ -178,9 +179,19 @@ shift || true
 case "$cmd" in
     run)   exec .venv/bin/banquier "$@" ;;
     test)  run_tests "$@" ;;
-    bench) rows=$(mktemp "${TMPDIR:-/tmp}/banquier-bench.XXXXXX")
-           for b in bench/bench_*.py; do echo "== $b"; BANQUIER_BENCH_ROWS=$rows .venv/bin/python "$b"; done
-           echo; echo "== all figures"; .venv/bin/python bench/report.py "$rows"; rm -f "$rows" ;;
+    bench) # every script runs (one that fails is named and the others go on); the table ends the run
+           rows=$(mktemp "${TMPDIR:-/tmp}/banquier-bench.XXXXXX")
+           trap 'rm -f "$rows"' EXIT
+           failed_bench=()
+           for b in bench/bench_*.py; do
+               echo "== $b"
+               BANQUIER_BENCH_ROWS=$rows .venv/bin/python "$b" || { echo "dev.sh: $b failed (exit $?)" >&2
+                                                                    failed_bench+=("$b"); }
+           done
+           echo; echo "== all figures"; .venv/bin/python bench/report.py "$rows"
+           if [ "${#failed_bench[@]}" -gt 0 ]; then
+               echo "dev.sh: FAILED: ${failed_bench[*]}" >&2; exit 1
+           fi ;;
     i18n)  run_i18n "$@" ;;
     *)     echo "usage: ./dev.sh run|test|bench|i18n [ARGS...]" >&2; exit 2 ;;
 esac

@@ -136,9 +136,9 @@ class Device(abc.ABC):
 class CardReader(Device):
     """A card reader turned into edge events.
 
-    ``poll()`` is non-blocking and rate-limited: called more often than ``poll_interval_s`` it returns
-    ``[]`` without touching the hardware; otherwise it scans once (a few milliseconds at most) and
-    returns what changed, in order:
+    ``poll()`` is non-blocking and rate-limited: called more often than ``poll_interval_s`` (while a card is
+    read on the reader) or ``idle_poll_interval_s`` (while the field looks empty) it returns ``[]`` without touching the
+    hardware; otherwise it scans once (a few milliseconds at most) and returns what changed, in order:
 
     * ``CardPresented(uid)`` when a card arrives (absent -> present edge),
     * ``CardRemoved(uid)`` when it was not seen for ``removal_debounce_s``; missed polls and read
@@ -151,7 +151,14 @@ class CardReader(Device):
     @property
     @abc.abstractmethod
     def poll_interval_s(self) -> float:
-        """Minimum seconds between two hardware scans (0.05 s = 20 Hz by default)."""
+        """Seconds between two hardware scans while a card is read on the reader, and the longest wait between
+        two scans (0.05 s = 20 Hz by default)."""
+
+    @property
+    def idle_poll_interval_s(self) -> float:
+        """Seconds between two scans while the field looks empty (at most ``poll_interval_s``): how soon a card
+        entering the field is seen. The same as ``poll_interval_s`` unless the backend says otherwise."""
+        return self.poll_interval_s
 
     @property
     @abc.abstractmethod

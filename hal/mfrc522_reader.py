@@ -16,6 +16,11 @@ cannot serve a terminal (field-notes 3 to 8):
   real bytes; the cascade tag and BCC never appear in it. Then HALT.
 * **Presence.** WUPA (not REQA) wakes halted cards too, so a card resting on the reader answers every
   poll and the removal debounce sees it; HALT after each read keeps it quiet in between.
+* **Poll schedule.** An empty field costs one WUPA (7 SPI transfers and a 1 ms rest), a resting card a
+  whole read (about 80 transfers and 4 rests): after a scan that read no card the next one comes 20 ms
+  later (``idle_poll_interval_s``), so a card entering the field is seen within about 25 ms, and while a
+  card is read every 50 ms (``poll_interval_s``), as before. The chip's IRQ pin only signals the end of a command the
+  host started, so it cannot replace the polling.
 * **Health.** Every ``health_check_interval_s`` and after any garbled scan, the version register
   (0x91 / 0x92, or a known clone), the timer mode and the antenna are checked; a chip that fails or
   stops raising interrupts ``failures_before_lost`` times is reported lost, then hard-reset through its
@@ -41,7 +46,7 @@ from hal.interfaces import Clock
 from hal.presence import PollingReader, PollingTiming, ScanResult, check_range
 from hal.uid import bcc, crc_a, uid_from_bytes
 
-__all__ = ["Mfrc522Reader", "KNOWN_VERSIONS", "Transceive", "Mfrc522Chip"]
+__all__ = ["Mfrc522Reader", "KNOWN_VERSIONS", "IDLE_POLL_INTERVAL_S", "Transceive", "Mfrc522Chip"]
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +76,9 @@ _PRESCALER = 169
 _TICK_S = (2 * _PRESCALER + 1) / 13.56e6
 _T_MODE = 0x80 | (_PRESCALER >> 8)  # TAuto: start at the end of each transmission
 _BIT_S = 1 / 106e3  # one bit on the air at 106 kbit/s
+
+#: Default seconds between two scans of an empty field (a card resting on the reader: ``poll_interval_s``).
+IDLE_POLL_INTERVAL_S = 0.02
 
 _numbers = itertools.count(1)
 
@@ -131,6 +139,8 @@ class Mfrc522Reader(PollingReader):
             10..10000 (default 400).
         wait: ``wait(seconds)`` that lets the CPU rest while the chip works (default ``time.sleep``;
             tests advance the fake chip's clock instead).
+        idle_poll_interval_s: seconds between two scans of an empty field (default 0.02, or
+            ``poll_interval_s`` if that is shorter).
         clock, poll_interval_s, removal_debounce_s, failures_before_lost, recover_interval_s:
             as ``hal.presence.PollingReader``.
 
@@ -148,6 +158,10 @@ class Mfrc522Reader(PollingReader):
                  accepted_versions: Iterable[int] | None = None, max_status_reads: int = 400,
                  wait: Callable[[float], None] | None = None, clock: Clock | None = None,
                  **timing: Unpack[PollingTiming]) -> None:
+        if "idle_poll_interval_s" not in timing:
+            base = timing.get("poll_interval_s", 0.05)
+            fast = isinstance(base, (int, float)) and 0 < base < IDLE_POLL_INTERVAL_S
+            timing["idle_poll_interval_s"] = float(base) if fast else IDLE_POLL_INTERVAL_S
         super().__init__(clock=clock, **timing)
         for name, value, high in (("bus", bus, 6), ("device", device, 2)):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:

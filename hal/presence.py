@@ -96,6 +96,7 @@ class ReaderTiming(TypedDict, total=False):
     """The timing options a backend passes on to ``PollingReader`` (``**timing``), but the failure count."""
 
     poll_interval_s: float
+    idle_poll_interval_s: float
     removal_debounce_s: float
     recover_interval_s: float
 
@@ -111,7 +112,14 @@ class PollingReader(CardReader):
 
     Args:
         clock: monotonic seconds; ``time.monotonic`` by default.
-        poll_interval_s: minimum seconds between scans, 0.01..1.0 (default 0.05 = 20 Hz, field-notes 4).
+        poll_interval_s: seconds to the next scan after one that read a card (or failed), and the longest
+            wait between two scans, 0.01..1.0 (default 0.05 = 20 Hz, field-notes 4).
+        idle_poll_interval_s: seconds to the next scan after one that read no card (an empty field, or a
+            garbled read), 0.005..``poll_interval_s`` (default: ``poll_interval_s``). A card entering the
+            field is seen within this time, also while the card before is within its removal debounce. A scan
+            of an empty field is the cheap one (reading a resting card is a whole exchange at each scan), so a
+            backend may watch an empty field more often than a resting card (see ``Mfrc522Reader``). The
+            presence logic is unchanged: removal is timed in seconds (``removal_debounce_s``), not in scans.
         removal_debounce_s: seconds unseen before ``CardRemoved``, greater than ``poll_interval_s`` and
             at most 10 (default 1.0).
         failures_before_lost: consecutive failed scans before ``ReaderLost``, 1..100 (default 3).
@@ -126,12 +134,15 @@ class PollingReader(CardReader):
         *,
         clock: Clock | None = None,
         poll_interval_s: float = 0.05,
+        idle_poll_interval_s: float | None = None,
         removal_debounce_s: float = 1.0,
         failures_before_lost: int = 3,
         recover_interval_s: float = 1.0,
     ) -> None:
         self._clock: Clock = clock or time.monotonic
         self._poll_interval_s = check_range("poll_interval_s", poll_interval_s, 0.01, 1.0)
+        self._idle_poll_interval_s = self._poll_interval_s if idle_poll_interval_s is None else check_range(
+            "idle_poll_interval_s", idle_poll_interval_s, 0.005, self._poll_interval_s)
         self._removal_debounce_s = check_range("removal_debounce_s", removal_debounce_s, 0.0, 10.0)
         if self._removal_debounce_s <= self._poll_interval_s:
             raise HalConfigError(
@@ -167,6 +178,10 @@ class PollingReader(CardReader):
     @property
     def poll_interval_s(self) -> float:
         return self._poll_interval_s
+
+    @property
+    def idle_poll_interval_s(self) -> float:
+        return self._idle_poll_interval_s
 
     @property
     def removal_debounce_s(self) -> float:
@@ -207,6 +222,11 @@ class PollingReader(CardReader):
         except (OSError, HalError) as exc:  # SPI/serial errors: a failure, not a crash
             result = ScanResult(failure=f"{type(exc).__name__}: {exc}")
         events = self._tracker.update(now, result)
+        if not result.uids and result.failure is None:
+            # A field that looked empty (or garbled) is watched at the idle rate, so that a card entering it
+            # is seen soon, also within the removal debounce of the card before (a deed, then the payer's
+            # card); a card read cleanly, and a failing reader, at the base rate.
+            self._next_scan = now + self._idle_poll_interval_s
         if result.failure is None:
             self._failures = 0
             return events

@@ -20,7 +20,7 @@ import os
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import terminal
 from cards.errors import CardsError
@@ -31,6 +31,8 @@ from terminal.bank.money import format_amount
 from terminal.errors import AuditFailed, GameError, LedgerError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from host_ui.shell.config import Config
     from host_ui.shell.outputs import Protected
     from terminal.bank.game import Game
@@ -131,6 +133,7 @@ def protected_files(card_set: str | Path | None = None) -> Protected:
 def cmd_export(args: argparse.Namespace) -> int:
     # Late: the output files and the table log's writer, for this command only.
     from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output, write_output
+    from terminal.bank.history import iter_history
     from terminal.bank.tablelog import export_lines
     protected = protected_files()
     if args.output:
@@ -154,13 +157,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             for line in export_lines(game):
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
         elif args.format == "json":
-            json.dump({"meta": game.meta, "history": game.history(), "state": game.state()}, out,
-                      ensure_ascii=False, indent=1, default=list)
-            out.write("\n")
+            write_json_export(out, game.meta, iter_history(game.ledger), game.state())
         else:
             writer = csv.writer(out)
             writer.writerow(["seq", "kind", "operation", "undone", "payer", "payee", "amount"])
-            for item in game.history():
+            for item in iter_history(game.ledger):
                 op = json.dumps(item["op"], ensure_ascii=False)
                 if not item["postings"]:
                     writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", ""])
@@ -188,6 +189,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     finally:
         game.close()
     return EXIT_OK
+
+
+def write_json_export(out: IO[str], meta: dict[str, Any], history: Iterable[dict[str, Any]],
+                      state: dict[str, Any]) -> None:
+    """Write ``{"meta": ..., "history": [...], "state": ...}`` to ``out`` exactly as ``json.dump(..., indent=1,
+    ensure_ascii=False, default=list)`` writes it, one history entry at a time (the history is not held in
+    memory). A JSON text has no raw line break inside a string, so a value encoded on its own is indented by
+    prefixing its lines."""
+    def value(item: Any, level: int) -> str:
+        return json.dumps(item, ensure_ascii=False, indent=1, default=list).replace("\n", "\n" + " " * level)
+    out.write('{\n "meta": ' + value(meta, 1) + ',\n "history": [')
+    first = True
+    for item in history:
+        out.write(("\n  " if first else ",\n  ") + value(item, 2))
+        first = False
+    out.write("]" if first else "\n ]")
+    out.write(',\n "state": ' + value(state, 1) + "\n}\n")
 
 
 def _is_sqlite(path: Path) -> bool:

@@ -39,6 +39,7 @@ from cards.editions import load_edition
 from cards.registry import CardRegistry, Enrolment
 from hal.interfaces import Beeper, ButtonEvent, Buttons, CardReader, HalEvent, ReaderBack, ReaderLost
 from host_ui.shell.backup import BackupWorker, backup_due, rotate_backup
+from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
 from host_ui.shell.games import resumed_notice
@@ -68,12 +69,6 @@ RETRY_S = 5.0
 DISPLAY_WAIT_S = 60.0
 #: Seconds between two attempts to open the screen while waiting.
 DISPLAY_RETRY_S = 2.0
-
-
-def wall_clock() -> datetime:
-    """The local time, read once to convert the ``end_time`` of a game started by an older version into play
-    time left (docs/table-log.md, Time limit); play time itself runs on ``time.monotonic``."""
-    return datetime.now().astimezone()
 
 
 class BackupKeeper:
@@ -523,6 +518,8 @@ def _wait_for_screen(config: Config, headless: bool, stop: threading.Event,
     (one line logged, whatever the number of tries) or a stop was asked for meanwhile."""
     # Loaded late: pygame and the screen modules only once a display is opened, so that the CLI's other
     # commands never load pygame (and PYGAME_HIDE_SUPPORT_PROMPT, set by run_device, is seen in time).
+    from host_ui.screen.pygame_loader import load_pygame
+    load_pygame()  # without setuptools' pkg_resources (see there)
     import pygame
 
     from host_ui.screen.display import DisplayError
@@ -581,5 +578,8 @@ def _make_app(config: Config, terminal: Terminal, output: NoticeOutput, reader: 
 
     display = config.display
     size, rotation = (display.width, display.height), display.rotation
+    # The reader polls from its own thread (the loop sleeps until a card, an input or a tick); the buttons are
+    # polled between turns (run_device's until), so the loop wakes up for them at 20 Hz when there are some.
+    buttons_poll_s = None if config.buttons.backend == "none" else 0.05
     return TerminalApp(terminal, output, Renderer(size, rotation, game=terminal.game), InputMapper(size, rotation),
-                       reader=reader, touch=None, fps=display.max_fps)
+                       reader=reader, touch=None, fps=display.max_fps, reader_thread=True, poll_s=buttons_poll_s)

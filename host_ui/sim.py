@@ -37,8 +37,8 @@ from host_ui.demo import (
     make_registry,
     player_uid,
 )
-from host_ui.device import wall_clock
 from host_ui.screen.input_map import InputMapper, panel_size
+from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
@@ -47,8 +47,6 @@ from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
 from terminal.bank.ledger import one_line
-from terminal.bank.tablelog import ReplayMismatch, TableLog, read_table_log
-from terminal.bank.tablelog import _compare as compare_check
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal, TerminalSettings
@@ -60,6 +58,7 @@ if TYPE_CHECKING:
 
     from host_ui.screen.app import TerminalApp
     from host_ui.screen.theme import Colour
+    from terminal.bank.tablelog import TableLog
 
 DEFAULT_PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
 SIZES = ((480, 320), (800, 480), (1024, 600), (1280, 720))
@@ -191,11 +190,16 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         if demo_log is None and max_seconds is None:
             max_seconds = 1.0
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    log: TableLog | None = read_table_log(Path(demo_log)) if demo_log is not None else None
+    log: TableLog | None = None
+    if demo_log is not None:
+        from terminal.bank.tablelog import read_table_log  # late load: only a demo reads a table log
+        log = read_table_log(Path(demo_log))
     if demo_log is None and new_game:
         check_new_game(edition, players)
     # pygame and the screen modules (which import it) are loaded late, here: after the SDL settings above, so
     # that `banquier --help` and `banquier sim --help` do not load them, and inside the time to the first frame
+    from host_ui.screen.pygame_loader import load_pygame
+    load_pygame()  # without setuptools' pkg_resources (see there)
     import pygame
 
     from host_ui.screen.app import TerminalApp
@@ -303,12 +307,16 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                 linger = max_seconds if max_seconds is not None else None if stay else 3.0
                 deadline = None if linger is None else time.monotonic() + linger
                 app.reader = reader
+                app.after_wait = follow_real_time  # see below
                 while app.running and (deadline is None or time.monotonic() < deadline):
                     follow_real_time()
                     app.step(app.wait_time())
         else:
             deadline = None if max_seconds is None else time.monotonic() + max_seconds
             app.draw_if_needed(time.monotonic(), force=True)
+            # the table clock follows real time also between the sleep and the poll: a poll due after the
+            # sleep is seen as due (one wake-up per reader poll, not two or three)
+            app.after_wait = follow_real_time
             while app.running and (deadline is None or time.monotonic() < deadline):
                 follow_real_time()
                 app.step(app.wait_time())
@@ -334,6 +342,9 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     checked against the game and every operation must be recorded once (refused ones not at all), as
     ``banquier replay`` checks a log; the first disagreement is printed and stops the demo (returns 1)."""
     import pygame  # loaded late: see run_sim
+
+    from terminal.bank.tablelog import ReplayMismatch  # late load: only a demo checks a table log
+    from terminal.bank.tablelog import _compare as compare_check
 
     names = list(log.header["players"])
     speed = max(0.01, float(speed))

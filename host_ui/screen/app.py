@@ -3,24 +3,35 @@
 :class:`TerminalApp` polls the card reader (at its own bounded rate), feeds pygame / evdev input through
 the :class:`~host_ui.screen.input_map.InputMapper`, ticks the terminal (timeouts), and draws a frame only when
 ``terminal.version`` or the clock's minute changed, at most ``fps`` times a second (field notes 16). Between
-frames it sleeps in ``pygame.event.wait`` until the next reader poll or tick is due, so an idle terminal
-uses almost no CPU.
+frames it sleeps in SDL (:func:`host_ui.screen.event_wait.wait_events`: woken by an input, not every
+millisecond as in ``pygame.event.wait``) until the next tick is due, so an idle terminal uses almost no CPU.
+
+The card reader is polled either by the loop (it then wakes up for each poll) or, with ``reader_thread``, by
+a :class:`hal.poller.ReaderThread` that posts a :data:`WAKE` event when a card came: the loop then sleeps
+until an input, a card or the next tick, however fast the reader polls.
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from hal.interfaces import HalEvent
-from host_ui.screen.evdev_touch import EvdevTouch
+from host_ui.screen.event_wait import notify, wait_events
 from host_ui.screen.input_map import Action, InputMapper, Tap
 from host_ui.screen.pg_events import to_records
 from host_ui.screen.render import Frame, Renderer, default_clock
 from host_ui.screen.widgets import ButtonAction
 from terminal.table.machine import Terminal
+
+if TYPE_CHECKING:  # for annotations: the touch panel's module (evdev) and the reader's thread load late
+    from hal.poller import ReaderThread
+    from host_ui.screen.evdev_touch import EvdevTouch
+
+#: The event the reader's thread posts when it has queued events (nothing else but waking the loop).
+WAKE = pygame.event.custom_type()
 
 
 class Output(Protocol):
@@ -50,13 +61,18 @@ class TerminalApp:
     - ``monotonic``: the loop's clock (seconds); ``fps``: frame cap; ``tick_s``: how often the terminal's
       timeouts are checked.
     - ``on_frame``: called after each frame with the window surface (the simulator draws its tray there).
+    - ``reader_thread``: poll the reader from its own thread (:class:`hal.poller.ReaderThread`, started at the
+      first turn, stopped when :meth:`run` ends or by :meth:`stop_reader`); the loop no longer wakes up for
+      the reader's polls. ``poll_s``: the longest sleep between two turns, for inputs polled between turns
+      (the device's buttons), or None.
     """
 
     def __init__(self, terminal: Terminal, output: Output, renderer: Renderer, mapper: InputMapper, *,
                  reader: PolledReader | None = None, touch: EvdevTouch | None = None,
                  monotonic: Callable[[], float] = time.monotonic, fps: int = 30, tick_s: float = 0.5,
                  wall_clock: Callable[[], str] | None = default_clock,
-                 on_frame: Callable[[], None] | None = None) -> None:
+                 on_frame: Callable[[], None] | None = None, reader_thread: bool = False,
+                 poll_s: float | None = None) -> None:
         self.terminal, self.output, self.renderer, self.mapper = terminal, output, renderer, mapper
         self.reader, self.touch = reader, touch
         self.monotonic, self.fps, self.tick_s = monotonic, fps, tick_s
@@ -71,6 +87,29 @@ class TerminalApp:
         self._next_tick = 0.0
         self.running = True
         self.extra_events: Callable[[pygame.event.Event], bool] | None = None
+        self.poll_s = poll_s
+        #: Called after each sleep, before the inputs and the reader are looked at (the simulator moves its
+        #: table clock to real time there, so that a poll due after the sleep is seen as due).
+        self.after_wait: Callable[[], None] | None = None
+        self.poller: ReaderThread | None = None
+        if reader_thread and reader is not None:
+            from hal.poller import ReaderThread  # late load: only the device polls from a thread
+            self.poller = ReaderThread(reader, self._wake)
+
+    # -- the reader's thread -------------------------------------------------------------------------
+    @staticmethod
+    def _wake() -> None:
+        """Called from the reader's thread: wake the loop (SDL's queue is thread-safe)."""
+        try:
+            pygame.event.post(pygame.event.Event(WAKE))
+        except pygame.error:  # the display was closed meanwhile: the loop is ending
+            pass
+        notify()  # for the drivers where the loop looks at SDL's queue every 10 ms
+
+    def stop_reader(self) -> None:
+        """Stop the reader's thread (if any) and wait for it; the reader can be closed after this."""
+        if self.poller is not None:
+            self.poller.stop()
 
     # -- inputs --------------------------------------------------------------------------------------
     def dispatch(self, action: ButtonAction) -> None:
@@ -107,6 +146,8 @@ class TerminalApp:
                     self.dispatch((item.kind, item.arg) if item.arg else (item.kind,))
 
     def handle_pygame(self, event: pygame.event.Event, now: float) -> None:
+        if event.type == WAKE:  # the reader's events are taken in poll_devices
+            return
         if event.type == pygame.QUIT:
             self.running = False
             return
@@ -140,7 +181,10 @@ class TerminalApp:
         return False
 
     def poll_devices(self, now: float) -> None:
-        if self.reader is not None:
+        if self.poller is not None:
+            for event in self.poller.drain():
+                self.terminal.handle(event)
+        elif self.reader is not None:
             for event in self.reader.poll():
                 self.terminal.handle(event)
         if self.touch is not None:
@@ -172,12 +216,11 @@ class TerminalApp:
 
     def step(self, timeout_s: float = 0.0) -> None:
         """One turn of the loop: wait up to ``timeout_s`` for input, handle it, poll, maybe draw."""
-        if timeout_s > 0:
-            first = pygame.event.wait(max(1, int(timeout_s * 1000)))
-            events = [first] if first.type != pygame.NOEVENT else []
-            events += pygame.event.get()
-        else:
-            events = pygame.event.get()
+        if self.poller is not None and not self.poller.running:
+            self.poller.start()
+        events = wait_events(timeout_s) if timeout_s > 0 else pygame.event.get()
+        if self.after_wait is not None:
+            self.after_wait()
         now = self.monotonic()
         for event in events:
             self.handle_pygame(event, now)
@@ -188,8 +231,10 @@ class TerminalApp:
         """How long the loop may sleep: until the next reader poll, tick or frame slot."""
         now = self.monotonic()
         waits = [self._next_tick - now]
-        if self.reader is not None:
+        if self.reader is not None and self.poller is None:
             waits.append(getattr(self.reader, "next_poll_in", lambda: 0.05)())
+        if self.poll_s is not None:
+            waits.append(self.poll_s)
         if self.touch is not None:
             waits.append(1.0 / self.fps)
         if self._dirty or (self.terminal.version, self.wall_clock() if self.wall_clock else "") != self._drawn:
@@ -197,6 +242,9 @@ class TerminalApp:
         return max(0.001, min(min(waits), 0.5))
 
     def run(self, until: Callable[[], bool] = lambda: False) -> None:
-        """Loop until the window is closed or ``until()`` is true."""
-        while self.running and not until():
-            self.step(self.wait_time())
+        """Loop until the window is closed or ``until()`` is true (then the reader's thread is stopped)."""
+        try:
+            while self.running and not until():
+                self.step(self.wait_time())
+        finally:
+            self.stop_reader()

@@ -1,7 +1,8 @@
-"""The end-of-game line chart: every player's worth after each journal entry (``Game.worth_history()``)."""
+"""The end-of-game line chart: every player's worth over the game (``Game.worth_series()``: after each journal
+entry, or at a bounded number of points in a long game)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 import pygame
 
@@ -9,10 +10,11 @@ from host_ui.screen import theme
 from host_ui.screen.widgets import MIN_TEXT_PX, Canvas
 
 
-def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: list[dict[str, int]], seats: dict[str, int],
+def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: Sequence[Mapping[str, int]], seats: dict[str, int],
                      fmt: Callable[[int], str], title: str) -> None:
-    """Draw one line per player in ``rect``. ``history``: ``[{player: worth}]`` oldest first; ``seats``:
-    ``{player: seat}`` for the colours; ``fmt``: money formatter for the axis labels."""
+    """Draw one line per player in ``rect``. ``history``: ``[{player: worth}]`` oldest first, one per entry, or
+    a :class:`terminal.bank.history.WorthSeries` (its ``positions`` among ``length`` entries place each point);
+    ``seats``: ``{player: seat}`` for the colours; ``fmt``: money formatter for the axis labels."""
     c.box(rect, theme.PANEL, radius=6)
     pad = c.px(6)
     title_h = c.px(18)
@@ -44,12 +46,13 @@ def draw_worth_chart(c: Canvas, rect: pygame.Rect, history: list[dict[str, int]]
         c.line((plot.x, y), (plot.right, y), theme.LINE)
         c.text((rect.x + pad, y - c.px(8), label_w - c.px(3), c.px(16)), fmt(value), 9, theme.MUTED, align="right",
                role="chart_axis", min_size=7)
-    n = len(history)
+    positions: Sequence[int] = getattr(history, "positions", None) or range(len(history))
+    n = getattr(history, "length", None) or len(history)
     width = max(2, c.px(2))
     for player in players:
         colour = theme.player_colour(seats.get(player, 1))
         points = [(plot.x + (plot.w * i // max(n - 1, 1)), plot.bottom - int(plot.h * (row[player] - bottom) / span))
-                  for i, row in enumerate(history)]
+                  for i, row in zip(positions, history, strict=True)]
         if len(points) == 1:
             points.append((plot.right, points[0][1]))
         pygame.draw.lines(c.surface, colour, False, points, width)

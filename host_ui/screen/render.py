@@ -24,6 +24,7 @@ from host_ui.screen.context import Context
 from host_ui.screen.input_map import check_rotation
 from host_ui.screen.widgets import ButtonAction, Canvas, DrawnText, Widget
 from terminal.bank.game import Game
+from terminal.bank.history import WorthSeries
 from terminal.table.view import View
 
 __all__ = ["SIZES", "Context", "Frame", "Renderer", "default_clock", "message_height", "to_panel"]
@@ -88,7 +89,7 @@ class Renderer:
         self.clock = clock
         self.ui: dict[str, Any] = {"page": 0, "scroll": None}
         self._ui_key: tuple[str, str, tuple[tuple[str, Any], ...]] | None = None
-        self._worth_cache: tuple[int, list[dict[str, int]]] | None = None
+        self._worth_cache: tuple[int, WorthSeries] | None = None
         if not pygame.font.get_init():
             pygame.font.init()
 
@@ -114,19 +115,21 @@ class Renderer:
         current = self.ui.get("scroll")
         self.ui["scroll"] = max(0, (current if current is not None else 10 ** 6) + rows)
 
-    def worth_history(self) -> list[dict[str, int]]:
+    def worth_history(self) -> WorthSeries:
+        """The end-of-game chart's points (:meth:`terminal.Game.worth_series`: every entry's while there are few,
+        a bounded number in a long game), counted again only when the journal has grown."""
         game = self.game
         if game is None:
-            return []
+            return WorthSeries()
         try:
             last = game.ledger.last_entry()
         except Exception:
             last = None
         if last is None:  # no entry, or the game's file is closed: the last history drawn
-            return self._worth_cache[1] if self._worth_cache else []
+            return self._worth_cache[1] if self._worth_cache else WorthSeries()
         key = last[0]
         if self._worth_cache is None or self._worth_cache[0] != key:
-            self._worth_cache = (key, game.worth_history())
+            self._worth_cache = (key, game.worth_series())
         return self._worth_cache[1]
 
     def render(self, view: View, clock_text: str | None = None) -> Frame:

@@ -866,11 +866,23 @@ def balances_after(history: Sequence[Mapping[str, Any]], players: Iterable[str])
     return out
 
 
+class _Balances:
+    """The players' cash after each entry of a plain list of entries (counted once, from the postings)."""
+
+    def __init__(self, history: Sequence[Mapping[str, Any]], players: Iterable[str]) -> None:
+        self._all = balances_after(history, players)
+
+    def __call__(self, index: int) -> dict[str, int]:
+        return self._all[index]
+
+
 def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
-    history = list((view.extra or {}).get("history") or [])
+    # The game's history is read from its file a page at a time (terminal.bank.history.HistoryPages, which also
+    # counts the balances); a plain list of entries is drawn the same way.
+    history: Sequence[Mapping[str, Any]] = (view.extra or {}).get("history") or []
     names = [p.name for p in view.players]
-    balances = balances_after(history, names)
+    balance_of: Callable[[int], Mapping[str, int]] = getattr(history, "balances", None) or _Balances(history, names)
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     row_h = c.px(40)
     fits = max(1, (main.h + c.px(3)) // (row_h + c.px(3)))
@@ -878,8 +890,9 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     scroll = ctx.ui.get("scroll")
     top = last_top if scroll is None else min(scroll, last_top)
     ctx.ui["scroll"], ctx.ui["page_rows"] = top, fits
-    for i, index in enumerate(range(top, min(len(history), top + fits))):
-        entry = history[index]
+    page = history[top:top + fits]
+    for i, entry in enumerate(page):
+        index = top + i
         row = pygame.Rect(main.x, main.y + i * (row_h + c.px(3)), main.w, row_h)
         c.box(row, theme.PANEL if not entry.get("undone") else theme.BUTTON_OFF, radius=5)
         inner = row.inflate(-c.px(10), -c.px(4))
@@ -900,7 +913,9 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         moves_rect, after_rect = split_h(second.move(seq_w, 0).clip(second), 1.3, 1, gap=c.px(6))
         smallest = theme.font(max(MIN_TEXT_PX, c.px(11)))
         # as many balances as fit whole (the word "balance" last to go): never a cut amount
-        shares = [", ".join(f"{n} {ctx.fmt(balances[index][n])}" for n in involved[:count])
+        balances = balance_of(index) if involved else {}
+        involved = [n for n in involved if n in balances]
+        shares = [", ".join(f"{n} {ctx.fmt(balances[n])}" for n in involved[:count])
                   for count in range(min(3, len(involved)), 0, -1)]
         candidates = [ctx.t("ui_balance_after", balances=share) for share in shares] + shares[-1:]
         after = next((text for text in candidates if smallest.size(text)[0] <= after_rect.w),

@@ -28,6 +28,7 @@ from typing import Any
 
 from cards.editions import load_edition
 from terminal.bank import engine
+from terminal.bank.history import summary_problems
 from terminal.bank.ledger import Ledger, canonical, one_line
 from terminal.bank.state import State
 from terminal.bank.types import Effects, GameConfig
@@ -77,6 +78,8 @@ def audit_ledger(ledger: Ledger, config: GameConfig) -> AuditReport:
         missing = ledger.schema_problems()
         if missing:  # told after the entries: the first edited entry is what the banker needs first
             report.fail(f"The file's structure was changed outside the terminal: {'; '.join(missing)}.")
+        for problem in summary_problems(ledger):  # the chart's summary (terminal.bank.history)
+            report.fail(problem)
     except GameError as exc:
         report.fail(one_line(exc))
     except DAMAGE as exc:

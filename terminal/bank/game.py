@@ -30,6 +30,7 @@ from cards.editions import RULE_FLAGS, Edition, load_edition
 from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger
+from terminal.bank.history import HistoryPages, WorthSeries, keep, worth_series
 from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
@@ -417,7 +418,18 @@ class Game:
         self._stop_play_clock()
         if self._ledger.guard is not None:
             self._ledger.guard.stop()
+        self._keep_for_screens()
         self._ledger.close()
+
+    def _keep_for_screens(self) -> None:
+        """Bring the chart's summary and the history's index up to date (:func:`terminal.bank.history.keep`), so
+        the screens of a long game read no more of its journal than they show; closing never fails for it."""
+        if self._ledger.read_only or not self._ledger.marked or self.payments_stopped() is not None:
+            return
+        try:
+            keep(self._ledger)
+        except (GameError, *DAMAGE):
+            pass  # the screens then read the journal itself: the same lines and points, in more time
 
     def __enter__(self) -> Game:
         return self
@@ -813,6 +825,14 @@ class Game:
         return [{"seq": e.seq, "kind": e.kind, "op": e.op, "undoes": e.undoes, "postings": e.postings,
                  "undone": e.seq in undone, "recorded_at": e.recorded_at} for e in entries
                 if with_clock or e.op.get("op") not in CLOCK_OPERATIONS]
+
+    def history_pages(self) -> HistoryPages:
+        """:meth:`history` as the history screen reads it: a page at a time from the file."""
+        return HistoryPages(self._ledger, self.players, self._state.cash)
+
+    def worth_series(self) -> WorthSeries:
+        """:meth:`worth_history` at a bounded number of points, for the end-of-game chart."""
+        return worth_series(self._ledger, self.edition, self.players, self.config.houses_before_hotel)
 
     def worth_history(self) -> list[dict[str, int]]:
         """Every player's worth after each journal entry (setup first), for the end-of-game chart."""

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from terminal.bank.game import Game
+from terminal.bank.history import iter_operations
 from terminal.bank.operations import Operation, TimeUp, parse_operation
 from terminal.errors import GameError, LedgerError, MalformedOperation
 
@@ -237,12 +238,12 @@ def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict[str
         header["length_minutes"] = meta["length_minutes"]
     header["source"] = f"exported by Banquier from {game.path.name}"
     yield header
-    for entry in game.ledger.entries():
-        if entry.kind == "op" and entry.op.get("op") == TimeUp.op:
+    for _seq, kind, op in iter_operations(game.ledger):  # a chunk at a time: memory bounded by the chunk
+        if kind == "op" and op.get("op") == TimeUp.op:
             continue  # implied by the play time that reached the limit (replayed, it ends the game again)
-        if entry.kind == "op":
-            yield entry.op
-        elif entry.kind == "undo":
+        if kind == "op":
+            yield op
+        elif kind == "undo":
             yield {"op": "undo"}
     if with_final_check:
         yield {"expect": game.state()}

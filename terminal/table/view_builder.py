@@ -202,7 +202,7 @@ class ViewBuilder(TerminalParts):
                         options=(Option("undo", Msg("opt_undo", {}, "Undo the last operation"),
                                         enabled=self.game is not None and self.game.last_undoable() is not None),
                                  Option("back", Msg("opt_done", {}, "Done"))),
-                        extra={"history": self.game.history() if self.game else []}, **base)
+                        extra={"history": self.game.history_pages() if self.game else []}, **base)
         if isinstance(d, NewGame):
             if d.editing is not None:  # a seat's name on the on-screen keyboard
                 keys = [Option(f"key:{k}", Msg("key_char", {"char": k}, k))

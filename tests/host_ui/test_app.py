@@ -155,3 +155,126 @@ def test_two_quick_enters_never_commit_a_confirmation_not_drawn(pg, app):
     pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_RETURN, mod=0, unicode="\r", scancode=0))
     app.step()
     assert app.terminal.game.cash("Anne") == 1450
+
+
+# -- sleeping and the reader's thread ---------------------------------------------------------------
+
+
+def _threaded(app, **options):
+    from host_ui.screen.app import TerminalApp
+    return TerminalApp(app.terminal, app.output, app.renderer, app.mapper, reader=app.reader,
+                       wall_clock=lambda: "12:00", reader_thread=True, **options)
+
+
+def test_the_readers_thread_wakes_the_loop_when_a_card_comes(pg, app):
+    from host_ui.demo import player_uid
+    threaded = _threaded(app)
+    pg.event.clear()
+    threaded.step()  # starts the thread; the first frame
+    assert threaded.poller is not None and threaded.poller.running
+    app.clock.advance(2)
+    app.reader.tap(player_uid(1))
+    for _ in range(100):  # each turn sleeps until the thread's wake-up (or 0.1 s)
+        threaded.step(0.1)
+        if app.terminal.view.screen == "player":
+            break
+    assert app.terminal.view.screen == "player"
+    threaded.stop_reader()
+    assert not threaded.poller.running
+
+
+def test_with_its_own_thread_the_reader_no_longer_sets_the_loops_sleep(pg, app):
+    from host_ui.screen.app import TerminalApp
+    now = [100.0]
+    in_loop = TerminalApp(app.terminal, app.output, app.renderer, app.mapper, reader=app.reader,
+                          monotonic=lambda: now[0], wall_clock=lambda: "12:00")
+    threaded = _threaded(app, monotonic=lambda: now[0])
+    buttons = _threaded(app, monotonic=lambda: now[0], poll_s=0.05)
+    for loop in (in_loop, threaded, buttons):
+        loop.poll_devices(now[0])
+        loop.draw_if_needed(now[0], force=True)
+    assert in_loop.wait_time() <= app.reader.poll_interval_s
+    assert threaded.wait_time() == 0.5  # the next tick
+    assert buttons.wait_time() == 0.05  # inputs polled between turns
+    assert threaded.poller is not None and not threaded.poller.running  # never started: no turn was taken
+
+
+def test_wait_events_returns_what_is_queued_in_order_and_is_woken_from_a_thread(pg):
+    import sys
+    import threading
+
+    from host_ui.screen.app import WAKE
+    from host_ui.screen.event_wait import native_wait, wait_events
+    if sys.platform.startswith("linux"):
+        assert native_wait() is not None  # SDL's own wait, in the library pygame loaded
+    pg.event.clear()
+    posted = [pg.event.Event(pg.KEYDOWN, key=pg.K_1, mod=0, unicode="1", scancode=0),
+              pg.event.Event(pg.KEYUP, key=pg.K_1, mod=0, unicode="1", scancode=0),
+              pg.event.Event(WAKE)]
+    for event in posted:
+        pg.event.post(event)
+    assert [e.type for e in wait_events(5.0)] == [e.type for e in posted]
+    assert wait_events(0.001) == []
+    poster = threading.Timer(0.01, lambda: pg.event.post(pg.event.Event(WAKE)))
+    poster.start()
+    got = []
+    for _ in range(50):  # woken by the post (each wait is bounded)
+        got += wait_events(0.2)
+        if got:
+            break
+    poster.join()
+    assert [e.type for e in got] == [WAKE]
+
+
+def test_after_wait_runs_between_the_sleep_and_the_poll(pg, app):
+    """The simulator moves its table clock there: a reader poll due after the sleep is then seen as due."""
+    from host_ui.demo import player_uid
+    pg.event.clear()
+    app.step()
+    app.reader.tap(player_uid(1))
+    app.after_wait = lambda: app.clock.advance(2)  # the sleep "took" 2 s of table time
+    app.step(0.001)
+    assert app.terminal.view.screen == "player"
+
+
+def test_without_a_real_wait_the_loop_looks_every_10_ms_and_is_notified_at_once(pg, monkeypatch):
+    """The dummy driver (as KMS/DRM) has no real wait in SDL: SDL's queue is looked at every 10 ms, not every
+    millisecond, and the reader's thread wakes the loop at once."""
+    import threading
+
+    from host_ui.screen import event_wait
+    from host_ui.screen.app import WAKE
+    assert pg.display.get_driver() not in event_wait.WAITING_DRIVERS
+    pauses = []
+    real_wait = event_wait._notified.wait
+
+    def wait(timeout):
+        pauses.append(timeout)
+        return real_wait(timeout)
+    monkeypatch.setattr(event_wait._notified, "wait", wait)
+    pg.event.clear()
+    assert event_wait.wait_events(0.05) == []
+    assert pauses and max(pauses) <= event_wait.COARSE_LOOK_S
+    pauses.clear()
+
+    def post():
+        pg.event.post(pg.event.Event(WAKE))
+        event_wait.notify()
+    poster = threading.Timer(0.01, post)
+    poster.start()
+    got = event_wait.wait_events(60.0)  # returns with the post, not after a minute
+    poster.join()
+    assert [e.type for e in got] == [WAKE]
+
+
+@pytest.mark.parametrize(("buttons", "poll_s"), [("none", None), ("sim", 0.05)])
+def test_the_device_polls_its_reader_from_a_thread_and_wakes_for_buttons_only_when_there_are_some(
+        pg, app, buttons, poll_s):
+    from host_ui.device import NoticeOutput, Part, PartReader, _make_app
+    from host_ui.shell.config import parse_config
+    config = parse_config(f'[hardware.reader]\nbackend = "sim"\n[hardware.buttons]\nbackend = "{buttons}"\n',
+                          env={})
+    reader = PartReader(Part("card reader", lambda: app.reader))
+    loop = _make_app(config, app.terminal, NoticeOutput(app.output, list), reader)
+    assert loop.poller is not None and loop.poller.reader is reader and not loop.poller.running
+    assert loop.poll_s == poll_s

@@ -158,8 +158,15 @@ def test_a_full_disk_behind_standard_output_is_one_line_and_exit_3(world):
 
 def test_a_reader_that_goes_away_stops_the_command_quietly(world):
     """``banquier export GAME | head -1``: the closed pipe ends the command without a traceback (exit 141, as a
-    shell reports SIGPIPE)."""
-    process = subprocess.Popen([sys.executable, "-m", "host_ui", "export", str(world["game"]), "--format", "json"],
+    shell reports SIGPIPE). The game is long enough that its export is several times a pipe's buffer (64 KiB on
+    Linux), so the command is still writing when the reader goes away (a short one may finish first: exit 0)."""
+    long_game = world["data"] / "games" / "long.db"
+    game = Game.create(long_game, "fr", ["Ann", "Bob"], key=key_for_new_game())
+    for _ in range(750):
+        game.pass_go("Ann")
+        game.pay_bank("Ann", 1)
+    game.close()
+    process = subprocess.Popen([sys.executable, "-m", "host_ui", "export", str(long_game), "--format", "json"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     process.stdout.read(1)

@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""Benchmark of the screens and the export at every length of game (issue 14, points 5, 6 and 8).
+
+    .venv/bin/python bench/bench_screens.py [--lengths 100,1000,10000,50000] [--rounds 5] [--dir DIR]
+
+For games of 100, 1 000, 10 000 and 50 000 operations:
+
+- history, first page: the banker opens the history (the view built by the state machine, then drawn at
+  800x480 as the screen does), wall and CPU milliseconds; target <= 50 ms;
+- history, scroll: a page up (drawn again), target <= 50 ms;
+- net-worth chart, first draw: the end-of-game screen drawn by a new renderer (the chart's points read from the
+  game and its summary, kept at each clean close), target <= 50 ms; and the same without the summary (a game
+  grown since its last clean close, or a file from before it: the points counted from the whole journal);
+- resident memory: the peak (VmHWM) of a fresh process that opens the game, draws the history and the
+  end-of-game screen, and nothing else; target <= 80 MiB;
+- export: ``banquier export --format table-log``, ``csv`` and ``json`` in a fresh process each: the command's
+  time (the full audit it runs first included) and that of its writing alone, and the peak memory; per
+  operation beyond the shortest game's time (the fixed cost), the 50 000 / 10 000 ratio (linear: ~1; target
+  <= 1.3).
+
+The games are built once (synthetic play through ``Game``: GO salaries, rents, transfers, houses built and
+sold, mortgages and their lifting, undos, the play clock's entries of a time-limited game; the game is ended
+by its last operation) and kept under the data folder (default ``out/bench`` of the checkout: the project's
+disk, never the system's temp dir; ignored by git and left out of the install); building is not timed. Each
+game is opened to play and closed once before the timing, as the terminal does. Every timed figure is the
+min / median / max of ``--rounds`` rounds, the lengths interleaved in each round so a busy moment of the
+machine weighs on every length alike. Figures print through ``bench/report.py``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from report import Row, emit  # noqa: E402
+
+BENCH = "screens"
+PLAYERS = ("Alice", "Bob", "Charlie", "Diana")
+GENERATOR = 2  # bump when the synthetic play changes: the cached games are built again
+LIMIT_MS = 50.0
+LIMIT_MIB = 80.0
+LINEAR = 1.3
+STREAM_MIB = 5.0  # what streaming the export may add to the memory of the open game
+
+
+def filesystem_of(path: Path) -> str:
+    """The mount point and type holding ``path`` (from /proc/mounts, Linux only)."""
+    best = ("?", "?")
+    try:
+        real = str(path.resolve())
+        with open("/proc/mounts", encoding="utf-8") as f:
+            for line in f:
+                _, mount, fstype, *_ = line.split()
+                if (real == mount or real.startswith(mount.rstrip("/") + "/")) and len(mount) >= len(best[0]):
+                    best = (mount, fstype)
+    except OSError:
+        pass
+    return f"{best[0]} ({best[1]})"
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+# -- the games ---------------------------------------------------------------------------------------------
+def key_of(folder: Path) -> Path:
+    path = folder / "screens.key"
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(secrets.token_bytes(32))
+        path.chmod(0o600)
+    return path
+
+
+def build_game(path: Path, operations: int, key: bytes) -> None:
+    """A game of ``operations`` journal entries (setup and the final end of the game included), played through
+    :class:`terminal.Game`; durability is turned off while it is built (building is not what is measured)."""
+    from terminal.bank.game import Game
+    from terminal.errors import GameError
+    building = path.with_name(path.name + ".building")
+    for leftover in path.parent.glob(building.name + "*"):
+        leftover.unlink()
+    a, b, c, d = PLAYERS
+    game = Game.create(building, "us", PLAYERS, mode="time_limit", key=key,
+                       dealt={a: [1, 3], b: [6, 8], c: [5, 15], d: [11, 12]})
+    game.ledger.db.execute("PRAGMA synchronous = OFF")
+    game.buy(b, 9)
+    rent_on = {a: 3, b: 6, c: 5, d: 11}
+    houses = 0
+    mortgaged = False
+    step = 0
+
+    def entries() -> int:
+        last = game.ledger.last_entry()
+        return last[0] if last else 0
+    try:
+        while entries() < operations - 1:
+            step += 1
+            p = PLAYERS[step % 4]
+            q = PLAYERS[(step + 1) % 4]
+            kind = step % 10
+            try:
+                poorest = min(PLAYERS, key=game.cash)
+                if game.cash(poorest) < 1500:  # everyone stays solvent: no debt piles up
+                    game.bank_pays(poorest, 1000)
+                elif kind in (0, 5):
+                    game.pass_go(p)
+                elif kind in (1, 6):
+                    game.pay_rent(q, rent_on[p])
+                elif kind == 2:
+                    game.transfer(p, q, 10 + step % 90)
+                elif kind == 3:
+                    if houses < 4:
+                        game.build(a, 1)
+                        game.build(a, 3)
+                        houses += 1
+                    else:
+                        game.sell_building(a, 1)
+                        game.sell_building(a, 3)
+                        houses = 0
+                elif kind == 4:
+                    if mortgaged:
+                        game.unmortgage(c, 15)
+                    else:
+                        game.mortgage(c, 15)
+                    mortgaged = not mortgaged
+                elif kind == 7:
+                    game.pay_bank(p, 25)
+                elif kind == 8:
+                    game.bank_pays(p, 25)
+                elif step % 50 == 9:
+                    game.undo()
+                elif step % 20 == 19:
+                    game.apply({"op": "x_play_time", "seconds": 60})  # the play clock's entry, every minute
+                else:
+                    game.pass_go(q)
+            except GameError:
+                game.pass_go(p)
+        game.end_game()
+    finally:
+        game.close()
+    building.rename(path)
+
+
+def game_file(folder: Path, operations: int, key: bytes) -> Path:
+    path = folder / f"screens-g{GENERATOR}-{operations}.db"
+    if not path.is_file():
+        start = time.perf_counter()
+        print(f"building a game of {operations} operations in {path} ...", flush=True)
+        build_game(path, operations, key)
+        print(f"  built in {time.perf_counter() - start:.1f} s (not timed)", flush=True)
+    return path
+
+
+# -- in-process figures --------------------------------------------------------------------------------------
+class Screens:
+    """One game open as the terminal has it, with the banker's history screen and the end-of-game screen."""
+
+    def __init__(self, path: Path, key: bytes, folder: Path) -> None:
+        from hal.sim_beeper import SimBeeper
+        from host_ui.demo import FakeClock, make_registry
+        from host_ui.screen.render import Renderer
+        from terminal.bank.game import Game
+        from terminal.table.machine import Terminal, TerminalSettings
+        self.game = Game.open(path, key=key)
+        clock = FakeClock()
+        self.terminal = Terminal(self.game, make_registry(4), SimBeeper(audio=False, clock=clock), clock,
+                                 TerminalSettings(language="en", banker_pin="1234"))
+        self.new_renderer: Callable[[], Any] = lambda: Renderer((800, 480), game=self.game)
+        self.renderer = self.new_renderer()
+        self.over_view = self.terminal.view
+
+    def close(self) -> None:
+        self.game.close()
+
+    def history_first_page(self) -> None:
+        from terminal.table.dialogs import History
+        self.terminal._go(History())  # what choosing "history" on the banker's menu does
+        self.renderer = self.new_renderer()
+        frame = self.renderer.render(self.terminal.view, "")
+        assert frame.texts_with("history_seq"), "the history drew no row"
+
+    def history_scroll(self) -> None:
+        self.renderer.ui_event(("page", -1))
+        frame = self.renderer.render(self.terminal.view, "")
+        assert frame.texts_with("history_seq"), "the history drew no row"
+
+    def chart_first_draw(self) -> None:
+        renderer = self.new_renderer()
+        frame = renderer.render(self.over_view, "")
+        assert frame.texts_with("chart_legend"), "the end-of-game screen drew no chart"
+
+    def chart_without_summary(self) -> None:
+        """The first draw of a game whose chart summary does not cover it (one grown since its last clean close,
+        or a file from before the summary): the summary is dropped inside a transaction rolled back after."""
+        db = self.game.ledger.db
+        db.execute("BEGIN")
+        try:
+            db.execute("DROP TABLE IF EXISTS chart_summary")
+            self.chart_first_draw()
+        finally:
+            db.execute("ROLLBACK")
+
+
+def timed(action: Callable[[], None]) -> tuple[float, float]:
+    """(wall ms, CPU ms) of one call."""
+    c0, t0 = cpu(), time.perf_counter()
+    action()
+    return (time.perf_counter() - t0) * 1000, (cpu() - c0) * 1000
+
+
+def spread(values: Sequence[float], unit: str = "ms") -> str:
+    return f"{min(values):.1f}/{statistics.median(values):.1f}/{max(values):.1f} {unit}"
+
+
+# -- fresh processes -----------------------------------------------------------------------------------------
+RSS_CHILD = r"""
+import json, os, sys
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[1] + "/bench")
+from pathlib import Path
+from bench_screens import Screens
+s = Screens(Path(sys.argv[2]), Path(sys.argv[3]).read_bytes(), Path(sys.argv[2]).parent)
+s.history_first_page(); s.history_scroll(); s.chart_first_draw()
+s.close()
+status = Path("/proc/self/status").read_text().splitlines()
+print(json.dumps({k: int(v.split()[0]) for k, v in (l.split(":", 1) for l in status) if k in ("VmHWM", "VmRSS")}))
+"""
+
+EXPORT_CHILD = r"""
+import json, os, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+os.environ["BANQUIER_KEY_FILE"] = sys.argv[3]
+import host_ui.cli as cli
+import host_ui.shell.games as games
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+opened = {}
+original = games.open_game
+def timed_open(*args, **kwargs):
+    t, c = time.perf_counter(), cpu()
+    if sys.argv[6] == "no-audit":  # to see the memory of the writing alone
+        kwargs["check"] = "none"
+    game = original(*args, **kwargs)
+    opened.update(s=time.perf_counter() - t, cpu=cpu() - c,
+                  peak_kib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    return game
+games.open_game = timed_open
+t, c = time.perf_counter(), cpu()
+code = cli.main(["export", sys.argv[2], "--format", sys.argv[4], "--output", sys.argv[5], "--force"])
+seconds, used = time.perf_counter() - t, cpu() - c
+print(json.dumps({"code": code, "seconds": seconds, "open_s": opened.get("s", 0.0), "cpu": used,
+                  "open_cpu": opened.get("cpu", 0.0), "open_peak_kib": opened.get("peak_kib", 0),
+                  "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def child(script: str, *args: str) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    out = subprocess.run([sys.executable, "-c", script, str(ROOT), *args], capture_output=True, text=True,
+                         env=env, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"bench_screens: a measuring process failed:\n{out.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def entries_of(path: Path) -> int:
+    import sqlite3
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return int(conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lengths", default="100,1000,10000,50000", help="game lengths, in operations")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the in-process figures")
+    parser.add_argument("--export-rounds", type=int, default=3, help="rounds of the export figures")
+    parser.add_argument("--dir", default=str(ROOT / "out" / "bench"), help="where the games are kept")
+    parser.add_argument("--skip-export", action="store_true")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    folder = Path(args.dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    key_path = key_of(folder)
+    key = key_path.read_bytes()
+    lengths = [int(x) for x in args.lengths.split(",") if x.strip()]
+    games = {n: game_file(folder, n, key) for n in lengths}
+    load = os.getloadavg()
+    where = f"data {filesystem_of(folder)}; load {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}"
+    print(f"bench_screens: {where}; {args.rounds} rounds, lengths interleaved")
+
+    for n in lengths:  # opened to play and closed once, as the terminal does (the file's index and summary)
+        Screens(games[n], key, folder).close()
+    # in-process: each round opens every game once, interleaved
+    kinds = ("history", "scroll", "chart", "chart_cold")
+    figures: dict[str, dict[int, list[tuple[float, float]]]] = {k: {n: [] for n in lengths} for k in kinds}
+    for _ in range(args.rounds):
+        for n in lengths:
+            screens = Screens(games[n], key, folder)
+            try:
+                figures["chart"][n].append(timed(screens.chart_first_draw))
+                figures["chart_cold"][n].append(timed(screens.chart_without_summary))
+                figures["history"][n].append(timed(screens.history_first_page))
+                figures["scroll"][n].append(timed(screens.history_scroll))
+            finally:
+                screens.close()
+    names = {"history": "history, first page", "scroll": "history, scroll a page",
+             "chart": "net-worth chart, first draw", "chart_cold": "chart, first draw, no summary"}
+    for kind in kinds:
+        for n in lengths:
+            walls = [w for w, _ in figures[kind][n]]
+            cpus = [c for _, c in figures[kind][n]]
+            med = statistics.median(walls)
+            emit(Row(BENCH, f"{names[kind]}, {n} ops", f"{med:.1f} ms (cpu {statistics.median(cpus):.1f})",
+                     f"<= {LIMIT_MS:g} ms", med / LIMIT_MS, med <= LIMIT_MS,
+                     f"wall min/med/max {spread(walls)}; cpu {spread(cpus)}; 800x480; {where}"))
+    for n in lengths:
+        peaks = [child(RSS_CHILD, str(games[n]), str(key_path))["VmHWM"] / 1024 for _ in range(2)]
+        peak = max(peaks)
+        emit(Row(BENCH, f"RSS, history + chart, {n} ops", f"{peak:.1f} MiB", f"<= {LIMIT_MIB:g} MiB",
+                 peak / LIMIT_MIB, peak <= LIMIT_MIB, "peak (VmHWM) of a fresh process doing only that"))
+    if args.skip_export:
+        return 0
+
+    out_dir = folder / "export-out"
+    out_dir.mkdir(exist_ok=True)
+    for fmt in ("table-log", "csv", "json"):
+        results: dict[int, list[dict[str, Any]]] = {n: [] for n in lengths}
+        for _ in range(args.export_rounds):
+            for n in lengths:
+                r = child(EXPORT_CHILD, str(games[n]), str(key_path), fmt, str(out_dir / f"{n}.{fmt}"), "audit")
+                if r["code"] != 0:
+                    raise SystemExit(f"bench_screens: banquier export failed on {games[n]} (exit {r['code']})")
+                results[n].append(r)
+        # Per operation beyond the shortest game's time (its time is the command's fixed cost: start, header,
+        # state), in CPU time: the machine is shared, and the CPU time of a process does not count its waits.
+        base = min(lengths)
+        ops = {n: entries_of(games[n]) for n in lengths}
+        for n in lengths:
+            for r in results[n]:
+                r["write_s"], r["write_cpu"] = r["seconds"] - r["open_s"], r["cpu"] - r["open_cpu"]
+        med = {n: {k: statistics.median(r[k] for r in results[n]) for k in ("seconds", "write_s", "cpu", "write_cpu")}
+               for n in lengths}
+        beyond: dict[str, dict[int, float]] = {k: {} for k in ("seconds", "write_s", "cpu", "write_cpu")}
+        for n in lengths:
+            if n != base:
+                for k in beyond:
+                    beyond[k][n] = (med[n][k] - med[base][k]) * 1e6 / (ops[n] - ops[base])
+            peak = max(r["peak_kib"] for r in results[n]) / 1024
+            after_open = max(r["open_peak_kib"] for r in results[n]) / 1024
+            total = [r["seconds"] * 1e3 for r in results[n]]
+            write = [r["write_s"] * 1e3 for r in results[n]]
+            emit(Row(BENCH, f"export {fmt}, {n} ops", f"{med[n]['seconds']:.2f} s (cpu {med[n]['cpu']:.2f})",
+                     "", None, None,
+                     f"command (audit included) min/med/max {spread(total)}; writing alone {spread(write)}, cpu "
+                     f"{med[n]['write_cpu'] * 1e3:.0f} ms; peak RSS {peak:.1f} MiB, {after_open:.1f} MiB once "
+                     f"opened (the audit), so the writing added {peak - after_open:.1f} MiB"))
+        big = max(lengths)
+        peaks = {n: child(EXPORT_CHILD, str(games[n]), str(key_path), fmt, str(out_dir / f"{n}.{fmt}"),
+                          "no-audit")["peak_kib"] / 1024 for n in (base, big)}
+        added = peaks[big] - peaks[base]
+        emit(Row(BENCH, f"export {fmt} memory, {big} vs {base} ops", f"+{added:.1f} MiB", f"<= {STREAM_MIB:g} MiB",
+                 added / STREAM_MIB, added <= STREAM_MIB, f"peak RSS of the command without its audit (opened "
+                 f"with check='none'): {peaks[big]:.1f} vs {peaks[base]:.1f} MiB; the audit's is in the rows above"))
+        small = next((n for n in sorted(lengths) if 10000 <= n < big), None)
+        if small is not None:
+            for label, key, wall in (("command", "cpu", "seconds"), ("writing", "write_cpu", "write_s")):
+                ratio = beyond[key][big] / beyond[key][small]
+                emit(Row(BENCH, f"export {fmt} {label} cpu per op, {big // 1000}k/{small // 1000}k",
+                         f"{ratio:.2f}x", f"<= {LINEAR:g}x", ratio, ratio <= LINEAR,
+                         f"{beyond[key][big]:.1f} / {beyond[key][small]:.1f} us cpu per op beyond the {base}-op "
+                         f"game's (its fixed cost), medians of {args.export_rounds}; wall "
+                         f"{beyond[wall][big]:.1f} / {beyond[wall][small]:.1f} us; linear = 1"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
