@@ -1,26 +1,38 @@
-"""Benchmark of the Bank's ledger (issue 2, Benchmark). Prints figures; asserts nothing.
+"""Benchmark of the Bank's ledger (issues 2, 11 and 14). Prints figures through bench/report.py; asserts nothing.
 
-    .venv/bin/python bench/bench_ledger.py [--dir DIR] [--ops N] [--opens N]
+    .venv/bin/python bench/bench_ledger.py [--dir DIR] [--rounds N] [--only abcdef] [--before CHECKOUT]
 
-(a) Committed operations per second through ``Game.apply`` on a file on disk (WAL, synchronous=FULL), beside
-    a bare sqlite3 loop of one INSERT + COMMIT per operation with the same pragmas, in the same run and the same
-    directory. Target: ours within 3x of the bare loop.
-(b) Time to ``Game.open`` a game of 100 operations and one of ~10 000 (the long recorded game) after a clean
-    shutdown, median of several opens. Target: ratio <= 1.5.
-(c) Replay of the long recorded game (``terminal.bank.tablelog.replay``, checks included): operations per second
-    and peak resident memory (ru_maxrss of a process doing only that replay).
-(d) Resuming as the terminal does at start-up (``Game.open(background=True, mirror=...)``: SQLite's check and the
-    full audit in a separate process, the keyed chain from the checkpoint in-process) the ~10 000-operation game
-    after a clean stop and after an unclean one (100 operations played since the last resume, the files copied
-    while open, as a power cut leaves them), median of several. Targets: unclean <= 1.5 x clean; clean <= 1.5 x
-    the clean resume before issue 11 (``--before`` names a checkout of that code to measure it in the same run).
-(e) Backup cost per operation at 100, 1 000 and 10 000 operations, with ``backup_every = 20``: the time of every
-    full copy the terminal makes while the game grows (host_ui.shell.backup: doubling intervals now; a copy every
-    20 operations before), divided by the operations; and the mirror's cost per operation (a game with and
-    without it).
+Every figure is a ratio against a baseline measured in the same run, interleaved with it (alternating rounds),
+given as min/median/max of the rounds, with the CPU time beside the wall time. Games of 100, 1 000, 10 000 and
+50 000 operations: the first operations of the long recorded game, continued (beyond its ~9 700 operations) by
+its own money operations played again; they are built before anything is timed (not counted).
+
+(a) The journal's cost: committed operations per second through ``Game.apply`` beside a bare ``sqlite3`` loop
+    that, per commit, writes the same rows (each entry's journal row, its postings rows, the projection row,
+    taken from a game that played the same operations) into the same schema (the game file's own tables,
+    indexes and triggers) with the same pragmas: the work besides SQLite's. On a tmpfs (``/dev/shm``: no
+    fsync, the Python cost; target <= 3x) and on the disk.
+(b) ``Game.open`` after a clean stop at each length, against the 100-operation game (target <= 1.5x).
+(c) ``banquier replay`` of the long recorded game (``terminal.bank.tablelog.replay``: batches, one durable
+    commit at the end) on the disk, against the same replay with the game file on a tmpfs (target <= 2x); and
+    the peak resident memory of a process doing only that replay.
+(d) Resuming as the terminal does at start-up (``Game.open(background=True, mirror=...)``, the mirror kept as the
+    terminal keeps it) at each length: after an unclean stop (100 operations played since the last resume, the
+    files copied while open, as a power cut leaves them) against a clean stop (target <= 1.5x); and, at 10 000
+    operations, the clean resume against the one before issue 11 (``--before`` names a checkout of commit
+    b92a84e, measured in a process of its own; target <= 1.5x).
+(e) Backups (host_ui.shell.backup, ``backup_every = 20``, full copies at doubling intervals, the mirror in
+    between): the time of every copy made while the game grows, per operation, at each length, against the
+    figure at 100 operations (flat: target <= 1.5x); and the mirror's own cost per operation.
+(f) The tap loop while a backup or the background audit runs: tap-to-beep p99 of confirmed rents on the
+    50 000-operation game (as bench/bench_terminal.py taps), with backups of that game made back to back
+    (host_ui.shell.backup.BackupWorker) or its full audit running (terminal.bank.audit.BackgroundAudit):
+    target p99 < 50 ms (issue 14's), beside the same taps with nothing else running and the time one backup
+    takes (what a tap would wait if it were made in the loop).
 
 Files go to a temporary directory under ``--dir`` (default: this script's folder, i.e. the project's disk;
-the system temp dir may be a tmpfs, where fsync costs nothing), removed at the end. The key is throwaway.
+the system temp dir may be a tmpfs, where fsync costs nothing), removed at the end; the tmpfs figures use
+``/dev/shm``. The key is throwaway.
 """
 from __future__ import annotations
 
@@ -28,22 +40,31 @@ import argparse
 import json
 import os
 import secrets
+import shutil
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from report import Row, emit  # noqa: E402  (this folder, as for every bench script)
+
 from terminal.bank.game import Game  # noqa: E402
 from terminal.bank.tablelog import read_table_log  # noqa: E402
+from terminal.errors import GameError  # noqa: E402
 
 LONG_LOG = ROOT / "terminal" / "examples" / "recorded" / "long-us-greedy-4p-200.jsonl"
+LENGTHS = (100, 1_000, 10_000, 50_000)
+SHM = Path("/dev/shm")
+TAP_P99_S = 0.050  # issue 14: a tap's p99, to the beep
+BENCH = "ledger"
 
 REPLAY_CHILD = r"""
 import json, resource, sys, time
@@ -51,15 +72,31 @@ sys.path.insert(0, sys.argv[1])
 from terminal.bank.tablelog import read_table_log, replay
 log = read_table_log(sys.argv[2])
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 result = replay(log, sys.argv[3], key=bytes.fromhex(sys.argv[4]))
-seconds = time.perf_counter() - t
+seconds, cpu = time.perf_counter() - t, time.process_time() - c
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"operations": result.operations, "refused": result.refused, "checks": result.checks,
-                  "seconds": seconds, "rss_before_kib": before, "rss_peak_kib": peak}))
+                  "seconds": seconds, "cpu": cpu, "rss_before_kib": before, "rss_peak_kib": peak}))
+"""
+
+RESUME_BEFORE_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from terminal.bank.game import Game
+times = []
+for _ in range(2):  # warm the page cache and the edition loader
+    Game.open(sys.argv[2], key=bytes.fromhex(sys.argv[3])).close()
+for _ in range(int(sys.argv[4])):
+    start = time.perf_counter()
+    game = Game.open(sys.argv[2], key=bytes.fromhex(sys.argv[3]))
+    times.append(time.perf_counter() - start)
+    game.close()
+print(json.dumps(times))
 """
 
 
+# -- helpers ------------------------------------------------------------------------------------------------
 def filesystem_of(path: Path) -> str:
     """The mount point and type holding ``path`` (from /proc/mounts, Linux only)."""
     best = ("?", "?")
@@ -75,6 +112,28 @@ def filesystem_of(path: Path) -> str:
     return f"{best[0]} ({best[1]})"
 
 
+def load() -> str:
+    try:
+        return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load ?"
+
+
+def spread(values: list[float], scale: float = 1000, unit: str = "ms", digits: int = 2) -> str:
+    """``min/median/max`` of ``values`` (seconds, shown in ``unit``)."""
+    return "/".join(f"{v * scale:.{digits}f}" for v in (min(values), statistics.median(values), max(values))) + \
+        f" {unit}"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def judged(figure: str, measured: str, ratio: float, target: float, note: str, unit: str = "x") -> None:
+    emit(Row(BENCH, figure, measured, f"<= {target:g}{unit}", ratio, ratio <= target, note))
+
+
 def accepted_ops(log_path: Path, count: int | None = None) -> list[dict[str, Any]]:
     """The first ``count`` operations of a table log that the log says are accepted."""
     ops = [line.data for line in read_table_log(log_path).lines
@@ -82,42 +141,157 @@ def accepted_ops(log_path: Path, count: int | None = None) -> list[dict[str, Any
     return ops if count is None else ops[:count]
 
 
-def new_game(path: Path, key: bytes) -> Game:
+REPEATABLE = {"pay_rent", "pass_go", "bank_pays", "pay_tax", "jail_fine", "pay_bank", "repairs",
+              "collect_from_each_player", "pay_each_player"}
+
+
+def operations(length: int) -> list[dict[str, Any]]:
+    """``length`` operations: the long recorded game's, then its money operations again (never refused there: the
+    players hold every deed and plenty of cash by then; one that is refused is passed over when the game is
+    built)."""
+    ops = accepted_ops(LONG_LOG)
+    again = [op for op in ops if op["op"] in REPEATABLE]
+    out = ops[:length]
+    i = 0
+    while len(out) < length + length // 20:  # a few spare: some may be refused when played again
+        out.append(again[i % len(again)])
+        i += 1
+    return out
+
+
+def new_game(path: Path, key: bytes, mirror: Path | None = None) -> Game:
     header = read_table_log(LONG_LOG).header
-    return Game.create(path, header["edition"], header["players"], rules=header.get("rules"), key=key)
+    return Game.create(path, header["edition"], header["players"], rules=header.get("rules"), key=key,
+                       mirror=mirror)
 
 
-# -- (a) committed operations per second ------------------------------------------------------------------
-def ours(path: Path, key: bytes, ops: list[dict[str, Any]]) -> float:
+def mirror_path(path: Path) -> Path:
+    from host_ui.shell.startup import mirror_of
+    mirror = mirror_of(path, path.parent / "backups")
+    assert mirror is not None
+    return mirror
+
+
+def play(game: Game, ops: list[dict[str, Any]], count: int, start: int = 0) -> int:
+    """Apply operations from ``ops[start:]`` until ``count`` more are committed; returns the next index."""
+    done, i = 0, start
+    while done < count:
+        try:
+            game.apply(ops[i])
+            done += 1
+        except GameError:
+            pass
+        i += 1
+    return i
+
+
+def build(path: Path, key: bytes, length: int, backups: Callable[[Game, int], None] | None = None) -> Path:
+    """A game of ``length`` operations at ``path`` with its mirror, closed cleanly. ``backups(game, seq)`` is
+    called after each committed operation the batch lets be committed (every operation when given)."""
+    ops = operations(length)
+    game = new_game(path, key, mirror=mirror_path(path))
+    if backups is None:
+        with game.batch():
+            play(game, ops, length)
+    else:
+        from host_ui.shell.backup import backup_due
+        i, done, last = 0, 0, None
+        while done < length:  # in batches up to each backup that is due, as the table would have written them
+            seq = game.ledger.last_entry()[0]
+            step = max(1, min(length - done, (20 if last is None else max(20, last)) - (seq - (last or 0))))
+            with game.batch():
+                i = play(game, ops, step, i)
+            done += step
+            seq = game.ledger.last_entry()[0]
+            if backup_due(seq, last, 20):
+                backups(game, seq)
+                last = seq
+    game.close()
+    return path
+
+
+# -- (a) the journal's cost ------------------------------------------------------------------------------------
+def ours(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[float, float]:
     game = new_game(path, key)
     try:
         assert game.ledger.pragma("synchronous") == 2 and game.ledger.pragma("journal_mode") == "wal"
-        start = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         for op in ops:
             game.apply(op)
-        return len(ops) / (time.perf_counter() - start)
+        return (time.perf_counter() - t) / len(ops), (time.process_time() - c) / len(ops)
     finally:
         game.close()
 
 
-def bare(path: Path, ops: list[dict[str, Any]]) -> float:
+Written = list[tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[Any, ...]]]
+
+
+def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[Written, list[str]]:
+    """Each operation's journal row, postings rows and projection row, as a game playing ``ops`` wrote them; and
+    the schema of that game's file (every table, index and trigger, as SQLite records them)."""
+    game = new_game(path, key)
+    out = []
+    db = game.ledger.db.conn
+    schema = [sql for (sql,) in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")]
+    for op in ops:
+        seq = game.apply(op).seq
+        journal = db.execute("SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq = ?",
+                             (seq,)).fetchone()
+        postings = db.execute("SELECT seq, n, account, amount FROM postings WHERE seq = ? ORDER BY n",
+                              (seq,)).fetchall()
+        projection = db.execute("SELECT seq, state, mac FROM projection").fetchone()
+        out.append((journal, postings, projection))
+    game.close()
+    return out, schema
+
+
+def bare(path: Path, rows: Written, schema: list[str]) -> tuple[float, float]:
+    from terminal.bank.ledger import BUSY_TIMEOUT_MS, WAL_PAGES
     conn = sqlite3.connect(path, isolation_level=None)
     try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         assert conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
         conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
-        payloads = [json.dumps(op) for op in ops]
-        start = time.perf_counter()
-        for payload in payloads:
-            conn.execute("BEGIN")
-            conn.execute("INSERT INTO t (payload) VALUES (?)", [payload])
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+        for statement in schema:  # the game's own tables, indexes and triggers
+            conn.execute(statement)
+        t, c = time.perf_counter(), time.process_time()
+        for journal, postings, projection in rows:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)", postings)
+            conn.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", journal)
+            conn.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)", projection)
             conn.execute("COMMIT")
-        return len(ops) / (time.perf_counter() - start)
+        return (time.perf_counter() - t) / len(rows), (time.process_time() - c) / len(rows)
     finally:
         conn.close()
 
 
-# -- (b) opening time ---------------------------------------------------------------------------------------
+def bench_throughput(tmp: Path, key: bytes, rounds: int) -> None:
+    for where, folder, count in (("tmpfs", SHM, 1500), ("disk", tmp, 300)):
+        if not folder.is_dir():
+            continue
+        with tempfile.TemporaryDirectory(prefix="bench-ledger-a-", dir=folder) as name:
+            work = Path(name)
+            ops = accepted_ops(LONG_LOG, count)
+            rows, schema = rows_written(work / "rows.db", key, ops)
+            ours_m, bare_m = [], []
+            for r in range(rounds):
+                bare_m.append(bare(work / f"bare-{r}.db", rows, schema))
+                game_path = work / f"ours-{r}.db"
+                ours_m.append(ours(game_path, key, ops))
+            wall = [o[0] / b[0] for o, b in zip(ours_m, bare_m, strict=True)]
+            o_wall, b_wall = [o[0] for o in ours_m], [b[0] for b in bare_m]
+            o_cpu, b_cpu = [o[1] for o in ours_m], [b[1] for b in bare_m]
+            judged(f"(a) commits through Game, {where}", spread(o_wall), statistics.median(wall), 3,
+                   f"bare loop of the same rows: {spread(b_wall)}; CPU {spread(o_cpu)} vs {spread(b_cpu)}; "
+                   f"ratio min/med/max {min(wall):.2f}/{statistics.median(wall):.2f}/{max(wall):.2f}; "
+                   f"{count} ops x {rounds} rounds; {filesystem_of(work)}; {load()}")
+
+
+# -- (b) opening after a clean stop ------------------------------------------------------------------------------
 def open_times(path: Path, key: bytes, opens: int) -> list[float]:
     times = []
     for _ in range(opens):
@@ -129,223 +303,355 @@ def open_times(path: Path, key: bytes, opens: int) -> list[float]:
     return times
 
 
-# -- (d) resuming after a clean and an unclean stop -----------------------------------------------------------
-RESUME_BEFORE_CHILD = r"""
-import statistics, sys, time
-sys.path.insert(0, sys.argv[1])
-from terminal.bank.game import Game
-times = []
-for _ in range(2):  # warm the page cache and the edition loader, as (b) does
-    Game.open(sys.argv[2], key=bytes.fromhex(sys.argv[3])).close()
-for _ in range(int(sys.argv[4])):
-    start = time.perf_counter()
-    game = Game.open(sys.argv[2], key=bytes.fromhex(sys.argv[3]))
-    times.append(time.perf_counter() - start)
-    game.close()
-print(statistics.median(times))
-"""
+def bench_open(games: dict[int, Path], key: bytes, rounds: int, opens: int = 5) -> None:
+    for path in games.values():
+        open_times(path, key, 2)  # warm the page cache and the edition loader
+    measured: dict[int, list[float]] = {n: [] for n in games}
+    for _ in range(rounds):
+        for n, path in games.items():
+            measured[n].append(statistics.median(open_times(path, key, opens)))
+    base = statistics.median(measured[LENGTHS[0]])
+    for n in games:
+        if n == LENGTHS[0]:
+            continue
+        judged(f"(b) Game.open, clean, {n} ops / 100 ops", spread(measured[n]), statistics.median(measured[n]) / base,
+               1.5, f"100 ops: {spread(measured[LENGTHS[0]])}; medians of {opens} opens, {rounds} alternating "
+                    f"rounds; {load()}")
 
 
-def resume_times(path: Path, key: bytes, opens: int, image: tuple[Path, Path] | None = None) -> list[float]:
-    """Resume as the terminal does; ``image``: (file, WAL) copied back before each resume (an unclean stop)."""
-    from host_ui.shell.startup import mirror_of
-    times = []
+# -- (c) replay ---------------------------------------------------------------------------------------------
+def replay_once(folder: Path, key: bytes) -> dict[str, Any]:
+    target = folder / f"replay-{secrets.token_hex(4)}.db"
+    child = subprocess.run([sys.executable, "-c", REPLAY_CHILD, str(ROOT), str(LONG_LOG), str(target), key.hex()],
+                           capture_output=True, text=True, check=True)
+    for leftover in folder.glob(target.name + "*"):
+        leftover.unlink()
+    result: dict[str, Any] = json.loads(child.stdout)
+    return result
+
+
+def bench_replay(tmp: Path, key: bytes, rounds: int) -> None:
+    disk, ram = [], []
+    with tempfile.TemporaryDirectory(prefix="bench-ledger-c-", dir=SHM if SHM.is_dir() else None) as shm_name:
+        for _ in range(rounds):
+            disk.append(replay_once(tmp, key))
+            ram.append(replay_once(Path(shm_name), key))
+    d = [r["seconds"] for r in disk]
+    m = [r["seconds"] for r in ram]
+    ratios = [a / b for a, b in zip(d, m, strict=True)]
+    ops = disk[0]["operations"]
+    judged(f"(c) replay of {ops} ops, disk / tmpfs", spread(d, 1, "s"), statistics.median(ratios), 2,
+           f"tmpfs {spread(m, 1, 's')}; CPU disk {spread([r['cpu'] for r in disk], 1, 's')}, tmpfs "
+           f"{spread([r['cpu'] for r in ram], 1, 's')}; {ops / statistics.median(d):.0f} op/s on the disk; "
+           f"{rounds} alternating rounds; disk {filesystem_of(tmp)}; {load()}")
+    emit(Row(BENCH, "(c) replay peak resident memory", f"{disk[0]['rss_peak_kib'] / 1024:.1f} MiB",
+             note=f"after imports, before the replay: {disk[0]['rss_before_kib'] / 1024:.1f} MiB"))
+
+
+# -- (d) resuming -----------------------------------------------------------------------------------------------
+def resume_times(path: Path, key: bytes, opens: int, image: tuple[bytes, bytes] | None = None
+                 ) -> tuple[list[float], list[float]]:
+    """Resume as the terminal does (wall and CPU seconds of ``Game.open``); ``image``: (file, WAL) as a power cut
+    left them, put back before each resume (an unclean stop). The background audit is stopped at once (before
+    its process starts): what is measured is what the table waits for. After an unclean resume the game is
+    left as a crash leaves it (no clean close, so nothing is folded into the file): only the WAL is put back
+    for the next one (a file just rewritten whole reads slower for a while than one a power cut left)."""
+    times, cpu = [], []
     for _ in range(opens):
         if image is not None:
             for leftover in path.parent.glob(path.name + "-*"):
                 leftover.unlink()
-            path.write_bytes(image[0].read_bytes())
-            path.with_name(path.name + "-wal").write_bytes(image[1].read_bytes())
-        start = time.perf_counter()
-        game = Game.open(path, key=key, background=True, mirror=mirror_of(path, path.parent / "backups"))
-        times.append(time.perf_counter() - start)
-        assert game.ledger.was_unclean == (image is not None)
-        game.ledger.guard.wait(120)
-        game.close()
-    return times
+            files = [(path.with_name(path.name + "-wal"), image[1])]
+            if path.read_bytes() != image[0]:
+                files.append((path, image[0]))
+            for target, data in files:
+                with open(target, "wb") as f:  # on the disk, as a power cut leaves it (not dirty in the cache)
+                    f.write(data)
+                    os.fsync(f.fileno())
+        t, c = time.perf_counter(), time.process_time()
+        game = Game.open(path, key=key, background=True, mirror=mirror_path(path))
+        times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+        assert game.ledger.was_unclean == (image is not None) and game.restored == 0
+        if image is None:
+            game.close()
+        else:  # a crash: another (read-only) connection is open, so closing this one folds nothing in
+            holder = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            holder.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            assert game.ledger.guard is not None
+            game.ledger.guard.stop()
+            game.ledger.db.close()
+            if game.ledger.play_lock is not None:
+                os.close(game.ledger.play_lock)
+            holder.close()
+    return times, cpu
 
 
-def bench_resume(tmp: Path, long_db: Path, key: bytes, opens: int, before: Path | None, rounds: int = 5) -> None:
-    clean = tmp / "resume.db"
-    clean.write_bytes(long_db.read_bytes())
-    resume_times(clean, key, 2)
-    # an unclean stop: 100 more operations, then the files as a power cut leaves them
-    unclean = tmp / "unclean.db"
-    unclean.write_bytes(long_db.read_bytes())
-    game = Game.open(unclean, key=key)
-    for i in range(100):
-        game.pass_go(game.players[i % len(game.players)])
-    image = (tmp / "image.db", tmp / "image.db-wal")
-    image[0].write_bytes(unclean.read_bytes())
-    image[1].write_bytes(unclean.with_name(unclean.name + "-wal").read_bytes())
-    entries = game.ledger.last_entry()[0]
+def unclean_image(path: Path, key: bytes, length: int) -> tuple[bytes, bytes]:
+    """100 operations more on ``path`` (with its mirror), then its file and WAL as a power cut leaves them."""
+    game = Game.open(path, key=key, mirror=mirror_path(path))
+    play(game, operations(length + 200), 100, length)
+    image = path.read_bytes(), path.with_name(path.name + "-wal").read_bytes()
+    holder = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)  # so that closing folds nothing in
+    holder.execute("SELECT count(*) FROM sqlite_master").fetchone()
     game.ledger.db.close()
     if game.ledger.play_lock is not None:  # as a process that dies: its kernel drops the play lock
         os.close(game.ledger.play_lock)
         game.ledger.play_lock = None
-    old = tmp / "before.db"
-    old.write_bytes(long_db.read_bytes())
-    clean_m, unclean_m, before_m = [], [], []
-    for _ in range(rounds):  # alternating, so a busy moment of the machine weighs on each alike
-        clean_m.append(statistics.median(resume_times(clean, key, opens)))
-        unclean_m.append(statistics.median(resume_times(unclean, key, opens, image)))
-        if before is not None:
-            child = subprocess.run([sys.executable, "-c", RESUME_BEFORE_CHILD, str(before), str(old), key.hex(),
-                                    str(opens)], capture_output=True, text=True, check=True)
-            before_m.append(float(child.stdout))
-    c, u = statistics.median(clean_m), statistics.median(unclean_m)
-    print(f"\n(d) resuming a game of {entries} entries as the terminal does at start-up, median of {rounds} "
-          f"alternating rounds of {opens}")
-    print(f"    after a clean stop:   {c * 1000:7.2f} ms  (rounds: {', '.join(f'{x * 1000:.2f}' for x in clean_m)})")
-    print(f"    after an unclean stop, 100 operations since the last resume ({image[1].stat().st_size // 1024} KiB "
-          f"of WAL): {u * 1000:7.2f} ms  (rounds: {', '.join(f'{x * 1000:.2f}' for x in unclean_m)})")
-    print(f"    ratio unclean/clean: {u / c:.2f}  (target <= 1.5: {'met' if u / c <= 1.5 else 'NOT met'})")
-    if before_m:
-        b = statistics.median(before_m)
-        print(f"    the clean resume before issue 11 ({before}, Game.open in its own process): {b * 1000:7.2f} ms "
-              f"(rounds: {', '.join(f'{x * 1000:.2f}' for x in before_m)}); ratio now/before: {c / b:.2f}  "
-              f"(target <= 1.5: {'met' if c / b <= 1.5 else 'NOT met'})")
+    holder.close()
+    for leftover in path.parent.glob(path.name + "-*"):
+        leftover.unlink()
+    assert path.read_bytes() == image[0]
+    return image
 
 
-# -- (e) backup cost per operation --------------------------------------------------------------------------
-def bench_backups(tmp: Path, key: bytes) -> None:
-    from host_ui.shell.backup import backup_due, rotate_backup
-    from host_ui.shell.startup import mirror_of
-    every = 20
-    ops = accepted_ops(LONG_LOG)
-    warm = new_game(tmp / "warm.db", key)  # imports and page cache, before anything is timed
-    rotate_backup(warm.path, tmp / "warm-backups", keep=1)
-    warm.close()
-    print(f"\n(e) backup cost per operation, backup_every = {every} (time of the full copies / operations)")
-    for length in (100, 1_000, 10_000):
-        row = []
-        for policy in ("doubling (now)", "every 20 (before)"):
-            folder = tmp / f"e-{length}-{policy.split()[0]}"
+def bench_resume(tmp: Path, games: dict[int, Path], key: bytes, rounds: int, before: Path | None,
+                 opens: int = 3) -> None:
+    for n, path in games.items():
+        clean = tmp / f"resume-{n}.db"
+        unclean = tmp / f"unclean-{n}.db"
+        for target in (clean, unclean):
+            shutil.copyfile(path, target)
+            target.with_name("backups").mkdir(exist_ok=True)
+            shutil.copyfile(mirror_path(path), mirror_path(target))
+        image = unclean_image(unclean, key, n)
+        resume_times(clean, key, 2)
+        c_m, u_m, c_cpu, u_cpu, b_m = [], [], [], [], []
+        old = tmp / f"before-{n}.db"
+        compared = before is not None and n == (10_000 if 10_000 in games else max(games))
+        if compared:
+            shutil.copyfile(path, old)
+        for _ in range(rounds):  # alternating, so a busy moment of the machine weighs on each alike
+            wall, cpu = resume_times(clean, key, opens)
+            c_m.append(statistics.median(wall))
+            c_cpu.append(statistics.median(cpu))
+            wall, cpu = resume_times(unclean, key, opens, image)
+            u_m.append(statistics.median(wall))
+            u_cpu.append(statistics.median(cpu))
+            if compared:
+                assert before is not None
+                child = subprocess.run([sys.executable, "-c", RESUME_BEFORE_CHILD, str(before), str(old), key.hex(),
+                                        str(opens)], capture_output=True, text=True, check=True)
+                b_m.append(statistics.median(json.loads(child.stdout)))
+        c, u = statistics.median(c_m), statistics.median(u_m)
+        judged(f"(d) resume {n} ops, unclean / clean", spread(u_m), u / c, 1.5,
+               f"clean {spread(c_m)}; CPU unclean {spread(u_cpu)}, clean {spread(c_cpu)}; {len(image[1]) // 1024} "
+               f"KiB of WAL; medians of {opens}, {rounds} alternating rounds; {filesystem_of(tmp)}; {load()}")
+        if b_m:
+            b = statistics.median(b_m)
+            judged(f"(d) resume {n} ops, clean now / before #11", spread(c_m), c / b, 1.5,
+                   f"before (b92a84e, own process): {spread(b_m)}; {load()}")
+
+
+# -- (e) backups ------------------------------------------------------------------------------------------------
+def bench_backups(tmp: Path, key: bytes, rounds: int) -> dict[int, Path]:
+    """Builds the games of every length (with their backups timed); returns them."""
+    from host_ui.shell.backup import rotate_backup
+    spent: dict[int, list[float]] = {n: [] for n in LENGTHS}
+    copies: dict[int, int] = {}
+    games: dict[int, Path] = {}
+    for r in range(rounds):
+        for n in LENGTHS:
+            folder = tmp / f"e-{n}-{r}"
             folder.mkdir()
-            game = new_game(folder / "g.db", key)
-            last, spent, copies = None, 0.0, 0
-            for i in range(length):
-                if i < len(ops):
-                    game.apply(ops[i])
-                else:  # the recorded game is a little shorter than 10 000 operations: GO salaries after it
-                    game.pass_go(game.players[i % len(game.players)])
-                seq = game.ledger.last_entry()[0]
-                if policy.startswith("every"):
-                    due = last is None or seq - last >= every
-                else:
-                    due = backup_due(seq, last, every)
-                if due:
-                    start = time.perf_counter()
-                    rotate_backup(game.path, folder / "backups", keep=3)
-                    spent += time.perf_counter() - start
-                    last, copies = seq, copies + 1
-            game.close()
-            row.append(f"{policy}: {spent / length * 1000:6.3f} ms/op ({copies} copies)")
-        print(f"    {length:>6} operations: " + ";  ".join(row))
+            total = [0.0, 0]
+
+            def backup(game: Game, seq: int, folder: Path = folder, total: list[Any] = total) -> None:
+                t = time.perf_counter()
+                rotate_backup(game.path, folder / "backups", keep=3)
+                total[0] += time.perf_counter() - t
+                total[1] += 1
+            path = build(folder / "g.db", key, n, backup)
+            spent[n].append(total[0] / n)
+            copies[n] = total[1]
+            if r == 0:
+                games[n] = path
+            else:
+                shutil.rmtree(folder)
+    base = statistics.median(spent[LENGTHS[0]])
+    for n in LENGTHS:
+        per_op = statistics.median(spent[n])
+        judged(f"(e) backups per op at {n} ops / at 100", spread(spent[n], 1000, "ms/op", 4), per_op / base, 1.5,
+               f"{copies[n]} copies (doubling intervals from 20); {LENGTHS[0]} ops: "
+               f"{spread(spent[LENGTHS[0]], 1000, 'ms/op', 4)}; {rounds} rounds; {filesystem_of(tmp)}; {load()}")
     # the mirror: the same operations with and without it
     n = 300
+    ops = accepted_ops(LONG_LOG, n)
     measured: dict[str, list[float]] = {"without": [], "with": []}
-    header = read_table_log(LONG_LOG).header
-    for r in range(5):  # alternating rounds
+    for r in range(rounds):
         for label in ("without", "with"):
             path = tmp / f"mirror-{label}-{r}.db"
-            game = Game.create(path, header["edition"], header["players"], rules=header.get("rules"), key=key,
-                               mirror=mirror_of(path, tmp / "mirrors") if label == "with" else None)
-            start = time.perf_counter()
-            for op in ops[:n]:
+            game = new_game(path, key, mirror=mirror_path(path) if label == "with" else None)
+            t = time.perf_counter()
+            for op in ops:
                 game.apply(op)
-            measured[label].append((time.perf_counter() - start) / n)
+            measured[label].append((time.perf_counter() - t) / n)
             game.close()
-    rates = {label: statistics.median(values) for label, values in measured.items()}
-    print(f"    the mirror of acknowledged entries: {(rates['with'] - rates['without']) * 1000:.3f} ms/op "
-          f"({rates['without'] * 1000:.2f} ms/op without it, {rates['with'] * 1000:.2f} with it), the same at "
-          f"any length (one appended line, flushed)")
+    extra = [w - o for w, o in zip(measured["with"], measured["without"], strict=True)]
+    emit(Row(BENCH, "(e) the mirror's cost per operation", f"{statistics.median(extra) * 1000:.3f} ms/op",
+             note=f"with {spread(measured['with'], 1000, 'ms/op', 3)}, without "
+                  f"{spread(measured['without'], 1000, 'ms/op', 3)}: one appended line, flushed; the same at any "
+                  f"length; {load()}"))
+    return games
+
+
+# -- (f) taps while a backup or the audit runs ------------------------------------------------------------------
+def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps: int = 100) -> None:
+    from cards.registry import CardRegistry, DeedCard, PlayerCard
+    from hal.interfaces import CardPresented
+    from host_ui.shell.backup import BackupWorker, rotate_backup
+    from terminal.bank.audit import BackgroundAudit
+    from terminal.table.machine import Terminal, TerminalSettings
+
+    path = tmp / "taps.db"
+    shutil.copyfile(game_path, path)
+    (tmp / "backups").mkdir(exist_ok=True)
+    shutil.copyfile(mirror_path(game_path), mirror_path(path))
+    game = Game.open(path, key=key, mirror=mirror_path(path))
+    players = game.players
+    owner = game.current.owner
+    # two deeds of two players: each pays the other's rent in turn
+    a, b = players[0], players[1]
+    deed_a = min(s for s, p in owner.items() if p == a)
+    deed_b = min(s for s, p in owner.items() if p == b)
+    cards = {f"AA00000{i + 1}": PlayerCard(i + 1) for i in range(len(players))}
+    cards.update({"DD0000AA": DeedCard(deed_a), "DD0000BB": DeedCard(deed_b)})
+    registry = CardRegistry(None, cards)
+    success: list[float] = []
+
+    class Beeper:
+        def play(self, pattern: str) -> bool:
+            if pattern == "success":
+                success.append(time.perf_counter())
+            return True
+    clock = [0.0]
+    terminal = Terminal(game, registry, Beeper(), lambda: clock[0], TerminalSettings())
+
+    def tap_round(n: int) -> tuple[list[float], float]:
+        lat = []
+        c = time.thread_time()  # the tap loop's own processor time (a backup runs in another thread)
+        for i in range(n):
+            payer, deed = ("AA000002", "DD0000AA") if i % 2 == 0 else ("AA000001", "DD0000BB")
+            clock[0] += 2
+            terminal.handle(CardPresented(deed))
+            success.clear()
+            for _ in range(2):  # the payer's tap, and a confirming one when the terminal asks for it
+                clock[0] += 2
+                t = time.perf_counter()
+                terminal.handle(CardPresented(payer))
+                if success:
+                    break
+            assert success, terminal.view.message
+            lat.append(success[0] - t)
+            time.sleep(0.002)  # a table taps now and then, not back to back
+        return lat, (time.thread_time() - c) / n
+
+    t = time.perf_counter()
+    rotate_backup(path, tmp / "f-backups", keep=2)
+    in_loop = time.perf_counter() - t  # what a tap would wait for if the backup were made in the loop
+    worker = BackupWorker()
+    made = [0]
+
+    def backups_running() -> Callable[[], None]:
+        stop = [False]
+        import _thread
+
+        def loop() -> None:  # one backup after the other, as long as the taps go on
+            while not stop[0]:
+                if worker.start(path, tmp / "f-backups", 2, lambda written, exc: None):
+                    made[0] += 1
+                worker.wait(60)
+        _thread.start_new_thread(loop, ())
+
+        def end() -> None:
+            stop[0] = True
+            time.sleep(0.01)
+            worker.wait(60)
+        return end
+
+    def audit_running() -> Callable[[], None]:
+        current = [BackgroundAudit(path, key, start_after_s=0)]
+        stop = [False]
+        import _thread
+
+        def loop() -> None:
+            while not stop[0]:
+                current[0].wait(120)
+                if not stop[0]:
+                    current[0] = BackgroundAudit(path, key, start_after_s=0)
+        _thread.start_new_thread(loop, ())
+
+        def end() -> None:
+            stop[0] = True
+            current[0].stop()
+        return end
+
+    tap_round(20)  # warm
+    results: dict[str, list[float]] = {"idle": [], "backup": [], "audit": []}
+    cpu: dict[str, list[float]] = {k: [] for k in results}
+    for _ in range(rounds):
+        for label in results:
+            end = {"idle": lambda: (lambda: None), "backup": backups_running, "audit": audit_running}[label]()
+            if label != "idle":
+                time.sleep(0.3)  # let it get going
+            lat, per_tap = tap_round(taps)
+            end()
+            results[label].extend(lat)
+            cpu[label].append(per_tap)
+    game.close()
+    idle = percentile(results["idle"], 0.99)
+    for label, what in (("backup", "a backup"), ("audit", "the background audit")):
+        p99 = percentile(results[label], 0.99)
+        emit(Row(BENCH, f"(f) tap p99 while {what} runs ({LENGTHS[-1]} ops)", f"{p99 * 1000:.2f} ms",
+                 "< 50 ms", p99 / TAP_P99_S, p99 < TAP_P99_S,
+                 f"ratio: p99 / issue 14's tap target; {p99 / idle:.2f}x the idle p99 {idle * 1000:.2f} ms; median "
+                 f"{statistics.median(results[label]) * 1000:.2f} vs "
+                 f"{statistics.median(results['idle']) * 1000:.2f} ms; CPU/tap {spread(cpu[label])} vs "
+                 f"{spread(cpu['idle'])}; {len(results[label])} taps, {rounds} rounds"
+                 + (f"; {made[0]} backups made, one takes {in_loop * 1000:.0f} ms (what a tap would wait in the loop)"
+                    if label == "backup" else "") + f"; {filesystem_of(tmp)}; {load()}"))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parent,
                         help="where to put the temporary files (a real disk)")
-    parser.add_argument("--ops", type=int, default=500, help="operations per throughput round (a)")
-    parser.add_argument("--rounds", type=int, default=3, help="throughput rounds, alternating (a)")
-    parser.add_argument("--opens", type=int, default=15, help="opens per game (b)")
-    parser.add_argument("--only", default="abcde", help="which parts to run, e.g. 'de' (default: all)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of every figure")
+    parser.add_argument("--only", default="abcdef", help="which parts to run, e.g. 'de' (default: all)")
     parser.add_argument("--before", type=Path, help="(d) a checkout of the code before issue 11, to compare")
+    parser.add_argument("--lengths", default="100,1000,10000,50000",
+                        help="the games' lengths (the first is the baseline of (b) and (e); (f) plays the last)")
     args = parser.parse_args()
+    global LENGTHS
+    LENGTHS = tuple(int(n) for n in args.lengths.split(","))
     key = secrets.token_bytes(32)
+    only = set(args.only)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-ledger-", dir=args.dir) as tmp_name:
         tmp = Path(tmp_name)
         print(f"Banquier ledger benchmark — Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, "
-              f"files in {tmp} on {filesystem_of(tmp)}")
-
-        only = set(args.only)
-        # (c) first, in its own process, so its peak memory is the replay's alone (the long game is used by
-        # (b) and (d) too).
-        long_db = tmp / "long.db"
-        child = subprocess.run([sys.executable, "-c", REPLAY_CHILD, str(ROOT), str(LONG_LOG), str(long_db),
-                                key.hex()], capture_output=True, text=True, check=True)
-        replay = json.loads(child.stdout)
-
+              f"files in {tmp} on {filesystem_of(tmp)}, tmpfs figures in {SHM} on {filesystem_of(SHM)}; {load()}",
+              flush=True)
+        if "a" in only:
+            bench_throughput(tmp, key, args.rounds)
+        if "c" in only:
+            bench_replay(tmp, key, args.rounds)
+        games: dict[int, Path] = {}
+        if only & set("bdef"):
+            if "e" in only:
+                games = bench_backups(tmp, key, args.rounds)
+            else:
+                for n in LENGTHS:
+                    folder = tmp / f"g-{n}"
+                    folder.mkdir()
+                    games[n] = build(folder / "g.db", key, n)
+        if "b" in only:
+            bench_open(games, key, args.rounds)
         if "d" in only:
-            bench_resume(tmp, long_db, key, args.opens, args.before)
-        if "e" in only:
-            bench_backups(tmp, key)
-        if not only & set("abc"):
-            print(f"\ntotal {time.perf_counter() - t0:.1f} s")
-            return 0
-
-        # (a)
-        ops = accepted_ops(LONG_LOG, args.ops)
-        ours_rates, bare_rates = [], []
-        for i in range(args.rounds):
-            bare_rates.append(bare(tmp / f"bare-{i}.db", ops))
-            ours_rates.append(ours(tmp / f"ours-{i}.db", key, ops))
-        ours_rate, bare_rate = statistics.median(ours_rates), statistics.median(bare_rates)
-        ratio_a = bare_rate / ours_rate
-        print(f"\n(a) committed operations per second, {len(ops)} operations of the long game, "
-              f"median of {args.rounds} alternating rounds")
-        print(f"    Game.apply (WAL, synchronous=FULL):          {ours_rate:8.0f} op/s "
-              f"({1000 / ours_rate:.2f} ms/op; rounds: {', '.join(f'{r:.0f}' for r in ours_rates)})")
-        print(f"    bare sqlite3 INSERT+COMMIT (same pragmas):   {bare_rate:8.0f} op/s "
-              f"({1000 / bare_rate:.2f} ms/op; rounds: {', '.join(f'{r:.0f}' for r in bare_rates)})")
-        print(f"    ratio bare/ours: {ratio_a:.2f}x  (target <= 3x: {'met' if ratio_a <= 3 else 'NOT met'})")
-
-        # (b)
-        short_db = tmp / "short.db"
-        game = new_game(short_db, key)
-        for op in accepted_ops(LONG_LOG, 100):
-            game.apply(op)
-        game.close()
-        with Game.open(long_db, key=key) as game:
-            last = game.ledger.last_entry()
-            assert last is not None, "the long game has entries"
-            long_entries = last[0]
-        open_times(short_db, key, 2)  # warm the page cache and the edition loader
-        open_times(long_db, key, 2)
-        short_times = open_times(short_db, key, args.opens)
-        long_times = open_times(long_db, key, args.opens)
-        short_open, long_open = statistics.median(short_times), statistics.median(long_times)
-        ratio_b = long_open / short_open
-        print(f"\n(b) Game.open after a clean shutdown, median of {args.opens} opens")
-        print(f"    100 operations   ({short_db.stat().st_size / 1024:7.0f} KiB): {short_open * 1000:7.2f} ms")
-        print(f"    {long_entries - 1} operations ({long_db.stat().st_size / 1024:7.0f} KiB): "
-              f"{long_open * 1000:7.2f} ms")
-        print(f"    ratio: {ratio_b:.2f}  (target <= 1.5: {'met' if ratio_b <= 1.5 else 'NOT met'})")
-        start = time.perf_counter()
-        with Game.open(long_db, key=key, check="full"):
-            pass
-        print(f"    for comparison, the full audit on opening the long game (check='full'): "
-              f"{time.perf_counter() - start:.2f} s")
-
-        # (c)
-        rate = replay["operations"] / replay["seconds"]
-        print(f"\n(c) replay of {LONG_LOG.name} (terminal.bank.tablelog.replay, checks included)")
-        print(f"    {replay['operations']} operations ({replay['refused']} refused), {replay['checks']} checks "
-              f"in {replay['seconds']:.2f} s: {rate:.0f} op/s")
-        print(f"    peak resident memory of the replaying process: {replay['rss_peak_kib'] / 1024:.1f} MiB "
-              f"(after imports, before the replay: {replay['rss_before_kib'] / 1024:.1f} MiB)")
-    print(f"\ntotal {time.perf_counter() - t0:.1f} s")
+            bench_resume(tmp, games, key, args.rounds, args.before)
+        if "f" in only:
+            bench_taps_beside(tmp, games[LENGTHS[-1]], key, args.rounds)
+    print(f"total {time.perf_counter() - t0:.1f} s")
     return 0
 
 

@@ -38,7 +38,7 @@ import hal
 from cards.editions import load_edition
 from cards.registry import CardRegistry, Enrolment
 from hal.interfaces import Beeper, ButtonEvent, Buttons, CardReader, HalEvent, ReaderBack, ReaderLost
-from host_ui.shell.backup import backup_due, rotate_backup
+from host_ui.shell.backup import BackupWorker, backup_due, rotate_backup
 from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
@@ -72,13 +72,17 @@ DISPLAY_RETRY_S = 2.0
 
 
 class BackupKeeper:
-    """Backs a game up every ``every`` operations (0: only at :meth:`final`), keeping ``keep`` copies."""
+    """Backs a game up every ``every`` operations (0: only with ``force``), keeping ``keep`` copies: beside the tap
+    loop (:class:`~host_ui.shell.backup.BackupWorker`), except the last one at shutdown (``force``), made at once."""
 
     def __init__(self, folder: Path, every: int, keep: int):
         self.folder, self.every, self.keep = folder, every, keep
         self._last: dict[Path, int] = {}
+        self._worker = BackupWorker()
 
     def maybe(self, game: Game | None, force: bool = False) -> Path | None:
+        """Start the backup that is due (returns None: it is made beside the loop); with ``force``, make it now
+        (after the one being made, if any) and return its path."""
         if game is None:
             return None
         last = game.ledger.last_entry()
@@ -86,7 +90,17 @@ class BackupKeeper:
         path = Path(game.path)
         if not force and (self.every <= 0 or not backup_due(seq, self._last.get(path), self.every)):
             return None
-        if force and self._last.get(path) == seq:
+        if not force:
+            def done(written: Path | None, exc: OSError | None) -> None:
+                if exc is not None:  # a backup must never stop the game
+                    log.error("backup of %s failed: %s", path.name, exc)
+                    return
+                self._last[path] = seq
+                log.info("backed up %s at entry %d -> %s", path.name, seq, written)
+            self._worker.start(path, self.folder, self.keep, done)
+            return None
+        self._worker.wait(60)  # the backup being made (at most a minute: the table is stopping)
+        if self._last.get(path) == seq:
             return None
         try:
             written = rotate_backup(path, self.folder, self.keep)

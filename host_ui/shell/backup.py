@@ -16,11 +16,14 @@ copied from an open game, so its session is marked open and the first opening au
 """
 from __future__ import annotations
 
+import _thread
+import contextlib
 import os
 import re
 import secrets
 import shutil
 import sqlite3
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -31,7 +34,7 @@ from terminal.bank.game import Game
 from terminal.bank.ledger import make_private_file
 from terminal.errors import GameError, LedgerError
 
-__all__ = ["BackupError", "rotate_backup", "list_backups", "backup_name", "backup_due", "snapshot",
+__all__ = ["BackupError", "BackupWorker", "rotate_backup", "list_backups", "backup_name", "backup_due", "snapshot",
            "newest_good_backup", "restore_backup"]
 
 BUSY_TIMEOUT_MS = 5000
@@ -187,6 +190,54 @@ def rotate_backup(game_path: str | os.PathLike[str], backup_dir: str | os.PathLi
         except FileNotFoundError:
             pass
     return final
+
+
+class BackupWorker:
+    """Backups made beside the tap loop, one at a time, in a thread of their own: :func:`rotate_backup` is
+    SQLite's backup API, its check of the copy and the flushes to disk, which all let go of the interpreter
+    while they work, so the terminal answers taps meanwhile however long the copy of a long game takes (and the
+    game's WAL lets the table write while the copy reads). ``done(written, error)`` is called from that thread
+    when the backup is made (``written``: its path) or has failed (``error``: the :class:`BackupError`)."""
+
+    def __init__(self) -> None:
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def busy(self) -> bool:
+        """Whether a backup is being made."""
+        return not self._idle.is_set()
+
+    def start(self, game_path: Path, backup_dir: Path, keep: int,
+              done: Callable[[Path | None, OSError | None], None]) -> bool:
+        """Start backing ``game_path`` up (as :func:`rotate_backup`); False (nothing started) while the previous
+        backup is still being made."""
+        if self.busy():
+            return False
+        self._idle.clear()
+
+        def run() -> None:
+            with contextlib.suppress(OSError, AttributeError):  # the tap loop goes first (this thread only, Linux)
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + 10)
+            try:
+                try:
+                    written = rotate_backup(game_path, backup_dir, keep)
+                except OSError as exc:
+                    done(None, exc)
+                else:
+                    done(written, None)
+            finally:
+                self._idle.set()
+        # _thread: threading.Thread.start waits until the new thread runs, on a busy device a while of the loop's
+        try:
+            _thread.start_new_thread(run, ())
+        except RuntimeError:
+            self._idle.set()
+            return False
+        return True
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the backup being made, if any; True when none is being made any more."""
+        return self._idle.wait(timeout)
 
 
 def newest_good_backup(game_path: Path, backups: Path | None, key: bytes) -> Path | None:

@@ -195,6 +195,9 @@ class QuickCheckFirst:
 
 
 # -- the full audit in a separate process, while the game is played --------------------------------------------
+#: How much lower than the terminal's the background audit's scheduling priority is (``nice``).
+BACKGROUND_NICE = 10
+
 class BackgroundAudit:
     """Start-up's deeper checks of a resumed game, in a separate process (a thread would hold the interpreter
     against the tap loop): SQLite's ``quick_check`` first, then the full audit (every entry replayed), both
@@ -325,6 +328,8 @@ def _worker(path: Path, key: bytes) -> None:
         ledger.db.execute("BEGIN")  # one read transaction: one moment of the game, whatever the table writes
         rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
         say(stage="quick", ok=rows == ["ok"], problem="; ".join(rows[:3]))
+        with contextlib.suppress(OSError, AttributeError):  # the first payment waited for the quick check only:
+            os.nice(BACKGROUND_NICE)  # now the tap loop goes first whenever both want the processor
         meta = ledger.meta()
         config = GameConfig(load_edition(meta["edition"]), meta["mode"], dict(meta["rules"]))
         report = audit_ledger(ledger, config)

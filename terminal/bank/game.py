@@ -25,6 +25,7 @@ The Ultimate Banking board (edition ``ultimate``, mode ``ultimate``: :mod:`termi
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -217,7 +218,7 @@ class Game:
         and the full audit run in a separate process
         (:class:`~terminal.bank.audit.BackgroundAudit`); the first payment waits for the quick check and a
         failure of either stops payments at once; an unclean stop then needs no full audit before resuming.
-        ``mirror``: the append-only record of acknowledged entries (:meth:`Ledger._mirror_entry`), kept from
+        ``mirror``: the append-only record of acknowledged entries (:meth:`Ledger._mirror_lines`), kept from
         now on; entries it holds beyond the file's end (a WAL that lost its last frames) are verified against
         the keyed chain and written back before the game resumes (``restored`` counts them), or the game is
         refused when they do not verify.
@@ -255,13 +256,14 @@ class Game:
                 raise
         view._private = None  # keep the WAL index SQLite built for the checks: the connection below reuses it
         view.play_lock = None  # passed on to the connection that plays
-        view._discard()
         try:
             ledger = Ledger.open(path, key, checked=True)
         except BaseException:
+            view._discard()
             if lock is not None:
                 os.close(lock)
             raise
+        view._discard()  # once the connection that plays is open: closing the view is then no last close
         ledger.play_lock = lock
         ledger.mirror = Path(mirror) if mirror is not None else None
         try:
@@ -418,6 +420,14 @@ class Game:
             return f"the audit of {name} found {getattr(guard, 'full_summary', '')}".rstrip()
         return None
 
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """A block of operations committed in batches, for a replay (:meth:`Ledger.batch`): each operation is
+        still its own journal entry, refused or written whole as :meth:`apply` says, and every question asked
+        of the game sees it at once; they are committed durably when the block ends, also by an error (what
+        was applied before it is kept). Live play never uses it: each operation is committed durably before it
+        is acknowledged."""
+        return self._ledger.batch()
+
     def close(self) -> None:
         """Close the file cleanly (the next :meth:`open` then needs no audit), writing the play time counted
         since the last entry."""
@@ -506,7 +516,7 @@ class Game:
     def _commit(self, operation: Operation) -> Receipt:
         new_state, effects = engine.apply(self._state, self.config, operation)
         recorded = operation.to_json()
-        seq = self._ledger.append("op", recorded, None, _rows(effects), effects.changes, new_state.to_json())
+        seq = self._ledger.append("op", recorded, None, effects.postings, effects.changes, new_state.to_json())
         self._state = new_state
         return self._receipt(seq, recorded, effects)
 

@@ -26,9 +26,11 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -88,7 +90,9 @@ CREATE TRIGGER journal_entries_balance BEFORE INSERT ON journal
 # checkpoint). Start-up verifies the chain from it to the end, so its cost follows the entries written since.
 _CHECKPOINT_TABLE = ("CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), "
                      "seq INTEGER NOT NULL, mac TEXT NOT NULL, cp_mac TEXT NOT NULL)")
-CHECKPOINT_EVERY = 64  # entries between two checkpoints while the game is played
+CHECKPOINT_EVERY = 32  # entries between two checkpoints while the game is played (what an unclean
+# resume verifies is up to this many entries; moving it costs about as much as often or not)
+BATCH_ENTRIES = 1000  # entries per transaction of a replay (Ledger.batch)
 
 # The play clock's entries (which the history screen leaves out), indexed so that a page of the history is found
 # without reading the whole journal (terminal.bank.history). Created with a new file and, for a file written
@@ -104,9 +108,62 @@ _EXPECTED_SCHEMA = tuple(
 )
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_encode_str: Callable[[str], str] = json.encoder.encode_basestring
+# json.dumps builds an encoder on every call; the one spelling is made here once (the C encoder json.dumps uses,
+# with the same options; no check for circular values, which a journal never holds: RecursionError then).
+_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+_ENCODE: Callable[[Any, int], Sequence[str]] | None = (
+    None if _c_make_encoder is None else
+    _c_make_encoder(None, _CANONICAL.default, _encode_str, None, ":", ",", True, False, True))
+
+
 def canonical(value: Any) -> str:
-    """The one JSON spelling hashed and stored: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one JSON spelling hashed and stored: sorted keys, no spaces, UTF-8 kept (``json.dumps(value,
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False)``)."""
+    if type(value) is str:
+        return _encode_str(value)
+    if _ENCODE is None:
+        return _CANONICAL.encode(value)
+    return "".join(_ENCODE(value, 0))
+
+
+def _rows_text(rows: Sequence[Row]) -> str:
+    """``canonical`` of the signed rows as lists (the form the keyed hash covers)."""
+    parts = []
+    for r in rows:
+        if len(r) != 3 or type(r[0]) is not int or type(r[1]) is not str or type(r[2]) is not int:
+            return canonical([list(r) for r in rows])
+        parts.append(f"[{r[0]},{_encode_str(r[1])},{r[2]}]")
+    return "[" + ",".join(parts) + "]"
+
+
+def _keys_are_texts(value: Any) -> bool:
+    """Whether every object inside ``value`` (lists, tuples, dicts of JSON values) has text keys only: then its
+    canonical spelling is also that of the value it reads back as (``json.loads``)."""
+    t = type(value)
+    if t is dict:
+        for k, v in value.items():
+            if type(k) is not str or (type(v) not in _SCALARS and not _keys_are_texts(v)):
+                return False
+    elif t is list or isinstance(value, tuple):
+        for v in value:
+            if type(v) not in _SCALARS and not _keys_are_texts(v):
+                return False
+    return True
+
+
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
+def _entry_payload(prev_mac: Any, seq: int, kind: Any, op_text: str, undoes: Any, rows_text: str,
+                   changes_text: str, recorded_at: Any) -> str:
+    """The text an entry's keyed hash covers, ``canonical([prev_mac, seq, kind, op, undoes, rows, changes,
+    recorded_at])``, put together from the canonical texts of ``op``, the rows and the changes (each a
+    complete JSON value: a list's canonical spelling is its items' spellings joined by commas)."""
+    u = "null" if undoes is None else (str(undoes) if type(undoes) is int else canonical(undoes))
+    return (f"[{canonical(prev_mac)},{seq if type(seq) is int else canonical(seq)},{canonical(kind)},{op_text},"
+            f"{u},{rows_text},{changes_text},{canonical(recorded_at)}]")  # canonical(str): one C call
 
 
 #: A posting's signed row as stored: ``(n, account, amount)``.
@@ -170,6 +227,10 @@ class Ledger:
         self.path = path
         self.db = db
         self.key = key
+        block = key if len(key) <= 64 else hashlib.sha256(key).digest()  # SHA-256's block: 64 bytes
+        block = block.ljust(64, b"\0")
+        self._hmac_inner = hashlib.sha256(bytes(b ^ 0x36 for b in block))
+        self._hmac_outer = hashlib.sha256(bytes(b ^ 0x5C for b in block))
         self.was_unclean = False
         self.read_only = False
         self.marked = False
@@ -181,6 +242,14 @@ class Ledger:
         self.mirror_problem: str | None = None
         self._mirror_fd: int | None = None
         self.play_lock: int | None = None  # the fd holding the play lock (see lock_for_play)
+        self._state_parts: dict[str, tuple[Any, str]] = {}  # see _state_text
+        self._state_keys: tuple[set[str], list[str]] = (set(), [])
+        self._batch: _Batch | None = None  # see batch
+        self._written: list[_Written] = []  # entries written since the entry self._checkpoint names, in order
+        self._written_since = -1  # PRAGMA data_version when the first of them was written
+        self._last_written: tuple[int, str, int] | None = None  # (seq, mac, data_version) of the last append
+        self._recorded_second = -1
+        self._recorded_text = ""
 
     # -- opening -------------------------------------------------------------------------------------------
     @staticmethod
@@ -278,11 +347,16 @@ class Ledger:
         memory) is ever written or created, and every read sees one moment of the game. ``copy=False`` (with
         ``read_only``) reads a cleanly closed file in place, as immutable, instead of copying it. ``checked``:
         the caller has just looked at the file (:meth:`check_file`)."""
-        path = Path(path) if checked else cls.check_file(path)
         private: Callable[[], None] | None = None  # what deletes the private snapshot, if any
-        if read_only:
+        if read_only and not copy and not checked:  # the view that checks the file is the one read
+            path = Path(path)
+            cls._check_path(path)
+            db, private = cls._check_readonly(path, keep=True)
+        elif read_only:
+            path = Path(path) if checked else cls.check_file(path)
             db, private = private_view(path, copy=copy)
         else:
+            path = Path(path) if checked else cls.check_file(path)
             db = cls._connect(path)
         ledger = cls(path, db, key)
         ledger.read_only = read_only
@@ -309,11 +383,24 @@ class Ledger:
         return ledger
 
     def mark_open(self) -> None:
-        """Record that the file is in use (cleared by :meth:`close`): an unclean stop is detected next time."""
+        """Record that the file is in use (cleared by :meth:`close`): an unclean stop is detected next time.
+
+        Committed without a flush of its own (``synchronous = OFF`` for this one transaction, and no checkpoint
+        after it: a checkpoint must flush what it folds into the file): the next entry's durable commit flushes
+        the WAL, this record with it, and (SQLite's first flush of a new WAL) its folder, before that entry is
+        acknowledged; a power cut before any entry finds the game as it was, which it still is (no entry was
+        written). So resuming a game waits for no disk flush."""
+        conn = self.db.conn
         try:
-            with self.writing():
-                self.db.execute(_CHECKPOINT_TABLE)
-                self.db.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
+            conn.execute("PRAGMA synchronous = OFF")
+            try:
+                with self.writing():
+                    conn.execute(_CHECKPOINT_TABLE)
+                    conn.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
+            finally:
+                conn.execute("PRAGMA synchronous = FULL")
+                conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
         except sqlite3.Error as exc:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
                               code="ledger_unwritable", params={"path": str(self.path)}) from exc
@@ -324,32 +411,40 @@ class Ledger:
         """Refuse, without writing anything, a path that is not a Banquier game file (missing, a folder,
         another program's file, damaged). Returns the path."""
         path = Path(path)
-        if not path.is_file():
-            what = f"{path} is a folder, not a game file" if path.is_dir() else f"There is no game file {path}"
-            raise LedgerError(f"{what}.", code="ledger_missing", params={"path": str(path)})
+        cls._check_path(path)
         cls._check_readonly(path)
         return path
 
+    @staticmethod
+    def _check_path(path: Path) -> None:
+        if not path.is_file():
+            what = f"{path} is a folder, not a game file" if path.is_dir() else f"There is no game file {path}"
+            raise LedgerError(f"{what}.", code="ledger_missing", params={"path": str(path)})
+
     @classmethod
-    def _check_readonly(cls, path: Path) -> None:
+    def _check_readonly(cls, path: Path, keep: bool = False) -> tuple[sqlite_utils.Database, Callable[[], None] | None]:
         """Look at a file read-only before anything writes to it: it must be an SQLite database with every
-        table of a Banquier game. Another program's file, a truncated or a damaged one is refused untouched."""
-        try:
-            db, private = private_view(path, copy=False)
-        except LedgerError:
-            raise
+        table of a Banquier game. Another program's file, a truncated or a damaged one is refused untouched.
+        ``keep``: return the private view it looked through (see :func:`private_view`), to read the game from;
+        else it is closed."""
+        db, private = private_view(path, copy=False)
         try:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            missing = {"meta", "journal", "postings", "projection", "session"} - tables
+            if missing:
+                raise LedgerError(f"{path} is not a Banquier game file (no {', '.join(sorted(missing))} table). "
+                                  f"It was left untouched.", code="ledger_not_a_game", params={"path": str(path)})
         except sqlite3.DatabaseError as exc:
+            _close_view(db, private)
             raise LedgerError(f"{path} is not a readable game file ({one_line(exc)}). It was left untouched; "
                               f"restore a backup or start a new game.", code="ledger_unreadable",
                               params={"path": str(path), "reason": one_line(exc)}) from exc
-        finally:
+        except BaseException:
             _close_view(db, private)
-        missing = {"meta", "journal", "postings", "projection", "session"} - tables
-        if missing:
-            raise LedgerError(f"{path} is not a Banquier game file (no {', '.join(sorted(missing))} table). "
-                              f"It was left untouched.", code="ledger_not_a_game", params={"path": str(path)})
+            raise
+        if not keep:
+            _close_view(db, private)
+        return db, private
 
     @staticmethod
     def lock_for_play(path: str | Path) -> int:
@@ -411,9 +506,19 @@ class Ledger:
         would fail at once with "database is locked"). Committed at the end of the block, rolled back on any
         error. Nested blocks are savepoints."""
         conn = self.db.conn
+        if not conn.in_transaction and self._batch is not None:
+            conn.execute("BEGIN IMMEDIATE")  # the batch's transaction (committed by the batch)
         if conn.in_transaction:
-            with self.db.atomic():
+            conn.execute("SAVEPOINT entry")
+            try:
                 yield
+            except BaseException:
+                if conn.in_transaction:  # an error may have ended the whole transaction already
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK TO SAVEPOINT entry")
+                        conn.execute("RELEASE SAVEPOINT entry")
+                raise
+            conn.execute("RELEASE SAVEPOINT entry")
             return
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -471,11 +576,8 @@ class Ledger:
             if s != prev_seq + 1:
                 problems.append(f"Entry #{prev_seq + 1} is missing (next is #{s}).")
                 first_bad = prev_seq + 1 if first_bad is None else first_bad
-            try:
-                computed = self.entry_mac(prev, s, kind, json.loads(op), undoes, postings.get(s, []),
-                                          json.loads(changes), recorded_at)
-            except (ValueError, TypeError, RecursionError):
-                computed = ""
+            computed = self._stored_entry_mac(prev, s, kind, op, undoes, postings.get(s, []), changes, recorded_at,
+                                              entry_mac)
             if not hmac.compare_digest(computed, entry_mac if isinstance(entry_mac, str) else ""):
                 problems.append(f"Entry #{s} does not match its keyed hash: it was edited outside the terminal.")
                 first_bad = s if first_bad is None else first_bad
@@ -488,14 +590,51 @@ class Ledger:
         start-up reports it)."""
         if self._checkpoint is None:
             return
-        problems, _, last = self.chain_since(*self._checkpoint)
-        if problems or last[0] == self.checkpoint_stored:
+        last = self._written_still_there()
+        if last is None:
+            self._written.clear()  # verified from the file below; memory is only kept for a chain that holds
+            problems, _, last = self.chain_since(*self._checkpoint)
+            if problems:
+                return
+        if last[0] == self.checkpoint_stored:
             return
         self.db.execute(_CHECKPOINT_TABLE)
         self.db.execute("INSERT OR REPLACE INTO checkpoint(id, seq, mac, cp_mac) VALUES (1, ?, ?, ?)",
                         [last[0], last[1], self.checkpoint_mac(*last)])
         self._checkpoint = last
         self.checkpoint_stored = last[0]
+        self._written.clear()
+
+    def _written_still_there(self) -> tuple[int, str] | None:
+        """``(seq, mac)`` of the last entry when every entry after the verified one (:attr:`_checkpoint`) is one
+        this ledger wrote, chained from it, and still stored exactly as written: no other connection has
+        committed to the file since (``PRAGMA data_version``), or else the journal rows and postings read back
+        (one query each) are those written. Their keyed hashes were computed here over those very values, so
+        the chain holds as :meth:`chain_since` would find, without hashing them again. None when that cannot be
+        told (an entry written by another connection, or one that differs): then the chain is verified."""
+        assert self._checkpoint is not None
+        seq, mac = self._checkpoint
+        written = self._written
+        if not written:
+            return None
+        for i, (prev, row, _) in enumerate(written):
+            if row[0] != seq + 1 + i or prev != (mac if i == 0 else written[i - 1][1][6]):
+                return None
+        conn = self.db.conn
+        if conn.execute("PRAGMA data_version").fetchone()[0] == self._written_since:
+            # No other connection has committed anything to the file since the first of these entries was
+            # written (SQLite changes data_version at every commit of another connection, of any process):
+            # they are stored as this ledger wrote them.
+            return written[-1][1][0], written[-1][1][6]
+        stored = conn.execute("SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq > ? "
+                              "ORDER BY seq", (seq,)).fetchall()
+        if stored != [w[1] for w in written]:
+            return None
+        postings = conn.execute("SELECT seq, n, account, amount FROM postings WHERE seq > ? ORDER BY seq, n",
+                                (seq,)).fetchall()
+        if postings != [p for w in written for p in w[2]]:
+            return None
+        return written[-1][1][0], written[-1][1][6]
 
     def set_checkpoint(self, seq: int, mac: str) -> None:
         """Record ``(seq, mac)`` as verified (a full audit passed up to it), if it is still that entry."""
@@ -508,10 +647,16 @@ class Ledger:
                             [seq, mac, self.checkpoint_mac(seq, mac)])
         self._checkpoint = (seq, mac)
         self.checkpoint_stored = seq
+        self._written = [w for w in self._written if w[1][0] > seq]
 
     # -- keyed hashes --------------------------------------------------------------------------------------
     def _mac(self, payload: str) -> str:
-        return hmac.new(self.key, payload.encode("utf-8"), hashlib.sha256).hexdigest()
+        """HMAC-SHA256 of ``payload`` under the key, hex (RFC 2104, from the two keyed states made once)."""
+        inner = self._hmac_inner.copy()
+        inner.update(payload.encode("utf-8"))
+        outer = self._hmac_outer.copy()
+        outer.update(inner.digest())
+        return outer.hexdigest()
 
     def _meta_mac(self, meta: dict[str, Any]) -> str:
         return self._mac(canonical({k: v for k, v in meta.items() if k != "meta_mac"}))
@@ -521,12 +666,37 @@ class Ledger:
         """HMAC-SHA256 of the entry and of the previous entry's hash."""
         return self._mac(canonical([prev_mac, seq, kind, op, undoes, [list(r) for r in rows], changes, recorded_at]))
 
+    def _stored_entry_mac(self, prev_mac: Any, seq: int, kind: Any, op: Any, undoes: Any, rows: Sequence[Row],
+                          changes: Any, recorded_at: Any, stored_mac: Any) -> str:
+        """:meth:`entry_mac` of an entry as stored (``op`` and ``changes``: the stored JSON texts), or "" when
+        they are not JSON. Computed first over the stored texts themselves (valid JSON values, so the payload
+        reads back the same: no decoding and spelling again); only when that does not give ``stored_mac``, over
+        the decoded values, as the hash was always defined."""
+        try:
+            op_value, changes_value = json.loads(op), json.loads(changes)
+        except (ValueError, TypeError, RecursionError):
+            return ""
+        if type(op) is str and type(changes) is str and isinstance(stored_mac, str):
+            try:
+                fast = self._mac(_entry_payload(prev_mac, seq, kind, op, undoes, _rows_text(rows), changes,
+                                                recorded_at))
+            except (ValueError, TypeError, RecursionError):
+                fast = ""
+            if hmac.compare_digest(fast, stored_mac):
+                return fast
+        try:
+            return self.entry_mac(prev_mac, seq, kind, op_value, undoes, rows, changes_value, recorded_at)
+        except (ValueError, TypeError, RecursionError):
+            return ""
+
     def genesis_mac(self) -> str:
         """The 'previous hash' of the first entry: the hash of the header."""
         mac: str = self.meta().get("meta_mac", "")  # a JSON value of the header: a string unless edited
         return mac
 
     def projection_mac(self, seq: int, state_json: str, last_mac: str) -> str:
+        if type(seq) is int and type(state_json) is str and type(last_mac) is str:
+            return self._mac(f"[{seq},{_encode_str(state_json)},{_encode_str(last_mac)}]")  # canonical(), spelled
         return self._mac(canonical([seq, state_json, last_mac]))
 
     # -- reading -------------------------------------------------------------------------------------------
@@ -628,53 +798,161 @@ class Ledger:
                changes: Sequence[Sequence[Any]], state_json: dict[str, Any]) -> int:
         """Write one entry, its postings and the new projection in one transaction; return its ``seq``.
 
+        Each JSON text is made once: the entry's keyed hash is computed over the very texts stored (see
+        :func:`_entry_payload`), and the projection reuses the spelling of every section of ``state_json``
+        that did not change since the last entry (``state_json`` is not changed afterwards by the caller).
+        Inside :meth:`batch` the entry is a savepoint of the batch's transaction instead of its own.
+
         Raises :class:`LedgerError` if the file cannot be written; then nothing of the entry is written.
         """
         if self.guard is not None:
             self.guard.before_write(self)  # raises while the start-up check is failing or has failed
         rows = posting_rows(postings)
-        recorded_at = datetime.now(UTC).isoformat(timespec="seconds")
-        stored: list[list[Any]] = json.loads(canonical(changes))  # the changes as they will read back
+        recorded_at = self._recorded_at()
+        op_text = canonical(op)
+        changes_text = canonical(changes)
+        if "{" in changes_text and not _keys_are_texts(changes):
+            # objects keyed by other than texts: stored as they read back (keys as texts, sorted as texts)
+            changes_text = canonical(json.loads(changes_text))
+        rows_text = _rows_text(rows)
+        state_text = self._state_text(state_json)
+        conn = self.db.conn
+        # One transaction (or, inside a batch, a savepoint of it), as writing() makes, spelled out: this is the
+        # path of every operation.
+        nested = conn.in_transaction or self._batch is not None
         try:
-            with self.writing():
-                last = self.last_entry()
+            if not conn.in_transaction:
+                conn.execute("BEGIN IMMEDIATE")
+            if nested:
+                conn.execute("SAVEPOINT entry")
+            try:
+                # The last entry: the one this ledger wrote last, unless another connection has committed to
+                # the file since (PRAGMA data_version changes then); else as stored.
+                version = conn.execute("PRAGMA data_version").fetchone()[0]
+                ours = self._last_written
+                last = ours[:2] if ours is not None and ours[2] == version else conn.execute(
+                    "SELECT seq, mac FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
                 seq = (last[0] + 1) if last else 1
                 prev = last[1] if last else self.genesis_mac()
-                mac = self.entry_mac(prev, seq, kind, op, undoes, rows, stored, recorded_at)
-                self.db.conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)",
-                                         [(seq, n, account, amount) for n, account, amount in rows])
-                self.db.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
-                                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                [seq, kind, canonical(op), undoes, canonical(stored), recorded_at, mac])
-                state_text = canonical(state_json)
-                self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
-                                [seq, state_text, self.projection_mac(seq, state_text, mac)])
-                if self.marked and self._checkpoint is not None and seq - self.checkpoint_stored >= CHECKPOINT_EVERY:
-                    self._advance_checkpoint()
+                mac = self._mac(_entry_payload(prev, seq, kind, op_text, undoes, rows_text, changes_text,
+                                               recorded_at))
+                entry_row = (seq, kind, op_text, undoes, changes_text, recorded_at, mac)
+                rows_stored = [(seq, n, account, amount) for n, account, amount in rows]
+                if rows_stored:
+                    conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)",
+                                     rows_stored)
+                conn.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)", entry_row)
+                conn.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
+                             (seq, state_text, self.projection_mac(seq, state_text, mac)))
+                written = self._written
+                if not written:  # what other connections have committed so far (see _written_still_there)
+                    self._written_since = version
+                written.append((prev, entry_row, rows_stored))
+                try:
+                    if self.marked and self._checkpoint is not None and \
+                            seq - self.checkpoint_stored >= CHECKPOINT_EVERY:
+                        self._advance_checkpoint()
+                    conn.execute("RELEASE SAVEPOINT entry" if nested else "COMMIT")
+                    self._last_written = (seq, mac, version)
+                except BaseException:
+                    if written and written[-1][1] is entry_row:
+                        written.pop()
+                    raise
+            except BaseException:
+                if conn.in_transaction:  # an error may have ended the whole transaction already
+                    with contextlib.suppress(sqlite3.Error):
+                        if nested:
+                            conn.execute("ROLLBACK TO SAVEPOINT entry")
+                            conn.execute("RELEASE SAVEPOINT entry")
+                        else:
+                            conn.execute("ROLLBACK")
+                raise
         except sqlite3.Error as exc:
             raise LedgerError(f"The operation could not be written to {self.path} ({exc}); nothing was "
                               f"recorded.", code="ledger_write_failed",
                               params={"path": str(self.path), "reason": str(exc)}) from exc
-        self._mirror_entry(seq, kind, op, undoes, rows, stored, recorded_at, mac)
+        if self.mirror is not None:
+            line = (f'{{"changes":{changes_text},"kind":{canonical(kind)},"mac":{canonical(mac)},"op":{op_text},'
+                    f'"recorded_at":{canonical(recorded_at)},"rows":{rows_text},"seq":{seq},'
+                    f'"undoes":{"null" if undoes is None else canonical(undoes)}}}')  # canonical() of the entry
+            if self._batch is None:
+                self._mirror_lines([line])
+            else:
+                self._batch.lines.append(line)
+        if self._batch is not None:
+            self._batch.entry(self)
         return seq
 
-    # -- the mirror of acknowledged entries -------------------------------------------------------------------
-    def _mirror_entry(self, seq: int, kind: str, op: dict[str, Any], undoes: int | None, rows: list[Row],
-                      changes: list[list[Any]], recorded_at: str, mac: str) -> None:
-        """Append the committed entry to the mirror (:attr:`mirror`), flushed to disk before the operation is
-        acknowledged: a second durable record, so a game file that lost the end of its journal (a damaged
-        WAL frame makes SQLite drop every later frame) is noticed and mended at the next start. A mirror that
-        cannot be written is logged by the caller through :attr:`mirror_problem`; the entry itself is
-        committed."""
-        if self.mirror is None:
+    def _recorded_at(self) -> str:
+        """The time an entry is recorded, to the second (UTC, ISO 8601), spelled once per second."""
+        second = int(time.time())
+        if second != self._recorded_second:
+            self._recorded_text = datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")
+            self._recorded_second = second
+        return self._recorded_text
+
+    def _state_text(self, state: Any) -> str:
+        """``canonical(state)``, reusing the spelling of each top-level section equal (``==``, of the same type)
+        to the one of the last call: most operations change one or two sections of the state. (Equal values
+        spelled differently inside a section, as ``0`` and ``false``, would keep the first spelling: the state's
+        values never change type, flags being booleans and counts and money integers.)"""
+        if type(state) is not dict:
+            return canonical(state)
+        keys = self._state_keys
+        if state.keys() != keys[0]:
+            if not all(type(k) is str for k in state):
+                return canonical(state)
+            keys = self._state_keys = (set(state), sorted(state))
+        cache = self._state_parts
+        parts = []
+        for k in keys[1]:
+            v = state[k]
+            hit = cache.get(k)
+            if hit is None or hit[0] != v or type(hit[0]) is not type(v):
+                hit = cache[k] = (v, f"{_encode_str(k)}:{canonical(v)}")
+            parts.append(hit[1])
+        return "{" + ",".join(parts) + "}"
+
+    @contextlib.contextmanager
+    def batch(self, every: int = BATCH_ENTRIES) -> Iterator[None]:
+        """Write the entries appended in this block in transactions of up to ``every`` entries (a replay, never
+        live play, which commits each entry durably before it is acknowledged): each entry is still its own
+        journal entry, written whole or not at all (a savepoint of the batch's transaction), and checked as it
+        is applied; what was appended is committed durably (``synchronous=FULL``) when the block ends, also
+        when it ends with an error: the entries before the error are kept, as one transaction per entry would
+        have kept them (a commit that fails then is not raised over the error). The mirror gets each entry once
+        its transaction is committed. Raises LedgerError when the last commit fails."""
+        if self._batch is not None or self.db.conn.in_transaction:
+            yield  # already in a batch or a transaction: its commit is the one that counts
             return
-        line = canonical({"seq": seq, "kind": kind, "op": op, "undoes": undoes, "rows": [list(r) for r in rows],
-                          "changes": changes, "recorded_at": recorded_at, "mac": mac}) + "\n"
+        batch = _Batch(every)
+        self._batch = batch
+        try:
+            yield
+        except BaseException:
+            self._batch = None
+            with contextlib.suppress(sqlite3.Error, LedgerError):
+                batch.commit(self)
+            raise
+        self._batch = None
+        batch.commit(self)
+
+    # -- the mirror of acknowledged entries -------------------------------------------------------------------
+    def _mirror_lines(self, lines: list[str]) -> None:
+        """Append committed entries (their canonical lines) to the mirror (:attr:`mirror`), flushed to disk before
+        the operation is acknowledged: a second durable record, so a game file that lost the end of its journal
+        (a damaged WAL frame makes SQLite drop every later frame) is noticed and mended at the next start. A
+        mirror that cannot be written is logged by the caller through :attr:`mirror_problem`; the entry itself
+        is committed."""
+        if self.mirror is None or not lines:
+            return
+        data = "".join(line + "\n" for line in lines).encode("utf-8")
         try:
             if self._mirror_fd is None:
                 self.mirror.parent.mkdir(parents=True, exist_ok=True)
                 self._mirror_fd = os.open(self.mirror, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
-            os.write(self._mirror_fd, line.encode("utf-8"))
+            os.write(self._mirror_fd, data)
             (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(self._mirror_fd)
             self.mirror_problem = None
         except OSError as exc:
@@ -695,20 +973,31 @@ class Ledger:
                 if start > 0:
                     lines = lines[1:]  # a partial first line
                 found: list[dict[str, Any]] = []
+                first: int | None = None  # the seq of the chunk's first entry that reads
                 for raw in lines:
+                    if first is not None:
+                        # A line as the mirror writes it (canonical: "seq" and "undoes" come last) that names an
+                        # entry up to ``seq`` is not wanted, whether or not the rest of it reads: not decoded.
+                        tail = _MIRROR_TAIL.search(raw, max(0, len(raw) - 64))
+                        if tail is not None and int(tail.group(1)) <= seq:
+                            continue
                     try:
                         entry = json.loads(raw)
                     except (ValueError, RecursionError):
                         continue  # a torn last line (a power cut while it was written) or damage
                     if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
-                        found.append(entry)
-                if start == 0 or (found and found[0]["seq"] <= seq + 1):
-                    return [e for e in found if e["seq"] > seq]
+                        if first is None:
+                            first = entry["seq"]
+                        if entry["seq"] > seq:
+                            found.append(entry)
+                if start == 0 or (first is not None and first <= seq + 1):
+                    return found
                 chunk *= 4
 
     def restore_mirrored(self, entries: list[dict[str, Any]], state_json: dict[str, Any]) -> None:
         """Write back ``entries`` (the mirror's, verified by the caller against the keyed chain) exactly as
         they were recorded, and the projection ``state_json`` after them, in one transaction."""
+        self._last_written = None
         with self.writing():
             for e in entries:
                 rows = [tuple(r) for r in e["rows"]]
@@ -723,6 +1012,45 @@ class Ledger:
             self.db.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)",
                             [last["seq"], state_text, self.projection_mac(last["seq"], state_text, last["mac"])])
 
+
+#: An entry this ledger wrote, as stored: the hash it chained to, its journal row and its postings rows.
+_Written = tuple[str, tuple[int, str, str, "int | None", str, str, str], list[tuple[int, int, str, int]]]
+
+
+class _Batch:
+    """The transaction of :meth:`Ledger.batch`: begun at its first entry, committed every ``every`` entries
+    and at the end; the mirror's lines of its entries wait for the commit."""
+
+    def __init__(self, every: int):
+        self.every = max(1, every)
+        self.count = 0
+        self.lines: list[str] = []
+
+    def entry(self, ledger: Ledger) -> None:
+        self.count += 1
+        if self.count % self.every == 0:
+            self.commit(ledger)
+
+    def commit(self, ledger: Ledger) -> None:
+        conn = ledger.db.conn
+        if conn.in_transaction:
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                self.lines = []
+                ledger._last_written = None  # the batch's entries are not in the file
+                ledger._written.clear()
+                raise LedgerError(f"The operations could not be written to {ledger.path} ({exc}); the "
+                                  f"last ones were not recorded.", code="ledger_write_failed",
+                                  params={"path": str(ledger.path), "reason": str(exc)}) from exc
+        lines, self.lines = self.lines, []
+        ledger._mirror_lines(lines)
+
+
+#: The end of a mirror's line: its entry's seq (then "undoes", the last key of the canonical spelling).
+_MIRROR_TAIL = re.compile(rb',"seq":(\d+),"undoes":(?:null|-?\d+)\}\r?$')
 
 FILE_MODE = 0o640  # the owner writes, the service's group may read; others nothing, whatever the umask
 

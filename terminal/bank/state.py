@@ -73,12 +73,13 @@ class State:
 
     # -- serialisation -------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (int keys become strings)."""
+        """A JSON-ready dict (int keys become strings; in no particular order: it is stored and compared in its
+        canonical spelling, keys sorted)."""
         return {
             "players": list(self.players), "cash": dict(self.cash),
-            "owner": {str(k): v for k, v in sorted(self.owner.items())},
-            "level": {str(k): v for k, v in sorted(self.level.items())},
-            "mortgaged": {str(k): v for k, v in sorted(self.mortgaged.items())},
+            "owner": {str(k): v for k, v in self.owner.items()},
+            "level": {str(k): v for k, v in self.level.items()},
+            "mortgaged": {str(k): v for k, v in self.mortgaged.items()},
             "jail_card": dict(self.jail_card), "debts": {"list": [d.to_json() for d in self.debts]},
             "bankrupt": {"list": list(self.bankrupt["list"])}, "bank": dict(self.bank), "game": dict(self.game),
         }

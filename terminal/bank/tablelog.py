@@ -9,6 +9,7 @@ mismatch with the line, the field, the expected and the actual value.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -188,7 +189,9 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
         raise TableLogError(f"{log.path}: the header cannot start a game: {exc}",
                             params={"path": str(log.path), "line": 1}) from exc
     operations = refused = checks = 0
-    try:
+    # Committed in batches, durably at the end, then closed; a failing line ends the batch too, and what came
+    # before it is kept (Game.batch).
+    with contextlib.closing(game), game.batch():
         for line in log.lines:
             data = line.data
             if line.operation is not None:
@@ -220,8 +223,6 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
                     _compare(line.number, field, expected, state[field])
             if progress:
                 progress(line.number)
-    finally:
-        game.close()
     return ReplayResult(operations, refused, checks, Path(game_path))
 
 

@@ -625,3 +625,44 @@ def test_clean_open_skips_the_audit_unclean_open_runs_it(make_game, key, mocker)
     game.close()
     with Game.open(path, key=key):
         assert spy.call_count == 1
+
+
+# -- a batch of entries (a replay) ------------------------------------------------------------------------------
+@pytest.mark.parametrize("failure", [f for f in FAILURES if f != "commit"])
+def test_a_failed_entry_in_a_batch_writes_nothing_of_itself_and_keeps_the_others(tmp_path, key, monkeypatch,
+                                                                                   failure):
+    mirror = tmp_path / "backups" / "g.mirror"
+    game = Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key, mirror=mirror)
+    game.buy("Bob", 37)
+    lines = len(mirror.read_text().splitlines())
+    with game.batch():
+        game.pass_go("Ann")
+        game.pass_go("Bob")
+        assert len(mirror.read_text().splitlines()) == lines, "the mirror gets entries once they are committed"
+        before = game.raw_state.to_json()
+        with inject(failure, game.ledger, monkeypatch), pytest.raises(LedgerError):
+            game.pay_rent("Ann", 37)
+        assert game.raw_state.to_json() == before
+        game.pay_rent("Ann", 37)
+    assert not game.ledger.db.conn.in_transaction
+    entries = snapshot(game.path)["journal"]
+    assert [r[0] for r in entries] == [1, 2, 3, 4, 5]
+    mirrored = [json.loads(line) for line in mirror.read_text().splitlines()]
+    assert [m["seq"] for m in mirrored] == [2, 3, 4, 5]
+    assert [m["mac"] for m in mirrored] == [r[-1] for r in entries[1:]]
+    assert game.audit().ok
+    game.close()
+    with Game.open(tmp_path / "g.db", key=key, check="full") as reopened:
+        assert reopened.cash("Bob") == 1500 - 350 + 200 + 35
+
+
+def test_a_batch_ended_by_an_error_commits_what_came_before(tmp_path, key):
+    game = Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key)
+    with pytest.raises(KeyboardInterrupt), game.batch():
+        game.pass_go("Ann")
+        game.pass_go("Bob")
+        raise KeyboardInterrupt  # Ctrl-C during a replay
+    assert not game.ledger.db.conn.in_transaction
+    game.close()
+    with Game.open(tmp_path / "g.db", key=key, check="full") as reopened:
+        assert reopened.ledger.last_entry()[0] == 3 and reopened.cash("Bob") == 1700

@@ -109,3 +109,78 @@ def test_a_bad_header_is_refused(tmp_path, key):
     path = _write(tmp_path, [{**HEADER, "edition": "monaco"}])
     with pytest.raises(TableLogError, match="Unknown edition"):
         replay(path, tmp_path / "g.db", key=key)
+
+
+# -- a replay commits in batches, ending with a durable commit -------------------------------------------------
+def _commits_traced(monkeypatch):
+    """The COMMITs every game connection opened from now on executes (SQLite's own statement trace)."""
+    from terminal.bank.ledger import Ledger
+    commits: list[str] = []
+    connect = Ledger._connect
+
+    def traced(path):
+        db = connect(path)
+        db.conn.set_trace_callback(lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+        return db
+    monkeypatch.setattr(Ledger, "_connect", staticmethod(traced))
+    return commits
+
+
+def _pass_go_log(tmp_path, n, tail=()):
+    lines = [HEADER] + [{"op": "pass_go", "player": ("Ann", "Bob")[i % 2]} for i in range(n)]
+    return _write(tmp_path, lines + list(tail))
+
+
+def test_a_replay_commits_in_batches_each_operation_its_own_entry(tmp_path, key, monkeypatch):
+    from terminal.bank.ledger import BATCH_ENTRIES
+    n = 2 * BATCH_ENTRIES + 10
+    commits = _commits_traced(monkeypatch)
+    path = _pass_go_log(tmp_path, n, [{"expect": {"cash": {"Ann": 1500 + 200 * (n // 2)}}}])
+    assert replay(path, tmp_path / "g.db", key=key).operations == n
+    # creating the file, marking it open, the batches and closing: a handful of commits, not one per operation
+    assert 3 <= len(commits) <= 10, len(commits)
+    with Game.open(tmp_path / "g.db", key=key, check="full") as game:
+        assert game.ledger.last_entry()[0] == n + 1  # the setup, then one entry per operation
+        assert not game.ledger.was_unclean
+        assert game.cash("Bob") == 1500 + 200 * (n // 2)
+
+
+def test_a_live_game_still_commits_every_operation(tmp_path, key, monkeypatch):
+    commits = _commits_traced(monkeypatch)
+    game = Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key)
+    before = len(commits)
+    for _ in range(5):
+        game.pass_go("Ann")
+    assert len(commits) - before == 5
+    game.close()
+
+
+def test_a_failing_check_keeps_every_operation_before_it_committed(tmp_path, key):
+    from terminal.bank.ledger import BATCH_ENTRIES
+    n = BATCH_ENTRIES + 7  # one full batch, then some in the batch the failure ends
+    path = _pass_go_log(tmp_path, n, [{"expect": {"cash": {"Ann": 0}}}, {"op": "pass_go", "player": "Ann"}])
+    with pytest.raises(ReplayMismatch) as info:
+        replay(path, tmp_path / "g.db", key=key)
+    assert info.value.params["line"] == n + 2
+    with Game.open(tmp_path / "g.db", key=key, check="full") as game:
+        assert game.ledger.last_entry()[0] == n + 1  # every operation before the failing line, none after it
+        assert not game.ledger.was_unclean
+
+
+def test_an_accepted_refusal_is_kept_as_one_transaction_per_entry_kept_it(tmp_path, key):
+    path = _pass_go_log(tmp_path, 3, [{"op": "pass_go", "player": "Ann", "refused": True},
+                                      {"op": "pass_go", "player": "Bob"}])
+    with pytest.raises(ReplayMismatch) as info:
+        replay(path, tmp_path / "g.db", key=key)
+    assert info.value.params["line"] == 5
+    with Game.open(tmp_path / "g.db", key=key, check="full") as game:
+        assert game.ledger.last_entry()[0] == 5  # the setup, the 3 operations and the one accepted wrongly
+        assert game.cash("Ann") == 1500 + 3 * 200
+
+
+def test_an_operation_refused_by_the_rules_mid_batch_leaves_the_others(tmp_path, key):
+    path = _pass_go_log(tmp_path, 4, [{"op": "buy", "player": "Zoe", "square": 1}, {"op": "pass_go", "player": "Ann"}])
+    with pytest.raises(ReplayMismatch, match="line 6: buy was refused"):
+        replay(path, tmp_path / "g.db", key=key)
+    with Game.open(tmp_path / "g.db", key=key, check="full") as game:
+        assert game.ledger.last_entry()[0] == 5

@@ -160,3 +160,45 @@ def test_backup_due_counts_operations():
 
 def test_errors_are_game_errors():
     assert issubclass(BackupError, GameError)
+
+
+# -- backups beside the tap loop ------------------------------------------------------------------------------
+def test_the_worker_backs_up_in_its_own_thread_while_the_game_goes_on(make_game, tmp_path, key, monkeypatch):
+    import threading
+
+    from host_ui.shell import backup as backup_module
+    from host_ui.shell.backup import BackupWorker
+    game = make_game()
+    play(game, 4)
+    copying, release = threading.Event(), threading.Event()
+    real = backup_module.rotate_backup
+
+    def slow_copy(path, folder, keep):  # a long game's copy: it goes on until released
+        copying.set()
+        assert threading.current_thread() is not threading.main_thread()
+        release.wait(30)
+        return real(path, folder, keep)
+    monkeypatch.setattr(backup_module, "rotate_backup", slow_copy)
+    results = []
+    worker = BackupWorker()
+    assert worker.start(game.path, tmp_path / "backups", 3, lambda written, exc: results.append((written, exc)))
+    assert copying.wait(30) and worker.busy()
+    assert not worker.start(game.path, tmp_path / "backups", 3, lambda *a: results.append(a)), "one at a time"
+    play(game, 2)  # the table goes on meanwhile: the operations are committed
+    release.set()
+    assert worker.wait(30) and not worker.busy()
+    [(written, exc)] = results
+    assert exc is None and written.name == backup_name(game.path, 7)  # the setup, 4 operations, then 2 more
+    with Game.open(written, key=key) as copy:
+        assert copy.ledger.last_entry()[0] >= 5
+
+
+def test_the_worker_reports_a_failed_backup(tmp_path):
+    from host_ui.shell.backup import BackupWorker
+    results = []
+    worker = BackupWorker()
+    assert worker.start(tmp_path / "nope.db", tmp_path / "backups", 3,
+                        lambda written, exc: results.append((written, exc)))
+    assert worker.wait(30)
+    [(written, exc)] = results
+    assert written is None and isinstance(exc, BackupError)

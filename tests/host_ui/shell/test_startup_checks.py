@@ -221,3 +221,41 @@ def test_start_up_resumes_with_the_background_audit(tmp_path, key):
     finally:
         found.game.close()
     assert len((tmp_path / "b" / "g.mirror").read_text().splitlines()) == 3
+
+
+@pytest.mark.parametrize("statement", [
+    "UPDATE journal SET op = replace(op, 'Ann', 'Bob') WHERE seq = {seq}",
+    "UPDATE postings SET amount = amount * 3 WHERE seq = {seq}",
+])
+def test_an_edit_made_while_the_game_is_played_keeps_the_checkpoint_behind_it(tmp_path, key, statement):
+    """The checkpoint moves only over entries still stored as they were written: an entry edited behind the
+    terminal's back during play (another program, the triggers dropped and put back) is still verified at the
+    next start, which refuses the game before its first payment."""
+    path = tmp_path / "g.db"
+    game = Game.create(path, "fr", ["Ann", "Bob"], key=key)
+    play(game, CHECKPOINT_EVERY + 4)  # the checkpoint moved once
+    moved = game.ledger.checkpoint_stored
+    assert moved > 0
+    edited = moved + 3 if (moved + 3) % 2 == 0 else moved + 2  # one of Ann's GO salaries, after the checkpoint
+    _edit_keeping_triggers(path, statement.format(seq=edited))
+    play(game, CHECKPOINT_EVERY * 2)  # it would have moved twice more
+    game.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT seq FROM checkpoint").fetchone()[0] == moved, "it stays before the edit"
+    conn.close()
+    with pytest.raises(AuditFailed, match=f"#{edited}"):
+        Game.open(path, key=key, background=True)
+
+
+def test_the_checkpoint_moves_over_the_entries_written_since_it(tmp_path, key):
+    path = tmp_path / "g.db"
+    game = Game.create(path, "fr", ["Ann", "Bob"], key=key)
+    play(game, CHECKPOINT_EVERY * 3)
+    stored = game.ledger.checkpoint_stored
+    assert CHECKPOINT_EVERY * 2 < stored <= CHECKPOINT_EVERY * 3 + 1
+    game.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT seq FROM checkpoint").fetchone()[0] == CHECKPOINT_EVERY * 3 + 1
+    conn.close()
+    with Game.open(path, key=key, background=True) as again:
+        assert again.ledger._checkpoint[0] == CHECKPOINT_EVERY * 3 + 1
