@@ -406,7 +406,7 @@ class TableFlows(TerminalParts):
             if seconds:  # still waiting after wrong PINs: said at once
                 self._say(self._pin_wait_msg(seconds), "error")
             return None
-        self._say(Msg("needs_banker", {}, "Tap the banker card or type the PIN"), "error")
+        self._say(Msg("needs_banker", {}, "Tap the banker card (no banker PIN is set on this terminal)"), "error")
 
     def _banker_ok(self) -> None:
         """The banker is identified: run what was waiting for them, or open the banker menu."""
