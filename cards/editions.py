@@ -258,6 +258,9 @@ class Edition:
     location_fee: int = 0
     min_players: int = 2
     max_players: int = 8
+    #: The edition's short name for a person (``[edition] label``: one text or a table by language), shown where
+    #: editions are chosen (the new-game wizard); its ``name`` when the file gives none.
+    label: str = ""
 
     @property
     def is_ultimate(self) -> bool:
@@ -399,7 +402,7 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
     language = head["language"]
     if not _LANGUAGE_CODE.fullmatch(language):
         raise _fail(path, "edition.language", f"expected a language code such as 'fr' or 'en', found {language!r}")
-    known = {"name", "title", "language", "currency_symbol", "currency_position", "houses", "hotels",
+    known = {"name", "title", "label", "language", "currency_symbol", "currency_position", "houses", "hotels",
              "houses_before_hotel", *_MONEY_SETTINGS}
     for key in head:
         if key not in known:
@@ -422,12 +425,21 @@ def _build(path: Path, raw: dict[str, Any], seen: set[str]) -> Edition:
         if s.is_deed and s.group is not None:  # every deed has its group (checked by _squares)
             groups.setdefault(s.group, []).append(s.index)
     return Edition(name=name, title=head["title"], language=head["language"],
+                   label=_label(path, head, name, language),
                    currency_symbol=head["currency_symbol"], currency_position=head["currency_position"],
                    houses=houses, hotels=hotels, houses_before_hotel=before_hotel,
                    rules=MappingProxyType(rules), squares=squares, decks=MappingProxyType(decks),
                    source=str(path), groups=MappingProxyType({g: tuple(v) for g, v in groups.items()}),
                    group_names=MappingProxyType(group_names), starting_cash=settings["starting_cash"],
                    go_salary=settings["go_salary"], jail_fine=settings["jail_fine"])
+
+
+def _label(path: Path, head: Mapping[str, Any], name: str, language: str) -> Localized:
+    """``[edition] label``: the edition's short name for a person, one text or a table by language; the
+    edition's ``name`` when the file gives none (a derived edition never takes its base's label)."""
+    if "label" not in head:
+        return Localized({language: name}, language)
+    return _texts(path, "edition.label", head["label"], language)
 
 
 def _texts(path: Path, entry: str, value: Any, language: str) -> Localized:
@@ -610,7 +622,7 @@ def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str
     base = _build(base_path, base_raw, seen)
     if base.is_ultimate:
         raise _fail(path, "edition.base", f"{base_name} is an Ultimate board: it cannot be derived from")
-    known = {"name", "base", "scale", "title", "language", "currency_symbol", "currency_position"}
+    known = {"name", "base", "scale", "title", "label", "language", "currency_symbol", "currency_position"}
     for key in head:
         if key not in known:
             raise _fail(path, f"edition.{key}", "unknown setting for a derived edition")
@@ -646,6 +658,7 @@ def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str
         group_names = {g: Localized(n.texts, language) for g, n in group_names.items()}
     return replace(
         base, name=head["name"], title=head.get("title", base.title), language=language,
+        label=_label(path, head, head["name"], language),
         group_names=MappingProxyType(group_names),
         currency_symbol=head.get("currency_symbol", base.currency_symbol),
         currency_position=head.get("currency_position", base.currency_position),
@@ -723,7 +736,7 @@ def _build_ultimate(path: Path, raw: dict[str, Any], head: dict[str, Any]) -> Ed
         if key not in allowed:
             raise _fail(path, key, f"unknown table (expected one of {', '.join(sorted(allowed))})")
     known = {"name", "board", "title", "language", "languages", "currency_symbol", "currency_position",
-             "starting_cash", "go_salary", "location_fee", "min_players", "max_players"}
+             "starting_cash", "go_salary", "location_fee", "min_players", "max_players", "label"}
     for key in head:
         if key not in known:
             raise _fail(path, f"edition.{key}", "unknown setting for an Ultimate board")
@@ -763,6 +776,7 @@ def _build_ultimate(path: Path, raw: dict[str, Any], head: dict[str, Any]) -> Ed
         if s.group is not None:
             groups.setdefault(s.group, []).append(s.index)
     return Edition(name=head["name"], title=head["title"], language=head["language"],
+                   label=_label(path, head, head["name"], head["language"]),
                    currency_symbol=head["currency_symbol"], currency_position=head["currency_position"],
                    starting_cash=money["starting_cash"], go_salary=money["go_salary"], jail_fine=rules["jail_fee"],
                    houses=0, hotels=0, houses_before_hotel=0, rules=MappingProxyType(rules), squares=squares,

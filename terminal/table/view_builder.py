@@ -420,7 +420,8 @@ class ViewBuilder(TerminalParts):
 
     def _new_game_options(self, d: NewGame) -> list[Option]:
         edition = load_edition(d.edition)
-        options = [Option("edition", Msg("opt_edition", {"value": d.edition}, f"Edition: {d.edition}")),
+        label = edition.label or d.edition  # a Localized text: the screen shows it in its language
+        options = [Option("edition", Msg("opt_edition", {"value": label}, f"Edition: {label}")),
                    Option("mode", Msg("opt_mode", {"value": d.mode}, f"Mode: {d.mode}"))]
         if d.mode == "time_limit":
             options.append(Option("minutes", Msg("opt_minutes", {"n": d.minutes}, f"Length: {d.minutes} min")))

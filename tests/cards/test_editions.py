@@ -200,6 +200,7 @@ def test_an_old_file_with_one_name_per_square_is_its_own_language(tmp_path):
     old = re.sub(r'name = \{ fr = "[^"]*", en = ("[^"]*"), uk = "[^"]*" \}', r"name = \1", source)
     old = re.sub(r'text = \{ fr = ("[^"]*"), en = ("[^"]*"), uk = "[^"]*" \}', r"text = { fr = \1, en = \2 }", old)
     old = re.sub(r"\[groups\]\n(.+\n)+", "", old)
+    old = re.sub(r"^label = .*\n", "", old, flags=re.M)  # an old file has no label either
     assert "uk = " not in old and 'name = "Boardwalk"' in old
     path = tmp_path / "us-old.toml"
     path.write_text(old.replace('name = "us"', 'name = "us-old"', 1), encoding="utf-8")
@@ -321,3 +322,21 @@ def test_the_board_part_of_the_classic_editions_is_what_build_editions_writes():
                  for row, tr in zip(BOARD, NAMES, strict=True)]
         text = (ROOT / "cards" / "data" / f"{edition}.toml").read_text(encoding="utf-8")
         assert text[text.index(BEGIN):text.index(END) + len(END)] == board_toml(BOARD, column, names)
+
+
+def test_the_wizard_names_each_shipped_edition_in_the_screen_language():
+    # the new-game wizard showed raw codes ("Видання: fr"): every shipped edition has a short label in each
+    # screen language, and a file without one falls back to its name
+    for name in available_editions():
+        label = load_edition(name).label
+        assert all(label.in_language(lang) for lang in ("fr", "en", "uk")) and label != name, name
+    assert load_edition("fr").label.in_language("uk") == "Франція (євро)"
+
+
+def test_an_edition_without_a_label_shows_its_name(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text('[edition]\nname = "mine"\nbase = "fr"\n', encoding="utf-8")
+    assert load_edition_file(path).label == "mine"
+    path.write_text('[edition]\nname = "mine"\nbase = "fr"\nlabel = { fr = "" }\n', encoding="utf-8")
+    with pytest.raises(EditionError, match="edition.label.fr"):
+        load_edition_file(path)
