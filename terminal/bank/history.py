@@ -448,15 +448,15 @@ def maintain_summary(ledger: Ledger, limit: int = CHART_POINTS, stretches: int =
     kept = _kept(ledger, level, complete) if count else set()
     todo = [bucket for bucket in range(complete) if bucket not in kept]
     rows: dict[int, Stretch] = {}
-    if todo and level > 0:  # merged from the finer level's rows, where they are kept and verify
-        first = todo[:merges]
+    first = todo[:max(merges, stretches, 1)]  # the next ones, in order
+    if first:  # merged from the finer level's rows, where they are kept and verify
         finer = _stored_summary(ledger, level - 1, 2 * first[-1] + 2, 2 * first[0])
-        for bucket in first:
+        for bucket in first[:merges]:
             if 2 * bucket in finer and 2 * bucket + 1 in finer:
                 rows[bucket] = _merge([finer[2 * bucket], finer[2 * bucket + 1]])
     deadline = time.perf_counter() + budget_s
     counted = 0
-    for bucket in todo:
+    for bucket in first:
         if counted >= stretches or (counted and time.perf_counter() > deadline):
             break
         if bucket in rows:
