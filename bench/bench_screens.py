@@ -9,8 +9,11 @@ For games of 100, 1 000, 10 000 and 50 000 operations:
   800x480 as the screen does), wall and CPU milliseconds; target <= 50 ms;
 - history, scroll: a page up (drawn again), target <= 50 ms;
 - net-worth chart, first draw: the end-of-game screen drawn by a new renderer (the chart's points read from the
-  game and its summary, kept at each clean close), target <= 50 ms; and the same without the summary (a game
-  grown since its last clean close, or a file from before it: the points counted from the whole journal);
+  game and its summary), target <= 50 ms: after the games' clean close, and after an unclean stop (a power
+  cut, ``kill -9``) of a game played with the terminal's upkeep after each operation (``Game.maintain``, what
+  its tick calls: the summary kept as the game goes); for information, the same without the summary (a file
+  from before it: the points counted from the whole journal), and how many ticks, and milliseconds each, the
+  upkeep takes to catch such a file up, and what it costs a tick with nothing to do;
 - resident memory: the peak (VmHWM) of a fresh process that opens the game, draws the history and the
   end-of-game screen, and nothing else; target <= 80 MiB;
 - export: ``banquier export --format table-log``, ``csv`` and ``json`` in a fresh process each: the command's

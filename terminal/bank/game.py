@@ -469,13 +469,15 @@ class Game:
         tries again. Returns how many rows were written."""
         ledger = self._ledger
         guard = ledger.guard
-        if ledger.read_only or not ledger.marked or ledger.db.conn.in_transaction or ledger._batch is not None \
+        if ledger.read_only or not ledger.marked or ledger._batch is not None \
                 or (guard is not None and getattr(guard, "quick", True) is not True) \
                 or self.payments_stopped() is not None:
             return 0
         try:
+            if ledger.db.conn.in_transaction:
+                return 0
             written = maintain_summary(ledger, stretches=stretches, budget_s=budget_s)
-        except (GameError, *DAMAGE) as exc:
+        except (GameError, OSError, *DAMAGE) as exc:
             if not self._maintain_failed:
                 _log.warning("the chart's summary of %s was not brought up to date (%s); play goes on, the chart "
                              "reads the journal where the summary lacks", Path(ledger.path).name, one_line(exc))

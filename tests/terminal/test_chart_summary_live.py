@@ -216,3 +216,11 @@ def test_a_tick_that_cannot_write_does_not_stop_the_table(make_game, monkeypatch
     assert terminal.damage is None and game.payments_stopped() is None
     terminal.tick()
     assert len(rows(game)) == 2
+
+
+def test_maintain_on_a_closed_game_does_nothing_and_does_not_raise(make_game):
+    game = make_game("fr", PLAYERS)
+    for i in range(450):
+        game.pass_go(PLAYERS[i % 3])
+    game.close()
+    assert game.maintain() == 0
