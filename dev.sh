@@ -111,7 +111,8 @@ run_i18n() {
     local what=${1:-update}
     case "$what" in
         update) i18n_update ;;
-        check)  i18n_check ;;
+        check)  # msgfmt on each catalog, then the catalogs' own tests (placeholders, plural forms, every id)
+                i18n_check && .venv/bin/python -m pytest -q -p no:cacheprovider tests/i18n ;;
         add)    [ -n "${2:-}" ] || { echo "usage: ./dev.sh i18n add LANG (e.g. de)" >&2; return 2; }
                 .venv/bin/pybabel -q init -i "$POT" -d "$LOCALE" -D banquier -l "$2" "${BABEL_WIDTH[@]}"
                 echo "dev.sh: $LOCALE/$2/LC_MESSAGES/banquier.po started: add \"$2\" to LANGUAGES in" \

@@ -808,6 +808,11 @@ def _read_key(ctx: _Context, games: list[Path]) -> tuple[Check, bytes | None]:
     return Check("key", "ok", f"device key {path} (private)"), key
 
 
+def _count(n: int, one: str, many: str) -> str:
+    """``1 entry``, ``2 entries``: the English plural of the doctor's lines (which stay in English)."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def _check_game(path: Path, data: Path, key: bytes | None, backups: Path | None = None) -> Check:
     """One game's line. Reads a private copy of the game (nothing of the game's files is written or created,
     even for a game the terminal has open) and never raises: whatever is wrong is one line with the fix."""
@@ -854,8 +859,8 @@ def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes
         finally:
             db.close()
         if key is None:
-            return Check(name, "warn", f"{label}: the file is intact ({seq} entries), the journal was not verified "
-                                       f"(no device key)", "see the key line above")
+            return Check(name, "warn", f"the file is intact ({_count(seq, 'entry', 'entries')}), the journal was not "
+                                       f"verified (no device key)", "see the key line above")
         try:
             game = Game.open(copy, key=key, check="full")
         except AuditFailed as exc:
@@ -876,7 +881,8 @@ def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes
         return Check(name, "fail", f"{label}: lost its last {len(lost)} acknowledged entries (a damaged WAL); the "
                                    f"mirror in {backups} holds them",
                      "start banquier: resuming the game writes them back from the mirror (or restore a backup)")
-    return Check(name, "ok", f"{label}: intact, {seq} entries, {players} players, audit passed")
+    return Check(name, "ok", f"intact, {_count(seq, 'entry', 'entries')}, {_count(players, 'player', 'players')}, "
+                             f"audit passed")  # the line's name already says which game
 
 
 def _is_sqlite(path: Path) -> bool:

@@ -53,9 +53,11 @@ class AuditReport:
 
     def summary(self) -> str:
         if self.ok:
-            return f"Audit passed: {self.entries} entries, hash chain, sums and replay all agree."
+            entries = f"{self.entries} entr{'y' if self.entries == 1 else 'ies'}"
+            return f"Audit passed: {entries}, hash chain, sums and replay all agree."
         where = f" First entry edited or inconsistent: #{self.first_bad_seq}." if self.first_bad_seq else ""
-        return (f"Audit FAILED ({len(self.problems)} problem(s)).{where} "
+        count = len(self.problems)
+        return (f"Audit FAILED ({count} problem{'' if count == 1 else 's'}).{where} "
                 + " ".join(self.problems[:5]) + (" ..." if len(self.problems) > 5 else ""))
 
 

@@ -54,6 +54,20 @@ SLOT_TARGETS: Mapping[str, str] = {"own_property": "square", "opponent_property"
                                    "owned_property": "square", "opponent": "opponent", "group": "group",
                                    "side": "side"}
 PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property"})
+#: Why an Event card cannot apply now, by the first target of ``Game.event_targets`` with no choice: the message
+#: (nothing is recorded; the drawer sets the physical card aside), and its English.
+CANNOT_APPLY: Mapping[str, str] = {
+    "own_property": N_("ev_cannot_apply_own_property"), "opponent_property": N_("ev_cannot_apply_opponent_property"),
+    "owned_property": N_("ev_cannot_apply_owned_property"), "opponent": N_("ev_cannot_apply_opponent"),
+    "group": N_("ev_cannot_apply_group"), "side": N_("ev_cannot_apply_side")}
+_SET_ASIDE = " Nothing was recorded: set the Event card aside. ({card})"
+_CANNOT_APPLY_EN: Mapping[str, str] = {
+    "own_property": "{player} has no property this card can use." + _SET_ASIDE,
+    "opponent_property": "No opponent of {player} has a property this card can use." + _SET_ASIDE,
+    "owned_property": "No owned property can take this card now." + _SET_ASIDE,
+    "opponent": "{player} has no opponent left in the game." + _SET_ASIDE,
+    "group": "No colour group can take this card now." + _SET_ASIDE,
+    "side": "No side of the board can take this card now." + _SET_ASIDE}
 #: The Event screen's title while it waits for a slot, and what the screen needs (its "this screen needs ...").
 SLOT_TITLES: Mapping[str, str] = {
     "own_property": N_("ev_ask_own_property"), "opponent_property": N_("ev_ask_opponent_property"),
@@ -304,12 +318,14 @@ class UltimateFlows(TerminalParts):
         nothing is recorded."""
         slot = self._event_slot(screen)
         card = self._event(screen.card or 0)
-        if (slot not in ("card", "player") and card is not None and screen.player is not None and not screen.picks
-                and any(not choices for choices in self._event_choices(screen).values())):
-            self._go_idle()
-            text = self._event_text(card)
-            return self._refuse(Msg("ev_cannot_apply", {"card": text},
-                                    f"Cannot apply now, nothing was recorded: set the card aside. ({text})"))
+        if slot not in ("card", "player") and card is not None and screen.player is not None and not screen.picks:
+            empty = [target for target, choices in self._event_choices(screen).items() if not choices]
+            owns = screen.player in self._game.current.owner.values()
+            if {"own_property", "opponent_property"} <= set(empty) and owns:
+                empty.remove("own_property")  # a swap: the drawer has a property, no opponent has one
+            if empty:
+                self._go_idle()
+                return self._refuse(self._cannot_apply(screen.player, empty[0], self._event_text(card)))
         if slot is not None:
             return self._go(screen) if self.dialog is not screen else self._changed()
         assert card is not None and screen.player is not None
@@ -328,6 +344,14 @@ class UltimateFlows(TerminalParts):
         if card.action == "movement":  # no money, no level: recorded at once (the card said so)
             return self._commit_or_confirm(op, purpose, (screen.player,))
         self._ask_confirm(op, purpose, confirm_by=(screen.player,), effects=effects)
+
+    @staticmethod
+    def _cannot_apply(player: str, target: str, card: str) -> Msg:
+        """Why an Event card cannot apply now: the first thing it needs that is not there (``target``, a key of
+        the Bank's ``event_targets``), naming the player who drew it and the card's text."""
+        code = CANNOT_APPLY.get(target, N_("ev_cannot_apply"))
+        english = _CANNOT_APPLY_EN.get(target, "Cannot apply now, nothing was recorded: set the card aside. ({card})")
+        return Msg(code, {"player": player, "card": card}, english.format(player=player, card=card))
 
     def _card_event(self, tapped: Tapped) -> None:
         """A player's card or a deed's sticker on the Event screen: the drawer, an opponent, a property."""

@@ -232,8 +232,16 @@ def test_a_card_that_cannot_apply_is_set_aside(table):
     before = t.entries()
     t.tap(ANN)
     t.tap(event_uid(1))  # a swap, with no property anywhere
-    assert t.view.screen == "idle" and t.view.message.code == "ev_cannot_apply" and t.entries() == before
-    assert t.beeps()[-1] == "refused"
+    assert t.view.screen == "idle" and t.view.message.code == "ev_cannot_apply_own_property"
+    assert t.entries() == before and t.beeps()[-1] == "refused"
+    assert text(t.view.message, "en").startswith("Ann has no property this card can use. Nothing was recorded")
+    # the drawer owns a property, no opponent does: the reason names the opponents
+    t.game.buy("Ann", 1)
+    before = t.entries()
+    t.tap(ANN)
+    t.tap(event_uid(1))
+    assert t.view.message.code == "ev_cannot_apply_opponent_property" and t.entries() == before
+    assert "adversaire de Ann" in text(t.view.message, "fr") and "{" not in text(t.view.message, "uk")
 
 
 def test_a_side_and_a_movement_card(table):
