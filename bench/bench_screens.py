@@ -9,8 +9,11 @@ For games of 100, 1 000, 10 000 and 50 000 operations:
   800x480 as the screen does), wall and CPU milliseconds; target <= 50 ms;
 - history, scroll: a page up (drawn again), target <= 50 ms;
 - net-worth chart, first draw: the end-of-game screen drawn by a new renderer (the chart's points read from the
-  game and its summary, kept at each clean close), target <= 50 ms; and the same without the summary (a game
-  grown since its last clean close, or a file from before it: the points counted from the whole journal);
+  game and its summary), target <= 50 ms: after the games' clean close, and after an unclean stop (a power
+  cut, ``kill -9``) of a game played with the terminal's upkeep after each operation (``Game.maintain``, what
+  its tick calls: the summary kept as the game goes); for information, the same without the summary (a file
+  from before it: the points counted from the whole journal), and how many ticks, and milliseconds each, the
+  upkeep takes to catch such a file up, and what it costs a tick with nothing to do;
 - resident memory: the peak (VmHWM) of a fresh process that opens the game, draws the history and the
   end-of-game screen, and nothing else; target <= 80 MiB;
 - export: ``banquier export --format table-log``, ``csv`` and ``json`` in a fresh process each: the command's
@@ -33,6 +36,7 @@ import json
 import os
 import resource
 import secrets
+import shutil
 import statistics
 import subprocess
 import sys
@@ -86,9 +90,11 @@ def key_of(folder: Path) -> Path:
     return path
 
 
-def build_game(path: Path, operations: int, key: bytes) -> None:
+def build_game(path: Path, operations: int, key: bytes, ticking: bool = False) -> None:
     """A game of ``operations`` journal entries (setup and the final end of the game included), played through
-    :class:`terminal.Game`; durability is turned off while it is built (building is not what is measured)."""
+    :class:`terminal.Game`; durability is turned off while it is built (building is not what is measured).
+    ``ticking``: the terminal's upkeep (:meth:`terminal.Game.maintain`, what its tick calls) after each
+    operation, and the game left without a clean close at the end (a power cut, ``kill -9``)."""
     from terminal.bank.game import Game
     from terminal.errors import GameError
     building = path.with_name(path.name + ".building")
@@ -109,6 +115,8 @@ def build_game(path: Path, operations: int, key: bytes) -> None:
         return last[0] if last else 0
     try:
         while entries() < operations - 1:
+            if ticking:
+                game.maintain()
             step += 1
             p = PLAYERS[step % 4]
             q = PLAYERS[(step + 1) % 4]
@@ -151,17 +159,45 @@ def build_game(path: Path, operations: int, key: bytes) -> None:
             except GameError:
                 game.pass_go(p)
         game.end_game()
+        if ticking:
+            game.maintain()
     finally:
-        game.close()
-    building.rename(path)
+        if ticking:
+            abandon(game)
+        else:
+            game.close()
+    for suffix in ("-wal", "-shm", ""):
+        if Path(str(building) + suffix).exists():
+            Path(str(building) + suffix).rename(str(path) + suffix)
 
 
-def game_file(folder: Path, operations: int, key: bytes) -> Path:
-    path = folder / f"screens-g{GENERATOR}-{operations}.db"
+def abandon(game: Any) -> None:
+    """Leave ``game`` as a process that dies does: its connection dropped without a clean close (the file stays
+    marked in use, its WAL as it is) and its play lock released (as the dead process's kernel would)."""
+    ledger = game.ledger
+    ledger.db.close()
+    if ledger.play_lock is not None:
+        os.close(ledger.play_lock)
+        ledger.play_lock = None
+
+
+def copy_game(path: Path, to: Path) -> Path:
+    """A copy of a game file with its WAL (one left by an unclean stop), under a new name."""
+    for suffix in ("-wal", "-shm"):
+        Path(str(to) + suffix).unlink(missing_ok=True)
+    for suffix in ("", "-wal"):
+        if Path(str(path) + suffix).exists():
+            shutil.copyfile(str(path) + suffix, str(to) + suffix)
+    return to
+
+
+def game_file(folder: Path, operations: int, key: bytes, ticking: bool = False) -> Path:
+    path = folder / f"screens-g{GENERATOR}-{operations}{'-ticked' if ticking else ''}.db"
     if not path.is_file():
         start = time.perf_counter()
-        print(f"building a game of {operations} operations in {path} ...", flush=True)
-        build_game(path, operations, key)
+        print(f"building a game of {operations} operations{' (ticking, left unclean)' if ticking else ''} in "
+              f"{path} ...", flush=True)
+        build_game(path, operations, key, ticking)
         print(f"  built in {time.perf_counter() - start:.1f} s (not timed)", flush=True)
     return path
 
@@ -214,6 +250,51 @@ class Screens:
             self.chart_first_draw()
         finally:
             db.execute("ROLLBACK")
+
+
+def catch_up(path: Path, n: int, key: bytes, folder: Path, where: str) -> None:
+    """How many ticks an old file without the chart's summary takes to catch up, and the milliseconds the
+    upkeep adds to each tick (:meth:`terminal.Game.maintain`, what the terminal's tick calls), on a copy of the
+    game with its summary dropped; then the cost of a tick's upkeep with nothing to do."""
+    import sqlite3
+
+    from terminal.bank.game import Game
+    scratch = copy_game(path, folder / f"scratch-catch-up-{n}.db")
+    try:
+        conn = sqlite3.connect(scratch)
+        conn.execute("DROP TABLE IF EXISTS chart_summary")
+        conn.commit()
+        conn.close()
+        game = Game.open(scratch, key=key)
+        try:
+            if game.ledger.guard is not None:  # what the first payment does: the start-up check, then the upkeep
+                game.ledger.guard.before_write(game.ledger)
+            steps: list[tuple[float, float]] = []
+            written = 0
+            while True:
+                c0, t0 = cpu(), time.perf_counter()
+                rows = game.maintain()
+                steps.append(((time.perf_counter() - t0) * 1000, (cpu() - c0) * 1000))
+                if rows == 0:
+                    break
+                written += rows
+            idle = [timed(game.maintain) for _ in range(200)]
+        finally:
+            game.close()
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(scratch) + suffix).unlink(missing_ok=True)
+    work = steps[:-1] or steps
+    walls = [w for w, _ in work]
+    cpus = [c for _, c in work]
+    emit(Row(BENCH, f"summary catch-up of an old file, {n} ops", f"{len(work) if written else 0} ticks, "
+             f"{written} rows", "", None, None,
+             f"ms per tick wall min/med/max {spread(walls)}, cpu {spread(cpus)}; total {sum(walls):.0f} ms over "
+             f"{len(work) * 0.5:.0f} s of ticks (every 0.5 s); {where}"))
+    idle_walls = [w * 1000 for w, _ in idle]
+    emit(Row(BENCH, f"tick upkeep, nothing to do, {n} ops", f"{statistics.median(idle_walls):.0f} us", "", None,
+             None, f"wall min/med/max {spread(idle_walls, 'us')} (one query of the last entry, one of the "
+             f"summary's index)"))
 
 
 def timed(action: Callable[[], None]) -> tuple[float, float]:
@@ -306,6 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     key = key_path.read_bytes()
     lengths = [int(x) for x in args.lengths.split(",") if x.strip()]
     games = {n: game_file(folder, n, key) for n in lengths}
+    ticked = {n: game_file(folder, n, key, ticking=True) for n in lengths}
     load = os.getloadavg()
     where = f"data {filesystem_of(folder)}; load {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}"
     print(f"bench_screens: {where}; {args.rounds} rounds, lengths interleaved")
@@ -313,7 +395,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for n in lengths:  # opened to play and closed once, as the terminal does (the file's index and summary)
         Screens(games[n], key, folder).close()
     # in-process: each round opens every game once, interleaved
-    kinds = ("history", "scroll", "chart", "chart_cold")
+    kinds = ("history", "scroll", "chart", "chart_unclean", "chart_cold")
     figures: dict[str, dict[int, list[tuple[float, float]]]] = {k: {n: [] for n in lengths} for k in kinds}
     for _ in range(args.rounds):
         for n in lengths:
@@ -325,16 +407,38 @@ def main(argv: Sequence[str] | None = None) -> int:
                 figures["scroll"][n].append(timed(screens.history_scroll))
             finally:
                 screens.close()
+            scratch = copy_game(ticked[n], folder / f"scratch-{n}.db")  # each round: just after the stop
+            try:
+                screens = Screens(scratch, key, folder)
+                try:
+                    figures["chart_unclean"][n].append(timed(screens.chart_first_draw))
+                finally:
+                    screens.close()
+            finally:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(scratch) + suffix).unlink(missing_ok=True)
     names = {"history": "history, first page", "scroll": "history, scroll a page",
-             "chart": "net-worth chart, first draw", "chart_cold": "chart, first draw, no summary"}
+             "chart": "net-worth chart, first draw",
+             "chart_unclean": "chart, first draw after an unclean stop (summary kept by ticks)",
+             "chart_cold": "chart, first draw, no summary"}
     for kind in kinds:
         for n in lengths:
             walls = [w for w, _ in figures[kind][n]]
             cpus = [c for _, c in figures[kind][n]]
             med = statistics.median(walls)
+            note = f"wall min/med/max {spread(walls)}; cpu {spread(cpus)}; 800x480; {where}"
+            if kind == "chart_cold":  # an old file's first draw: for information, the ticks then catch it up
+                emit(Row(BENCH, f"{names[kind]}, {n} ops", f"{med:.1f} ms (cpu {statistics.median(cpus):.1f})",
+                         "", None, None, f"for information: a file from before the summary (or after a copy "
+                         f"without it); the terminal's ticks catch it up (rows below); {note}"))
+                continue
+            if kind == "chart_unclean":
+                note = ("played through Game with the terminal's upkeep after each operation, left without a "
+                        f"clean close (WAL as left), reopened to play (its background audit running); {note}")
             emit(Row(BENCH, f"{names[kind]}, {n} ops", f"{med:.1f} ms (cpu {statistics.median(cpus):.1f})",
-                     f"<= {LIMIT_MS:g} ms", med / LIMIT_MS, med <= LIMIT_MS,
-                     f"wall min/med/max {spread(walls)}; cpu {spread(cpus)}; 800x480; {where}"))
+                     f"<= {LIMIT_MS:g} ms", med / LIMIT_MS, med <= LIMIT_MS, note))
+    for n in lengths:
+        catch_up(games[n], n, key, folder, where)
     for n in lengths:
         peaks = [child(RSS_CHILD, str(games[n]), str(key_path))["VmHWM"] / 1024 for _ in range(2)]
         peak = max(peaks)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import random
 import sqlite3
@@ -39,7 +40,15 @@ from cards.editions import Edition, load_edition
 from terminal.bank import engine, ultimate
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger
-from terminal.bank.history import HistoryPages, WorthSeries, keep, worth_series
+from terminal.bank.history import (
+    MAINTAIN_BUDGET_S,
+    MAINTAIN_STRETCHES,
+    HistoryPages,
+    WorthSeries,
+    keep,
+    maintain_summary,
+    worth_series,
+)
 from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
@@ -47,6 +56,8 @@ from terminal.bank.state import ALL_MODES, BANK, MODES, POT, ULTIMATE, State, st
 from terminal.bank.tx import Tx
 from terminal.bank.types import LEGACY_SETTLEMENT, SETTLEMENTS, Effects, GameConfig, Owed, Receipt
 from terminal.errors import AuditFailed, GameError, LedgerError, NothingToUndo, RuleViolation, UnknownName
+
+_log = logging.getLogger(__name__)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 #: The longest agreed length of a time-limited game, in minutes (a day).
@@ -76,6 +87,7 @@ class Game:
         self._play_pending = 0.0  # seconds of play counted but not yet written
         self._time_up: Receipt | None = None  # the end a play-time entry just caused
         self.restored = 0  # entries written back from the mirror when the game was resumed
+        self._maintain_failed = False  # the last maintain() failed (logged once)
 
     # -- creating and opening ------------------------------------------------------------------------------
     @classmethod
@@ -446,6 +458,33 @@ class Game:
             keep(self._ledger)
         except (GameError, *DAMAGE):
             pass  # the screens then read the journal itself: the same lines and points, in more time
+
+    def maintain(self, stretches: int = MAINTAIN_STRETCHES, budget_s: float = MAINTAIN_BUDGET_S) -> int:
+        """A bounded step of the upkeep done beside play (the terminal calls it on its tick, never on the path of
+        a payment): the chart's summary brought up to date by at most ``stretches`` stretches of the journal
+        counted (or ``budget_s`` seconds), see :func:`terminal.bank.history.maintain_summary`, so a game stopped
+        without a clean close is charted from its summary too, and an old file's summary catches up over the
+        following calls. Nothing is written to a game opened read-only, stopped, inside a replay's batch or before
+        its start-up check has passed. Never raises: a failure (a full disk) is logged once and the next call
+        tries again. Returns how many rows were written."""
+        ledger = self._ledger
+        guard = ledger.guard
+        if ledger.read_only or not ledger.marked or ledger._batch is not None \
+                or (guard is not None and getattr(guard, "quick", True) is not True) \
+                or self.payments_stopped() is not None:
+            return 0
+        try:
+            if ledger.db.conn.in_transaction:
+                return 0
+            written = maintain_summary(ledger, stretches=stretches, budget_s=budget_s)
+        except (GameError, OSError, *DAMAGE) as exc:
+            if not self._maintain_failed:
+                _log.warning("the chart's summary of %s was not brought up to date (%s); play goes on, the chart "
+                             "reads the journal where the summary lacks", Path(ledger.path).name, one_line(exc))
+            self._maintain_failed = True
+            return 0
+        self._maintain_failed = False
+        return written
 
     def __enter__(self) -> Game:
         return self

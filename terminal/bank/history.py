@@ -12,6 +12,7 @@ import bisect
 import hmac
 import json
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -294,38 +295,53 @@ def _decode(data: str) -> Stretch:
             {(str(section), _key(str(section), key)): value for section, key, value in raw["values"]})
 
 
-def _stored_summary(ledger: Ledger, level: int, complete: int) -> dict[int, Stretch]:
-    """The verified stretches of ``level`` below ``complete`` kept in the file, from the finest level stored at
-    or under ``level`` (those of a finer level merged); rows that do not verify are left out."""
+def _stored_summary(ledger: Ledger, level: int, complete: int, start: int = 0) -> dict[int, Stretch]:
+    """The verified stretches of ``level`` from ``start`` to below ``complete`` kept in the file: each from its
+    own row, else merged from the rows of finer levels that cover it (while the summary kept during play moves to
+    a new level, both are there); rows that do not verify (edited, or tied to an entry that is no longer the one
+    they were counted from) are left out."""
     db = ledger.db
     if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chart_summary'").fetchone() is None:
         return {}
-    row = db.execute("SELECT MAX(level) FROM chart_summary WHERE level <= ?", [level]).fetchone()
-    if row is None or row[0] is None:
-        return {}
-    stored = int(row[0])
-    span = 1 << stored
-    fine: dict[int, Stretch] = {}
-    for bucket, last_mac, data, mac, entry_mac in db.execute(
-            "SELECT s.bucket, s.last_mac, s.data, s.mac, j.mac FROM chart_summary AS s "
-            "LEFT JOIN journal AS j ON j.seq = (s.bucket + 1) * ? WHERE s.level = ? AND s.bucket < ? "
-            "ORDER BY s.bucket", [span, stored, complete << (level - stored)]):
+    rows: dict[tuple[int, int], Stretch] = {}
+    for stored, bucket, last_mac, data, mac, entry_mac in db.execute(
+            "SELECT s.level, s.bucket, s.last_mac, s.data, s.mac, j.mac FROM chart_summary AS s "
+            "LEFT JOIN journal AS j ON j.seq = (s.bucket + 1) << s.level WHERE s.level <= ? "
+            "AND s.bucket << s.level >= ? AND (s.bucket + 1) << s.level <= ? ORDER BY s.level, s.bucket",
+            [level, start << level, complete << level]):
         if entry_mac is None or entry_mac != last_mac or not isinstance(data, str) \
                 or not hmac.compare_digest(str(mac), _row_mac(ledger, stored, bucket, last_mac, data)):
             continue
         try:
-            fine[bucket] = _decode(data)
+            rows[(int(stored), int(bucket))] = _decode(data)
         except (ValueError, TypeError, KeyError, AttributeError):
             continue
-    if stored == level:
-        return fine
-    per = 1 << (level - stored)
+    if not rows:
+        return {}
+    finest = min(stored for stored, _ in rows)
+
+    def stretch(at: int, bucket: int) -> Stretch | None:
+        found = rows.get((at, bucket))
+        if found is not None or at <= finest:
+            return found
+        first = stretch(at - 1, 2 * bucket)
+        second = stretch(at - 1, 2 * bucket + 1) if first is not None else None
+        return _merge([first, second]) if first is not None and second is not None else None
+
     out: dict[int, Stretch] = {}
-    for bucket in range(complete):
-        parts = [fine.get(bucket * per + i) for i in range(per)]
-        if all(p is not None for p in parts):
-            out[bucket] = _merge([p for p in parts if p is not None])
+    for bucket in range(start, complete):
+        found = stretch(level, bucket)
+        if found is not None:
+            out[bucket] = found
     return out
+
+
+def _kept(ledger: Ledger, level: int, complete: int) -> set[int]:
+    """The buckets below ``complete`` whose row of ``level`` is tied to the entry that ends them now (its keyed
+    hash); a row whose entry is no longer that one is not counted (it is rewritten)."""
+    return {row[0] for row in ledger.db.execute(
+        "SELECT s.bucket FROM chart_summary AS s JOIN journal AS j ON j.seq = (s.bucket + 1) << s.level "
+        "WHERE s.level = ? AND s.bucket < ? AND j.mac = s.last_mac", [level, complete])}
 
 
 def _stretches(ledger: Ledger, last: int, level: int, limit: int) -> dict[int, Stretch]:
@@ -365,7 +381,7 @@ def keep_summary(ledger: Ledger, limit: int = CHART_POINTS) -> int:
     db = ledger.db
     have: set[int] = set()
     if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chart_summary'").fetchone():
-        have = {row[0] for row in db.execute("SELECT bucket FROM chart_summary WHERE level = ?", [level])}
+        have = _kept(ledger, level, complete)
     if len(have) >= complete and all(b in have for b in range(complete)):
         return 0
     stretches = _stretches(ledger, complete * span, level, limit)
@@ -383,6 +399,88 @@ def keep_summary(ledger: Ledger, limit: int = CHART_POINTS) -> int:
                        "VALUES (?, ?, ?, ?, ?)", [level, bucket, last_mac, data,
                                                   _row_mac(ledger, level, bucket, last_mac, data)])
             written += 1
+    return written
+
+
+#: What :func:`maintain_summary` does at most per call: stretches counted from the journal, rows merged from
+#: those of the finer level (no journal read), and the time it may take (checked after each stretch).
+MAINTAIN_STRETCHES = 2
+MAINTAIN_MERGES = 32
+MAINTAIN_BUDGET_S = 0.002
+
+
+def _no_table(exc: sqlite3.OperationalError) -> bool:
+    return "no such table" in str(exc)
+
+
+def maintain_summary(ledger: Ledger, limit: int = CHART_POINTS, stretches: int = MAINTAIN_STRETCHES,
+                     budget_s: float = MAINTAIN_BUDGET_S, merges: int = MAINTAIN_MERGES) -> int:
+    """Keep the chart's summary up to date as the game goes, a bounded step at a time (the terminal's tick):
+    write the rows of the stretches completed since the last one kept (a stretch is complete once its last
+    entry exists), at most ``stretches`` of them counted from the journal and ``merges`` merged from the rows of
+    the finer level (when the game's length moves the chart to longer stretches), stopping after the stretch
+    that passes ``budget_s``; a row tied to an entry that is no longer the one it was counted from is rewritten.
+    Once every complete stretch of the level is kept, the rows of other levels are dropped. The rows are those
+    :func:`keep_summary` writes. When there is nothing to do it reads the last entry and one count of the
+    summary's index. Returns how many rows were written; raises what the write raises."""
+    last_entry = ledger.last_entry()
+    if last_entry is None or last_entry[0] <= limit:
+        return 0
+    last = last_entry[0]
+    level = chart_level(last, limit)
+    if level == 0:
+        return 0
+    span = 1 << level
+    complete = last // span
+    db = ledger.db
+    try:
+        count, tied, others = db.execute(
+            "SELECT (SELECT COUNT(*) FROM chart_summary WHERE level = ? AND bucket < ?), "
+            "(SELECT s.last_mac = j.mac FROM chart_summary AS s, journal AS j WHERE s.level = ? AND s.bucket = ? "
+            "AND j.seq = ?), (SELECT COUNT(*) FROM chart_summary WHERE level != ?)",
+            [level, complete, level, complete - 1, complete * span, level]).fetchone()
+    except sqlite3.OperationalError as exc:  # a file from before the summary: it catches up from the start
+        if not _no_table(exc):
+            raise
+        count, tied, others = 0, None, 0
+    if count == complete and tied and not others:
+        return 0  # the journal is appended to only: the last row tied to its entry ties those before it
+    kept = _kept(ledger, level, complete) if count else set()
+    todo = [bucket for bucket in range(complete) if bucket not in kept]
+    rows: dict[int, Stretch] = {}
+    first = todo[:max(merges, stretches, 1)]  # the next ones, in order
+    if first:  # merged from the finer level's rows, where they are kept and verify
+        finer = _stored_summary(ledger, level - 1, 2 * first[-1] + 2, 2 * first[0])
+        for bucket in first[:merges]:
+            if 2 * bucket in finer and 2 * bucket + 1 in finer:
+                rows[bucket] = _merge([finer[2 * bucket], finer[2 * bucket + 1]])
+    deadline = time.perf_counter() + budget_s
+    counted = 0
+    for bucket in first:
+        if counted >= stretches or (counted and time.perf_counter() > deadline):
+            break
+        if bucket in rows:
+            continue
+        rows[bucket] = _aggregate(ledger, bucket * span + 1, (bucket + 1) * span, span).get(bucket, ({}, {}))
+        counted += 1
+    if not rows and not (not todo and others):
+        return 0
+    macs = dict(db.execute(f"SELECT seq, mac FROM journal WHERE seq IN ({', '.join('?' * len(rows))})",
+                           [(bucket + 1) * span for bucket in rows])) if rows else {}
+    written = 0
+    with ledger.writing():
+        db.execute(_SUMMARY_TABLE)
+        for bucket, stretch in sorted(rows.items()):
+            last_mac = macs.get((bucket + 1) * span)
+            if last_mac is None:
+                continue
+            data = _encode(stretch)
+            db.execute("INSERT OR REPLACE INTO chart_summary(level, bucket, last_mac, data, mac) "
+                       "VALUES (?, ?, ?, ?, ?)", [level, bucket, last_mac, data,
+                                                  _row_mac(ledger, level, bucket, last_mac, data)])
+            written += 1
+        if written == len(todo):  # every complete stretch of the level kept: the other levels are of no use
+            db.execute("DELETE FROM chart_summary WHERE level != ?", [level])
     return written
 
 

@@ -364,6 +364,8 @@ class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
                     self._after_commit("end_game")
             except GameError:
                 pass
+        if self.game is not None and self.damage is None:
+            self.game.maintain()  # the chart's summary, a bounded step (never raises; beeps and commits came first)
 
     def _set_up_under(self) -> TradeScreen | AuctionScreen | None:
         """The trade or auction already set up (something given, a bid made) on screen or under the keypad
