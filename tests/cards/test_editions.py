@@ -338,5 +338,5 @@ def test_an_edition_without_a_label_shows_its_name(tmp_path):
     path.write_text('[edition]\nname = "mine"\nbase = "fr"\n', encoding="utf-8")
     assert load_edition_file(path).label == "mine"
     path.write_text('[edition]\nname = "mine"\nbase = "fr"\nlabel = { fr = "" }\n', encoding="utf-8")
-    with pytest.raises(EditionError, match="edition.label.fr"):
+    with pytest.raises(EditionError, match=r"edition\.label\.fr"):
         load_edition_file(path)
