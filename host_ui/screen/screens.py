@@ -235,8 +235,9 @@ def draw_offer(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     side, foot = _deed_and_side(c, body, ctx)
     top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
     player_strip(c, top, ctx, ctx.view.player)
-    option_grid(c, buttons, ctx.view.options, ctx, cols=1, max_h=70)
-    footer(c, foot, ctx)
+    # upright, the side is short: options that do not fit go to a second page, with its buttons in the footer
+    pager = option_grid(c, buttons, ctx.view.options, ctx, cols=1, max_h=70)
+    footer(c, foot, ctx, pager=pager)
 
 
 def draw_own_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
