@@ -198,11 +198,20 @@ class Tx:
         debts = self.s.debts_of(player)
         if debts:
             owed = ", ".join(f"{d.amount} to {_account_name(d.creditor)}" for d in debts)
+            total, creditors = sum(d.amount for d in debts), [d.creditor for d in debts]
+            # how to raise the money depends on the board: the electronic one has no buildings and no mortgages,
+            # a property is sold back to the Bank (docs/RULES.md, the Ultimate Banking board)
+            if self.ed.is_ultimate:
+                raise PlayerInDebt(
+                    f"{player} owes {owed}: {what} must wait. Raise the money by selling properties back to the "
+                    f"Bank, or declare bankruptcy.",
+                    params={"player": player, "what": what, "debts": [d.to_json() for d in debts], "owed": total,
+                            "creditor_list": creditors, "remedy_code": "part_debt_remedy_ultimate"})
             raise PlayerInDebt(
                 f"{player} owes {owed}: {what} must wait. Raise the money by selling buildings, mortgaging "
                 f"deeds or trading, or declare bankruptcy.",
-                params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
-                        "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts]})
+                params={"player": player, "what": what, "debts": [d.to_json() for d in debts], "owed": total,
+                        "creditor_list": creditors, "remedy_code": "part_debt_remedy"})
 
     def deed(self, square: object) -> Square:
         last = len(self.ed.squares) - 1

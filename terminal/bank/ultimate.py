@@ -342,6 +342,8 @@ def _location(tx: Tx, op: Location) -> None:
         raise RuleViolation(f"After a Location, choose an unowned property or one of your own, not {owner}'s "
                             f"{deed.name}.", code="location_not_yours",
                             params={"square": deed.index, "deed": deed.name, "owner": owner})
+    if op.buy and owner is None:  # refused before the fee: the debt shown is the one the player has now
+        tx.require_no_debt(player, f"buying {deed.name}")
     tx.charge(player, BANK, tx.ed.location_fee)
     if owner is None:
         if op.buy:

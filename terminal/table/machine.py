@@ -419,6 +419,7 @@ class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
         (:func:`format_amount`), in the English text too."""
         params = dict(error.params or {})
         english = str(error)
+        money = (*money, "owed")  # what a player in debt owes is always an amount (PlayerInDebt)
         formatted = {k: self._fmt(params[k]) for k in money if isinstance(params.get(k), int)}
         if formatted:
             params.update(formatted)

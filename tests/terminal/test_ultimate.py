@@ -309,8 +309,12 @@ def test_a_location_fee_beyond_the_cash_is_a_debt(game):
         game.raise_level("Ann", 35)
     game.pay_rent("Bob", 35)  # 1600: Bob has 1500
     assert game.debts() == {"Bob": [{"to": "Ann", "amount": 100}]}
-    with pytest.raises(PlayerInDebt):
+    with pytest.raises(PlayerInDebt) as refused:
         game.location("Bob", 5, buy=True)  # buying is voluntary: not while in debt
+    # refused before the fee: the debt named is the one Bob has (not with the fee that is never charged), and
+    # the remedy is this board's (no buildings, no mortgages)
+    assert refused.value.params["owed"] == 100 and "selling properties back to the Bank" in str(refused.value)
+    assert refused.value.params["remedy_code"] == "part_debt_remedy_ultimate"
     game.location("Bob", 5)  # the fee is a charge: never refused for lack of cash
     assert game.debts() == {"Bob": [{"to": "Ann", "amount": 100}, {"to": "bank", "amount": 100}]}
     assert game.state()["owner"]["5"] == "bank"
