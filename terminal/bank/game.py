@@ -1048,6 +1048,13 @@ def _header_problem(meta: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: Names no player may take (compared without capitals): the Bank's and the Free Parking pot's accounts, and the
+#: names the screens give them in each language (the catalogs' ``ui_bank_name`` and ``ui_pot_name``; a test keeps
+#: this list and the catalogs together), so that no message about a player reads like one about the Bank.
+RESERVED_NAMES = frozenset({BANK, POT, "the bank", "banque", "la banque", "банк", "free parking", "parc gratuit",
+                            "стоянка"})
+
+
 def _check_players(players: tuple[str, ...], edition: Edition | None = None) -> None:
     least, most = (edition.min_players, edition.max_players) if edition is not None else (MIN_PLAYERS, MAX_PLAYERS)
     if not least <= len(players) <= most:
@@ -1058,7 +1065,7 @@ def _check_players(players: tuple[str, ...], edition: Edition | None = None) -> 
                 or not name.isprintable():
             raise RuleViolation(f"Player names are 1 to {MAX_NAME_LENGTH} printable characters without leading or "
                                 f"trailing spaces: {name!r}.", code="player_name", params={"name": name})
-        if name.lower() in (BANK, POT):
+        if name.casefold() in RESERVED_NAMES:
             raise RuleViolation(f"{name!r} is reserved for the Bank; choose another name.",
                                 code="player_name_reserved", params={"name": name})
     if len({name.casefold() for name in players}) != len(players):

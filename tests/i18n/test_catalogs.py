@@ -136,3 +136,17 @@ def test_there_is_one_catalog_per_screen_language():
     from cards.editions import LANGUAGES as EDITION_LANGUAGES
     assert LANGUAGES is EDITION_LANGUAGES
     assert sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir()) == sorted(LANGUAGES)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_player_may_take_the_name_a_screen_gives_the_bank_or_the_pot(tmp_path, key, language):
+    # a player called "Banque" made messages read "Bob → Banque 60 €" about a player
+    from terminal.bank.game import RESERVED_NAMES, Game
+    from terminal.errors import RuleViolation
+    for code in ("ui_bank_name", "ui_pot_name"):
+        name = i18n.translate(code, {}, language)
+        assert name.casefold() in RESERVED_NAMES, (language, name)
+        with pytest.raises(RuleViolation) as refused:
+            Game.create(tmp_path / f"{code}.db", "fr", ["Ann", name.upper()], key=key)
+        assert refused.value.code == "player_name_reserved"
+        assert not (tmp_path / f"{code}.db").exists()
