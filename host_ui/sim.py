@@ -662,10 +662,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"banquier sim: --size {args.size} is not a laid-out size: choose one of "
               f"{', '.join(f'{w}x{h}' for w, h in SIZES)}", file=sys.stderr)
         return 2
+    names = [p.strip() for p in args.players.split(",")]
+    if len(names) > 1 and not all(names):  # "A,,B" or a trailing comma: say so, never drop a player silently
+        print(f"banquier sim: --players {args.players!r} has an empty name between commas: give every player a "
+              f"name. Nothing was changed.", file=sys.stderr)
+        return 2
     try:
         return run_sim(args.demo, headless=args.headless, speed=args.speed, size=(width, height),
                        rotation=args.rotation, language=args.language, data_dir=args.data_dir,
-                       edition=args.edition, players=[p.strip() for p in args.players.split(",") if p.strip()],
+                       edition=args.edition, players=[p for p in names if p],
                        new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot,
                        stay=not args.close)
     except OSError as exc:

@@ -259,3 +259,11 @@ def test_ctrl_c_says_what_was_kept(capsys, monkeypatch):
 def _with_func(parser, command, func):
     parser._subparsers._group_actions[0].choices[command].set_defaults(func=func)
     return parser
+
+
+def test_an_empty_player_name_is_refused_not_dropped(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    code, _out, err = run(capsys, "sim", "--headless", "--new", "--players", "Ann,,Bob", "--seconds", "1")
+    assert code == 2 and "empty name" in err and err.count("\n") == 1
+    assert not (tmp_path / "data" / "games").exists() or not list((tmp_path / "data" / "games").iterdir())
