@@ -46,4 +46,4 @@ def test_the_rent_the_deed_card_and_the_deck_in_ukrainian(frames):
 
 def test_the_history_names_the_deeds_in_ukrainian(frames):
     history = " | ".join(_texts(frames["history"]))
-    assert "Оренда Авеню Республіки" in history, history[:400]
+    assert "Оренда: Авеню Республіки" in history, history[:400]

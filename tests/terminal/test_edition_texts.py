@@ -17,7 +17,7 @@ def test_rent_chance_and_refusal_on_a_ukrainian_screen(make_game):
     d.tap(deed_uid(39))
     d.tap(BOB)
     message = text(table.view.message, "uk")
-    assert "оренду за Вулиця Миру" in message and "Rue de la Paix" not in message
+    assert "оренду: Вулиця Миру" in message and "Rue de la Paix" not in message
 
     d.tap(ANN)
     d.choose("chance")

@@ -104,7 +104,7 @@ def test_a_bankruptcy_the_rules_refuse_is_refused_when_it_is_chosen(table):
 @pytest.mark.parametrize(("language", "expected"), [
     ("fr", "C'est fait : Bob paie le loyer de Rue de la Paix à Ann (0 €) ; Bob doit 600 € à Ann."),
     ("en", "Done: Bob pays Ann the rent on Rue de la Paix (0 €); Bob owes Ann 600 €."),
-    ("uk", "Готово: Bob сплачує Ann оренду за Вулиця Миру (0 €); Bob винен Ann 600 €."),
+    ("uk", "Готово: Bob сплачує Ann оренду: Вулиця Миру (0 €); Bob винен Ann 600 €."),
 ])
 def test_a_rent_paid_with_no_cash_names_the_creditor_and_the_debt(make_game, language, expected):
     table = Table(make_game, language=language)  # the French edition
