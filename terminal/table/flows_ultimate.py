@@ -340,6 +340,14 @@ class UltimateFlows(TerminalParts):
             if self.dialog is not screen:
                 self._go(screen)
             return self._refuse_error(exc, money=("amount", "cash", "owed"))
+        if card.action != "movement" and not effects.postings and not effects.changes:
+            # nothing to move or change (M50 per property, with no property): never a confirmation of "—" nor an
+            # empty entry to undo later
+            self._go_idle()
+            text = self._event_text(card)
+            return self._refuse(Msg("ev_changes_nothing", {"player": screen.player, "card": text},
+                                    f"This card changes nothing for {screen.player} now. Nothing was recorded: set "
+                                    f"the Event card aside. ({text})"))
         purpose = Msg("deck_card", {"text": self._event_text(card)}, self._event_text(card))
         if card.action == "movement":  # no money, no level: recorded at once (the card said so)
             return self._commit_or_confirm(op, purpose, (screen.player,))

@@ -375,3 +375,18 @@ def test_an_event_card_the_edition_lacks_and_one_on_the_classic_board(table, mak
     classic.terminal.game = classic.game = make_game("fr", PLAYERS)
     classic.tap(event_uid(1))
     assert classic.view.screen == "idle" and classic.view.message.code == "ev_not_this_board"
+
+
+def test_a_card_that_changes_nothing_now_is_set_aside_not_confirmed(table):
+    # "Pay M50 for each property you own" with no property: no confirmation of "—", no empty entry to undo
+    t = table
+    number = next(i for i, c in enumerate(t.game.edition.events, 1) if c.action == "pay_per_property")
+    before = t.entries()
+    t.tap(ANN)
+    t.tap(event_uid(number))
+    assert t.view.screen == "idle" and t.view.message.code == "ev_changes_nothing" and t.entries() == before
+    assert t.beeps()[-1] == "refused" and "{" not in text(t.view.message, "uk")
+    t.game.buy("Ann", 1)  # with a property, the card charges M50 after a confirmation
+    t.tap(ANN)
+    t.tap(event_uid(number))
+    assert t.view.screen == "confirm"
