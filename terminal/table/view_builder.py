@@ -88,8 +88,13 @@ class ViewBuilder(TerminalParts):
         state = self.game.current
         lines = []
         for seat, name in enumerate(state.players, start=1):
-            debts = tuple((d["creditor"] if d["creditor"] not in ("pot",) else "bank", d["amount"])
-                          for d in state.debts_of(name))
+            # one line per creditor, the amounts owed to them added up (two rents owed to Ann read "owes 1 700 to
+            # Ann", not two cut entries), in the order the debts were made; the pot is shown as the Bank
+            owed: dict[str, int] = {}
+            for d in state.debts_of(name):
+                creditor = "bank" if d["creditor"] == "pot" else d["creditor"]
+                owed[creditor] = owed.get(creditor, 0) + d["amount"]
+            debts = tuple(owed.items())
             lines.append(PlayerLine(name, seat, state.cash[name], self.game.worth(name), debts,
                                     name in state.bankrupt_list))
         return tuple(lines)

@@ -133,3 +133,17 @@ def test_a_rent_paid_in_part_says_what_is_still_owed(table):
     said = text(table.view.message, "en").replace(NBSP, " ")
     assert said.startswith("Done: Bob pays Ann the rent on Boardwalk ($100); Bob owes Ann $")
     assert str(g.debts()["Bob"][0]["amount"]) in said
+
+
+def test_two_debts_to_one_creditor_show_as_one_sum(table):
+    # the idle tile listed "owes 100: Ann; owes 1 60…" (cut) for two rents owed to Ann
+    _bob_owes_ann(table)
+    g = table.game
+    g.pay_rent("Bob", 39)
+    g.pay_rent("Bob", 39)
+    owed = sum(d["amount"] for d in g.current.debts_of("Bob") if d["creditor"] == "Ann")
+    assert len([d for d in g.current.debts_of("Bob") if d["creditor"] == "Ann"]) == 2 and owed > 0  # two records
+    table.driver.tap(BOB)
+    table.driver.button("cancel")
+    line = next(p for p in table.view.players if p.name == "Bob")
+    assert line.debts == (("Ann", owed),)
