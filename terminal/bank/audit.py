@@ -183,7 +183,7 @@ class QuickCheckFirst:
         self.quick_problem = ""
 
     def before_write(self, ledger: Ledger) -> None:
-        if self.quick is None:
+        if self.quick is None:  # the check runs here, once
             rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
             self.quick, self.quick_problem = rows == ["ok"], "; ".join(rows[:3])
         if not self.quick:
@@ -200,7 +200,7 @@ class QuickCheckFirst:
 #: How much lower than the terminal's the background audit's scheduling priority is (``nice``).
 BACKGROUND_NICE = 10
 
-class BackgroundAudit:
+class BackgroundAudit(QuickCheckFirst):
     """Start-up's deeper checks of a resumed game, in a separate process (a thread would hold the interpreter
     against the tap loop): SQLite's ``quick_check`` first, then the full audit (every entry replayed), both
     read in one read transaction through a read-only connection (nothing is written).
@@ -212,10 +212,8 @@ class BackgroundAudit:
     verified, so the next start-up verifies only the entries written since."""
 
     def __init__(self, path: Path, key: bytes, *, wait_s: float = 10.0, start_after_s: float = 0.2):
-        self.path = Path(path)
+        super().__init__(path)
         self.wait_s = wait_s
-        self.quick: bool | None = None
-        self.quick_problem = ""
         self.full: bool | None = None
         self.full_summary = ""
         self.audited: tuple[int, str] | None = None
@@ -289,14 +287,7 @@ class BackgroundAudit:
     def before_write(self, ledger: Ledger) -> None:
         if self.quick is None:
             self._quick_done.wait(self.wait_s)
-        if self.quick is None:  # the worker could not answer: the quick check runs here, once
-            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
-            self.quick, self.quick_problem = rows == ["ok"], "; ".join(rows[:3])
-        if not self.quick:
-            raise LedgerError(f"Payments are stopped: {self.path.name} is damaged (SQLite's check: "
-                              f"{self.quick_problem}). Nothing more is written to it; restore its newest good "
-                              f"backup or start a new game.", code="ledger_damaged",
-                              params={"path": str(self.path), "reason": self.quick_problem})
+        super().before_write(ledger)  # the worker's quick check, or (it could not answer) one run here
         if self.full is False:
             raise AuditFailed(f"Payments are stopped: the audit of {self.path.name} found {self.full_summary} "
                               f"Nothing more is written to it; `banquier audit` tells more; restore its newest "
