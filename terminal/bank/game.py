@@ -49,7 +49,7 @@ from terminal.bank.history import (
     maintain_summary,
     worth_series,
 )
-from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line
+from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line, transfers
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
 from terminal.bank.state import ALL_MODES, BANK, MODES, POT, ULTIMATE, State, standings, worth
@@ -322,7 +322,7 @@ class Game:
                                      e["recorded_at"])
                 if e["seq"] != prev_seq + 1 or not isinstance(e["mac"], str) or mac != e["mac"]:
                     raise ValueError(f"entry #{e['seq']}")
-                state = engine.replay_effects(state, Effects.recorded(_transfers_of(rows), e["changes"]))
+                state = engine.replay_effects(state, Effects.recorded(transfers(rows), e["changes"]))
                 prev_seq, prev = e["seq"], e["mac"]
         except (*DAMAGE, GameError) as exc:
             raise AuditFailed(f"{path} holds {end_seq} entries, but {missing[-1].get('seq')} were acknowledged "
@@ -1003,11 +1003,6 @@ def _length_meta(minutes: int | None) -> dict[str, int]:
 def _length_s(meta: Mapping[str, Any]) -> int | None:
     minutes = meta.get("length_minutes")
     return 60 * minutes if isinstance(minutes, int) and not isinstance(minutes, bool) else None
-
-
-def _transfers_of(rows: list[tuple[Any, ...]]) -> list[tuple[str, str, int]]:
-    """``(payer, payee, amount)`` transfers from the signed rows of an entry."""
-    return [(rows[i][1], rows[i + 1][1], rows[i + 1][2]) for i in range(0, len(rows) - 1, 2)]
 
 
 def _refuse_chain(path: str | Path, problems: list[str], first_bad: int | None) -> AuditFailed:

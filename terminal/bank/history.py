@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from cards.editions import Edition
-from terminal.bank.ledger import CLOCK_ENTRY, CLOCK_INDEX, Ledger, canonical
+from terminal.bank.ledger import CLOCK_ENTRY, CLOCK_INDEX, Ledger, canonical, transfers
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.state import State, worth
-from terminal.bank.types import Debt, Posting
+from terminal.bank.types import Debt
 
 #: Entries read per query when the whole journal is walked (the export).
 CHUNK = 512
@@ -45,11 +45,6 @@ def _last_seq(ledger: Ledger) -> int:
     return last[0] if last else 0
 
 
-def _transfers(rows: Sequence[tuple[int, str, int]]) -> list[Posting]:
-    """The transfers of an entry from its signed rows ``(n, account, amount)`` in order."""
-    return [Posting(rows[i][1], rows[i + 1][1], rows[i + 1][2]) for i in range(0, len(rows) - 1, 2)]
-
-
 def read_entries(ledger: Ledger, first: int, last: int, upto: int, with_clock: bool = False) -> list[dict[str, Any]]:
     """The entries with ``first <= seq <= last`` as :meth:`terminal.Game.history` gives them, ``undone`` as
     of entry ``upto`` (an undo written after it does not count)."""
@@ -67,7 +62,7 @@ def read_entries(ledger: Ledger, first: int, last: int, upto: int, with_clock: b
         op = json.loads(op_text)
         if not with_clock and op.get("op") in CLOCK_OPERATIONS:
             continue
-        out.append({"seq": seq, "kind": kind, "op": op, "undoes": undoes, "postings": _transfers(rows.get(seq, [])),
+        out.append({"seq": seq, "kind": kind, "op": op, "undoes": undoes, "postings": transfers(rows.get(seq, [])),
                     "undone": seq in undone, "recorded_at": recorded_at})
     return out
 

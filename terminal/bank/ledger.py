@@ -207,12 +207,10 @@ def posting_rows(postings: Sequence[tuple[str, str, int]]) -> list[Row]:
     return rows
 
 
-def _transfers(rows: list[Row]) -> list[Posting]:
-    out: list[Posting] = []
-    for i in range(0, len(rows) - 1, 2):
-        (_, payer, _debit), (_, payee, credit) = rows[i], rows[i + 1]
-        out.append(Posting(payer, payee, credit))
-    return out
+def transfers(rows: Sequence[Sequence[Any]]) -> list[Posting]:
+    """The transfers of an entry from its signed rows ``(n, account, amount)`` in order (:func:`posting_rows`
+    read back)."""
+    return [Posting(rows[i][1], rows[i + 1][1], rows[i + 1][2]) for i in range(0, len(rows) - 1, 2)]
 
 
 class Ledger:
@@ -744,7 +742,7 @@ class Ledger:
         for seq, kind, op, undoes, changes, recorded_at, mac in self.db.execute(
                 "SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq >= ? ORDER BY seq",
                 [start]):
-            yield Entry(seq, kind, json.loads(op), undoes, _transfers(postings.get(seq, [])), json.loads(changes),
+            yield Entry(seq, kind, json.loads(op), undoes, transfers(postings.get(seq, [])), json.loads(changes),
                         recorded_at, mac)
 
     def entry(self, seq: int) -> Entry | None:
