@@ -571,7 +571,7 @@ class Game:
         op = {"op": "undo"}
         was_over = self.is_over()
         self._time_up = None
-        new_seq = self._ledger.append("undo", op, seq, _rows(effects), effects.changes, new_state.to_json())
+        new_seq = self._ledger.append("undo", op, seq, effects.postings, effects.changes, new_state.to_json())
         self._state = new_state
         if was_over and not self.is_over():  # play resumes now: the time the game stood over is no play
             self._play_ref = self._play_clock() if self._play_clock is not None else None
@@ -961,11 +961,6 @@ class Game:
 def _effects(entry: Entry) -> Effects:
     """The effects a journal entry recorded."""
     return Effects.recorded(entry.postings, entry.changes)
-
-
-def _rows(effects: Effects) -> list[tuple[str, str, int]]:
-    """The postings as the ledger takes them."""
-    return [(p.payer, p.payee, p.amount) for p in effects.postings]
 
 
 def _drop_none(op: dict[str, Any]) -> dict[str, Any]:
