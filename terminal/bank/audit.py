@@ -173,6 +173,12 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
 
 
 # -- SQLite's own check before the first payment -------------------------------------------------------------------
+def quick_check(ledger: Ledger) -> tuple[bool, str]:
+    """SQLite's ``quick_check`` of ``ledger``'s file: ``(ok, its first 3 lines joined by "; ")``."""
+    rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
+    return rows == ["ok"], "; ".join(rows[:3])
+
+
 class QuickCheckFirst:
     """SQLite's ``quick_check`` of a resumed game, run once before its first entry is written (its cost follows
     the file's size, so a resume does not wait for it; a payment refused for it writes nothing)."""
@@ -184,8 +190,7 @@ class QuickCheckFirst:
 
     def before_write(self, ledger: Ledger) -> None:
         if self.quick is None:  # the check runs here, once
-            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
-            self.quick, self.quick_problem = rows == ["ok"], "; ".join(rows[:3])
+            self.quick, self.quick_problem = quick_check(ledger)
         if not self.quick:
             raise LedgerError(f"Payments are stopped: {self.path.name} is damaged (SQLite's check: "
                               f"{self.quick_problem}). Nothing more is written to it; restore its newest good "
@@ -319,8 +324,8 @@ def _worker(path: Path, key: bytes) -> None:
         return
     try:
         ledger.db.execute("BEGIN")  # one read transaction: one moment of the game, whatever the table writes
-        rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
-        say(stage="quick", ok=rows == ["ok"], problem="; ".join(rows[:3]))
+        ok, problem = quick_check(ledger)
+        say(stage="quick", ok=ok, problem=problem)
         with contextlib.suppress(OSError, AttributeError):  # the first payment waited for the quick check only:
             os.nice(BACKGROUND_NICE)  # now the tap loop goes first whenever both want the processor
         meta = ledger.meta()

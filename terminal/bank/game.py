@@ -39,7 +39,7 @@ from typing import Any
 from cards.editions import Edition, load_edition
 from terminal.bank import engine, ultimate
 from terminal.bank.auction import BuildingAuction, DeedAuction
-from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger
+from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger, quick_check
 from terminal.bank.history import (
     MAINTAIN_BUDGET_S,
     MAINTAIN_STRETCHES,
@@ -402,11 +402,11 @@ class Game:
         keyed checkpoint to the end and (``quick``) SQLite's
         ``quick_check``. Records the verified end in ``ledger._checkpoint``."""
         if quick:
-            rows = [one_line(r[0]) for r in ledger.db.execute("PRAGMA quick_check").fetchall()]
-            if rows != ["ok"]:
-                raise LedgerError(f"{path} is damaged (SQLite's check: {'; '.join(rows[:3])}). It was left "
+            ok, problem = quick_check(ledger)
+            if not ok:
+                raise LedgerError(f"{path} is damaged (SQLite's check: {problem}). It was left "
                                   f"untouched; restore a backup.", code="ledger_damaged",
-                                  params={"path": str(path), "reason": "; ".join(rows[:3])})
+                                  params={"path": str(path), "reason": problem})
         checkpoint = ledger.stored_checkpoint()
         if checkpoint is None:
             raise _refuse_chain(path, ["The record of the last verified entry does not match its keyed hash."],
