@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from host_ui.shell.backup import newest_good_backup
-from host_ui.shell.manage import GameRow, current_game_and_listing
+from host_ui.shell.backup import newest_good_backup, restore_backup
+from host_ui.shell.manage import GameRow, current_game_and_listing, games_dir, set_current
 from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.ledger import one_line
@@ -80,8 +80,6 @@ def restore_at_startup(found: StartUp, data: Path, key: bytes, *,
     """What ``banquier games restore`` does, for the game start-up could not resume: ``found.backup`` copied
     into a new game file (full check), made the current game; the damaged file is kept as it is. Raises
     LedgerError (or AuditFailed) naming the problem."""
-    from host_ui.shell.backup import restore_backup
-    from host_ui.shell.manage import games_dir, set_current
     if found.path is None or found.backup is None:
         raise LedgerError("No backup to restore: start a new game from the banker menu.", code="ledger_error")
     try:
