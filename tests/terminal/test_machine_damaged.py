@@ -10,46 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
-from hal.sim_beeper import SimBeeper
-from hal.sim_reader import SimReader
 from host_ui.shell.backup import rotate_backup
 from host_ui.shell.manage import set_current
 from host_ui.shell.pin import PinCheck, hash_pin
 from host_ui.shell.startup import restore_at_startup, resume_at_startup
 from terminal.bank.game import Game
 from terminal.table.i18n import LANGUAGES, translate
-from terminal.table.machine import Terminal, TerminalSettings
 from terminal.table.shared import Damage
-from tests.terminal.ui_driver import BANKER_UID, FakeClock, TableDriver, deed_uid, player_uid
+from tests.terminal.machine_table import WiredTable, classic_registry
+from tests.terminal.ui_driver import BANKER_UID, FakeClock, player_uid
 
 ANN, BOB = player_uid(1), player_uid(2)
 
 
-def _registry(game: Game | None) -> CardRegistry:
-    deeds = {deed_uid(s.index): DeedCard(s.index) for s in game.edition.deeds()} if game is not None else {}
-    return CardRegistry(None, {BANKER_UID: BankerCard(), **{player_uid(n): PlayerCard(n) for n in range(1, 5)},
-                               **deeds})
-
-
-class Table:
-    def __init__(self, game, *, damage=None, restore=None, factory=None, clock=None, **settings):
-        self.clock = clock or FakeClock()
-        self.beeper = SimBeeper(audio=False, clock=self.clock)
-        self.reader = SimReader(clock=self.clock)
-        self.terminal = Terminal(game, _registry(game), self.beeper, self.clock, TerminalSettings(**settings),
-                                 game_factory=factory, damage=damage, restore=restore)
-        self.driver = TableDriver(self.terminal, self.reader, self.clock, ["Ann", "Bob"])
-        self._seen = 0
-
-    def beeps(self) -> list[str]:
-        new = [p for _, p in self.beeper.played[self._seen:]]
-        self._seen = len(self.beeper.played)
-        return new
-
-    @property
-    def view(self):
-        return self.terminal.view
+class Table(WiredTable):
+    def __init__(self, game, **kwargs):
+        super().__init__(game, classic_registry(game), ["Ann", "Bob"], **kwargs)
 
 
 def _damaged_current_game(tmp_path: Path, key: bytes) -> tuple[Path, Path, Path]:
