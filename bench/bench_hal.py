@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.measure import TimingBeeper, cpu, filesystem_of, percentile
 from bench.report import Row, emit
 from hal.interfaces import CardPresented, HalEvent
 from hal.mfrc522_reader import Mfrc522Reader
@@ -50,28 +51,6 @@ BENCH = "hal"
 #: The two schedules compared: (label, idle_poll_interval_s); None = the reader's default (20 ms).
 NEW, OLD = "adaptive (20 ms empty / 50 ms read)", "old (50 ms always)"
 SCHEDULES: dict[str, float | None] = {NEW: None, OLD: 0.05}
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
-
-
-def cpu() -> float:
-    return time.process_time()
-
-
-def filesystem_of(path: Path) -> str:
-    """The file system type of the mount holding ``path`` (from /proc/mounts), or "?"."""
-    best, kind = "", "?"
-    try:
-        for line in Path("/proc/mounts").read_text().splitlines():
-            fields = line.split()
-            if len(fields) >= 3 and str(path.resolve()).startswith(fields[1]) and len(fields[1]) >= len(best):
-                best, kind = fields[1], fields[2]
-    except OSError:
-        pass
-    return f"{kind} ({best or '?'})"
 
 
 class Loop:
@@ -214,16 +193,6 @@ def transfers(chip: FakeMFRC522, action: Callable[[], object]) -> int:
     before = chip.transfers
     action()
     return chip.transfers - before
-
-
-class TimingBeeper:
-    def __init__(self) -> None:
-        self.success_at: float | None = None
-
-    def play(self, pattern: str) -> bool:
-        if pattern == "success":
-            self.success_at = time.perf_counter()
-        return True
 
 
 def full_path(chip: FakeMFRC522, idle: float | None, trials: int, rng: random.Random, folder: Path,
