@@ -133,8 +133,9 @@ def idle_cpu(chip: FakeMFRC522, idle: float | None, seconds: float) -> tuple[flo
             loop.stop()
 
 
-def emulator_share(chip: FakeMFRC522, polls: int) -> tuple[float, float]:
-    """(CPU ms per empty poll, of which in the emulated chip), polling back to back in this thread."""
+@contextmanager
+def chip_time(chip: FakeMFRC522) -> Iterator[list[float]]:
+    """While inside: the CPU seconds this thread spends in ``chip``'s transfers, summed in the list's one item."""
     inside = [0.0]
     transfer = chip.transfer
 
@@ -144,17 +145,23 @@ def emulator_share(chip: FakeMFRC522, polls: int) -> tuple[float, float]:
             return transfer(data)
         finally:
             inside[0] += time.thread_time() - t
+    chip.transfer = timed  # type: ignore[method-assign]
+    try:
+        yield inside
+    finally:
+        chip.transfer = transfer  # type: ignore[method-assign]
+
+
+def emulator_share(chip: FakeMFRC522, polls: int) -> tuple[float, float]:
+    """(CPU ms per empty poll, of which in the emulated chip), polling back to back in this thread."""
     with reader_on(chip, None) as reader:
         reader.poll()
-        chip.transfer = timed  # type: ignore[method-assign]
-        try:
+        with chip_time(chip) as inside:
             t0 = time.thread_time()
             for _ in range(polls):
                 time.sleep(reader.next_poll_in())
                 reader.poll()
             total = time.thread_time() - t0
-        finally:
-            chip.transfer = transfer  # type: ignore[method-assign]
     return total / polls * 1000, inside[0] / polls * 1000
 
 
@@ -164,26 +171,17 @@ def python_per_poll(polls: int) -> tuple[float, float]:
     gpio = FakeGPIO()
     chip = FakeMFRC522()
     gpio.watch(22, chip.reset_pin_changed)
-    inside = [0.0]
-    transfer = chip.transfer
-
-    def timed(data: list[int]) -> list[int]:
-        t = time.thread_time()
-        try:
-            return transfer(data)
-        finally:
-            inside[0] += time.thread_time() - t
     with installed(gpio=gpio, spi=FakeSpiBus({(0, 0): chip})):
         now = [0.0]
         reader = Mfrc522Reader(wait=chip.advance, clock=lambda: now[0])
         try:
             reader.poll()
-            chip.transfer = timed  # type: ignore[method-assign]
-            t0 = time.thread_time()
-            for _ in range(polls):
-                now[0] += reader.next_poll_in()
-                reader.poll()
-            total = time.thread_time() - t0
+            with chip_time(chip) as inside:
+                t0 = time.thread_time()
+                for _ in range(polls):
+                    now[0] += reader.next_poll_in()
+                    reader.poll()
+                total = time.thread_time() - t0
         finally:
             reader.close()
     return total / polls * 1000, inside[0] / polls * 1000
