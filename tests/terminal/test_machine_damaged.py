@@ -17,6 +17,7 @@ from host_ui.shell.startup import restore_at_startup, resume_at_startup
 from terminal.bank.game import Game
 from terminal.table.i18n import LANGUAGES, translate
 from terminal.table.shared import Damage
+from tests.host_ui.shell.damage import edit_keeping_triggers
 from tests.terminal.machine_table import WiredTable, classic_registry
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, player_uid
 
@@ -106,25 +107,12 @@ def test_a_damaged_game_at_start_up_without_a_backup_offers_only_a_new_game(tmp_
     assert table.view.screen == "idle" and table.terminal.game is created[0] and table.terminal.damage is None
 
 
-def _edit_keeping_triggers(path: Path, statement: str) -> None:
-    """An edit behind the keyed checkpoint (the triggers dropped and put back): what start-up's quick checks
-    cannot see and only the full audit finds."""
-    with sqlite3.connect(path) as conn:
-        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-        for name, _ in triggers:
-            conn.execute(f"DROP TRIGGER {name}")
-        conn.execute(statement)
-        for _, sql in triggers:
-            conn.execute(sql)
-    conn.close()
-
-
 def test_a_failed_background_audit_stops_payments_at_once_with_a_clear_screen(tmp_path, key):
     path = tmp_path / "g.db"
     with Game.create(path, "fr", ["Ann", "Bob"], key=key) as game:
         game.buy("Ann", 39)
         game.pass_go("Bob")
-    _edit_keeping_triggers(path, "UPDATE postings SET amount = amount * 3 WHERE seq = 2")
+    edit_keeping_triggers(path, "UPDATE postings SET amount = amount * 3 WHERE seq = 2")
     game = Game.open(path, key=key, background=True)
     try:
         table = Table(game, factory=lambda *args, **kwargs: None)  # the wizard is not reached: not called
