@@ -248,3 +248,19 @@ def test_the_checkpoint_moves_over_the_entries_written_since_it(tmp_path, key):
     conn.close()
     with Game.open(path, key=key, background=True) as again:
         assert again.ledger._checkpoint[0] == CHECKPOINT_EVERY * 3 + 1
+
+
+def test_with_no_game_to_resume_start_up_names_each_unreadable_game_file_and_keeps_it(tmp_path, key, caplog):
+    """No current marker and no game that opens: start-up resumes nothing and names the file it could not open
+    (from the one reading of the games folder that chose no game), leaving it as it is."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "torn.db").write_bytes(b"not a game")
+    before = hashes(tmp_path)
+    with caplog.at_level("WARNING", logger="banquier"):
+        found = resume_at_startup(tmp_path, key)
+    assert found.game is None and found.path is None and found.problem is None
+    named = [r.getMessage() for r in caplog.records if "not resumed" in r.getMessage()]
+    assert len(named) == 1 and "torn.db" in named[0]
+    assert "`banquier games restore torn`" in caplog.text
+    assert hashes(tmp_path) == before
