@@ -19,7 +19,7 @@ from host_ui.shell.startup import mirror_of, resume_at_startup
 from terminal.bank.game import Game
 from terminal.bank.ledger import CHECKPOINT_EVERY
 from terminal.errors import AuditFailed, LedgerError
-from tests.host_ui.shell.damage import OTHER_KEY, edit_entry_in_wal, play, unclean_game
+from tests.host_ui.shell.damage import OTHER_KEY, edit_entry_in_wal, edit_keeping_triggers, play, unclean_game
 from tests.host_ui.shell.helpers import hashes
 from tests.unclean import abandon
 
@@ -40,7 +40,7 @@ def test_an_older_edit_stops_payments_once_the_background_audit_finds_it(tmp_pat
     full audit, in its own process, stops payments."""
     with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game:
         play(game, 6)
-    _edit_keeping_triggers(tmp_path / "g.db", "UPDATE postings SET amount = amount * 3 WHERE seq = 2")  # behind
+    edit_keeping_triggers(tmp_path / "g.db", "UPDATE postings SET amount = amount * 3 WHERE seq = 2")  # behind
     # the checkpoint, the triggers put back: what start-up's quick checks cannot see
     game = Game.open(tmp_path / "g.db", key=key, background=True)
     try:
@@ -53,17 +53,6 @@ def test_an_older_edit_stops_payments_once_the_background_audit_finds_it(tmp_pat
         game.close()
     with sqlite3.connect(tmp_path / "g.db") as conn:
         assert conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0] == 7  # nothing more written
-
-
-def _edit_keeping_triggers(path: Path, statement: str) -> None:
-    with sqlite3.connect(path) as conn:
-        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-        for name, _ in triggers:
-            conn.execute(f"DROP TRIGGER {name}")
-        conn.execute(statement)
-        for _, sql in triggers:
-            conn.execute(sql)
-    conn.close()
 
 
 def test_a_passed_background_audit_moves_the_checkpoint(tmp_path, key):
@@ -237,7 +226,7 @@ def test_an_edit_made_while_the_game_is_played_keeps_the_checkpoint_behind_it(tm
     moved = game.ledger.checkpoint_stored
     assert moved > 0
     edited = moved + 3 if (moved + 3) % 2 == 0 else moved + 2  # one of Ann's GO salaries, after the checkpoint
-    _edit_keeping_triggers(path, statement.format(seq=edited))
+    edit_keeping_triggers(path, statement.format(seq=edited))
     play(game, CHECKPOINT_EVERY * 2)  # it would have moved twice more
     game.close()
     with sqlite3.connect(path) as conn:
