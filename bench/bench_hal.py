@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.measure import TimingBeeper, cpu, filesystem_of, percentile
 from bench.report import Row, emit
 from hal.interfaces import CardPresented, HalEvent
 from hal.mfrc522_reader import Mfrc522Reader
@@ -50,28 +51,6 @@ BENCH = "hal"
 #: The two schedules compared: (label, idle_poll_interval_s); None = the reader's default (20 ms).
 NEW, OLD = "adaptive (20 ms empty / 50 ms read)", "old (50 ms always)"
 SCHEDULES: dict[str, float | None] = {NEW: None, OLD: 0.05}
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
-
-
-def cpu() -> float:
-    return time.process_time()
-
-
-def filesystem_of(path: Path) -> str:
-    """The file system type of the mount holding ``path`` (from /proc/mounts), or "?"."""
-    best, kind = "", "?"
-    try:
-        for line in Path("/proc/mounts").read_text().splitlines():
-            fields = line.split()
-            if len(fields) >= 3 and str(path.resolve()).startswith(fields[1]) and len(fields[1]) >= len(best):
-                best, kind = fields[1], fields[2]
-    except OSError:
-        pass
-    return f"{kind} ({best or '?'})"
 
 
 class Loop:
@@ -154,8 +133,9 @@ def idle_cpu(chip: FakeMFRC522, idle: float | None, seconds: float) -> tuple[flo
             loop.stop()
 
 
-def emulator_share(chip: FakeMFRC522, polls: int) -> tuple[float, float]:
-    """(CPU ms per empty poll, of which in the emulated chip), polling back to back in this thread."""
+@contextmanager
+def chip_time(chip: FakeMFRC522) -> Iterator[list[float]]:
+    """While inside: the CPU seconds this thread spends in ``chip``'s transfers, summed in the list's one item."""
     inside = [0.0]
     transfer = chip.transfer
 
@@ -165,17 +145,23 @@ def emulator_share(chip: FakeMFRC522, polls: int) -> tuple[float, float]:
             return transfer(data)
         finally:
             inside[0] += time.thread_time() - t
+    chip.transfer = timed  # type: ignore[method-assign]
+    try:
+        yield inside
+    finally:
+        chip.transfer = transfer  # type: ignore[method-assign]
+
+
+def emulator_share(chip: FakeMFRC522, polls: int) -> tuple[float, float]:
+    """(CPU ms per empty poll, of which in the emulated chip), polling back to back in this thread."""
     with reader_on(chip, None) as reader:
         reader.poll()
-        chip.transfer = timed  # type: ignore[method-assign]
-        try:
+        with chip_time(chip) as inside:
             t0 = time.thread_time()
             for _ in range(polls):
                 time.sleep(reader.next_poll_in())
                 reader.poll()
             total = time.thread_time() - t0
-        finally:
-            chip.transfer = transfer  # type: ignore[method-assign]
     return total / polls * 1000, inside[0] / polls * 1000
 
 
@@ -185,26 +171,17 @@ def python_per_poll(polls: int) -> tuple[float, float]:
     gpio = FakeGPIO()
     chip = FakeMFRC522()
     gpio.watch(22, chip.reset_pin_changed)
-    inside = [0.0]
-    transfer = chip.transfer
-
-    def timed(data: list[int]) -> list[int]:
-        t = time.thread_time()
-        try:
-            return transfer(data)
-        finally:
-            inside[0] += time.thread_time() - t
     with installed(gpio=gpio, spi=FakeSpiBus({(0, 0): chip})):
         now = [0.0]
         reader = Mfrc522Reader(wait=chip.advance, clock=lambda: now[0])
         try:
             reader.poll()
-            chip.transfer = timed  # type: ignore[method-assign]
-            t0 = time.thread_time()
-            for _ in range(polls):
-                now[0] += reader.next_poll_in()
-                reader.poll()
-            total = time.thread_time() - t0
+            with chip_time(chip) as inside:
+                t0 = time.thread_time()
+                for _ in range(polls):
+                    now[0] += reader.next_poll_in()
+                    reader.poll()
+                total = time.thread_time() - t0
         finally:
             reader.close()
     return total / polls * 1000, inside[0] / polls * 1000
@@ -214,16 +191,6 @@ def transfers(chip: FakeMFRC522, action: Callable[[], object]) -> int:
     before = chip.transfers
     action()
     return chip.transfers - before
-
-
-class TimingBeeper:
-    def __init__(self) -> None:
-        self.success_at: float | None = None
-
-    def play(self, pattern: str) -> bool:
-        if pattern == "success":
-            self.success_at = time.perf_counter()
-        return True
 
 
 def full_path(chip: FakeMFRC522, idle: float | None, trials: int, rng: random.Random, folder: Path,

@@ -54,7 +54,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from report import Row, emit  # noqa: E402  (this folder, as for every bench script)
+from measure import filesystem_of, percentile  # noqa: E402  (this folder, as for every bench script)
+from report import Row, emit  # noqa: E402
 
 from terminal.bank.game import Game  # noqa: E402
 from terminal.bank.tablelog import read_table_log  # noqa: E402
@@ -97,21 +98,6 @@ print(json.dumps(times))
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
-def filesystem_of(path: Path) -> str:
-    """The mount point and type holding ``path`` (from /proc/mounts, Linux only)."""
-    best = ("?", "?")
-    try:
-        real = str(path.resolve())
-        with open("/proc/mounts", encoding="utf-8") as f:
-            for line in f:
-                _, mount, fstype, *_ = line.split()
-                if (real == mount or real.startswith(mount.rstrip("/") + "/")) and len(mount) >= len(best[0]):
-                    best = (mount, fstype)
-    except OSError:
-        pass
-    return f"{best[0]} ({best[1]})"
-
-
 def load() -> str:
     try:
         return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -123,11 +109,6 @@ def spread(values: list[float], scale: float = 1000, unit: str = "ms", digits: i
     """``min/median/max`` of ``values`` (seconds, shown in ``unit``)."""
     return "/".join(f"{v * scale:.{digits}f}" for v in (min(values), statistics.median(values), max(values))) + \
         f" {unit}"
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def judged(figure: str, measured: str, ratio: float, target: float, note: str, unit: str = "x") -> None:

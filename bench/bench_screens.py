@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import secrets
 import shutil
 import statistics
@@ -49,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from measure import cpu, filesystem_of  # noqa: E402
 from report import Row, emit  # noqa: E402
 
 BENCH = "screens"
@@ -58,26 +58,6 @@ LIMIT_MS = 50.0
 LIMIT_MIB = 80.0
 LINEAR = 1.3
 STREAM_MIB = 5.0  # what streaming the export may add to the memory of the open game
-
-
-def filesystem_of(path: Path) -> str:
-    """The mount point and type holding ``path`` (from /proc/mounts, Linux only)."""
-    best = ("?", "?")
-    try:
-        real = str(path.resolve())
-        with open("/proc/mounts", encoding="utf-8") as f:
-            for line in f:
-                _, mount, fstype, *_ = line.split()
-                if (real == mount or real.startswith(mount.rstrip("/") + "/")) and len(mount) >= len(best[0]):
-                    best = (mount, fstype)
-    except OSError:
-        pass
-    return f"{best[0]} ({best[1]})"
-
-
-def cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 # -- the games ---------------------------------------------------------------------------------------------

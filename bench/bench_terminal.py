@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_ledger import filesystem_of  # noqa: E402  (this folder, as for every bench script)
+from measure import TimingBeeper, filesystem_of, percentile  # noqa: E402  (this folder, as for every bench script)
 from report import Row, emit  # noqa: E402
 
 from cards.registry import CardRegistry, DeedCard, PlayerCard  # noqa: E402
@@ -39,23 +39,6 @@ from terminal.table.machine import Terminal, TerminalSettings  # noqa: E402
 BENCH = "terminal"
 TAP_P99_MS = 50.0
 BLOCK = 50
-
-
-class TimingBeeper:
-    """A beeper that notes when ``success`` is asked for."""
-
-    def __init__(self) -> None:
-        self.success_at: float | None = None
-
-    def play(self, pattern: str) -> bool:
-        if pattern == "success":
-            self.success_at = time.perf_counter()
-        return True
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 class Table:

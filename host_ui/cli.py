@@ -132,13 +132,13 @@ def protected_files(card_set: str | Path | None = None) -> Protected:
 
 def cmd_export(args: argparse.Namespace) -> int:
     # Late: the output files and the table log's writer, for this command only.
-    from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output, write_output
+    from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output, is_sqlite, write_output
     from terminal.bank.history import iter_history
     from terminal.bank.tablelog import export_lines
     protected = protected_files()
     if args.output:
         output = Path(args.output)
-        if output.is_file() and (output.resolve() == Path(args.game).resolve() or _is_sqlite(output)):
+        if output.is_file() and (output.resolve() == Path(args.game).resolve() or is_sqlite(output)):
             return _fail(f"{output} is a game file: export writes to a new text file, never over a game.",
                          EXIT_USAGE)
         try:
@@ -206,14 +206,6 @@ def write_json_export(out: IO[str], meta: dict[str, Any], history: Iterable[dict
         first = False
     out.write("]" if first else "\n ]")
     out.write(',\n "state": ' + value(state, 1) + "\n}\n")
-
-
-def _is_sqlite(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

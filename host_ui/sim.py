@@ -298,6 +298,15 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         if renderer.game is not terminal.game:
             renderer.game = terminal.game
 
+    def run_until(deadline: float | None) -> None:
+        """The screen's loop on real time until the window is closed or ``deadline`` (None: no deadline)."""
+        # the table clock follows real time also between the sleep and the poll: a poll due after the
+        # sleep is seen as due (one wake-up per reader poll, not two or three)
+        app.after_wait = follow_real_time
+        while app.running and (deadline is None or time.monotonic() < deadline):
+            follow_real_time()
+            app.step(app.wait_time())
+
     code = 0
     try:
         if on_start is not None:
@@ -310,21 +319,12 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                 # the last screen (the standings of a finished game) stays until the window is closed
                 # (``stay``), for ``max_seconds``, or else 3 s
                 linger = max_seconds if max_seconds is not None else None if stay else 3.0
-                deadline = None if linger is None else time.monotonic() + linger
                 app.reader = reader
-                app.after_wait = follow_real_time  # see below
-                while app.running and (deadline is None or time.monotonic() < deadline):
-                    follow_real_time()
-                    app.step(app.wait_time())
+                run_until(None if linger is None else time.monotonic() + linger)
         else:
             deadline = None if max_seconds is None else time.monotonic() + max_seconds
             app.draw_if_needed(time.monotonic(), force=True)
-            # the table clock follows real time also between the sleep and the poll: a poll due after the
-            # sleep is seen as due (one wake-up per reader poll, not two or three)
-            app.after_wait = follow_real_time
-            while app.running and (deadline is None or time.monotonic() < deadline):
-                follow_real_time()
-                app.step(app.wait_time())
+            run_until(deadline)
         if screenshot:
             app.draw_if_needed(time.monotonic(), force=True)
             pygame.image.save(output.display, str(screenshot))

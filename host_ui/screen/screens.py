@@ -74,6 +74,15 @@ def footer(c: Canvas, rect: pygame.Rect, ctx: Context, *, cancel: bool = True, o
                  role="footer")
 
 
+def page_of(items: list[Option], per_page: int, ctx: Context) -> tuple[list[Option], int, int]:
+    """The items of the page shown (``ctx.ui["page"]``, clamped to the last page) when ``per_page`` fit on one,
+    that page and the number of pages; both are kept in ``ctx.ui`` for the footer's pager."""
+    pages = max(1, -(-len(items) // per_page))
+    page = min(ctx.ui.get("page", 0), pages - 1)
+    ctx.ui["page"], ctx.ui["pages"] = page, pages
+    return items[page * per_page:(page + 1) * per_page], page, pages
+
+
 def option_grid(c: Canvas, rect: pygame.Rect, options: Iterable[Option], ctx: Context, *, min_w: float = 140,
                 cols: int | None = None, min_h: float = MIN_BUTTON, max_h: float = 64) -> tuple[int, int]:
     """Options as buttons, paginated; returns ``(page, pages)`` for the footer's pager."""
@@ -85,10 +94,7 @@ def option_grid(c: Canvas, rect: pygame.Rect, options: Iterable[Option], ctx: Co
         cols = max(1, min(3, (rect.w + gap) // (c.px(min_w) + gap)))
     rows_fit = max(1, (rect.h + gap) // (max(c.px(min_h), MIN_TARGET_PX) + gap))
     per_page = cols * rows_fit
-    pages = max(1, -(-len(shown_options) // per_page))
-    page = min(ctx.ui.get("page", 0), pages - 1)
-    ctx.ui["page"], ctx.ui["pages"] = page, pages
-    shown = shown_options[page * per_page:(page + 1) * per_page]
+    shown, page, pages = page_of(shown_options, per_page, ctx)
     rows = -(-len(shown) // cols) if pages == 1 else rows_fit
     row_h = min(c.px(max_h), (rect.h - gap * (rows - 1)) // rows)
     area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
@@ -342,10 +348,7 @@ def deck_grid(c: Canvas, rect: pygame.Rect, ctx: Context, cards: Mapping[str, De
     target = max(MIN_TARGET_PX, c.px(MIN_BUTTON))
     rows = max(1, (rect.h + gap) // (target + gap))
     per_page = cols * rows
-    pages = max(1, -(-len(options) // per_page))
-    page = min(ctx.ui.get("page", 0), pages - 1)
-    ctx.ui["page"], ctx.ui["pages"] = page, pages
-    shown = options[page * per_page:(page + 1) * per_page]
+    shown, page, pages = page_of(options, per_page, ctx)
     row_h = min(c.px(64), (rect.h - gap * (rows - 1)) // rows)
     area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
     for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
@@ -385,10 +388,7 @@ def deed_grid(c: Canvas, rect: pygame.Rect, ctx: Context, deeds: Mapping[str, Sq
     target = max(MIN_TARGET_PX, c.px(32))
     rows = max(1, (rect.h + gap) // (target + gap))
     per_page = cols * rows
-    pages = max(1, -(-len(options) // per_page))
-    page = min(ctx.ui.get("page", 0), pages - 1)
-    ctx.ui["page"], ctx.ui["pages"] = page, pages
-    shown = options[page * per_page:(page + 1) * per_page]
+    shown, page, pages = page_of(options, per_page, ctx)
     row_h = min(c.px(56), (rect.h - gap * (rows - 1)) // rows)
     area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
     state = ctx.game.current if ctx.game is not None else None

@@ -45,6 +45,7 @@ from cards.errors import CardsError
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.mfrc522_reader import KNOWN_VERSIONS
 from host_ui.shell.config import Config
+from host_ui.shell.outputs import is_sqlite
 from terminal.bank.game import Game
 from terminal.bank.ledger import one_line, private_copy
 from terminal.errors import AuditFailed, GameError
@@ -838,7 +839,7 @@ def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes
             try:
                 tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             except sqlite3.DatabaseError as exc:
-                if "not a database" in str(exc) and not _is_sqlite(path):
+                if "not a database" in str(exc) and not is_sqlite(path):
                     return Check(name, "warn", f"{label} is not a Banquier game file",
                                  "move it out of the data directory")
                 return Check(name, "fail", f"{label} cannot be read or is damaged: {one_line(exc)}", restore)
@@ -883,14 +884,6 @@ def _check_game_copy(path: Path, label: str, name: str, restore: str, key: bytes
                      "start banquier: resuming the game writes them back from the mirror (or restore a backup)")
     return Check(name, "ok", f"intact, {_count(seq, 'entry', 'entries')}, {_count(players, 'player', 'players')}, "
                              f"audit passed")  # the line's name already says which game
-
-
-def _is_sqlite(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
 
 
 def _check_games(ctx: _Context) -> list[Check]:

@@ -82,6 +82,12 @@ def list_games(data: Path, key_path: Path | None = None) -> list[GameRow]:
 def current_game(data: Path, key_path: Path | None = None) -> Path | None:
     """The game to resume: the one named in ``DATA_DIR/current`` if it still exists, else the newest game
     that is not over, else None."""
+    return current_game_and_listing(data, key_path)[0]
+
+
+def current_game_and_listing(data: Path, key_path: Path | None = None) -> tuple[Path | None, list[GameRow] | None]:
+    """:func:`current_game`, with the :func:`list_games` rows it read to choose (None when the marker named the
+    game), so that a caller that wants them too does not open every game file again."""
     marker = data / "current"
     try:
         name = marker.read_text(encoding="utf-8").strip() if marker.is_file() else ""
@@ -90,11 +96,12 @@ def current_game(data: Path, key_path: Path | None = None) -> Path | None:
     if name and Path(name).name == name:  # a name in the games folder, never a path elsewhere
         path = games_dir(data) / name
         if path.is_file():
-            return path
-    for row in list_games(data, key_path):
+            return path, None
+    rows = list_games(data, key_path)
+    for row in rows:
         if "problem" not in row and not row["over"]:
-            return row["path"]
-    return None
+            return row["path"], rows
+    return None, rows
 
 
 def set_current(data: Path, path: Path | None) -> None:

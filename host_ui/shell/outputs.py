@@ -27,7 +27,7 @@ from typing import IO
 from terminal.errors import GameError
 
 __all__ = ["OutputRefused", "OutputFileError", "Protected", "write_output", "check_output", "is_game_file",
-           "fsync_directory"]
+           "is_sqlite", "fsync_directory"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 WAL_MAGICS = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
@@ -73,6 +73,11 @@ def is_game_file(path: Path) -> bool:
             if base.exists() or suffix != "-journal":
                 return True
     return False
+
+
+def is_sqlite(path: Path) -> bool:
+    """Whether ``path`` starts with SQLite's header (a file that cannot be read is not)."""
+    return _head(path) == SQLITE_MAGIC
 
 
 def _head(path: Path) -> bytes:

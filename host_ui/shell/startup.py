@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from host_ui.shell.backup import newest_good_backup
-from host_ui.shell.manage import current_game, list_games
+from host_ui.shell.backup import newest_good_backup, restore_backup
+from host_ui.shell.manage import GameRow, current_game_and_listing, games_dir, set_current
 from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.ledger import one_line
@@ -50,13 +50,13 @@ def resume_at_startup(data: Path, key: bytes, *, key_file: Path | None = None, b
     Never raises for what is in the files: see the module docstring. ``backups``: the backup folder, searched
     for a good copy of a game that cannot be resumed."""
     try:
-        path = current_game(data, key_file)
+        path, rows = current_game_and_listing(data, key_file)
     except (GameError, OSError, *DAMAGE) as exc:
         problem = f"cannot tell which game to resume ({one_line(exc)}): start a new game from the banker menu"
         log.error("%s", problem)
         return StartUp(problem=problem)
     if path is None:
-        _name_the_unreadable(data, key_file)
+        _name_the_unreadable(rows or [])
         return StartUp()
     try:
         game = Game.open(path, key=key, clock=clock, background=True, mirror=mirror_of(path, backups))
@@ -80,8 +80,6 @@ def restore_at_startup(found: StartUp, data: Path, key: bytes, *,
     """What ``banquier games restore`` does, for the game start-up could not resume: ``found.backup`` copied
     into a new game file (full check), made the current game; the damaged file is kept as it is. Raises
     LedgerError (or AuditFailed) naming the problem."""
-    from host_ui.shell.backup import restore_backup
-    from host_ui.shell.manage import games_dir, set_current
     if found.path is None or found.backup is None:
         raise LedgerError("No backup to restore: start a new game from the banker menu.", code="ledger_error")
     try:
@@ -102,12 +100,9 @@ def mirror_of(game_path: Path, backups: Path | None) -> Path | None:
     return backups / f"{Path(game_path).stem}.mirror" if backups is not None else None
 
 
-def _name_the_unreadable(data: Path, key_file: Path | None) -> None:
-    """No game to resume: say which game files could not be opened (kept as they are), one line each."""
-    try:
-        rows = list_games(data, key_file)
-    except (GameError, OSError, *DAMAGE):
-        return
+def _name_the_unreadable(rows: list[GameRow]) -> None:
+    """No game to resume: say which game files of ``rows`` (the listing that found none) could not be opened
+    (kept as they are), one line each."""
     for row in rows:
         if "problem" in row:
             log.warning("not resumed: %s (kept as it is; `banquier games restore %s` or a new game)",

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cards.editions import Edition, available_editions, load_edition
 from cards.registry import Role
-from terminal.bank.game import MAX_NAME_LENGTH
+from terminal.bank.game import MAX_NAME_LENGTH, Game
 from terminal.bank.money import ten_percent
 from terminal.bank.state import BANK, MODES, POT
 from terminal.bank.types import Effects, Receipt
@@ -485,6 +485,13 @@ class TableFlows(TerminalParts):
             return self._banker_ok()
         self._banker_card(touch=True)
 
+    def _take_game(self, game: Game) -> None:
+        """``game`` becomes the game in play: the one before is closed, a damaged file's state is forgotten."""
+        if self.game is not None:
+            self.game.close()
+        self.game, self.damage, self.restore = game, None, None
+        self._last_go.clear()
+
     def _restore_backup(self) -> None:
         """The newest good backup of the damaged game, restored into a new game file by the host (the damaged
         file is kept), becomes the game in play."""
@@ -495,10 +502,7 @@ class TableFlows(TerminalParts):
             game = restore()
         except GameError as exc:
             return self._refuse_error(exc)
-        if self.game is not None:
-            self.game.close()
-        self.game, self.damage, self.restore = game, None, None
-        self._last_go.clear()
+        self._take_game(game)
         self._beep("success")
         self._go_idle()
         self._say(Msg("backup_restored", {"backup": damage.backup},
@@ -615,10 +619,7 @@ class TableFlows(TerminalParts):
                                dict(seats), minutes=minutes)
             except GameError as exc:
                 return self._refuse_error(exc)
-            if self.game is not None:
-                self.game.close()
-            self.game, self.damage, self.restore = game, None, None
-            self._last_go.clear()
+            self._take_game(game)
             self._beep("success")
             self._go(Idle())
             return self._say(Msg("game_created", {}, "Game started: good luck!"), "success")

@@ -98,6 +98,18 @@ def test_unknown_edition_and_square():
         load_edition("fr").square(40)
 
 
+def _refusal_of_edited_fr(tmp_path, edit) -> pytest.ExceptionInfo[EditionError]:
+    """The refusal of the French edition file once ``edit`` has changed it (the edit must change something)."""
+    source = (ROOT / "cards" / "data" / "fr.toml").read_text(encoding="utf-8")
+    broken = edit(source)
+    assert broken != source
+    path = tmp_path / "fr.toml"
+    path.write_text(broken, encoding="utf-8")
+    with pytest.raises(EditionError) as info:
+        load_edition_file(path)
+    return info
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace("price = 400", "price = 401"), "square 39.mortgage: 200 is not half the price 401"),
     (lambda t: t.replace("rents = [50, 200, 600", "rents = [50, 20, 600"), "square 39.rents: must increase"),
@@ -112,13 +124,7 @@ def test_unknown_edition_and_square():
     (lambda t: t[:-200], "not a valid TOML file"),
 ])
 def test_malformed_edition_files_are_refused_with_file_entry_and_reason(tmp_path, edit, message):
-    source = (ROOT / "cards" / "data" / "fr.toml").read_text(encoding="utf-8")
-    broken = edit(source)
-    assert broken != source
-    path = tmp_path / "fr.toml"
-    path.write_text(broken, encoding="utf-8")
-    with pytest.raises(EditionError) as info:
-        load_edition_file(path)
+    info = _refusal_of_edited_fr(tmp_path, edit)
     assert message in str(info.value)
     assert "fr.toml" in str(info.value)
 
@@ -243,13 +249,7 @@ def test_localized_names_behave_as_their_own_language_text():
     (lambda t: t.replace('language = "fr"', 'language = "French"'), "edition.language: expected a language code"),
 ])
 def test_bad_language_tables_are_refused_on_one_line(tmp_path, edit, message):
-    source = (ROOT / "cards" / "data" / "fr.toml").read_text(encoding="utf-8")
-    broken = edit(source)
-    assert broken != source
-    path = tmp_path / "fr.toml"
-    path.write_text(broken, encoding="utf-8")
-    with pytest.raises(EditionError) as info:
-        load_edition_file(path)
+    info = _refusal_of_edited_fr(tmp_path, edit)
     assert message in str(info.value) and "fr.toml" in str(info.value)
     assert "\n" not in str(info.value)
 

@@ -21,7 +21,7 @@ from terminal.bank.history import (
     worth_series,
 )
 from terminal.table.machine import Terminal, TerminalSettings
-from tests.terminal.test_history import PLAYERS, played
+from tests.terminal.test_history import PLAYERS, played, salaries
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, player_uid
 from tests.unclean import abandon
 
@@ -177,8 +177,7 @@ def file_digest(path: Path) -> dict[str, str]:
 
 def test_a_read_only_game_is_never_written(make_game, key):
     game = make_game("fr", PLAYERS)
-    for i in range(450):
-        game.pass_go(PLAYERS[i % 3])
+    salaries(game, 450)
     path = game.path
     game.close()
     with sqlite3.connect(path) as conn:
@@ -198,8 +197,7 @@ def test_a_read_only_game_is_never_written(make_game, key):
 
 def test_a_tick_that_cannot_write_does_not_stop_the_table(make_game, monkeypatch, caplog):
     game = make_game("fr", PLAYERS)
-    for i in range(450):
-        game.pass_go(PLAYERS[i % 3])
+    salaries(game, 450)
     terminal = terminal_for(game)
 
     def full_disk(*args, **kwargs):
@@ -220,7 +218,6 @@ def test_a_tick_that_cannot_write_does_not_stop_the_table(make_game, monkeypatch
 
 def test_maintain_on_a_closed_game_does_nothing_and_does_not_raise(make_game):
     game = make_game("fr", PLAYERS)
-    for i in range(450):
-        game.pass_go(PLAYERS[i % 3])
+    salaries(game, 450)
     game.close()
     assert game.maintain() == 0

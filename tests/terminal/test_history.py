@@ -58,6 +58,13 @@ def played(game: Game, steps: int, seed: int = 1) -> Game:
     return game
 
 
+def salaries(game: Game, count: int) -> Game:
+    """``count`` salaries, the players in turn: a long journal of one kind of entry."""
+    for i in range(count):
+        game.pass_go(PLAYERS[i % 3])
+    return game
+
+
 @pytest.fixture
 def long_game(make_game):
     game = make_game("fr", PLAYERS, mode="time_limit", dealt={"Ann": [1, 3], "Bob": [14, 16], "Cleo": [11, 13]})
@@ -231,8 +238,7 @@ def test_an_edited_summary_is_not_used_and_the_audit_names_it(long_game):
 
 def test_a_long_game_keeps_its_summary_when_closed(make_game, key):
     game = make_game("fr", PLAYERS)
-    for i in range(450):
-        game.pass_go(PLAYERS[i % 3])
+    salaries(game, 450)
     path = game.path
     game.close()
     with Game.open(path, key=key, read_only=True) as again:

@@ -6,42 +6,20 @@ from datetime import UTC
 
 import pytest
 
-from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
+from cards.registry import PlayerCard
 from hal.interfaces import ButtonPressed, ReaderBack, ReaderLost
-from hal.sim_beeper import SimBeeper
-from hal.sim_reader import SimReader
-from terminal.table.machine import Terminal, TerminalSettings
-from tests.terminal.ui_driver import BANKER_UID, UNKNOWN_UID, FakeClock, TableDriver, deed_uid, player_uid
+from tests.terminal.machine_table import WiredTable, classic_registry
+from tests.terminal.ui_driver import BANKER_UID, UNKNOWN_UID, deed_uid, player_uid
 
 ANN, BOB, CID = player_uid(1), player_uid(2), player_uid(3)
 
 
-class Table:
+class Table(WiredTable):
     """A terminal with three players, the simulated reader and beeper, and a fake clock."""
 
     def __init__(self, make_game, edition="fr", players=("Ann", "Bob", "Cid"), **settings):
-        self.clock = FakeClock()
-        self.game = make_game(edition, players)
-        registry = CardRegistry(None, {BANKER_UID: BankerCard(), **{player_uid(n): PlayerCard(n) for n in range(1, 5)},
-                                       **{deed_uid(s.index): DeedCard(s.index) for s in self.game.edition.deeds()}})
-        self.beeper = SimBeeper(audio=False, clock=self.clock)
-        self.reader = SimReader(clock=self.clock)
-        self.terminal = Terminal(self.game, registry, self.beeper, self.clock, TerminalSettings(**settings))
-        self.driver = TableDriver(self.terminal, self.reader, self.clock, list(players))
-        self._seen = 0
-
-    def beeps(self) -> list[str]:
-        """Patterns played since the last call."""
-        new = [p for _, p in self.beeper.played[self._seen:]]
-        self._seen = len(self.beeper.played)
-        return new
-
-    @property
-    def view(self):
-        return self.terminal.view
-
-    def entries(self) -> int:
-        return self.game.ledger.last_entry()[0]
+        game = make_game(edition, players)
+        super().__init__(game, classic_registry(game), players, **settings)
 
 
 @pytest.fixture

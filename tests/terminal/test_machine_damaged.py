@@ -10,46 +10,23 @@ from pathlib import Path
 
 import pytest
 
-from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
-from hal.sim_beeper import SimBeeper
-from hal.sim_reader import SimReader
 from host_ui.shell.backup import rotate_backup
 from host_ui.shell.manage import set_current
 from host_ui.shell.pin import PinCheck, hash_pin
 from host_ui.shell.startup import restore_at_startup, resume_at_startup
 from terminal.bank.game import Game
 from terminal.table.i18n import LANGUAGES, translate
-from terminal.table.machine import Terminal, TerminalSettings
 from terminal.table.shared import Damage
-from tests.terminal.ui_driver import BANKER_UID, FakeClock, TableDriver, deed_uid, player_uid
+from tests.host_ui.shell.damage import edit_keeping_triggers
+from tests.terminal.machine_table import WiredTable, classic_registry
+from tests.terminal.ui_driver import BANKER_UID, FakeClock, player_uid
 
 ANN, BOB = player_uid(1), player_uid(2)
 
 
-def _registry(game: Game | None) -> CardRegistry:
-    deeds = {deed_uid(s.index): DeedCard(s.index) for s in game.edition.deeds()} if game is not None else {}
-    return CardRegistry(None, {BANKER_UID: BankerCard(), **{player_uid(n): PlayerCard(n) for n in range(1, 5)},
-                               **deeds})
-
-
-class Table:
-    def __init__(self, game, *, damage=None, restore=None, factory=None, clock=None, **settings):
-        self.clock = clock or FakeClock()
-        self.beeper = SimBeeper(audio=False, clock=self.clock)
-        self.reader = SimReader(clock=self.clock)
-        self.terminal = Terminal(game, _registry(game), self.beeper, self.clock, TerminalSettings(**settings),
-                                 game_factory=factory, damage=damage, restore=restore)
-        self.driver = TableDriver(self.terminal, self.reader, self.clock, ["Ann", "Bob"])
-        self._seen = 0
-
-    def beeps(self) -> list[str]:
-        new = [p for _, p in self.beeper.played[self._seen:]]
-        self._seen = len(self.beeper.played)
-        return new
-
-    @property
-    def view(self):
-        return self.terminal.view
+class Table(WiredTable):
+    def __init__(self, game, **kwargs):
+        super().__init__(game, classic_registry(game), ["Ann", "Bob"], **kwargs)
 
 
 def _damaged_current_game(tmp_path: Path, key: bytes) -> tuple[Path, Path, Path]:
@@ -130,25 +107,12 @@ def test_a_damaged_game_at_start_up_without_a_backup_offers_only_a_new_game(tmp_
     assert table.view.screen == "idle" and table.terminal.game is created[0] and table.terminal.damage is None
 
 
-def _edit_keeping_triggers(path: Path, statement: str) -> None:
-    """An edit behind the keyed checkpoint (the triggers dropped and put back): what start-up's quick checks
-    cannot see and only the full audit finds."""
-    with sqlite3.connect(path) as conn:
-        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-        for name, _ in triggers:
-            conn.execute(f"DROP TRIGGER {name}")
-        conn.execute(statement)
-        for _, sql in triggers:
-            conn.execute(sql)
-    conn.close()
-
-
 def test_a_failed_background_audit_stops_payments_at_once_with_a_clear_screen(tmp_path, key):
     path = tmp_path / "g.db"
     with Game.create(path, "fr", ["Ann", "Bob"], key=key) as game:
         game.buy("Ann", 39)
         game.pass_go("Bob")
-    _edit_keeping_triggers(path, "UPDATE postings SET amount = amount * 3 WHERE seq = 2")
+    edit_keeping_triggers(path, "UPDATE postings SET amount = amount * 3 WHERE seq = 2")
     game = Game.open(path, key=key, background=True)
     try:
         table = Table(game, factory=lambda *args, **kwargs: None)  # the wizard is not reached: not called

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from hal.sim_beeper import SimBeeper
-from hal.sim_reader import SimReader
 from host_ui.demo import event_uid
 from terminal.table.flows_ultimate import PLAYER_OPTIONS, property_of_sticker, sticker_of_property
 from terminal.table.i18n import text
-from terminal.table.machine import Terminal, TerminalSettings
-from tests.terminal.ui_driver import BANKER_UID, FakeClock, TableDriver, deed_uid, player_uid
+from tests.terminal.machine_table import WiredTable
+from tests.terminal.ui_driver import BANKER_UID, deed_uid, player_uid
 
 ANN, BOB, CID = player_uid(1), player_uid(2), player_uid(3)
 PLAYERS = ("Ann", "Bob", "Cid")
@@ -26,31 +24,12 @@ def sticker(square: int) -> str:
     return deed_uid(classic)
 
 
-class Table:
+class Table(WiredTable):
     """A terminal on the electronic board with three players, every deed sticker and every Event card."""
 
     def __init__(self, make_game, players=PLAYERS, **settings):
         from host_ui.demo import make_registry, with_ultimate_cards
-        self.clock = FakeClock()
-        self.game = make_game("ultimate", players)
-        registry = with_ultimate_cards(make_registry(8))
-        self.beeper = SimBeeper(audio=False, clock=self.clock)
-        self.reader = SimReader(clock=self.clock)
-        self.terminal = Terminal(self.game, registry, self.beeper, self.clock, TerminalSettings(**settings))
-        self.driver = TableDriver(self.terminal, self.reader, self.clock, list(players))
-        self._seen = 0
-
-    def beeps(self) -> list[str]:
-        new = [p for _, p in self.beeper.played[self._seen:]]
-        self._seen = len(self.beeper.played)
-        return new
-
-    @property
-    def view(self):
-        return self.terminal.view
-
-    def entries(self) -> int:
-        return self.game.ledger.last_entry()[0]
+        super().__init__(make_game("ultimate", players), with_ultimate_cards(make_registry(8)), players, **settings)
 
     def tap(self, uid: str) -> None:
         self.driver.tap(uid)

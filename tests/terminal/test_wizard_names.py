@@ -9,7 +9,8 @@ from terminal.bank.game import Game
 from terminal.table.machine import Terminal, TerminalSettings
 
 
-def _wizard(tmp_path, key, game=None, language="fr"):
+def _terminal(tmp_path, key, game=None, language="fr"):
+    """A terminal on ``game`` whose wizard creates ``new.db``; ``made`` notes the names and cards it was given."""
     clock = FakeClock()
     made = {}
 
@@ -19,6 +20,11 @@ def _wizard(tmp_path, key, game=None, language="fr"):
 
     terminal = Terminal(game, make_registry(8), SimBeeper(audio=False, clock=clock), clock,
                         TerminalSettings(language=language), game_factory=factory)
+    return terminal, clock, made
+
+
+def _wizard(tmp_path, key, game=None, language="fr"):
+    terminal, clock, made = _terminal(tmp_path, key, game, language)
     terminal.present(BANKER_UID)
     terminal.choose("new_game")
     assert terminal.view.screen == "new_game"
@@ -118,15 +124,7 @@ def _bankrupt_through_the_machine(terminal, clock, seat, player):
 def test_the_cards_of_a_finished_game_bankrupt_ones_included_are_free_for_the_next(tmp_path, key):
     cards = {"Anne": player_uid(1), "Bruno": player_uid(2)}
     game = Game.create(tmp_path / "old.db", "fr", list(cards), key=key, player_cards=cards)
-    clock = FakeClock()
-    made = {}
-
-    def factory(edition, names, mode, rules, cards, minutes=None):
-        made.update(names=list(names), cards=dict(cards))
-        return Game.create(tmp_path / "new.db", edition, names, mode, rules or None, key=key, player_cards=cards)
-
-    terminal = Terminal(game, make_registry(8), SimBeeper(audio=False, clock=clock), clock,
-                        TerminalSettings(language="fr"), game_factory=factory)
+    terminal, clock, made = _terminal(tmp_path, key, game)
     _bankrupt_through_the_machine(terminal, clock, 2, "Bruno")
     assert terminal.game.is_over() and terminal.view.screen == "game_over"
     clock.advance(2)

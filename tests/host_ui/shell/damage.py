@@ -64,6 +64,19 @@ def edit_entry_in_wal(path: Path, seq: int) -> None:
         leftover.unlink()
 
 
+def edit_keeping_triggers(path: Path, statement: str) -> None:
+    """An edit behind the keyed checkpoint (the triggers dropped and put back): what start-up's quick checks
+    cannot see and only the full audit finds."""
+    with sqlite3.connect(path) as conn:
+        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+        for name, _ in triggers:
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute(statement)
+        for _, sql in triggers:
+            conn.execute(sql)
+    conn.close()
+
+
 def rollback_backup(path: Path, key: bytes) -> Path:
     """A game as a backup stores it: self-contained, rollback-journal mode, session marked open."""
     clean_game(path, key)

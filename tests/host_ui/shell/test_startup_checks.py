@@ -19,7 +19,7 @@ from host_ui.shell.startup import mirror_of, resume_at_startup
 from terminal.bank.game import Game
 from terminal.bank.ledger import CHECKPOINT_EVERY
 from terminal.errors import AuditFailed, LedgerError
-from tests.host_ui.shell.damage import OTHER_KEY, edit_entry_in_wal, play, unclean_game
+from tests.host_ui.shell.damage import OTHER_KEY, edit_entry_in_wal, edit_keeping_triggers, play, unclean_game
 from tests.host_ui.shell.helpers import hashes
 from tests.unclean import abandon
 
@@ -40,7 +40,7 @@ def test_an_older_edit_stops_payments_once_the_background_audit_finds_it(tmp_pat
     full audit, in its own process, stops payments."""
     with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game:
         play(game, 6)
-    _edit_keeping_triggers(tmp_path / "g.db", "UPDATE postings SET amount = amount * 3 WHERE seq = 2")  # behind
+    edit_keeping_triggers(tmp_path / "g.db", "UPDATE postings SET amount = amount * 3 WHERE seq = 2")  # behind
     # the checkpoint, the triggers put back: what start-up's quick checks cannot see
     game = Game.open(tmp_path / "g.db", key=key, background=True)
     try:
@@ -53,17 +53,6 @@ def test_an_older_edit_stops_payments_once_the_background_audit_finds_it(tmp_pat
         game.close()
     with sqlite3.connect(tmp_path / "g.db") as conn:
         assert conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0] == 7  # nothing more written
-
-
-def _edit_keeping_triggers(path: Path, statement: str) -> None:
-    with sqlite3.connect(path) as conn:
-        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-        for name, _ in triggers:
-            conn.execute(f"DROP TRIGGER {name}")
-        conn.execute(statement)
-        for _, sql in triggers:
-            conn.execute(sql)
-    conn.close()
 
 
 def test_a_passed_background_audit_moves_the_checkpoint(tmp_path, key):
@@ -237,7 +226,7 @@ def test_an_edit_made_while_the_game_is_played_keeps_the_checkpoint_behind_it(tm
     moved = game.ledger.checkpoint_stored
     assert moved > 0
     edited = moved + 3 if (moved + 3) % 2 == 0 else moved + 2  # one of Ann's GO salaries, after the checkpoint
-    _edit_keeping_triggers(path, statement.format(seq=edited))
+    edit_keeping_triggers(path, statement.format(seq=edited))
     play(game, CHECKPOINT_EVERY * 2)  # it would have moved twice more
     game.close()
     with sqlite3.connect(path) as conn:
@@ -259,3 +248,19 @@ def test_the_checkpoint_moves_over_the_entries_written_since_it(tmp_path, key):
     conn.close()
     with Game.open(path, key=key, background=True) as again:
         assert again.ledger._checkpoint[0] == CHECKPOINT_EVERY * 3 + 1
+
+
+def test_with_no_game_to_resume_start_up_names_each_unreadable_game_file_and_keeps_it(tmp_path, key, caplog):
+    """No current marker and no game that opens: start-up resumes nothing and names the file it could not open
+    (from the one reading of the games folder that chose no game), leaving it as it is."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "torn.db").write_bytes(b"not a game")
+    before = hashes(tmp_path)
+    with caplog.at_level("WARNING", logger="banquier"):
+        found = resume_at_startup(tmp_path, key)
+    assert found.game is None and found.path is None and found.problem is None
+    named = [r.getMessage() for r in caplog.records if "not resumed" in r.getMessage()]
+    assert len(named) == 1 and "torn.db" in named[0]
+    assert "`banquier games restore torn`" in caplog.text
+    assert hashes(tmp_path) == before
