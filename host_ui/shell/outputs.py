@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO
 
+from terminal.bank.durable import fsync_directory
 from terminal.errors import GameError
 
 __all__ = ["OutputRefused", "OutputFileError", "Protected", "write_output", "check_output", "is_game_file",
@@ -140,19 +141,6 @@ def check_output(path: str | os.PathLike[str], *, force: bool, protected: Protec
         raise OutputRefused(f"{path} already exists: nothing was written. Name a new file, or add --force to "
                             f"replace it.", code="output_exists", params={"path": str(path)})
     return path
-
-
-def fsync_directory(folder: Path) -> None:
-    """Make a rename in ``folder`` durable. Systems that cannot open or sync a folder skip it."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def replace_text_durably(path: Path, text: str, mode: int) -> None:

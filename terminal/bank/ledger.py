@@ -39,6 +39,7 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
+from terminal.bank.durable import fsync_directory
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.types import Change, Posting
 from terminal.errors import LedgerError
@@ -323,7 +324,7 @@ class Ledger:
         db.close()
         try:
             os.rename(building, path)
-            _fsync_directory(path.parent)
+            fsync_directory(path.parent)
         except OSError as exc:
             building.unlink(missing_ok=True)
             raise LedgerError(f"Cannot put the new game file in place at {path}: {exc.strerror}.",
@@ -1215,20 +1216,6 @@ def _close_view(db: sqlite_utils.Database, cleanup: Callable[[], None] | None) -
     finally:
         if cleanup is not None:
             cleanup()
-
-
-def _fsync_directory(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (a power cut after it keeps the new name)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def key_id(key: bytes) -> str:
