@@ -9,7 +9,8 @@
 #   1. system packages with apt (skipped, and no network needed, when they are all installed): Debian's
 #      python3-pygame (its SDL has the kmsdrm driver that PyPI wheels lack), python3-spidev and python3-evdev,
 #      python3-venv, python3-dev and gcc (to build RPi.GPIO), fonts-dejavu-core, sqlite3; on a Pi 5
-#      python3-lgpio, or lgpio from PyPI where the system's repositories have no python3-lgpio;
+#      python3-lgpio, or PyPI's lgpio wheel where the system's repositories have no python3-lgpio (swig
+#      too, only to build lgpio where PyPI has no wheel for the machine);
 #   2. SPI enabled (raspi-config nonint do_spi 0, or dtparam=spi=on in /boot/firmware/config.txt); a reboot
 #      this needs is remembered and said on every later run until it happened;
 #   3. the service user "banquier" in the groups spi gpio input dialout video render (the groups it had to
@@ -174,17 +175,19 @@ if [ "$PI5" = yes ] && [ -z "$LGPIO_FROM" ]; then
         LGPIO_FROM=debian
         MISSING_PACKAGES+=(python3-lgpio)
     else
-        LGPIO_FROM=pypi
-        MISSING_PACKAGES+=(swig)  # in case PyPI has no lgpio wheel for this machine: pip builds it
+        LGPIO_FROM=pypi  # PyPI's wheel (swig is added later only if there is none for this machine)
     fi
 fi
 case "$LGPIO_FROM" in
     debian) say "Pi 5: lgpio from Debian's python3-lgpio" ;;
     pypi) say "Pi 5: lgpio from PyPI (this system's repositories have no python3-lgpio, e.g. plain Debian)" ;;
 esac
+apt_install() {
+    DEBIAN_FRONTEND=noninteractive "$APT_GET" install -y -q --no-install-recommends "$@"
+}
 if [ ${#MISSING_PACKAGES[@]} -gt 0 ]; then
     say "system packages: ${MISSING_PACKAGES[*]}"
-    DEBIAN_FRONTEND=noninteractive "$APT_GET" install -y -q --no-install-recommends "${MISSING_PACKAGES[@]}"
+    apt_install "${MISSING_PACKAGES[@]}"
 else
     say "system packages: all there"
 fi
@@ -339,9 +342,12 @@ PIP_OPTIONS=(--quiet --disable-pip-version-check --no-cache-dir)
 install -d -m 0755 "$ROOT$WHEELHOUSE"
 # pip from the wheelhouse only (no network); "fetch" adds wheels to it from the package index.
 offline() { "$VENV_PY" -m pip "$1" "${PIP_OPTIONS[@]}" --no-index --find-links "$ROOT$WHEELHOUSE" "${@:2}"; }
+# A package PyPI has only as source (RPi.GPIO) is built here, through its PEP 517 build: pip's legacy
+# "setup.py bdist_wheel" needs the wheel package, which neither Debian's venv nor Raspberry Pi OS Lite has.
 fetch() {
     say "wheelhouse: fetching $* (needs the network)"
-    "$VENV_PY" -m pip wheel "${PIP_OPTIONS[@]}" --find-links "$ROOT$WHEELHOUSE" --wheel-dir "$ROOT$WHEELHOUSE" "$@"
+    "$VENV_PY" -m pip wheel "${PIP_OPTIONS[@]}" --use-pep517 --find-links "$ROOT$WHEELHOUSE" \
+        --wheel-dir "$ROOT$WHEELHOUSE" "$@"
 }
 from_wheelhouse() {  # install "$@" from the wheelhouse, fetching what it lacks first
     if ! offline install "$@" 2>/dev/null; then
@@ -350,9 +356,17 @@ from_wheelhouse() {  # install "$@" from the wheelhouse, fetching what it lacks 
     fi
 }
 say "Python packages: ${REQUIREMENTS[*]} ${NO_DEPS[*]}"
-if [ "$LGPIO_FROM" = pypi ]; then
-    # PyPI has no lgpio wheel for the Pi: its source is built (with swig), with the C library inside (PYPI=1).
-    PYPI=1 from_wheelhouse lgpio
+# lgpio 0.2 or newer (0.0.0.2 is an empty placeholder that imports but drives nothing).
+LGPIO_REQUIREMENT="lgpio>=0.2"
+if [ "$LGPIO_FROM" = pypi ] && ! offline install "$LGPIO_REQUIREMENT" 2>/dev/null; then
+    # PyPI has lgpio wheels for the Pi's Python 3.11 (aarch64 and armv7l): the wheel when there is one;
+    # else its source is built with swig, with the C library inside (PYPI=1).
+    if ! fetch --only-binary=lgpio "$LGPIO_REQUIREMENT" 2>/dev/null; then
+        say "Pi 5: PyPI has no lgpio wheel for this machine: building it from source (with swig)"
+        installed_package swig || apt_install swig
+        PYPI=1 fetch --no-binary=lgpio "$LGPIO_REQUIREMENT"
+    fi
+    offline install "$LGPIO_REQUIREMENT"
 fi
 from_wheelhouse "${REQUIREMENTS[@]}"
 if [ ${#NO_DEPS[@]} -gt 0 ]; then

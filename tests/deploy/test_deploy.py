@@ -330,19 +330,39 @@ def test_install_on_a_pi_5_uses_rpi_lgpio(pi5):
 
 
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
-def test_install_on_a_pi_5_on_plain_debian_takes_lgpio_from_pypi(pi5):
-    """Plain Debian has no python3-lgpio: `E: Unable to locate package python3-lgpio` stopped the install."""
+def test_install_on_a_pi_5_on_plain_debian_takes_lgpios_wheel_from_pypi(pi5):
+    """Plain Debian has no python3-lgpio: `E: Unable to locate package python3-lgpio` stopped the install. PyPI
+    has lgpio wheels for the Pi's Python (aarch64, armv7l): the wheel is taken, and swig is not installed."""
     result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio")
     apt_install = pi5.calls("apt-get")[1]
-    assert "python3-lgpio" not in apt_install and "swig" in apt_install
-    assert any(c[0] == "wheel" and c[-1] == "lgpio" for c in pip_calls(pi5))  # built from source (PYPI=1)
-    assert any(c[0] == "install" and "--no-index" in c and c[-1] == "lgpio" for c in pip_calls(pi5))
-    assert "lgpio from PyPI" in result.stdout
+    assert "python3-lgpio" not in apt_install and "swig" not in apt_install
+    fetched = [c for c in pip_calls(pi5) if c[0] == "wheel" and c[-1] == "lgpio>=0.2"]
+    assert fetched and all("--only-binary=lgpio" in c for c in fetched), fetched  # never the empty 0.0.0.2
+    assert any(c[0] == "install" and "--no-index" in c and c[-1] == "lgpio>=0.2" for c in pip_calls(pi5))
+    assert "lgpio from PyPI" in result.stdout and "building it from source" not in result.stdout
     # The choice is remembered: a rerun with everything installed asks apt nothing (no network).
-    result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio", STUB_DPKG_HAS=",".join(BASE_PACKAGES) + ",swig",
+    result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio", STUB_DPKG_HAS=",".join(BASE_PACKAGES),
                  STUB_OFFLINE="yes")
     assert pi5.calls("apt-get") == [] and "lgpio from PyPI" in result.stdout
-    assert any(c[0] == "install" and c[-1] == "lgpio" for c in pip_calls(pi5))
+    assert any(c[0] == "install" and c[-1] == "lgpio>=0.2" for c in pip_calls(pi5))
+
+
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
+def test_install_builds_lgpio_with_swig_only_where_pypi_has_no_wheel(pi5):
+    result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio", STUB_NO_WHEEL="lgpio")
+    assert ["install", "-y", "-q", "--no-install-recommends", "swig"] == pi5.calls("apt-get")[-1][1:]
+    assert any(c[0] == "wheel" and "--no-binary=lgpio" in c and c[-1] == "lgpio>=0.2" for c in pip_calls(pi5))
+    assert "building it from source (with swig)" in result.stdout
+
+
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
+def test_the_first_fetch_builds_source_packages_through_pep_517(pi):
+    """RPi.GPIO is only a source package: pip's legacy `setup.py bdist_wheel` fails without the wheel package
+    (`invalid command 'bdist_wheel'` on a plain Bookworm arm64 root and Raspberry Pi OS Lite)."""
+    pi(INSTALL)
+    fetched = [c for c in pip_calls(pi) if c[0] == "wheel" and "--no-index" not in c]
+    assert fetched and all("--use-pep517" in c for c in fetched), fetched
+    assert any(any(r.startswith("RPi.GPIO") for r in c) for c in fetched)
 
 
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
