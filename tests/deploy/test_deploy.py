@@ -10,6 +10,7 @@ fail, they do not skip, when a tool is missing.
 """
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import shutil
@@ -862,14 +863,85 @@ def test_the_exposure_check_does_see_a_weak_unit(tmp_path):
 
 def test_the_hardening_keeps_what_the_terminal_needs():
     text = UNIT.read_text()
-    devices = " ".join(values(text, "Service", "DeviceAllow"))
-    for device in ("char-spidev", "gpiomem", "char-gpiochip", "char-drm", "char-fb", "char-input", "char-tty"):
-        assert device in devices, device
     assert values(text, "Service", "DevicePolicy") == ["closed"]
     assert not values(text, "Service", "ProtectKernelTunables"), "RPi.GPIO writes /sys/class/gpio"
     assert not values(text, "Service", "PrivateDevices") and not values(text, "Service", "ProcSubset")
     assert values(text, "Service", "ProtectSystem") == ["strict"] and values(text, "Service", "StateDirectory")
     assert values(text, "Service", "SupplementaryGroups")
+
+
+PI4_PROC_DEVICES = (Path(__file__).parent / "data" / "pi4-proc-devices.txt").read_text()
+#: Each device node the terminal opens on a Pi, with its major:minor there (tests/deploy/data/README.md).
+PI_DEVICES = {
+    "/dev/spidev0.0": (153, 0), "/dev/spidev0.1": (153, 1),  # the MFRC522 reader
+    "/dev/gpiomem": (240, 0),  # RPi.GPIO
+    "/dev/gpiochip0": (244, 0), "/dev/gpiochip4": (244, 4),  # rpi-lgpio (a Pi 5)
+    "/dev/dri/card0": (226, 0), "/dev/dri/card1": (226, 1), "/dev/dri/renderD128": (226, 128),  # kmsdrm
+    "/dev/fb0": (29, 0), "/dev/fb1": (29, 1),  # an SPI panel's framebuffer
+    "/dev/input/event0": (13, 64), "/dev/input/event3": (13, 67),  # touch, keys
+    "/dev/ttyUSB0": (188, 0), "/dev/ttyACM0": (166, 0), "/dev/ttyAMA0": (204, 64), "/dev/ttyS0": (4, 64),  # serial
+    "/dev/tty1": (4, 1),  # the console, whose keyboard mode SDL sets
+}
+
+
+def unit_rules(text: str):
+    from host_ui.shell.sandbox import read_unit_devices
+    root = Path(tempfile.mkdtemp())
+    (root / "etc/systemd/system").mkdir(parents=True)
+    (root / "etc/systemd/system/banquier.service").write_text(text)
+    try:
+        return read_unit_devices(root)
+    finally:
+        shutil.rmtree(root)
+
+
+def test_the_unit_lets_the_terminal_open_every_device_of_a_pi():
+    """DeviceAllow=char-spidev matched no class (the kernel's spidev registers "153 spi"): with
+    DevicePolicy=closed the service could not open /dev/spidev0.0 while doctor, outside it, said ok."""
+    from host_ui.shell.sandbox import read_proc_devices
+    rules = unit_rules(UNIT.read_text())
+    classes = read_proc_devices(PI4_PROC_DEVICES)
+    refused = [path for path, number in PI_DEVICES.items() if not rules.allows(path, *number, classes)]
+    assert refused == []
+    assert not rules.allows("/dev/mem", 1, 1, classes) and not rules.allows("/dev/sda", 8, 0, classes)
+    assert not rules.allows("/dev/i2c-1", 89, 1, classes) and not rules.allows("/dev/vchiq", 242, 0, classes)
+    assert rules.allows("/dev/null", 1, 3, classes) and rules.allows("/dev/urandom", 1, 9, classes)
+    # A kernel whose gpiomem is a misc device (10:N): allowed by its path, not by the class "misc".
+    assert rules.allows("/dev/gpiomem", 10, 125, classes, number_of={"/dev/gpiomem": (10, 125)})
+    assert not rules.allows("/dev/uinput", 10, 223, classes, number_of={"/dev/gpiomem": (10, 125)})
+
+
+def test_every_device_class_of_the_unit_is_a_class_the_kernel_names():
+    """A class pattern that matches no name in /proc/devices (a typo, a file name for a class name) allows
+    nothing, silently: each must match one of a Pi's, and each path rule must be a device node's path."""
+    from host_ui.shell.sandbox import read_proc_devices
+    names = {name for group in read_proc_devices(PI4_PROC_DEVICES).values() for name in group}
+    rules = unit_rules(UNIT.read_text())
+    classes = [spec for spec, _ in rules.allow if spec.startswith("char-")]
+    assert classes and all(any(fnmatch.fnmatchcase(n, spec[5:]) for n in names) for spec in classes), classes
+    assert all(spec.startswith("char-") or spec in PI_DEVICES for spec, _ in rules.allow), rules.allow
+    assert all(access == "rw" for _, access in rules.allow)
+
+
+def test_the_check_of_the_classes_does_see_the_old_mistake():
+    from host_ui.shell.sandbox import read_proc_devices
+    old = UNIT.read_text().replace("DeviceAllow=char-spi rw", "DeviceAllow=char-spidev rw")
+    assert old != UNIT.read_text()
+    classes = read_proc_devices(PI4_PROC_DEVICES)
+    assert not unit_rules(old).allows("/dev/spidev0.0", 153, 0, classes)
+
+
+def test_the_classes_this_machine_has_are_those_of_the_unit():
+    """What this machine's own kernel lists (tty, input on a PC or CI) gets the same answer as the Pi's names."""
+    from host_ui.shell.sandbox import read_proc_devices
+    here = read_proc_devices(Path("/proc/devices").read_text())
+    rules = unit_rules(UNIT.read_text())
+    for name, major in (("tty", 4), ("input", 13)):
+        if name in here.get(major, []):
+            assert rules.allows(f"/dev/{name}-probe", major, 64, here), name
+    misc = next((major for major, names in here.items() if "misc" in names), None)
+    if misc is not None:  # /dev/uinput, /dev/fuse...: not the terminal's
+        assert not rules.allows("/dev/uinput", misc, 223, here)
 
 
 def test_every_hardening_setting_has_its_comment():
