@@ -486,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.func == "games":
                 storage = load_config().storage
                 return manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
-            return manage.cmd_cards(args, data_dir())
+            return manage.cmd_cards(args, data_dir(), load_config().reader)
         if args.func in (cmd_audit, cmd_export):
             args.game = str(_game_argument(args.game))
         code: int = args.func(args)

@@ -25,6 +25,7 @@ from terminal.errors import GameError
 
 if TYPE_CHECKING:
     from cards.registry import CardRegistry
+    from host_ui.shell.config import ReaderSettings
     from host_ui.shell.outputs import Protected
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
@@ -215,7 +216,9 @@ def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None
     return EXIT_OK
 
 
-def cmd_cards(args: argparse.Namespace, data: Path) -> int:
+def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | None = None) -> int:
+    """``banquier cards ...``: ``data`` the data directory; ``reader`` the configured card reader (backend and
+    its options), which the guided enrolment waits on (``--reader`` names another backend)."""
     # Late: the card registry and (for an export) the output guard, for `banquier cards` only.
     from cards.registry import CardRegistry, describe, parse_role
     path = Path(args.card_set) if args.card_set else data / "cards.txt"
@@ -265,7 +268,7 @@ def cmd_cards(args: argparse.Namespace, data: Path) -> int:
                 old = registry.enrol(args.uid, role, replace=args.replace)
                 print(f"{registry.uid_of(role)} is now {describe(role)}" + (f" (replaces {old})" if old else ""))
                 return EXIT_OK
-            return _enrol_with_reader(registry, args)
+            return _enrol_with_reader(registry, args, reader)
     except CardsError as exc:
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE
@@ -284,8 +287,10 @@ def _protected(data: Path, card_set: Path) -> Protected:
     return Protected(key_files=[default_key_path()], card_sets=[card_set, data / "cards.txt"], data_dirs=[data])
 
 
-def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace) -> int:
-    """The guided enrolment on the configured reader: one prompt per card, Ctrl-C or SIGTERM to stop."""
+def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace, settings: ReaderSettings | None) -> int:
+    """The guided enrolment on the configured reader (``settings``: its backend, pins, port; ``--reader``
+    names another backend, with its default options unless it is the configured one): one prompt per card,
+    Ctrl-C or SIGTERM to stop."""
     # Late: hal (the reader's backend) and the enrolment, for the guided enrolment only.
     import hal
     from cards.registry import Enrolment, parse_role
@@ -295,8 +300,11 @@ def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace) -> int:
         enrolment = Enrolment(registry, players=args.players, deeds=args.deeds, missing_only=not args.all)
     stop = threading.Event()
     hal.install_sigterm_handler(stop)
+    backend = args.reader or (settings.backend if settings is not None else None)
+    options = settings.hal_options() if settings is not None and backend == settings.backend else {}
     try:
-        reader = hal.load_reader(args.reader)
+        # env={}: the configuration has applied the BANQUIER_READER/... overrides already.
+        reader = hal.load_reader(backend, env={} if settings is not None else None, **options)
     except hal.HalError as exc:
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE
@@ -339,5 +347,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--replace-all", action="store_true", help="import: replace the whole card set")
     p.add_argument("--force", action="store_true", help="export: replace an existing file (never a game, the card "
                                                          "set or the device key)")
-    p.add_argument("--reader", help="reader backend for the guided enrolment (default: configured)")
+    p.add_argument("--reader", help="reader backend for the guided enrolment (default: the configured reader, "
+                                    "with its pins or port)")
     p.set_defaults(func="cards")
