@@ -115,19 +115,13 @@ def _open(path: str) -> Game:
 
 
 def protected_files(card_set: str | Path | None = None) -> Protected:
-    """What no output may replace: the device key, the card set and the games of the data directory."""
-    # Late: the device key's place and the output guard, for the commands that write a file.
-    from host_ui.shell.device_key import default_key_path
-    from host_ui.shell.outputs import Protected
+    """What no output may replace: the device key, the card set, the games, mirrors and ``current`` marker of the
+    data directory, and the configuration files (:func:`host_ui.shell.manage.protected_outputs`)."""
     try:
-        config = load_config()
-        data, key_file = Path(config.storage.data_dir), config.storage.key_file
-        backups: Path | None = config.storage.backups
+        config: Config | None = load_config()
     except GameError:
-        data, key_file, backups = Path(os.environ.get("BANQUIER_DATA_DIR") or "."), None, None
-    return Protected(key_files=[default_key_path(), key_file],
-                     card_sets=[data / "cards.txt", Path(card_set) if card_set is not None else None],
-                     data_dirs=[data], game_folders=[backups])
+        config = None
+    return manage.protected_outputs(config, config_path=_CONFIG_PATH, card_set=card_set)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -366,7 +360,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         argv += ["--data-dir", str(data_dir())]
     if not any(a == "--language" or a.startswith("--language=") for a in argv):
         argv += ["--language", load_config().game.language]
-    return sim_main(argv)
+    return sim_main(argv, protected=protected_files())
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -465,12 +459,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _leading_config(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--config FILE`` (or ``--config=FILE``) given before the command, and the rest of ``argv``."""
+    config = None
+    while argv:
+        if argv[0] == "--config" and len(argv) > 1:
+            config, argv = argv[1], argv[2:]
+        elif argv[0].startswith("--config="):
+            config, argv = argv[0].split("=", 1)[1], argv[1:]
+        else:
+            break
+    return config, argv
+
+
 def main(argv: list[str] | None = None) -> int:
     global _CONFIG_PATH
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["sim"]:  # the simulator parses its own options (and its own --help)
-        args = argparse.Namespace(command="sim", sim_args=argv[1:], func=cmd_sim, config=None)
+    config, rest = _leading_config(argv)
+    if rest[:1] == ["sim"]:  # the simulator parses its own options (and its own --help)
+        args = argparse.Namespace(command="sim", sim_args=rest[1:], func=cmd_sim, config=config)
     else:
         args = parser.parse_args(argv)
     _CONFIG_PATH = args.config
@@ -486,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.func == "games":
                 storage = load_config().storage
                 return manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
-            return manage.cmd_cards(args, data_dir(), load_config().reader)
+            return manage.cmd_cards(args, data_dir(), load_config().reader, protected_files(args.card_set))
         if args.func in (cmd_audit, cmd_export):
             args.game = str(_game_argument(args.game))
         code: int = args.func(args)

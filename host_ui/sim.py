@@ -45,7 +45,7 @@ from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
-from host_ui.shell.manage import current_game, games_dir, set_current
+from host_ui.shell.manage import current_game, games_dir, protected_outputs, set_current
 from terminal.bank.audit import DAMAGE
 from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
@@ -58,6 +58,7 @@ from terminal.table.shared import Damage
 from terminal.table.view import Msg
 
 if TYPE_CHECKING:
+    from host_ui.shell.outputs import Protected
     import pygame
 
     from host_ui.screen.app import TerminalApp
@@ -153,7 +154,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             screenshot: str | os.PathLike[str] | None = None, key: bytes | None = None, audio: bool | str = "auto",
             stay: bool = False, settings: TerminalSettings | None = None,
             desktop: tuple[int, int] | None = None,
-            on_start: Callable[[TerminalApp], None] | None = None) -> int:
+            on_start: Callable[[TerminalApp], None] | None = None, force: bool = False,
+            protected: Protected | None = None) -> int:
     """Run the simulator; returns an exit code (0 done, 1 the demo failed or a check of its log disagreed,
     2 bad arguments or log, 3 no screen or a file problem).
 
@@ -173,7 +175,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     - ``size``: the terminal's logical screen (480x320, 800x480, 1024x600, 1280x720); ``rotation``: 0/90/180/270.
       The window is shrunk to fit the desktop it opens on (``desktop``: its size, default from SDL).
     - ``language``: ``fr``, ``en`` or ``uk`` (default: the configuration's); ``screenshot``: save the last window
-      picture there (PNG).
+      picture there (PNG), through the output guard of every command (:mod:`host_ui.shell.outputs`): a new file,
+      an existing one only with ``force``, never a game, the card set, the key, the configuration or ``protected``
+      (default: :func:`host_ui.shell.manage.protected_outputs` of the configuration).
     - ``settings``: the state machine's settings (default: the configuration's ``[game]``: timeouts, banker
       protection and PIN); ``key``: the device key's bytes (default: read from the configured key file, made
       for a new game).
@@ -327,7 +331,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             run_until(deadline)
         if screenshot:
             app.draw_if_needed(time.monotonic(), force=True)
-            pygame.image.save(output.display, str(screenshot))
+            from host_ui.shell.outputs import write_binary_output  # late: only a screenshot writes a file
+            write_binary_output(screenshot, lambda f: pygame.image.save(output.display, f, "screenshot.png"),
+                                force=force, protected=protected or protected_outputs(config), what="screenshot")
     except DemoStopped:
         code = 0
     finally:
@@ -632,7 +638,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", default=",".join(DEFAULT_PLAYERS), help="names of a new game, comma-separated")
     parser.add_argument("--new", action="store_true", help="start a new game (the current one stays in the list)")
     parser.add_argument("--seconds", type=float, help="stop after this many seconds")
-    parser.add_argument("--screenshot", help="save the window to this PNG before quitting")
+    parser.add_argument("--screenshot", help="save the window to this PNG before quitting (a new file)")
+    parser.add_argument("--force", action="store_true", help="--screenshot: replace an existing file (never a game, "
+                                                             "the card set, the key or the configuration)")
     parser.add_argument("--close", action="store_true", help="close the window when a demo ends (default: it "
                                                              "stays on the standings until closed)")
     parser.add_argument("--stay", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
@@ -650,9 +658,25 @@ def _speed(text: str) -> float:
     return value
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``banquier sim`` (``argv`` without the program name). Returns the exit code."""
+def main(argv: Sequence[str] | None = None, *, protected: Protected | None = None) -> int:
+    """``banquier sim`` (``argv`` without the program name). Returns the exit code. ``protected``: what
+    ``--screenshot`` may never replace (default: from the configuration)."""
     args = build_parser().parse_args(argv)
+    if args.screenshot:  # refused before anything is played, and checked again when it is written
+        from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output
+        if protected is None:
+            try:
+                protected = protected_outputs(load_config())
+            except GameError:
+                protected = protected_outputs(None)
+        try:
+            check_output(args.screenshot, force=args.force, protected=protected, what="screenshot")
+        except OutputRefused as exc:
+            print(f"banquier sim: {exc}", file=sys.stderr)
+            return 2
+        except OutputFileError as exc:
+            print(f"banquier sim: {exc}", file=sys.stderr)
+            return 3
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
@@ -672,7 +696,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                        rotation=args.rotation, language=args.language, data_dir=args.data_dir,
                        edition=args.edition, players=[p for p in names if p],
                        new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot,
-                       stay=not args.close)
+                       stay=not args.close, force=args.force, protected=protected)
     except OSError as exc:
         print(f"banquier sim: {exc}", file=sys.stderr)
         return 3

@@ -25,7 +25,7 @@ from terminal.errors import GameError
 
 if TYPE_CHECKING:
     from cards.registry import CardRegistry
-    from host_ui.shell.config import ReaderSettings
+    from host_ui.shell.config import Config, ReaderSettings
     from host_ui.shell.outputs import Protected
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
@@ -216,9 +216,11 @@ def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None
     return EXIT_OK
 
 
-def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | None = None) -> int:
+def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | None = None,
+              protected: Protected | None = None) -> int:
     """``banquier cards ...``: ``data`` the data directory; ``reader`` the configured card reader (backend and
-    its options), which the guided enrolment waits on (``--reader`` names another backend)."""
+    its options), which the guided enrolment waits on (``--reader`` names another backend); ``protected``:
+    what an export may not replace (default: :func:`protected_outputs` without a configuration)."""
     # Late: the card registry and (for an export) the output guard, for `banquier cards` only.
     from cards.registry import CardRegistry, describe, parse_role
     path = Path(args.card_set) if args.card_set else data / "cards.txt"
@@ -236,8 +238,10 @@ def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | Non
             if args.file:
                 from host_ui.shell.outputs import OutputFileError, OutputRefused, write_output
                 try:
+                    guard = protected if protected is not None else protected_outputs(None, card_set=path)
+                    guard.card_sets.append(path)
                     write_output(args.file, lambda f: f.write(text), force=getattr(args, "force", False),
-                                 protected=_protected(data, path), what="card export")
+                                 protected=guard, what="card export")
                 except OutputRefused as exc:
                     print(f"banquier: {exc}", file=sys.stderr)
                     return EXIT_USAGE
@@ -278,13 +282,28 @@ def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | Non
     return EXIT_USAGE
 
 
-def _protected(data: Path, card_set: Path) -> Protected:
-    """What a card export may never replace: the card set in use, the data directory's one, the device key
-    and every game."""
-    # Late: the device key's place and the output guard, for a card export only.
+def protected_outputs(config: Config | None, *, config_path: str | os.PathLike[str] | None = None,
+                      card_set: str | os.PathLike[str] | None = None) -> Protected:
+    """What no output may replace (:mod:`host_ui.shell.outputs`): the device key, the card sets (the data
+    directory's and ``card_set``), every game and mirror of the data directory and backup folder, its
+    ``current`` marker, and the configuration files (the one ``config`` was read from, ``config_path``,
+    ``$BANQUIER_CONFIG``, the user's and the system's). ``config`` None: one that did not load (then
+    ``$BANQUIER_DATA_DIR`` is the data directory)."""
+    # Late: the configuration's places, the device key's and the output guard, for the commands that write a file.
+    from host_ui.shell.config import SYSTEM_CONFIG, user_config_path
     from host_ui.shell.device_key import default_key_path
     from host_ui.shell.outputs import Protected
-    return Protected(key_files=[default_key_path()], card_sets=[card_set, data / "cards.txt"], data_dirs=[data])
+    source = backups = key_file = None
+    if config is not None:
+        data, key_file, backups, source = Path(config.storage.data_dir), config.storage.key_file, \
+            config.storage.backups, config.source
+    else:
+        data = Path(os.environ.get("BANQUIER_DATA_DIR") or ".")
+    named = [Path(p).expanduser() for p in (config_path, os.environ.get("BANQUIER_CONFIG") or None) if p]
+    return Protected(key_files=[default_key_path(), key_file],
+                     card_sets=[data / "cards.txt", Path(card_set) if card_set is not None else None],
+                     data_dirs=[data], game_folders=[backups],
+                     config_files=[source, *named, SYSTEM_CONFIG, user_config_path(os.environ)])
 
 
 def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace, settings: ReaderSettings | None) -> int:
