@@ -280,14 +280,28 @@ def cmd_pin(args: argparse.Namespace) -> int:
     if pin != again:
         return _fail("the two PINs differ; nothing was changed.", EXIT_USAGE)
     try:
-        set_pin_in_config(target, pin, lambda text: parse_config(text, source=target))
+        set_pin_in_config(target, pin, lambda text: parse_config(text, source=target),
+                          new_owner=_service_owner(target))
     except GameError as exc:
         return _fail(f"{exc}; nothing was changed.", EXIT_USAGE)
     except OSError as exc:
-        return _fail(f"cannot write {target}: {exc.strerror or exc} (the configuration is root's: use sudo); "
-                     f"nothing was changed.", EXIT_FILE)
+        return _fail(f"cannot write {target}: {exc.strerror or exc} (the configuration is root's: sudo banquier pin "
+                     f"set); nothing was changed.", EXIT_FILE)
     print(f"banker PIN stored as a salted hash in {target} (restart Banquier to use it).")
     return EXIT_OK
+
+
+def _service_owner(target: Path) -> tuple[int, int] | None:
+    """Who a new system configuration belongs to: root, with the service's group (which reads it), when root
+    makes it; None (the writer) otherwise."""
+    import grp  # late: for `pin set` only
+    from host_ui.shell.config import SYSTEM_CONFIG
+    if os.geteuid() != 0 or Path(target) != SYSTEM_CONFIG:
+        return None
+    try:
+        return 0, grp.getgrnam("banquier").gr_gid
+    except KeyError:
+        return None
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

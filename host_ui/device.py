@@ -45,6 +45,7 @@ from host_ui.shell.device_key import load_or_create_key
 from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import games_dir, set_current
 from host_ui.shell.startup import restore_at_startup, resume_at_startup
+from terminal.bank.durable import make_dirs
 from terminal.bank.game import Game
 from terminal.errors import GameError
 from terminal.table.machine import Terminal
@@ -408,7 +409,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
-        data.mkdir(parents=True, exist_ok=True)
+        make_dirs(data)  # 0750 whatever the umask
         key = load_or_create_key(config.storage.key_file, data=data)
         registry = CardRegistry.load(data / "cards.txt", edition=load_edition(config.game.edition))
     except (GameError, OSError) as exc:

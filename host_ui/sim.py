@@ -47,6 +47,7 @@ from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import current_game, games_dir, protected_outputs, set_current
 from terminal.bank.audit import DAMAGE
+from terminal.bank.durable import make_dirs
 from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
 from terminal.bank.ledger import one_line
@@ -109,7 +110,7 @@ def adopt_legacy_games(folder: Path) -> list[Path]:
             new = target / path.name
             if not path.is_file() or new.exists():
                 continue
-            target.mkdir(parents=True, exist_ok=True)
+            make_dirs(target)
             for suffix in ("-wal", "-shm"):  # an unclean stop leaves the journal's last pages beside it
                 side = path.with_name(path.name + suffix)
                 if side.exists():
@@ -121,8 +122,7 @@ def adopt_legacy_games(folder: Path) -> list[Path]:
 
 def new_game_path(folder: Path, stem: str) -> Path:
     """A free name for a new game in ``folder/games``: ``<stem>-<time>.db`` (``-2``, ``-3``... when taken)."""
-    target = games_dir(folder)
-    target.mkdir(parents=True, exist_ok=True)
+    target = make_dirs(games_dir(folder))
     stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
     path, n = target / f"{stem}-{stamp}.db", 1
     while path.exists():
@@ -224,7 +224,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                   f"set DISPLAY (e.g. under Xvfb), or add --headless for a test run.", file=sys.stderr)
             return 3
     folder = _data_dir(data_dir if data_dir is not None else config.storage.data_dir if config else None)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_dirs(folder)  # 0750 whatever the umask
     adopt_legacy_games(folder)
     current = None if demo_log is not None or new_game else current_game(folder, key_path)
     if key is None:  # the key file is read to resume a game, and made only for a new one

@@ -30,6 +30,8 @@ from pathlib import Path
 
 from host_ui.shell.outputs import fsync_directory
 from terminal.bank.audit import DAMAGE
+from terminal.bank.background import lower_priority
+from terminal.bank.durable import make_dirs
 from terminal.bank.game import Game
 from terminal.bank.ledger import make_private_file
 from terminal.errors import GameError, LedgerError
@@ -167,7 +169,7 @@ def rotate_backup(game_path: str | os.PathLike[str], backup_dir: str | os.PathLi
     if not game_path.is_file():
         raise BackupError(f"There is no game file {game_path} to back up.", params={"path": str(game_path)})
     try:
-        backup_dir.mkdir(parents=True, exist_ok=True)
+        make_dirs(backup_dir)  # 0750 whatever the umask
     except OSError as exc:
         raise BackupError(f"Cannot create the backup directory {backup_dir}: {exc.strerror or exc}.",
                           params={"path": str(game_path)}) from exc
@@ -216,8 +218,7 @@ class BackupWorker:
         self._idle.clear()
 
         def run() -> None:
-            with contextlib.suppress(OSError, AttributeError):  # the tap loop goes first (this thread only, Linux)
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + 10)
+            lower_priority("the backup")  # the tap loop goes first (this thread only, Linux); a refusal is logged
             try:
                 try:
                     written = rotate_backup(game_path, backup_dir, keep)
@@ -258,7 +259,7 @@ def restore_backup(backup: Path, folder: Path, key: bytes, *, stem: str,
                    clock: Callable[[], datetime] | None = None) -> Game:
     """Copy ``backup`` into a new game file ``folder/<stem>-restored-<time>.db`` and open it (full check); the
     damaged game is not touched. Raises LedgerError or AuditFailed."""
-    folder.mkdir(parents=True, exist_ok=True)
+    make_dirs(folder)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = folder / f"{stem}-restored-{stamp}.db"
     n = 1

@@ -33,7 +33,7 @@ from cards.editions import RULE_FLAGS, available_editions
 from hal import registry as hal_registry
 from hal.rpi_gpio import BOARD_TO_BCM, SPI0_PINS
 from hal.serial_reader import PROTOCOLS
-from host_ui.shell.pin import PinCheck, is_pin_hash
+from host_ui.shell.pin import PIN_STATE, PinCheck, is_pin_hash
 from terminal.bank.state import MODES
 from terminal.errors import GameError
 from terminal.table.i18n import LANGUAGES
@@ -427,7 +427,9 @@ class Config:
                                 banker_protection=game.banker_protection,
                                 # PinCheck stands for the PIN text: the machine only compares a typed PIN with
                                 # it (PinCheck.__eq__ checks the salted hash), and its field is typed str.
-                                banker_pin=PinCheck(game.banker_pin_hash)
+                                # The wrong tries are kept in the data folder (the service cannot write /etc).
+                                banker_pin=PinCheck(game.banker_pin_hash,
+                                                    state_file=self.storage.data_dir / PIN_STATE)
                                 if game.banker_pin_hash else None,
                                 language=game.language, display=game.amount_display)
 

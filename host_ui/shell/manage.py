@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Required, TypedDict
 
 from cards.errors import CardsError
 from terminal.bank.audit import DAMAGE
+from terminal.bank.durable import make_dirs, replace_file
 from terminal.bank.ledger import one_line
 from terminal.errors import GameError
 
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from host_ui.shell.outputs import Protected
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
+#: The ``current`` marker's mode: the service's group may read it, as its games (whatever the umask).
+MARKER_MODE = 0o640
 
 
 def games_dir(data: Path) -> Path:
@@ -106,14 +109,15 @@ def current_game_and_listing(data: Path, key_path: Path | None = None) -> tuple[
 
 
 def set_current(data: Path, path: Path | None) -> None:
+    """Name ``path`` (a game of ``DATA_DIR/games``) as the game resumed at the next start (None: none). The
+    marker is written whole under a new temporary name (never a link planted in the data folder followed),
+    mode 0640 whatever the umask."""
     marker = data / "current"
     if path is None:
         marker.unlink(missing_ok=True)
         return
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    tmp = marker.with_suffix(".tmp")
-    tmp.write_text(path.name + "\n", encoding="utf-8")
-    os.replace(tmp, marker)
+    make_dirs(marker.parent)
+    replace_file(marker, (path.name + "\n").encode("utf-8"), MARKER_MODE)
 
 
 def _find(data: Path, name: str) -> Path | None:
@@ -178,7 +182,7 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
             print(f"banquier: {path.name} is not finished: archive it anyway with --force.", file=sys.stderr)
             return EXIT_USAGE
         target = data / "archive" / path.name
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(target.parent)
         if target.exists():
             print(f"banquier: {target} already exists; nothing moved.", file=sys.stderr)
             return EXIT_FILE

@@ -186,13 +186,19 @@ def check_output(path: str | os.PathLike[str], *, force: bool, protected: Protec
     return path
 
 
-def replace_text_durably(path: Path, text: str, mode: int) -> None:
-    """Put ``text`` at ``path`` whole or not at all: a temporary file beside it (mode ``mode``), fsynced, renamed
-    over ``path``, the folder fsynced. No check of what ``path`` is: callers that write a user-named file use
-    :func:`write_output`. Raises OSError; nothing is left behind on failure."""
+def replace_text_durably(path: Path, text: str, mode: int, *, owner: tuple[int, int] | None = None) -> None:
+    """Put ``text`` at ``path`` whole or not at all: a temporary file beside it (mode ``mode``, whatever the
+    umask; owned by ``owner`` (uid, gid) when given and allowed), fsynced, renamed over ``path`` (a link there
+    is replaced, never followed), the folder fsynced. No check of what ``path`` is: callers that write a
+    user-named file use :func:`write_output`. Raises OSError; nothing is left behind on failure."""
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
+            if owner is not None and owner != (os.geteuid(), os.getegid()):
+                try:
+                    os.fchown(f.fileno(), *owner)
+                except PermissionError:  # not root: the file stays the writer's
+                    pass
             os.fchmod(f.fileno(), mode)
             f.write(text)
             f.flush()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import subprocess
@@ -28,11 +29,14 @@ from typing import Any
 
 from cards.editions import load_edition
 from terminal.bank import engine
+from terminal.bank.background import BACKGROUND_NICE, lower_priority
 from terminal.bank.history import summary_problems
 from terminal.bank.ledger import Ledger, canonical, one_line
 from terminal.bank.state import State
 from terminal.bank.types import Effects, GameConfig
 from terminal.errors import AuditFailed, GameError, LedgerError
+
+log = logging.getLogger("banquier")
 
 
 @dataclass
@@ -202,8 +206,6 @@ class QuickCheckFirst:
 
 
 # -- the full audit in a separate process, while the game is played --------------------------------------------
-#: How much lower than the terminal's the background audit's scheduling priority is (``nice``).
-BACKGROUND_NICE = 10
 
 class BackgroundAudit(QuickCheckFirst):
     """Start-up's deeper checks of a resumed game, in a separate process (a thread would hold the interpreter
@@ -276,6 +278,9 @@ class BackgroundAudit(QuickCheckFirst):
                 if message.get("stage") == "quick":
                     self.quick, self.quick_problem = bool(message.get("ok")), str(message.get("problem", ""))
                     self._quick_done.set()
+                elif message.get("stage") == "priority" and message.get("lowered") is False:
+                    log.warning("the background audit of %s cannot lower its priority: it competes with the tap "
+                                "loop for the processor", self.path.name)
                 elif message.get("stage") == "full":
                     self.full, self.full_summary = bool(message.get("ok")), str(message.get("summary", ""))
                     if self.full and isinstance(message.get("seq"), int) and isinstance(message.get("mac"), str):
@@ -326,8 +331,9 @@ def _worker(path: Path, key: bytes) -> None:
         ledger.db.execute("BEGIN")  # one read transaction: one moment of the game, whatever the table writes
         ok, problem = quick_check(ledger)
         say(stage="quick", ok=ok, problem=problem)
-        with contextlib.suppress(OSError, AttributeError):  # the first payment waited for the quick check only:
-            os.nice(BACKGROUND_NICE)  # now the tap loop goes first whenever both want the processor
+        # The first payment waited for the quick check only: now the tap loop goes first whenever both want the
+        # processor (a refusal is told to the terminal, which logs it).
+        say(stage="priority", lowered=lower_priority("the background audit", BACKGROUND_NICE, thread=False))
         meta = ledger.meta()
         config = GameConfig(load_edition(meta["edition"]), meta["mode"], dict(meta["rules"]))
         report = audit_ledger(ledger, config)

@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
-from terminal.bank.durable import fsync_directory
+from terminal.bank.durable import fsync_directory, make_dirs, open_for_append
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.types import Change, Posting
 from terminal.errors import LedgerError
@@ -287,7 +287,7 @@ class Ledger:
             raise LedgerError(f"{path} already exists: a game file is never overwritten.",
                               code="ledger_exists", params={"path": str(path)})
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_dirs(path.parent)
         except OSError as exc:
             raise LedgerError(f"Cannot create the data directory {path.parent}: {exc.strerror}.",
                               code="ledger_unwritable", params={"path": str(path)}) from exc
@@ -948,9 +948,9 @@ class Ledger:
             return
         data = "".join(line + "\n" for line in lines).encode("utf-8")
         try:
-            if self._mirror_fd is None:
-                self.mirror.parent.mkdir(parents=True, exist_ok=True)
-                self._mirror_fd = os.open(self.mirror, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+            if self._mirror_fd is None:  # never through a link planted at its name; its mode whatever the umask
+                make_dirs(self.mirror.parent)
+                self._mirror_fd = open_for_append(self.mirror, FILE_MODE)
             os.write(self._mirror_fd, data)
             (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(self._mirror_fd)
             self.mirror_problem = None

@@ -626,6 +626,26 @@ def test_the_command_for_anyone_else_says_what_to_type(tmp_path):
     assert not [c for c in calls if c[0] == "runuser" or c[:3] == ["sudo", "-u", "banquier"]]
 
 
+def test_pin_set_runs_as_root_who_owns_the_configuration(tmp_path):
+    """`sudo banquier pin set` (the README's way) ran as the service user, who cannot write /etc/banquier: exit 3.
+    It writes root's configuration, so it runs as root; the program keeps the file's owner and group."""
+    program = str(tmp_path / "venv-banquier")
+    result, calls = run_command(tmp_path, "pin", "set", STUB_USER="root", STUB_UID="0")
+    assert result.returncode == 0 and "program: " in result.stdout, result.stderr
+    assert not [c for c in calls if c[0] in ("runuser", "sudo")], calls
+    result, calls = run_command(tmp_path, "--config", "/etc/banquier/config.toml", "pin", "set", "--stdin",
+                                STUB_USER="pi", STUB_UID="1000", STUB_GROUPS="pi sudo")
+    assert ["sudo", "--", "env", "BANQUIER_CONFIG=/etc/banquier/config.toml", "PYTHONDONTWRITEBYTECODE=1", program,
+            "--config", "/etc/banquier/config.toml", "pin", "set", "--stdin"] in calls, calls
+    result, calls = run_command(tmp_path, "pin", "set", STUB_USER="guest", STUB_UID="1002", STUB_GROUPS="guest")
+    assert result.returncode == 2 and "sudo banquier pin set" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not [c for c in calls if c[:2] == ["sudo", "--"]]
+    # Any other command still runs as the service user.
+    _, calls = run_command(tmp_path, "--config", "/etc/banquier/config.toml", "games", "list", STUB_USER="root",
+                           STUB_UID="0")
+    assert [c for c in calls if c[0] == "runuser"], calls
+
+
 def test_the_command_as_the_service_user_runs_the_program_with_the_configuration(tmp_path):
     result, _ = run_command(tmp_path, "games", "list", STUB_USER="banquier", STUB_UID="990")
     assert result.returncode == 0 and result.stdout.strip().endswith("/etc/banquier/config.toml games list")
