@@ -14,7 +14,8 @@
 #   2. SPI enabled (raspi-config nonint do_spi 0, or dtparam=spi=on in /boot/firmware/config.txt); a reboot
 #      this needs is remembered and said on every later run until it happened;
 #   3. the service user "banquier" in the groups spi gpio input dialout video render (the groups it had to
-#      create are remembered, for uninstall.sh --purge);
+#      create are remembered, for uninstall.sh --purge); the user who ran it through sudo (pi) in the group
+#      banquier, to read what the banquier command writes for them (mode 0640);
 #   4. /etc/banquier/config.toml from deploy/config.example.toml if there is none (never overwritten),
 #      /var/lib/banquier for the games;
 #   5. a virtual environment in /opt/banquier/venv that sees the system packages (pygame), with Banquier
@@ -269,6 +270,17 @@ if [ ${#MISSING[@]} -gt 0 ]; then
     JOINED=$(IFS=,; printf '%s' "${MISSING[*]}")
     say "user $SERVICE_USER: joining $JOINED"
     "$USERMOD" "${ROOT_OPT[@]}" -aG "$JOINED" "$SERVICE_USER"
+fi
+# The user who ran this through sudo (pi) joins the service's group, to read what `banquier` writes for them
+# (exports, screenshots: 0640, group banquier) and the games; the device key stays the service's alone.
+ADMIN=${SUDO_USER:-}
+if [ -n "$ADMIN" ] && [ "$ADMIN" != root ] && [ "$ADMIN" != "$SERVICE_USER" ] && user_exists "$ADMIN"; then
+    if in_group "$SERVICE_USER" "$ADMIN"; then
+        say "user $ADMIN: already in the group $SERVICE_USER"
+    else
+        say "user $ADMIN: joining the group $SERVICE_USER (to read what banquier writes; log in again for it)"
+        "$USERMOD" "${ROOT_OPT[@]}" -aG "$SERVICE_USER" "$ADMIN"
+    fi
 fi
 
 # ------------------------------------------------------------------------- 4. configuration and data

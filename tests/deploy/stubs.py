@@ -117,7 +117,8 @@ save(ppath, [r for r in users if r[0] != name])
 for row in groups:
     if len(row) > 3:
         row[3] = ",".join(m for m in row[3].split(",") if m and m != name)
-save(gpath, [r for r in groups if r[0] != name])
+# As Debian's userdel (USERGROUPS_ENAB): the user's own group goes, unless others are in it.
+save(gpath, [r for r in groups if r[0] != name or (len(r) > 3 and r[3])])
 """,
     "python3": f"""
 if ARGS[:2] == ["-m", "venv"]:

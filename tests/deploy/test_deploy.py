@@ -398,6 +398,21 @@ def test_install_puts_the_user_in_the_device_groups(pi):
 
 
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
+def test_the_user_who_installs_joins_the_service_group_and_purge_removes_it(pi):
+    """What `banquier` writes for pi is the service user's, 0640, group banquier: pi joins that group to read it
+    (sudo sets SUDO_USER); --purge deletes the group, which userdel keeps while pi is in it."""
+    result = pi(INSTALL, SUDO_USER="pi")
+    assert "pi" in pi.members("banquier") and "user pi: joining the group banquier" in result.stdout
+    again = pi(INSTALL, SUDO_USER="pi")
+    assert pi.members("banquier").count("pi") == 1 and "already in the group banquier" in again.stdout
+    pi(INSTALL, SUDO_USER="root")
+    assert "root" not in pi.members("banquier")
+    result = pi(UNINSTALL, "--purge")
+    assert "deleting the group banquier (its members: pi)" in result.stdout
+    assert not any(line.startswith("banquier:") for line in pi.file("/etc/group").read_text().splitlines())
+
+
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_creates_missing_groups(tmp_path):
     run = Run(tmp_path)
     kept = [line for line in GROUP.splitlines() if not line.startswith(("spi:", "gpio:"))]
