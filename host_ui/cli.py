@@ -92,6 +92,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         log = read_table_log(args.log)
     except TableLogError as exc:
         return _fail(str(exc), EXIT_FILE if "cannot read" in str(exc) else EXIT_USAGE)
+    if args.game is not None and not args.game.strip():
+        return _fail("--game needs the name of the game file to create (or leave it out).", EXIT_USAGE)
     game_path = Path(args.game) if args.game else _new_game_path("replays", Path(args.log).stem)
     try:
         result = replay(log, game_path, key=key_for_new_game(data=data_dir()))
@@ -295,6 +297,7 @@ def _service_owner(target: Path) -> tuple[int, int] | None:
     """Who a new system configuration belongs to: root, with the service's group (which reads it), when root
     makes it; None (the writer) otherwise."""
     import grp  # late: for `pin set` only
+
     from host_ui.shell.config import SYSTEM_CONFIG
     if os.geteuid() != 0 or Path(target) != SYSTEM_CONFIG:
         return None
@@ -415,7 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Start the terminal: card reader, beeper, buttons and screen as configured. "
                                    "On a PC with no configuration file, starts the simulator instead.")
     p.add_argument("--headless", action="store_true", help="tests only: allow SDL's dummy video driver")
-    p.add_argument("--seconds", type=float, help="stop after this many seconds (tests)")
+    p.add_argument("--seconds", type=manage.seconds_argument, help="stop after this many seconds (tests)")
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("sim", help="the simulator: the terminal's screen with virtual cards to tap",
                        description="The PC simulator. Options are those of the simulator: --demo LOG, --speed, "
@@ -473,6 +476,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The options and arguments that name a file, as a refusal names them.
+PATH_OPTIONS = {"config": "--config", "game": "the game file", "output": "-o", "file": "the file", "log": "the log",
+                "card_set": "--card-set"}
+
+
 def _leading_config(argv: list[str]) -> tuple[str | None, list[str]]:
     """``--config FILE`` (or ``--config=FILE``) given before the command, and the rest of ``argv``."""
     config = None
@@ -496,6 +504,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         args = parser.parse_args(argv)
     _CONFIG_PATH = args.config
+    empty = next((label for key, label in PATH_OPTIONS.items()
+                  if isinstance(getattr(args, key, None), str) and not getattr(args, key).strip()), None)
+    if empty is not None:  # an unset variable in a script, most likely: never "the default" or the current folder
+        return _fail(f"{empty} is empty: name a file (or leave the option out).", EXIT_USAGE)
     _use_configured_key()
     if not args.command:
         args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
@@ -528,6 +540,8 @@ def main(argv: list[str] | None = None) -> int:
     except CardsError as exc:  # an edition or card-set file the command read
         return _fail(one_line(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
     except OSError as exc:
+        if exc.filename is not None:  # a file the system refused: too long a name, a loop of links, no permission
+            return _fail(manage.describe_os_error(exc), EXIT_FILE)
         if exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):  # stdout's disk is full or failing
             return _fail(f"cannot write the output: {exc.strerror or exc}.", EXIT_FILE)
         return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "

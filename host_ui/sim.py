@@ -45,7 +45,7 @@ from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
-from host_ui.shell.manage import current_game, games_dir, protected_outputs, set_current
+from host_ui.shell.manage import current_game, games_dir, protected_outputs, seconds_argument, set_current
 from terminal.bank.audit import DAMAGE
 from terminal.bank.durable import make_dirs
 from terminal.bank.game import Game
@@ -59,11 +59,11 @@ from terminal.table.shared import Damage
 from terminal.table.view import Msg
 
 if TYPE_CHECKING:
-    from host_ui.shell.outputs import Protected
     import pygame
 
     from host_ui.screen.app import TerminalApp
     from host_ui.screen.theme import Colour
+    from host_ui.shell.outputs import Protected
     from terminal.bank.tablelog import TableLog
 
 DEFAULT_PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
@@ -637,7 +637,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--edition", default="fr", help="edition of a new game (fr, us, ...)")
     parser.add_argument("--players", default=",".join(DEFAULT_PLAYERS), help="names of a new game, comma-separated")
     parser.add_argument("--new", action="store_true", help="start a new game (the current one stays in the list)")
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds")
+    parser.add_argument("--seconds", type=seconds_argument, help="stop after this many seconds")
     parser.add_argument("--screenshot", help="save the window to this PNG before quitting (a new file)")
     parser.add_argument("--force", action="store_true", help="--screenshot: replace an existing file (never a game, "
                                                              "the card set, the key or the configuration)")
@@ -662,6 +662,10 @@ def main(argv: Sequence[str] | None = None, *, protected: Protected | None = Non
     """``banquier sim`` (``argv`` without the program name). Returns the exit code. ``protected``: what
     ``--screenshot`` may never replace (default: from the configuration)."""
     args = build_parser().parse_args(argv)
+    for option, value in (("--screenshot", args.screenshot), ("--data-dir", args.data_dir), ("--demo", args.demo)):
+        if value is not None and not value.strip():  # never "none", nor the current folder
+            print(f"banquier sim: {option} is empty: name a file (or leave the option out).", file=sys.stderr)
+            return 2
     if args.screenshot:  # refused before anything is played, and checked again when it is written
         from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output
         if protected is None:
@@ -698,7 +702,8 @@ def main(argv: Sequence[str] | None = None, *, protected: Protected | None = Non
                        new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot,
                        stay=not args.close, force=args.force, protected=protected)
     except OSError as exc:
-        print(f"banquier sim: {exc}", file=sys.stderr)
+        from host_ui.shell.manage import describe_os_error  # late: for the error line only
+        print(f"banquier sim: {describe_os_error(exc) if exc.filename is not None else exc}", file=sys.stderr)
         return 3
     except (ValueError, LookupError) as exc:
         print(f"banquier sim: {exc}", file=sys.stderr)

@@ -17,7 +17,6 @@ copied from an open game, so its session is marked open and the first opening au
 from __future__ import annotations
 
 import _thread
-import contextlib
 import os
 import re
 import secrets

@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from cards.editions import RULE_FLAGS, available_editions
+from cards.inputs import read_input
 from hal import registry as hal_registry
 from hal.rpi_gpio import BOARD_TO_BCM, SPI0_PINS
 from hal.serial_reader import PROTOCOLS
@@ -502,8 +503,14 @@ def find_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, st
     for explicit, origin in ((path, "--config"), (env.get("BANQUIER_CONFIG", "").strip() or None,
                                                    "BANQUIER_CONFIG")):
         if explicit is not None:
-            chosen = Path(explicit).expanduser()
-            if not chosen.is_file():
+            try:
+                chosen = Path(explicit).expanduser()
+                is_file = chosen.is_file()
+            except (OSError, RuntimeError) as exc:  # too long a name, a loop of links, ~nobody
+                reason = getattr(exc, "strerror", None) or str(exc)
+                raise ConfigFileError(f"{origin} names a file that cannot be used ({reason}): fix the path.",
+                                      code="config_missing", params={"file": str(explicit)}) from exc
+            if not is_file:
                 raise ConfigFileError(f"{origin} names {chosen}, which is not a file: create it (copy "
                                       f"deploy/config.example.toml) or fix the path.",
                                       code="config_missing", params={"file": str(chosen)})
@@ -539,7 +546,7 @@ def load_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, st
     raw: dict[str, Any] = {}
     if source is not None:
         try:
-            text = source.read_bytes().decode("utf-8")
+            text = read_input(source, limit=4 * MAX_CONFIG_CHARS).decode("utf-8")
         except OSError as exc:
             raise ConfigFileError(f"{source}: cannot read the configuration ({exc.strerror or exc}).",
                                   params={"file": str(source)}) from exc

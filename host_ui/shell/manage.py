@@ -34,6 +34,31 @@ EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
 MARKER_MODE = 0o640
 
 
+#: The longest a ``--seconds`` may ask: about 115 days (a limit, not an expected use).
+MAX_SECONDS = 10_000_000.0
+
+
+def seconds_argument(text: str) -> float:
+    """``--seconds``: a number of seconds above 0 and at most :data:`MAX_SECONDS` (``nan``, ``inf``, a
+    negative or a huge number is refused: ``nan`` would never be reached)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
+    if not 0 < value <= MAX_SECONDS:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"the seconds must be above 0 and at most {MAX_SECONDS:g}, not {text[:40]}")
+    return value
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for a file the system refused: its name (shortened when very long) and the system's reason."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is None:
+        return f"{reason}."
+    from cards.inputs import shown_path  # late: for an error line only
+    return f"{shown_path(exc.filename)}: {reason}."
+
+
 def games_dir(data: Path) -> Path:
     return data / "games"
 
@@ -226,7 +251,8 @@ def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | Non
     its options), which the guided enrolment waits on (``--reader`` names another backend); ``protected``:
     what an export may not replace (default: :func:`protected_outputs` without a configuration)."""
     # Late: the card registry and (for an export) the output guard, for `banquier cards` only.
-    from cards.registry import CardRegistry, describe, parse_role
+    from cards.inputs import read_input
+    from cards.registry import MAX_CARD_SET_BYTES, CardRegistry, describe, parse_role
     path = Path(args.card_set) if args.card_set else data / "cards.txt"
     try:
         registry = CardRegistry.load(path)
@@ -258,7 +284,8 @@ def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | Non
             return EXIT_OK
         if args.action == "import":
             try:
-                text = Path(args.file).read_text(encoding="utf-8") if args.file != "-" else sys.stdin.read()
+                text = read_input(args.file, limit=MAX_CARD_SET_BYTES).decode("utf-8") if args.file != "-" \
+                    else sys.stdin.read(MAX_CARD_SET_BYTES)
             except UnicodeDecodeError as exc:
                 print(f"banquier: {args.file} is not a UTF-8 text file ({exc.reason}); nothing imported.",
                       file=sys.stderr)
@@ -281,7 +308,7 @@ def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | Non
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE
     except OSError as exc:
-        print(f"banquier: {exc}", file=sys.stderr)
+        print(f"banquier: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_FILE
     return EXIT_USAGE
 

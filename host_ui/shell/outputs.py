@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from cards.inputs import shown_path
 from terminal.bank.durable import fsync_directory
 from terminal.errors import GameError
 
@@ -126,13 +127,13 @@ def _never_an_output(path: Path, protected: Protected) -> str | None:
     """Why ``path`` may never be replaced by an output (None when it may)."""
     for key in protected.key_files:
         if _same(path, key):
-            return f"{_shown(path)} is the device key: without it no game of this device can be verified"
+            return f"{shown_path(path)} is the device key: without it no game of this device can be verified"
     for cards in protected.card_sets:
         if _same(path, cards):
-            return f"{_shown(path)} is the card set: it says which card is whose"
+            return f"{shown_path(path)} is the card set: it says which card is whose"
     for config in protected.config_files:
         if _same(path, config):
-            return f"{_shown(path)} is a configuration file"
+            return f"{shown_path(path)} is a configuration file"
     try:
         real = path.resolve()  # a link is judged by what it leads to as well as by its own name
     except (OSError, RuntimeError):
@@ -141,16 +142,16 @@ def _never_an_output(path: Path, protected: Protected) -> str | None:
     for marker in protected.markers:
         if any(_same(n, marker) or (_same(n.parent, marker.parent) and n.name.startswith(CURRENT_MARKER + "."))
                for n in names):
-            return f"{_shown(path)} is the marker of the game the terminal resumes"
+            return f"{shown_path(path)} is the marker of the game the terminal resumes"
     if path.exists() and is_game_file(path):
-        return f"{_shown(path)} is a game file"
+        return f"{shown_path(path)} is a game file"
     for folder in protected.game_folders:
         if not _inside(path, folder):
             continue
         if any(n.suffix == ".db" or any(n.name.endswith(".db" + s) for s in COMPANION_SUFFIXES) for n in names):
-            return f"{_shown(path)} is a game file"
+            return f"{shown_path(path)} is a game file"
         if any(n.name.endswith(MIRROR_SUFFIX) for n in names):
-            return f"{_shown(path)} is a game's mirror (the record of its acknowledged entries)"
+            return f"{shown_path(path)} is a game's mirror (the record of its acknowledged entries)"
     return None
 
 
@@ -164,25 +165,25 @@ def check_output(path: str | os.PathLike[str], *, force: bool, protected: Protec
     except FileNotFoundError:
         pass
     except (OSError, ValueError) as exc:  # too long, a loop of links, a folder that may not be searched
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise OutputFileError(f"cannot write {_shown(path)}: {reason}; nothing was written.",
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise OutputFileError(f"cannot write {shown_path(path)}: {why}; nothing was written.",
                               params={"path": str(path)}) from exc
     if path.exists() and not path.is_file() and not path.is_dir():
         # A device, a pipe or a socket: renaming a new file over it would replace it (even /dev/full); and it is
         # never opened here (reading a FIFO would wait for a writer).
-        raise OutputRefused(f"{_shown(path)} is not a regular file: nothing was written. To write to standard output, "
-                            f"leave out -o.", code="output_not_a_file", params={"path": str(path)})
+        raise OutputRefused(f"{shown_path(path)} is not a regular file: nothing was written. To write to standard "
+                            f"output, leave out -o.", code="output_not_a_file", params={"path": str(path)})
     reason = _never_an_output(path, protected)
     if reason is not None:
         raise OutputRefused(f"{reason}: the {what} is written to a new file, never over a game, the card set, "
                             f"the key or the configuration, even with --force. Name another file.",
                             code="output_protected", params={"path": str(path)})
     if path.is_dir():
-        raise OutputRefused(f"{_shown(path)} is a folder: name a file to write.", code="output_is_folder",
+        raise OutputRefused(f"{shown_path(path)} is a folder: name a file to write.", code="output_is_folder",
                             params={"path": str(path)})
     if (path.exists() or path.is_symlink()) and not force:
-        raise OutputRefused(f"{_shown(path)} already exists: nothing was written. Name a new file, or add --force to "
-                            f"replace it.", code="output_exists", params={"path": str(path)})
+        raise OutputRefused(f"{shown_path(path)} already exists: nothing was written. Name a new file, or add "
+                            f"--force to replace it.", code="output_exists", params={"path": str(path)})
     return path
 
 
@@ -227,12 +228,6 @@ def write_binary_output(path: str | os.PathLike[str], write: Callable[[IO[bytes]
     return _write(path, write, force=force, protected=protected, what=what, binary=True)
 
 
-def _shown(path: Path) -> str:
-    """A path as a one-line message shows it: a very long one shortened."""
-    text = str(path)
-    return text if len(text) <= 200 else f"{text[:100]}...{text[-60:]} ({len(text)} characters)"
-
-
 def _write(path: str | os.PathLike[str], write: Callable[[Any], object], *, force: bool, protected: Protected,
            what: str, binary: bool) -> Path:
     path = check_output(path, force=force, protected=protected, what=what)
@@ -240,7 +235,7 @@ def _write(path: str | os.PathLike[str], write: Callable[[Any], object], *, forc
     try:
         fd, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name[:80]}.", suffix=".tmp")
     except OSError as exc:
-        raise OutputFileError(f"cannot write {_shown(path)}: {exc.strerror or exc}.",
+        raise OutputFileError(f"cannot write {shown_path(path)}: {exc.strerror or exc}.",
                               params={"path": str(path)}) from exc
     temp = Path(temp_name)
     try:
@@ -258,7 +253,7 @@ def _write(path: str | os.PathLike[str], write: Callable[[Any], object], *, forc
         with contextlib.suppress(OSError):
             temp.unlink()
         if isinstance(exc, OSError) and not isinstance(exc, GameError):
-            raise OutputFileError(f"cannot write {_shown(path)}: {exc.strerror or exc}.",
+            raise OutputFileError(f"cannot write {shown_path(path)}: {exc.strerror or exc}.",
                                   params={"path": str(path)}) from exc
         raise
     fsync_directory(folder)
@@ -275,7 +270,7 @@ def _put_in_place(temp: Path, path: Path, *, force: bool, protected: Protected, 
     try:
         os.link(temp, path)
     except FileExistsError as exc:
-        raise OutputRefused(f"{_shown(path)} already exists: nothing was written. Name a new file, or add --force "
+        raise OutputRefused(f"{shown_path(path)} already exists: nothing was written. Name a new file, or add --force "
                             f"to replace it.", code="output_exists", params={"path": str(path)}) from exc
     except OSError:  # no hard links here (FAT, some FUSE): the check above is the guard
         os.replace(temp, path)

@@ -267,6 +267,7 @@ def set_pin_in_config(path: Path, pin: str, check: Callable[[str], object], *,
             out += (["", "[game]"] if out else ["[game]"]) + [entry]
     new_text = "\n".join(out) + "\n"
     check(new_text)  # never write a configuration that would not load
+    owner: tuple[int, int] | None
     try:
         info = path.stat()
         mode, owner = stat.S_IMODE(info.st_mode) & ~0o007, (info.st_uid, info.st_gid)

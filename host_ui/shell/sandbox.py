@@ -160,7 +160,7 @@ def read_unit_devices(root: str | os.PathLike[str] = "/") -> DeviceRules | None:
     files = _unit_texts(Path(root))
     if not files:
         return None
-    policy, allow = "auto", []
+    policy, allow = "auto", list[tuple[str, str]]()
     for path in files:
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
@@ -207,7 +207,7 @@ def open_devices(devices: Iterable[tuple[str, str]]) -> list[tuple[str, str, int
     making it a controlling terminal), and close it at once: ``(what, path, errno or None)``. From inside the
     service's sandbox, EPERM means its device policy refuses the device; ENXIO/ENODEV a node whose driver is
     missing (the policy let the open through); ENOENT a device that is not there."""
-    out = []
+    out: list[tuple[str, str, int | None]] = []
     for what, path in devices:
         try:
             fd = os.open(path, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)

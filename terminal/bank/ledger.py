@@ -283,7 +283,7 @@ class Ledger:
         crash or a failed write never leaves a half-made game at ``path`` (the path stays free to retry).
         """
         path = Path(path)
-        if path.exists():
+        if path.exists() or path.is_symlink():  # a link, even a broken one or a loop, is never replaced either
             raise LedgerError(f"{path} already exists: a game file is never overwritten.",
                               code="ledger_exists", params={"path": str(path)})
         try:

@@ -60,8 +60,12 @@ def check_amount(amount: object, edition: Edition, *, allow_zero: bool = False, 
         raise InvalidAmount(f"The {what} must be more than zero, not {amount}.",
                             code="amount_not_positive", params={"amount": amount, "what": what})
     if amount > edition.max_amount:
+        # An amount of hundreds of digits is named by its size: Babel cannot group its digits, and a line of
+        # hundreds of digits says nothing more.
+        shown = format_amount(amount, edition) if amount.bit_length() <= 80 else \
+            f"of about {int(amount.bit_length() * 0.30103) + 1} digits"
         raise InvalidAmount(
-            f"The {what} {format_amount(amount, edition)} is more than "
+            f"The {what} {shown} is more than "
             f"{format_amount(edition.max_amount, edition)}: check the digits.",
             code="amount_absurd", params={"amount": amount, "what": what, "max": edition.max_amount})
     return amount

@@ -351,7 +351,7 @@ def test_install_on_a_pi_5_on_plain_debian_takes_lgpios_wheel_from_pypi(pi5):
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_builds_lgpio_with_swig_only_where_pypi_has_no_wheel(pi5):
     result = pi5(INSTALL, STUB_APT_MISSING="python3-lgpio", STUB_NO_WHEEL="lgpio")
-    assert ["install", "-y", "-q", "--no-install-recommends", "swig"] == pi5.calls("apt-get")[-1][1:]
+    assert pi5.calls("apt-get")[-1][1:] == ["install", "-y", "-q", "--no-install-recommends", "swig"]
     assert any(c[0] == "wheel" and "--no-binary=lgpio" in c and c[-1] == "lgpio>=0.2" for c in pip_calls(pi5))
     assert "building it from source (with swig)" in result.stdout
 
