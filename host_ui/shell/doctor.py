@@ -523,10 +523,16 @@ def _gpio_device_problem(ctx: _Context, chosen: str, model: str) -> Check | None
     if chosen.startswith("RPi.GPIO"):
         node, kind = ctx.path("/dev/gpiomem"), "gpiomem"
         if not node.exists():
-            return Check("gpio", "fail", f"no /dev/gpiomem: RPi.GPIO cannot drive the pins of this {model} "
-                                         f"(it would need /dev/mem, which only root may use)",
-                         f"use Raspberry Pi OS's kernel (sudo apt install raspberrypi-kernel), or rpi-lgpio, "
-                         f"which uses /dev/gpiochip0: {ctx.pip} uninstall -y RPi.GPIO && {ctx.pip} install rpi-lgpio")
+            if not any(ctx.path("/dev").glob("gpiochip*")):
+                return Check("gpio", "fail", f"no GPIO device at all (no /dev/gpiomem, no /dev/gpiochip*) on this "
+                                             f"{model}: the kernel's GPIO driver is not loaded",
+                             "sudo reboot; if it persists: dmesg | grep -i gpio")
+            # deploy/install.sh chooses rpi-lgpio on such a kernel by itself, and keeps it on later runs (a pip
+            # command here would be undone by the next install).
+            return Check("gpio", "fail", f"no /dev/gpiomem: this kernel (not Raspberry Pi's) has no gpiomem "
+                                         f"driver, so RPi.GPIO cannot drive the pins of this {model}",
+                         "run sudo deploy/install.sh again: on a kernel without /dev/gpiomem it installs "
+                         "rpi-lgpio, which drives the pins through /dev/gpiochip0 (or use Raspberry Pi OS)")
     else:
         chips = [ctx.path(f"/dev/gpiochip{n}") for n in (4, 0)]
         node, kind = next((c for c in chips if c.exists()), chips[-1]), "gpio"

@@ -367,6 +367,23 @@ def test_the_first_fetch_builds_source_packages_through_pep_517(pi):
 
 
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
+def test_install_on_a_kernel_without_gpiomem_uses_rpi_lgpio_and_keeps_it(pi):
+    """A Pi 4 on plain Debian's kernel has /dev/gpiochip0 but no /dev/gpiomem: RPi.GPIO cannot drive its pins.
+    The installer chooses rpi-lgpio, and a later run keeps it (doctor's old pip switch was undone by it)."""
+    pi.file("/dev/gpiochip0").parent.mkdir(parents=True, exist_ok=True)
+    pi.file("/dev/gpiochip0").write_text("")
+    result = pi(INSTALL, STUB_PIP_HAS="RPi.GPIO")
+    assert "this kernel has no /dev/gpiomem" in result.stdout
+    assert any(c[0] == "install" and "--no-deps" in c and "rpi-lgpio" in c for c in pip_calls(pi))
+    assert ["uninstall", "--yes", "RPi.GPIO"] in pip_calls(pi)
+    again = pi(INSTALL)
+    assert "rpi-lgpio" in " ".join(" ".join(c) for c in pip_calls(pi)) and "no /dev/gpiomem" in again.stdout
+    pi.file("/dev/gpiomem").write_text("")  # Raspberry Pi's kernel: RPi.GPIO
+    pi(INSTALL)
+    assert not any("rpi-lgpio" in c for c in pip_calls(pi))
+
+
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_install_on_a_pi_5_stops_when_lgpio_cannot_be_imported(pi5):
     result = pi5(INSTALL, STUB_NO_MODULE="lgpio", check=False)
     assert result.returncode != 0 and "the lgpio module cannot be imported" in result.stderr
