@@ -163,7 +163,7 @@ def number_case(world, argv: list[str], number: str, allowed: tuple[str, ...] = 
 
 
 @pytest.mark.slow  # subprocesses: about a minute
-@settings(max_examples=70, deadline=None, database=None, derandomize=True,
+@settings(max_examples=40, deadline=None, database=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.one_of(
     st.tuples(st.just("path"), st.sampled_from(range(len(PATH_COMMANDS))), st.sampled_from(PATH_GARBAGE)),
