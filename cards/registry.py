@@ -390,7 +390,9 @@ def _write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` so that a crash at any moment leaves the old file or the new one.
     Raises ``OSError``; on failure before the rename the old file and the folder are as they were."""
     directory = path.parent
-    directory.mkdir(parents=True, exist_ok=True)
+    if not directory.is_dir():  # a new data folder: its owner's and the service group's, whatever the umask
+        directory.mkdir(parents=True, exist_ok=True)
+        os.chmod(directory, 0o750)
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
