@@ -38,9 +38,9 @@
 # REAL_INSTALL_ARCH=arm64 builds an arm64 root (what a Pi 3, 4 or Zero 2 W runs) and runs it under qemu-user
 # (apt-get install qemu-user-static binfmt-support first; the binfmt entry is given the C flag for the run, so
 # that sudo works inside, and restored afterwards). It is the only run that builds RPi.GPIO, as a Pi does; it
-# took 13 to 16 minutes on the 2-core development machine, too long for CI, which runs this machine's
-# architecture (amd64): a maintainer runs it before a release and after any change to deploy/ or to the Python
-# dependencies. Under qemu the sandbox step (7) is left out: systemd as a container's init under qemu-user is
+# passed in 1243 s (21 minutes) on the 2-core development machine while other work shared it, too long for CI,
+# which runs this machine's architecture (amd64): a maintainer runs it before a release and after any change to
+# deploy/ or to the Python dependencies. Under qemu the sandbox step (7) is left out: systemd as a container's init under qemu-user is
 # not what a Pi runs.
 set -euo pipefail
 
