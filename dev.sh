@@ -33,13 +33,16 @@ fi
 project_sum() { cksum < pyproject.toml; }
 stamp_fresh() { [ -f ".venv/.banquier-$1" ] && [ "$(cat ".venv/.banquier-$1")" = "$(project_sum)" ]; }
 
-# pip, quietly: its errors still show; the whole log of the last install is kept in .venv/pip.log.
+# pip, quietly: what it prints goes to .venv/pip.log (the build backend's notices too), and is shown when it
+# fails.
 pip_install() {
     local what=$1 code=0
     shift
-    .venv/bin/python -m pip install -qq --log .venv/pip.log "$@" || code=$?
+    .venv/bin/python -m pip install --progress-bar off "$@" >> .venv/pip.log 2>&1 || code=$?
     if [ "$code" -ne 0 ]; then
-        echo "dev.sh: installing $what failed (pip exit $code); pip's whole log is in .venv/pip.log" >&2
+        tail -n 25 .venv/pip.log >&2
+        echo "dev.sh: installing $what failed (pip exit $code): its last lines are above, all of them in" \
+             ".venv/pip.log" >&2
         return "$code"
     fi
 }
