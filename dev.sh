@@ -80,27 +80,29 @@ install_for() {
     rm -f .venv/.banquier-installed  # the single stamp of earlier versions
     echo "dev.sh: .venv is ready ($((SECONDS - started)) s)" >&2
 }
-# The deploy scripts are checked with shellcheck and systemd-analyze (Debian packages), never skipped.
+# The deploy scripts are checked with shellcheck and systemd-analyze (Debian packages), never skipped; the
+# simulator's window is tested under Xvfb.
 system_test_tools() {
     local missing=()
     command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
     command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
     command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)  # msgfmt checks the text catalogs
+    command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)       # the simulator's window tests
     [ ${#missing[@]} -eq 0 ] && return 0
     local sudo=()
     if [ "$(id -u)" -ne 0 ]; then
         if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo=(sudo); else
-            echo "dev.sh: the deploy tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}'." >&2
+            echo "dev.sh: the tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}'." >&2
             return 0
         fi
     fi
     if command -v apt-get >/dev/null 2>&1; then
-        echo "dev.sh: installing ${missing[*]} for the deploy tests" >&2
+        echo "dev.sh: installing ${missing[*]} for the tests" >&2
         "${sudo[@]}" apt-get update -qq >/dev/null || true
         DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
-            >/dev/null || echo "dev.sh: could not install ${missing[*]}; the deploy tests will say so." >&2
+            >/dev/null || echo "dev.sh: could not install ${missing[*]}; the tests that need them will say so." >&2
     else
-        echo "dev.sh: the deploy tests need ${missing[*]} (no apt-get here: install them by hand)." >&2
+        echo "dev.sh: the tests need ${missing[*]} (no apt-get here: install them by hand)." >&2
     fi
 }
 

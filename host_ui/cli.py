@@ -339,17 +339,35 @@ def _use_configured_key() -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """The terminal with the configured hardware; the simulator on a PC without configuration."""
+    """The terminal with the configured hardware; the simulator on a PC without configuration, or whose
+    configuration says ``reader = sim`` with a window (a `banquier pin set` file, say): the device's loop would
+    open a window with nothing to tap. ``--headless`` (tests) always runs the device's loop."""
     # Late: the configuration module (hal, the editions), then the device (pygame) only once it runs.
     from host_ui.shell.config import find_config
     config = load_config()
-    on_pi = _on_raspberry_pi()
-    if find_config(_CONFIG_PATH) is None and not on_pi:
-        print("banquier: no configuration and no Raspberry Pi here: starting the simulator "
-              "(`banquier sim --help`).", file=sys.stderr)
-        return cmd_sim(build_parser().parse_args(["sim"]))
+    if not args.headless and not _on_raspberry_pi():
+        found = find_config(_CONFIG_PATH)
+        if found is None:
+            print("banquier: no configuration and no Raspberry Pi here: starting the simulator "
+                  "(`banquier sim --help`).", file=sys.stderr)
+            return cmd_sim(argparse.Namespace(sim_args=_sim_options(config, args)))
+        if config.reader.backend == "sim" and config.display.output == "window":
+            print(f"banquier: {found} says reader = sim, in a window, and this is no Raspberry Pi: starting the "
+                  f"simulator, whose tray holds the cards to tap (`banquier sim --help`).", file=sys.stderr)
+            return cmd_sim(argparse.Namespace(sim_args=_sim_options(config, args)))
     from host_ui.device import run_device
     return run_device(config, headless=args.headless, max_seconds=args.seconds)
+
+
+def _sim_options(config: Config, args: argparse.Namespace) -> list[str]:
+    """The simulator's options for what `banquier run` was given: the configured screen (its size when the
+    simulator lays it out), ``--seconds``."""
+    from host_ui.sim import SIZES  # late: the simulator's module, for the run that starts it
+    display = config.display
+    options = ["--rotation", str(display.rotation)]
+    if (display.width, display.height) in SIZES:
+        options += ["--size", f"{display.width}x{display.height}"]
+    return options + (["--seconds", str(args.seconds)] if args.seconds is not None else [])
 
 
 def _on_raspberry_pi() -> bool:
@@ -361,6 +379,8 @@ def _on_raspberry_pi() -> bool:
 def cmd_sim(args: argparse.Namespace) -> int:
     # Late: the simulator loads pygame and the screen code.
     from host_ui.sim import main as sim_main
+    if _CONFIG_PATH is not None:  # the simulator reads the configuration itself (the PIN, the timeouts)
+        os.environ["BANQUIER_CONFIG"] = _CONFIG_PATH
     argv = list(args.sim_args)
     if not any(a == "--data-dir" or a.startswith("--data-dir=") for a in argv):
         argv += ["--data-dir", str(data_dir())]
