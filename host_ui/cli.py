@@ -152,25 +152,31 @@ def cmd_export(args: argparse.Namespace) -> int:
     except (LedgerError, GameError) as exc:
         return _fail(str(exc), EXIT_FILE)
 
+    entries = 0
+
     def write(out: IO[str]) -> None:
+        nonlocal entries
         if args.format == "table-log":
             for line in export_lines(game):
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                entries += "op" in line
         elif args.format == "json":
-            write_json_export(out, game.meta, iter_history(game.ledger), game.state())
+            def counted(history: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+                nonlocal entries
+                for item in history:
+                    entries += 1
+                    yield item
+            write_json_export(out, game.meta, counted(iter_history(game.ledger)), game.state())
         else:
-            writer = csv.writer(out)
-            writer.writerow(["seq", "kind", "operation", "undone", "payer", "payee", "amount"])
-            for item in iter_history(game.ledger):
-                op = json.dumps(item["op"], ensure_ascii=False)
-                if not item["postings"]:
-                    writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", ""])
-                for payer, payee, amount in item["postings"]:
-                    writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
+            for _ in write_csv_export(out, game, language, display):
+                entries += 1
 
+    language, display = _screen_language()
     try:
         if args.output:
             write_output(args.output, write, force=args.force, protected=protected, what="export")
+            what = "operations" if args.format == "table-log" else "entries"
+            print(f"wrote {Path(args.game).name} as {args.format} ({entries} {what}) to {args.output}")
         else:
             try:
                 write(sys.stdout)
@@ -189,6 +195,43 @@ def cmd_export(args: argparse.Namespace) -> int:
     finally:
         game.close()
     return EXIT_OK
+
+
+#: The CSV export's columns: the journal's own, then ``description``, the entry and the posting in words.
+CSV_COLUMNS = ("seq", "kind", "operation", "undone", "payer", "payee", "amount", "description")
+
+
+def _screen_language() -> tuple[str, str]:
+    """The configured screen language and amount display, for words an export writes (defaults when the
+    configuration does not load: the command then reports what is wrong where it matters)."""
+    try:
+        game = load_config().game
+    except GameError:
+        return "fr", "plain"
+    return game.language, game.amount_display
+
+
+def write_csv_export(out: IO[str], game: Game, language: str, display: str = "plain") -> Iterable[int]:
+    """Write the CSV export of ``game`` to ``out``, one entry at a time (:data:`CSV_COLUMNS`; one row per
+    posting, one row for an entry without postings), yielding the ``seq`` of each entry written. The
+    ``description`` says, in ``language``, what the history screen says of the entry and, on a posting's row,
+    that posting ("Anne · Loyer de Rue Lecourbe — Anne → Bruno 26 €":
+    :mod:`host_ui.screen.history_text`)."""
+    # Late: the history's words (the catalogs) and the journal reader, for this export only.
+    from host_ui.screen.history_text import history_label, movement_text
+    from terminal.bank.history import iter_history
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    edition = game.edition
+    for item in iter_history(game.ledger):
+        op = json.dumps(item["op"], ensure_ascii=False)
+        label = history_label(item, language, edition)
+        if not item["postings"]:
+            writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", "", label])
+        for payer, payee, amount in item["postings"]:
+            words = f"{label} — {movement_text((payer, payee, amount), language, edition, display)}"
+            writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount, words])
+        yield item["seq"]
 
 
 def write_json_export(out: IO[str], meta: dict[str, Any], history: Iterable[dict[str, Any]],
