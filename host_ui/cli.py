@@ -20,7 +20,7 @@ import os
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import terminal
 from cards.errors import CardsError
@@ -457,6 +457,28 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
+class _Subcommand(argparse.ArgumentParser):
+    """A subcommand's parser. It leaves itself in the parsed arguments (``subcommand_parser``) so that an
+    argument it does not know is refused with its own usage (``banquier games list --bogus`` shows ``usage:
+    banquier games ...``), not the top-level one argparse shows (see :func:`parse_arguments`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_defaults(subcommand_parser=self)
+
+
+def parse_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, an unknown argument refused by the subcommand's parser (its usage, exit 2)."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # one placed before the subcommand's name (`banquier --bogus games list`) is the top level's
+        command_at = argv.index(args.command) if args.command in argv else len(argv)
+        before = all(extra in argv[:command_at] for extra in extras)
+        owner = parser if before else getattr(args, "subcommand_parser", parser)
+        owner.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="banquier", description="Banquier, an electronic bank for Monopoly.",
@@ -465,7 +487,9 @@ def build_parser() -> argparse.ArgumentParser:
                "storage.data_dir in the configuration, $BANQUIER_DATA_DIR (default ~/.local/share/banquier).")
     parser.add_argument("--config", help="the configuration file (default: $BANQUIER_CONFIG, "
                                           "~/.config/banquier/config.toml, /etc/banquier/config.toml)")
-    sub = parser.add_subparsers(dest="command")
+    # (typed as a plain parser's: a _Subcommand is one, and manage.add_parsers takes those)
+    sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
+               parser.add_subparsers(dest="command", parser_class=_Subcommand))
     p = sub.add_parser("run", help="start the terminal with the configured hardware (the default command)",
                        description="Start the terminal: card reader, beeper, buttons and screen as configured. "
                                    "On a PC with no configuration file, starts the simulator instead.")
@@ -535,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["sim"]:  # the simulator parses its own options (and its own --help)
         args = argparse.Namespace(command="sim", sim_args=argv[1:], func=cmd_sim, config=None)
     else:
-        args = parser.parse_args(argv)
+        args = parse_arguments(parser, argv)
     _CONFIG_PATH = args.config
     _use_configured_key()
     if not args.command:
