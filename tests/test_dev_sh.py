@@ -58,10 +58,12 @@ def fake_project(tmp_path):
     calls = project / "calls.log"
     _script(project / ".venv" / "bin" / "python",
             f'echo "python $*" >> {calls}\n'
-            f'if [ -e {project}/FAIL_TEST_EXTRA ] && [[ "$*" == *"[test]"* ]]; then echo "ERROR: no compiler"; exit 1; fi')
+            f'if [ -e {project}/FAIL_TEST_EXTRA ] && [[ "$*" == *"[test]"* ]]; then\n'
+            f'    echo "ERROR: no compiler"; exit 1\n'
+            f'fi')
     _script(project / ".venv" / "bin" / "banquier", f'echo "banquier $*" >> {calls}')
-    tools = _bin_without_compiler(tmp_path / "bin", {name: "exit 0" for name in
-                                                      ("shellcheck", "systemd-analyze", "msgfmt")})
+    tools = _bin_without_compiler(tmp_path / "bin", dict.fromkeys(("shellcheck", "systemd-analyze", "msgfmt"),
+                                                                  "exit 0"))
     env = {"PATH": str(tools), "HOME": str(tmp_path / "home"), "PYTHON": sys.executable}
 
     def dev(*args: str, code: int = 0) -> tuple[list[str], str]:
@@ -185,10 +187,11 @@ def test_run_on_a_fresh_copy_installs_and_starts_the_simulator_without_a_c_compi
         assert noise not in done.stderr, done.stderr
     assert "banquier sim: game file" in done.stdout and "demo-us-end-classic" in done.stdout, done.stdout
     venv_python = project / ".venv" / "bin" / "python"
-    present = subprocess.run([str(venv_python), "-c", "import importlib.util as u; print(' '.join(n for n in "
-                              "('pygame', 'sqlite_utils', 'serial', 'babel', 'evdev', 'RPi', 'spidev', 'mfrc522', "
-                              "'pytest', 'hypothesis', 'mypy') if u.find_spec(n)))"],
-                             env=env, capture_output=True, text=True, check=True).stdout.split()
+    modules = ("pygame", "sqlite_utils", "serial", "babel", "evdev", "RPi", "spidev", "mfrc522", "pytest",
+               "hypothesis", "mypy")
+    probe = f"import importlib.util as u; print(' '.join(n for n in {modules!r} if u.find_spec(n)))"
+    present = subprocess.run([str(venv_python), "-c", probe], env=env, capture_output=True, text=True,
+                             check=True).stdout.split()
     assert present == ["pygame", "sqlite_utils", "serial", "babel"]
     assert (project / ".venv" / ".banquier-run").is_file()
     assert not (project / ".venv" / ".banquier-test").exists()
