@@ -492,7 +492,8 @@ def build_parser() -> argparse.ArgumentParser:
                parser.add_subparsers(dest="command", parser_class=_Subcommand))
     p = sub.add_parser("run", help="start the terminal with the configured hardware (the default command)",
                        description="Start the terminal: card reader, beeper, buttons and screen as configured. "
-                                   "On a PC with no configuration file, starts the simulator instead.")
+                                   "On a PC with no configuration file, or whose configuration has the sim "
+                                   "reader in a window, starts the simulator instead.")
     p.add_argument("--headless", action="store_true", help="tests only: allow SDL's dummy video driver")
     p.add_argument("--seconds", type=float, help="stop after this many seconds (tests)")
     p.set_defaults(func=cmd_run)
