@@ -168,8 +168,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                     yield item
             write_json_export(out, game.meta, counted(iter_history(game.ledger)), game.state())
         else:
-            for _ in write_csv_export(out, game, language, display):
-                entries += 1
+            entries = write_csv_export(out, game, language, display)
 
     language, display = _screen_language()
     try:
@@ -211,9 +210,9 @@ def _screen_language() -> tuple[str, str]:
     return game.language, game.amount_display
 
 
-def write_csv_export(out: IO[str], game: Game, language: str, display: str = "plain") -> Iterable[int]:
+def write_csv_export(out: IO[str], game: Game, language: str, display: str = "plain") -> int:
     """Write the CSV export of ``game`` to ``out``, one entry at a time (:data:`CSV_COLUMNS`; one row per
-    posting, one row for an entry without postings), yielding the ``seq`` of each entry written. The
+    posting, one row for an entry without postings); return the number of entries written. The
     ``description`` says, in ``language``, what the history screen says of the entry and, on a posting's row,
     that posting ("Anne · Loyer de Rue Lecourbe — Anne → Bruno 26 €":
     :mod:`host_ui.screen.history_text`)."""
@@ -223,6 +222,7 @@ def write_csv_export(out: IO[str], game: Game, language: str, display: str = "pl
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     edition = game.edition
+    entries = 0
     for item in iter_history(game.ledger):
         op = json.dumps(item["op"], ensure_ascii=False)
         label = history_label(item, language, edition)
@@ -231,7 +231,8 @@ def write_csv_export(out: IO[str], game: Game, language: str, display: str = "pl
         for payer, payee, amount in item["postings"]:
             words = f"{label} — {movement_text((payer, payee, amount), language, edition, display)}"
             writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount, words])
-        yield item["seq"]
+        entries += 1
+    return entries
 
 
 def write_json_export(out: IO[str], meta: dict[str, Any], history: Iterable[dict[str, Any]],
