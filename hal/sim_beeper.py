@@ -82,12 +82,11 @@ def no_sound_output(env: Mapping[str, str] = os.environ, *, root: str | os.PathL
         pass
     if env.get("PULSE_SERVER", "").strip() or env.get("PIPEWIRE_REMOTE", "").strip():
         return None
-    folders = [env.get("XDG_RUNTIME_DIR", ""), f"/run/user/{os.getuid()}", "/run/pulse", "/var/run/pulse"]
-    for folder in filter(None, folders):
-        here = base / folder.lstrip("/")
-        for socket in ("pulse/native", "native", "pipewire-0"):
-            if (here / socket).exists():
-                return None
+    runtimes = [folder for folder in (env.get("XDG_RUNTIME_DIR", ""), f"/run/user/{os.getuid()}") if folder]
+    sockets = [f"{folder}/{name}" for folder in runtimes for name in ("pulse/native", "pipewire-0")]
+    sockets += ["/run/pulse/native", "/var/run/pulse/native"]  # PulseAudio's system-wide server
+    if any((base / socket.lstrip("/")).exists() for socket in sockets):
+        return None
     return "no sound card (no PCM device in /dev/snd) and no PulseAudio or PipeWire server"
 
 
