@@ -133,7 +133,9 @@ def replayed(world):
     return world.games / "g.db"
 
 
-@pytest.mark.parametrize(("fmt", "noun"), [("csv", "entries"), ("json", "entries"), ("table-log", "operations")])
+@pytest.mark.parametrize(("fmt", "noun"), [("csv", "entries"),  # the other two: subprocesses of 0.7 s, same code
+                                           pytest.param("json", "entries", marks=pytest.mark.slow),
+                                           pytest.param("table-log", "operations", marks=pytest.mark.slow)])
 def test_export_to_a_file_says_what_it_wrote_in_one_line(world, replayed, fmt, noun):
     out = world.tmp / f"out.{fmt}"
     done = world.banquier("export", "g", "--format", fmt, "-o", str(out))
@@ -222,7 +224,8 @@ def test_the_table_names_every_subcommand():
     assert set(_subcommands()) >= set(NEEDS) and len(_subcommands()) == 11
 
 
-@pytest.mark.parametrize("command", _subcommands())
+@pytest.mark.parametrize("command", [pytest.param(c, marks=[] if c == "games" else [pytest.mark.slow])
+                                     for c in _subcommands()])  # one subprocess each: games in the quick run
 def test_an_unknown_option_gets_the_subcommands_usage(world, command):
     done = world.banquier(command, *NEEDS.get(command, []), "--bogus")
     assert done.returncode == 2, done.stderr

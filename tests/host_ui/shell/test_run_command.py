@@ -120,3 +120,17 @@ def test_run_prints_no_alsa_lines_without_a_sound_card(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "stopped cleanly" in done.stderr
     assert "ALSA" not in done.stderr, done.stderr
+
+
+@pytest.mark.slow  # a subprocess playing a demo: about 2 s (the in-process demos are in the quick run)
+def test_the_simulators_demo_ends_by_saying_its_checks_agreed(tmp_path):
+    from tests.conftest import OWN_LOGS
+    log = OWN_LOGS / "fr-mortgage.jsonl"
+    checks = sum(1 for line in log.read_text(encoding="utf-8").splitlines() if '"expect"' in line)
+    done = subprocess.run([str(BANQUIER), "sim", "--headless", "--demo", str(log), "--speed", "inf"],
+                          env=_clean_env(tmp_path / "home"), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()
+    assert said[0].startswith("banquier sim: fr-mortgage.jsonl: ") and \
+        said[0].endswith(f" operations played by taps and {checks} checks of the log: all agree."), said
+    assert said[1].startswith("banquier sim: game file ") and done.stderr == ""
