@@ -62,7 +62,7 @@ def fake_project(tmp_path):
             f'    echo "ERROR: no compiler"; exit 1\n'
             f'fi')
     _script(project / ".venv" / "bin" / "banquier", f'echo "banquier $*" >> {calls}')
-    tools = _bin_without_compiler(tmp_path / "bin", dict.fromkeys(("shellcheck", "systemd-analyze", "msgfmt"),
+    tools = _bin_without_compiler(tmp_path / "bin", dict.fromkeys(("shellcheck", "systemd-analyze", "msgfmt", "Xvfb"),
                                                                   "exit 0"))
     env = {"PATH": str(tools), "HOME": str(tmp_path / "home"), "PYTHON": sys.executable}
 
@@ -122,6 +122,8 @@ def test_the_first_install_says_what_it_does_and_pip_is_upgraded_once(fake_proje
     assert installs == [".[test]"] and "upgrading pip" not in err
     _, err = fake_project("run", "--help")
     assert "dev.sh:" not in err  # nothing to do: silent, straight to the command
+    _, err = fake_project("test", "--no-tools", "tests/cards")
+    assert "dev.sh:" not in err, err  # installed, and every system tool there: straight to pytest
 
 
 def test_a_failed_test_extra_says_why_leaves_run_working_and_is_tried_again(fake_project):
