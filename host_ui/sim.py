@@ -374,7 +374,7 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     tray.demo = (speed, 0, total)
     game = terminal.game
     assert game is not None, "a demo plays into the game made from its log's header"
-    done = 0
+    done = checks = 0
     mismatch: str | None = None
     for line in log.lines:
         data = line.data
@@ -386,6 +386,7 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
             except ReplayMismatch as exc:
                 mismatch = str(exc)
                 break
+            checks += 1
             continue
         before = _entries(game)
         try:
@@ -413,6 +414,8 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     if mismatch is not None:
         print(f"MISMATCH {log.path}: {mismatch}", file=sys.stderr, flush=True)
         return 1
+    print(f"banquier sim: {Path(log.path).name}: {done} operation{'s' * (done != 1)} played by taps and "
+          f"{checks} check{'s' * (checks != 1)} of the log: all agree.", flush=True)
     return 0
 
 

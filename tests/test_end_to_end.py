@@ -66,6 +66,9 @@ def test_sim_demo_subprocess_leaves_the_replayed_state(log, tmp_path, key, direc
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "banquier sim: game file" in result.stdout
+    checks = sum(1 for line in log.read_text(encoding="utf-8").splitlines() if '"expect"' in line)
+    # the demo says that its checks agreed
+    assert f"{log.name}: " in result.stdout and f" {checks} checks of the log: all agree." in result.stdout
     _check_the_file_left(data, log, key, direct_replay)
 
 

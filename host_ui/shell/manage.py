@@ -26,6 +26,7 @@ from terminal.errors import GameError
 if TYPE_CHECKING:
     from cards.registry import CardRegistry
     from host_ui.shell.outputs import Protected
+    from terminal.bank.game import Game
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
 
@@ -35,14 +36,18 @@ def games_dir(data: Path) -> Path:
 
 
 class GameRow(TypedDict, total=False):
-    """One game of :func:`list_games`: its ``path``, ``name`` and ``modified`` time; then either its ``problem``
-    (and ``unverified`` for a game signed with another device key) or what its header says."""
+    """One game of :func:`list_games`: its ``path``, ``name`` and ``modified`` time (the file's or its WAL's,
+    whichever is newer: an entry may be in the WAL only); then either its ``problem`` (``unverified`` for a
+    game signed with another device key, ``audit_failed`` for a journal that does not verify) or what its header
+    says, with ``last_entry_at``, the time its last entry was recorded (None for a game without one)."""
 
     path: Required[Path]
     name: Required[str]
     modified: Required[float]
     problem: str
     unverified: bool
+    audit_failed: bool
+    last_entry_at: datetime | None
     edition: str
     mode: str
     players: list[str]
@@ -50,33 +55,81 @@ class GameRow(TypedDict, total=False):
     over: bool
 
 
-def list_games(data: Path, key_path: Path | None = None) -> list[GameRow]:
+def _modified(path: Path) -> float:
+    """When a game file last changed: the newest of its own time and its WAL's (``-wal``), where entries live
+    until SQLite's checkpoint copies them into the file."""
+    times = [path.stat().st_mtime]
+    try:
+        times.append(path.with_name(path.name + "-wal").stat().st_mtime)
+    except OSError:
+        pass
+    return max(times)
+
+
+def list_games(data: Path, key_path: Path | None = None, *, check: bool = False) -> list[GameRow]:
     """Every game file under ``DATA_DIR/games`` with its header and size, newest first. A file that cannot be
-    opened is listed with its problem, never removed. ``key_path``: the device key (default: the usual one)."""
+    opened is listed with its problem, never removed. ``key_path``: the device key (default: the usual one).
+    ``check``: open each game with the checks of a resume (:meth:`terminal.Game.open` ``check="auto"``, read
+    only: SQLite's quick check, the stored state against the journal, a full audit after an unclean stop),
+    then verify the keyed hash chain of every entry from the first and the journal's schema (its tables and
+    append-only triggers): an entry edited behind the last audit's checkpoint shows too, at a cost that follows
+    the game's length (0.24 s for 9 658 entries on the 2-core development machine; a full audit with its
+    replay: 1.2 s). A game that fails is listed with its problem (``audit_failed``), not as a game in play."""
     # Late (here and below): a subcommand's modules, off the path of `banquier --help` (see the docstring).
     from host_ui.shell.games import open_game
+    from terminal.bank.history import read_entries
+    from terminal.errors import AuditFailed
     rows = []
     folder = games_dir(data)
-    for path in sorted(folder.glob("*.db"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []:
-        row: GameRow = {"path": path, "name": path.stem, "modified": path.stat().st_mtime}
+    found = [(path, _modified(path)) for path in folder.glob("*.db")] if folder.is_dir() else []
+    for path, modified in sorted(found, key=lambda item: item[1], reverse=True):
+        row: GameRow = {"path": path, "name": path.stem, "modified": modified}
         try:
-            game = open_game(path, check="none", read_only=True, key_path=key_path)
+            game = open_game(path, check="auto" if check else "none", read_only=True, key_path=key_path)
         except (GameError, OSError) as exc:
             row["problem"] = one_line(exc)
             if getattr(exc, "code", None) == "audit_foreign_key":
                 row["unverified"] = True
+            elif isinstance(exc, AuditFailed):
+                row["audit_failed"] = True
         else:
             try:
-                last = game.ledger.last_entry()
-                row.update({"edition": game.edition.name, "mode": game.mode, "players": list(game.players),
-                            "entries": last[0] if last else 0, "over": game.is_over()})
+                failed = _verify(game, path) if check else None
+                if failed is not None:
+                    row.update({"problem": failed, "audit_failed": True})
+                else:
+                    last = game.ledger.last_entry()
+                    seq = last[0] if last else 0
+                    entry = read_entries(game.ledger, seq, seq, seq, with_clock=True) if seq else []
+                    row.update({"edition": game.edition.name, "mode": game.mode, "players": list(game.players),
+                                "entries": seq, "over": game.is_over(), "last_entry_at":
+                                datetime.fromisoformat(entry[0]["recorded_at"]) if entry else None})
             except DAMAGE as exc:
                 row["problem"] = (f"{path} is damaged ({type(exc).__name__}: {one_line(exc)[:200]}). It was left "
                                   f"untouched; restore a backup.")
             finally:
                 game.close()
         rows.append(row)
+    # newest first by what is shown: the time of the last entry (the file's time for a game without one)
+    rows.sort(key=_shown_time, reverse=True)
     return rows
+
+
+def _shown_time(row: GameRow) -> float:
+    last = row.get("last_entry_at")
+    return last.timestamp() if last is not None else row["modified"]
+
+
+def _verify(game: Game, path: Path) -> str | None:
+    """What :func:`list_games` finds wrong with ``game`` beyond the checks of its opening (see there), in one
+    sentence naming the fix; None when the whole chain and the schema are as the terminal wrote them."""
+    ledger = game.ledger
+    problems, _first, _last = ledger.chain_since(0, ledger.genesis_mac())
+    problems += [f"{problem[:1].upper()}{problem[1:]}." for problem in ledger.schema_problems()]
+    if not problems:
+        return None
+    return (f"{path} was changed outside the terminal: {problems[0]} The file was left untouched; `banquier audit "
+            f"{path.stem}` tells more; restore a backup (`banquier games restore {path.stem}`).")
 
 
 def current_game(data: Path, key_path: Path | None = None) -> Path | None:
@@ -127,19 +180,23 @@ def _find(data: Path, name: str) -> Path | None:
 
 def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None, backups: Path | None = None) -> int:
     if args.action == "list":
-        rows = list_games(data, key_path)
+        rows = list_games(data, key_path, check=True)
         if not rows:
             print(f"No game in {games_dir(data)}.")
         current = current_game(data, key_path)
         for row in rows:
             mark = "*" if current and row["path"] == current else " "
             if "problem" in row:
-                label = "UNVERIFIED" if row.get("unverified") else "DAMAGED"
+                label = ("UNVERIFIED" if row.get("unverified") else "FAILS ITS AUDIT" if row.get("audit_failed")
+                         else "DAMAGED")
                 print(f"{mark} {row['name']:<32} {label}: {row['problem']}")
                 continue
             state = "over" if row["over"] else "in play"
             players, entries = len(row["players"]), row["entries"]
-            changed = datetime.fromtimestamp(row["modified"]).strftime("%Y-%m-%d %H:%M")
+            # the time of the last entry (in the file or still in its WAL), in this machine's time zone
+            last_at = row.get("last_entry_at")
+            changed = (last_at.astimezone() if last_at is not None else datetime.fromtimestamp(row["modified"])) \
+                .strftime("%Y-%m-%d %H:%M")
             print(f"{mark} {row['name']:<32} {changed}  {row['edition']:<10} {row['mode']:<16} "
                   f"{players} player{'s' * (players != 1)}  {entries:>6} entr{'ies' if entries != 1 else 'y'}  "
                   f"{state}  ({', '.join(row['players'])})")

@@ -61,7 +61,7 @@ def test_export_formats_and_round_trip(capsys, tmp_path):
     assert code == 0
     code, out, _ = run(capsys, "export", str(tmp_path / "g.db"), "--format", "csv")
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["seq", "kind", "operation", "undone", "payer", "payee", "amount"]
+    assert rows[0] == ["seq", "kind", "operation", "undone", "payer", "payee", "amount", "description"]
     assert sum(1 for r in rows[1:] if r[1] == "setup") == 3  # the starting cash of 3 players
     code, out, _ = run(capsys, "export", str(tmp_path / "g.db"), "--format", "json")
     data = json.loads(out)

@@ -108,7 +108,7 @@ def test_a_new_output_is_created_private_and_complete(world):
     out = world["tmp"] / "new.csv"
     result = banquier("export", str(world["game"]), "--format", "csv", "-o", str(out))
     assert result.returncode == 0, result.stderr
-    assert out.read_text().splitlines()[0] == "seq,kind,operation,undone,payer,payee,amount"
+    assert out.read_text().splitlines()[0] == "seq,kind,operation,undone,payer,payee,amount,description"
     assert out.stat().st_mode & 0o077 == 0
 
 
