@@ -129,7 +129,11 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         recorded = {"postings": [list(p) for p in entry.postings], "changes": [list(c) for c in entry.changes]}
         try:
             if entry.kind == "setup":
-                state_after, effects = engine.setup_effects(state, config, meta.get("dealt") or None)
+                dealt = meta.get("dealt") or None
+                state_after, effects = engine.setup_effects(state, config, dealt)
+                if dealt and not _same(effects.to_json(), recorded):  # written before issue 21: the deal's order
+                    state_after, effects = engine.setup_effects(state, config, dealt,
+                                                                order=deal_order(recorded["postings"], dealt))
             elif entry.kind == "undo":
                 undoes = entry.undoes
                 target = by_seq.get(undoes) if undoes is not None else None
@@ -170,6 +174,24 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
                         f"{balance}.")
     if sum(sql.values()) != 0:
         report.fail(f"All accounts together sum to {sum(sql.values())}, not 0.")
+
+
+def deal_order(postings: list[list[Any]], dealt: Any) -> list[str]:
+    """The order in which the players of ``dealt`` paid for their dealt deeds in a setup entry's recorded
+    ``postings`` (``[payer, payee, amount]`` lists): the order of their first payment.
+
+    Our reading (issue 21): a deal is a set of deeds per player; the order in which the players pay for them is
+    no rule. Until issue 21 they paid in the order the deal was given (the seats' for a deal drawn by the
+    terminal, the table log's for a given one), which the header, a JSON object with sorted keys, does not
+    keep; since then they pay in seat order. The audit of an older file takes the order its setup entry
+    recorded and recomputes everything else, so a game is never refused for it and no other difference passes."""
+    names = dealt if isinstance(dealt, dict) else {}
+    order: list[str] = []
+    for posting in postings:
+        payer = posting[0] if isinstance(posting, list) and posting else None
+        if isinstance(payer, str) and payer in names and payer not in order:
+            order.append(payer)
+    return order
 
 
 # -- SQLite's own check before the first payment -------------------------------------------------------------------
