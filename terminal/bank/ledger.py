@@ -1092,20 +1092,25 @@ def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Databas
     """A connection that reads the game at ``path`` without writing or creating anything beside it, and the
     private folder to delete afterwards (None if there is none). Every read sees one moment of the game.
 
-    - A game no connection has open (no ``-shm``) is copied, file and WAL, byte for byte into a private
-      folder and the copy is opened (SQLite applies the WAL to the copy, never to the game). The copy is
-      taken again if the game changed while it was copied.
+    - A game no connection has open (no ``-shm``, or no ``-wal``: a ``-shm`` alone is a dead process's) is
+      copied, file and WAL (or rollback journal), byte for byte into a private folder and the copy is opened
+      (SQLite applies the WAL, or rolls the journal back, on the copy, never on the game). The copy is taken
+      again if the game changed while it was copied.
     - A game another connection has open (the terminal at the table) is copied through SQLite's backup API
       from a read-only connection: one read transaction, never a checkpoint.
     - ``copy=False`` (the terminal's own checks before it resumes a game, where a copy would cost too much):
-      a cleanly closed game (no ``-wal``, no ``-shm``) is read in place as immutable; another is read in place
+      a cleanly closed game (no ``-wal``, no hot ``-journal``) is read in place as immutable; another is read in place
       through a read-only connection, and a ``-shm`` that SQLite had to create for it is removed afterwards
       (the game file and its WAL are never written).
     Raises LedgerError for a file SQLite cannot read.
     """
-    wal, shm = companions(path)
+    wal, _ = companions(path)
     try:
-        if not copy and not wal.exists() and not shm.exists():
+        # No -wal: nothing but the file holds the game (a connection that has the game open has its -wal), and a
+        # -shm left beside it by a process that died (a crash between a game's creation and its first entry) is
+        # nothing to read: a connection that used it would create an empty -wal and grow it (issue 21, point 6).
+        copy = copy or _journal(path).exists()  # a hot journal is rolled back on a private copy, never in place
+        if not copy and not wal.exists():
             uri = f"{path.resolve().as_uri()}?immutable=1"
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA query_only = ON")
@@ -1148,26 +1153,38 @@ def private_copy(path: Path, target: Path) -> None:
 
 
 def _copy_quiet_game(path: Path, target: Path, attempts: int = 3) -> bool:
-    """Copy the file and WAL of a game no connection has open; False if one has it open (or opened it
-    meanwhile, every time)."""
+    """Copy the file and WAL (or hot rollback journal) of a game no connection has open; False if one has it open
+    (or opened it meanwhile, every time). A ``-shm`` without a ``-wal`` is a dead process's: no connection has the
+    game open (one that has, has its ``-wal``)."""
     wal, shm = companions(path)
-    target_wal = target.with_name(target.name + "-wal")
+    journal = _journal(path)
+    sides = ((wal, target.with_name(target.name + "-wal")), (journal, target.with_name(target.name + "-journal")))
+
+    def live() -> bool:
+        return shm.exists() and wal.exists()
     for _ in range(attempts):
-        if shm.exists():
+        if live():
             return False
-        before = _stat_key(path), _stat_key(wal)
+        before = _stat_key(path), _stat_key(wal), _stat_key(journal)
         shutil.copyfile(path, target)
-        if before[1] is not None:
-            try:
-                shutil.copyfile(wal, target_wal)
-            except FileNotFoundError:
-                target_wal.unlink(missing_ok=True)
+        copied = True
+        for (side, target_side), stat in zip(sides, before[1:], strict=True):
+            if stat is None:
+                target_side.unlink(missing_ok=True)
                 continue
-        else:
-            target_wal.unlink(missing_ok=True)
-        if not shm.exists() and (_stat_key(path), _stat_key(wal)) == before:
+            try:
+                shutil.copyfile(side, target_side)
+            except FileNotFoundError:
+                target_side.unlink(missing_ok=True)
+                copied = False
+        if copied and not live() and (_stat_key(path), _stat_key(wal), _stat_key(journal)) == before:
             return True
     return False
+
+
+def _journal(path: Path) -> Path:
+    """The game's rollback journal (a backup, in ``journal_mode=DELETE``, that a crash left mid-transaction)."""
+    return path.with_name(path.name + "-journal")
 
 
 def _copy_live_game(path: Path, target: Path) -> None:

@@ -197,3 +197,21 @@ def damaged_variant(folder: Path, key: bytes, rng, n: int) -> tuple[Path, str, o
     before = contents(path)
     damage_bytes(path.with_name(path.name + "-wal"), rng, kind)
     return path, f"wal:{kind}", before, mirror
+
+
+def leave_shm(path: Path) -> None:
+    """Leave ``path`` with the ``-shm`` a process that died with the game open leaves beside it (issue 21, point 6:
+    a crash between a game's creation and its first entry leaves a clean file, a ``-shm`` and no ``-wal``). Made on
+    a copy, so the game's own files are not written; its ``-wal``, if any, is kept as it was."""
+    work = path.with_name("shm-" + path.name)
+    shutil.copyfile(path, work)
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        shutil.copyfile(wal, work.with_name(work.name + "-wal"))
+    conn = sqlite3.connect(work)
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    shutil.copyfile(work.with_name(work.name + "-shm"), path.with_name(path.name + "-shm"))
+    conn.close()
+    for leftover in work.parent.glob(work.name + "*"):
+        leftover.unlink()
