@@ -10,7 +10,6 @@ Every ``banquier`` command (``--help`` too) loads this module for :func:`add_par
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import threading
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Required, TypedDict
 
 from cards.errors import CardsError
 from terminal.bank.audit import DAMAGE
+from terminal.bank.durable import fsync_directory, make_directories, replace_durably
 from terminal.bank.ledger import one_line
 from terminal.errors import GameError
 
@@ -105,14 +105,15 @@ def current_game_and_listing(data: Path, key_path: Path | None = None) -> tuple[
 
 
 def set_current(data: Path, path: Path | None) -> None:
+    """Name ``path`` (a game of ``DATA_DIR/games``) in ``DATA_DIR/current`` as the game to resume, durably: a power
+    cut leaves the old name or the new one, never an empty marker (issue 21, point 2). None removes the marker."""
     marker = data / "current"
     if path is None:
         marker.unlink(missing_ok=True)
+        fsync_directory(data)
         return
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    tmp = marker.with_suffix(".tmp")
-    tmp.write_text(path.name + "\n", encoding="utf-8")
-    os.replace(tmp, marker)
+    make_directories(marker.parent)
+    replace_durably(marker, (path.name + "\n").encode("utf-8"))
 
 
 def _find(data: Path, name: str) -> Path | None:
