@@ -39,6 +39,7 @@ from typing import Any
 from cards.editions import Edition, load_edition
 from terminal.bank import engine, ultimate
 from terminal.bank.auction import BuildingAuction, DeedAuction
+from terminal.bank.durable import fsync_directory
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger, quick_check
 from terminal.bank.history import (
     MAINTAIN_BUDGET_S,
@@ -195,9 +196,17 @@ class Game:
             raise
         if mirror is not None:  # a new game's mirror starts empty (one left by an older file is set aside)
             mirror = Path(mirror)
-            if mirror.exists():
-                mirror.replace(mirror.with_name(f"{mirror.name}.old-{datetime.now():%Y%m%d-%H%M%S}"))
+            try:
+                if mirror.exists():
+                    mirror.replace(mirror.with_name(f"{mirror.name}.old-{datetime.now():%Y%m%d-%H%M%S}"))
+                    fsync_directory(mirror.parent)  # durable before the new game's first entry: a power cut must
+                    # not bring the old mirror back under the name, where it would not follow from the new file
+            except OSError as exc:
+                ledger._discard()
+                raise LedgerError(f"Cannot set aside the old mirror {mirror}: {exc.strerror or exc}.",
+                                  code="ledger_unwritable", params={"path": str(mirror)}) from exc
             ledger.mirror = mirror
+            ledger.mirror_entries(1)  # the setup entry: the mirror holds every acknowledged entry of the game
         game = cls(ledger, config, ledger.meta(), state, clock)
         game._adopt_end_time()
         return game

@@ -1052,6 +1052,17 @@ class Ledger:
         except OSError as exc:
             self.mirror_problem = f"cannot write the mirror {self.mirror}: {exc.strerror or exc}"
 
+    def mirror_entries(self, start: int) -> None:
+        """Write the file's entries from ``start`` on to the mirror, as :meth:`append` writes each (the setup entry
+        of a new game, written before the mirror was named)."""
+        lines = []
+        for e in self.entries(start):
+            rows = self.posting_rows_of(e.seq)
+            lines.append(canonical({"changes": e.changes, "kind": e.kind, "mac": e.mac, "op": e.op,
+                                    "recorded_at": e.recorded_at, "rows": [list(r) for r in rows], "seq": e.seq,
+                                    "undoes": e.undoes}))
+        self._mirror_lines(lines)
+
     def mirrored_after(self, seq: int) -> list[dict[str, Any]]:
         """The mirror's entries after ``seq``, in order (only the mirror's end is read when it has few)."""
         if self.mirror is None or not self.mirror.is_file():

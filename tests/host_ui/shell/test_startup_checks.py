@@ -227,7 +227,7 @@ def test_start_up_resumes_with_the_background_audit(tmp_path, key):
         found.game.pass_go("Ann")
     finally:
         found.game.close()
-    assert len((tmp_path / "b" / "g.mirror").read_text().splitlines()) == 3
+    assert len((tmp_path / "b" / "g.mirror").read_text().splitlines()) == 4  # the setup entry too
 
 
 @pytest.mark.parametrize("statement", [
