@@ -39,8 +39,8 @@ from typing import Any
 from cards.editions import Edition, load_edition
 from terminal.bank import engine, ultimate
 from terminal.bank.auction import BuildingAuction, DeedAuction
-from terminal.bank.durable import fsync_directory
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger, quick_check
+from terminal.bank.durable import fsync_directory
 from terminal.bank.history import (
     MAINTAIN_BUDGET_S,
     MAINTAIN_STRETCHES,
