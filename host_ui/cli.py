@@ -262,7 +262,8 @@ def _lost_entries(game: Game) -> str | None:
     if not extra:
         return None
     return (f"The file lost its last {len(extra)} acknowledged entries (#{extra[0]['seq']} to #{extra[-1]['seq']}, "
-            f"kept in the mirror {mirror}): resuming the game on the terminal writes them back.")
+            f"kept in the mirror {mirror}): resuming the game on the terminal writes them back, and restoring its "
+            f"newest good backup (`banquier games restore`) brings them back with it.")
 
 
 def cmd_key(args: argparse.Namespace) -> int:

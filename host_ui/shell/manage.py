@@ -204,15 +204,17 @@ def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None
             print(f"banquier: no backup of {path.name} in {folder} passes its check; nothing restored.",
                   file=sys.stderr)
             return EXIT_FILE
-        game = restore_backup(backup, games_dir(data), key, stem=path.stem)
+        game = restore_backup(backup, games_dir(data), key, stem=path.stem, mirrors=folder)  # and the entries
+        # acknowledged after the backup, from the damaged game's mirror
         set_current(data, game.path)
     except (GameError, OSError) as exc:
         print(f"banquier: cannot restore {path.name}: {one_line(exc)}", file=sys.stderr)
         return EXIT_FILE
-    restored = game.path
+    restored, carried = game.path, game.restored
     game.close()
-    print(f"restored {backup.name} into {restored.name} (the game resumed at the next start); {path.name} is kept "
-          f"as it was.")
+    after = f" and the {carried} acknowledged entries after it (from the mirror)" if carried else ""
+    print(f"restored {backup.name}{after} into {restored.name} (the game resumed at the next start); {path.name} is "
+          f"kept as it was.")
     return EXIT_OK
 
 
