@@ -115,6 +115,7 @@ def test_a_setup_that_differs_otherwise_still_fails(tmp_path, key):
         Game.open(path, key=key, check="full")
 
 
+@pytest.mark.slow  # over 0.5 s (two subprocesses): in the full run; the quick run has the in-process tests above
 def test_the_issues_reproduction_through_the_command(tmp_path):
     """`banquier replay` of the issue's log, then `banquier audit`: passed (it said "Entry #1 (setup): recorded
     effects differ from the rules' result")."""
