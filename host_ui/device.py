@@ -43,6 +43,7 @@ from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
 from host_ui.shell.games import resumed_notice
 from host_ui.shell.startup import Recovery, new_game, restore_at_startup, resume_at_startup
+from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.errors import GameError
 from terminal.table.machine import Terminal
@@ -365,7 +366,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
-        data.mkdir(parents=True, exist_ok=True)
+        make_directories(data)  # its name durable before the games and backups in it
         key = load_or_create_key(config.storage.key_file, data=data)
         registry = CardRegistry.load(data / "cards.txt", edition=load_edition(config.game.edition))
     except (GameError, OSError) as exc:

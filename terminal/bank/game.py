@@ -50,7 +50,7 @@ from terminal.bank.history import (
     maintain_summary,
     worth_series,
 )
-from terminal.bank.ledger import AsFound, Entry, Ledger, damaged, key_id, one_line, transfers
+from terminal.bank.ledger import AsFound, Entry, Ledger, companions, damaged, key_id, one_line, transfers
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
 from terminal.bank.state import ALL_MODES, BANK, MODES, POT, ULTIMATE, State, standings, worth
@@ -258,6 +258,11 @@ class Game:
         # is left byte for byte as it was. Only a game that passed is opened for writing.
         # A game is played by one Banquier at a time: the play lock is taken before anything is read.
         lock = None if read_only else Ledger.lock_for_play(path)
+        background = (background is None or background) and not read_only and check == "auto"
+        shm_found = None
+        if background:  # the shared memory as found: the view below may create one (read-only in place)
+            with contextlib.suppress(OSError):
+                shm_found = companions(Path(path))[1].read_bytes()
         try:
             view = Ledger.open(path, key, read_only=True, copy=read_only)
         except BaseException:
@@ -265,7 +270,6 @@ class Game:
                 os.close(lock)
             raise
         view.play_lock = lock  # released with the view if a check refuses the file
-        background = (background is None or background) and not read_only and check == "auto"
         try:
             config, meta, state = cls._checked(view, path, key, check, background, reads_only=read_only)
         except BaseException:
@@ -286,7 +290,7 @@ class Game:
         as_found: AsFound | None = None
         if background:  # what is found is set aside before anything writes: put back if judged damaged
             try:
-                as_found = AsFound.take(Path(path))
+                as_found = AsFound.take(Path(path), shm_found)
             except OSError as exc:
                 view._discard()
                 raise LedgerError(f"Cannot resume {path}: its files cannot be set aside before it is played "

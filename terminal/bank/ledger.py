@@ -1202,9 +1202,10 @@ class AsFound:
     FOUND = "found"
 
     @classmethod
-    def take(cls, path: Path) -> AsFound:
-        """Record what is at ``path`` now (or keep the record an unjudged session left, if the file has not changed
-        since). Raises OSError when it cannot be read or recorded: then the game is not resumed."""
+    def take(cls, path: Path, shm: bytes | None) -> AsFound:
+        """Record what is at ``path`` now, with ``shm``, the bytes of its ``-shm`` as found before anything opened it
+        (None: there was none), or keep the record an unjudged session left, if the file has not changed since.
+        Raises OSError when it cannot be read or recorded: then the game is not resumed."""
         path = Path(path)
         record = path.with_name(f".{path.name}.as-found")
         st = path.stat()
@@ -1213,9 +1214,9 @@ class AsFound:
         if kept is not None:
             return kept
         shutil.rmtree(record, ignore_errors=True)
-        wal, shm = companions(path)
+        wal = companions(path)[0]
         wal_bytes = wal.read_bytes() if wal.exists() else None
-        shm_bytes = shm.read_bytes() if shm.exists() else None
+        shm_bytes = shm
         record.mkdir(mode=0o700)
         main = None
         if _head(path) != SQLITE_MAGIC or _journal_mode_byte(path) != 2:  # not in WAL mode: the switch writes it

@@ -231,12 +231,22 @@ def _flip_in_text(path: Path, needle: bytes, occurrence: int = 0) -> None:
 
 def _flip_page_header(path: Path, table: str) -> None:
     """Garble the b-tree page header of ``table``'s root page: what SQLite's own check finds."""
-    with sqlite3.connect(path) as conn:
+    # immutable: the file alone is read, nothing is folded into it nor created beside it (a WAL stays a WAL)
+    with sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True) as conn:
         root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", [table]).fetchone()[0]
     conn.close()
     data = bytearray(path.read_bytes())
     start = (root - 1) * PAGE
     data[start + 3:start + 8] = b"\xff\xff\xff\xff\xff"
+    path.write_bytes(bytes(data))
+
+
+def _garble_page_of(path: Path, needle: bytes) -> None:
+    """Garble the b-tree page header of the page that holds the stored text ``needle`` (its first copy): a page of
+    early entries, which later entries do not rewrite (SQLite's own check finds it)."""
+    data = bytearray(path.read_bytes())
+    start = data.index(needle) // PAGE * PAGE
+    data[start:start + 8] = b"\x0d\xff\xff\xff\xff\xff\xff\xff"
     path.write_bytes(bytes(data))
 
 
@@ -255,6 +265,7 @@ HIDDEN_DAMAGE: dict[str, object] = {
         p, "UPDATE journal SET mac = '00' || substr(mac, 3) WHERE seq = 4"),
     "bit_flip_in_an_entry": lambda p: _flip_in_text(p, b'"player":"Bob"'),
     "bit_flip_in_a_page_header": lambda p: _flip_page_header(p, "postings"),
+    "page_of_early_entries_garbled": lambda p: _garble_page_of(p, b'"player":"Bob"'),
 }
 
 
