@@ -12,6 +12,7 @@ Pi Zero and never load pygame.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import errno
 import getpass
@@ -183,6 +184,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             except BrokenPipeError:
                 raise  # the reader went away (`| head`): main() stops quietly
             except OSError as exc:  # a full disk or a broken device behind the redirection
+                _stdout_gone()
                 return _fail(f"cannot write the export to standard output: {exc.strerror or exc}.", EXIT_FILE)
     except OutputRefused as exc:
         return _fail(str(exc), EXIT_USAGE)
@@ -233,6 +235,15 @@ def write_csv_export(out: IO[str], game: Game, language: str, display: str = "pl
             writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount, words])
         entries += 1
     return entries
+
+
+def _stdout_gone() -> None:
+    """Standard output failed (a full disk, a broken device behind the redirection) and the failure is being
+    reported: what its buffer still holds is dropped, so the interpreter's last flush at exit does not fail
+    again ("Exception ignored ... OSError", exit 120) when output is buffered, as in a plain shell without
+    ``PYTHONUNBUFFERED``."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def write_json_export(out: IO[str], meta: dict[str, Any], history: Iterable[dict[str, Any]],
@@ -295,7 +306,8 @@ def _lost_entries(game: Game) -> str | None:
     if not extra:
         return None
     return (f"The file lost its last {len(extra)} acknowledged entries (#{extra[0]['seq']} to #{extra[-1]['seq']}, "
-            f"kept in the mirror {mirror}): resuming the game on the terminal writes them back.")
+            f"kept in the mirror {mirror}): resuming the game on the terminal writes them back, and restoring its "
+            f"newest good backup (`banquier games restore`) brings them back with it.")
 
 
 def cmd_key(args: argparse.Namespace) -> int:
@@ -574,11 +586,14 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("cards import needs a FILE ('-' for standard input)")
             if args.func == "games":
                 storage = load_config().storage
-                return manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
-            return manage.cmd_cards(args, data_dir())
+                code: int = manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
+            else:
+                code = manage.cmd_cards(args, data_dir())
+            sys.stdout.flush()  # as below
+            return code
         if args.func in (cmd_audit, cmd_export):
             args.game = str(_game_argument(args.game))
-        code: int = args.func(args)
+        code = args.func(args)
         sys.stdout.flush()  # a write error shows here, while it can still be reported in one line
         return code
     except KeyboardInterrupt:
@@ -596,6 +611,7 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(one_line(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):  # stdout's disk is full or failing
+            _stdout_gone()
             return _fail(f"cannot write the output: {exc.strerror or exc}.", EXIT_FILE)
         return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "
                      f"it. Please report it with the command you ran.", EXIT_FILE)

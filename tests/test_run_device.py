@@ -11,6 +11,7 @@ import time
 import pytest
 
 from terminal.bank.game import Game
+from tests.cli_env import clean_env
 from tests.conftest import ROOT
 
 
@@ -26,9 +27,8 @@ def _setup(tmp_path, key, seconds_config=""):
         '[hardware.reader]\nbackend = "sim"\n[hardware.beeper]\nbackend = "sim"\n[hardware.buttons]\n'
         f'backend = "sim"\n[storage]\ndata_dir = "{data}"\nkey_file = "{key_file}"\nbackup_every = 1\n'
         '[logging]\nlevel = "info"\n' + seconds_config)
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    for name in ("BANQUIER_DATA_DIR", "BANQUIER_KEY_FILE"):
-        env.pop(name, None)
+    env = clean_env({"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "BANQUIER_DATA_DIR": None,
+                     "BANQUIER_KEY_FILE": None})
     return data, env
 
 

@@ -10,7 +10,6 @@ Every ``banquier`` command (``--help`` too) loads this module for :func:`add_par
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import threading
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Required, TypedDict
 
 from cards.errors import CardsError
 from terminal.bank.audit import DAMAGE
+from terminal.bank.durable import fsync_directory, make_directories, replace_durably
 from terminal.bank.ledger import one_line
 from terminal.errors import GameError
 
@@ -158,14 +158,15 @@ def current_game_and_listing(data: Path, key_path: Path | None = None) -> tuple[
 
 
 def set_current(data: Path, path: Path | None) -> None:
+    """Name ``path`` (a game of ``DATA_DIR/games``) in ``DATA_DIR/current`` as the game to resume, durably: a power
+    cut leaves the old name or the new one, never an empty marker (issue 21, point 2). None removes the marker."""
     marker = data / "current"
     if path is None:
         marker.unlink(missing_ok=True)
+        fsync_directory(data)
         return
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    tmp = marker.with_suffix(".tmp")
-    tmp.write_text(path.name + "\n", encoding="utf-8")
-    os.replace(tmp, marker)
+    make_directories(marker.parent)
+    replace_durably(marker, (path.name + "\n").encode("utf-8"))
 
 
 def _find(data: Path, name: str) -> Path | None:
@@ -260,15 +261,17 @@ def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None
             print(f"banquier: no backup of {path.name} in {folder} passes its check; nothing restored.",
                   file=sys.stderr)
             return EXIT_FILE
-        game = restore_backup(backup, games_dir(data), key, stem=path.stem)
+        game = restore_backup(backup, games_dir(data), key, stem=path.stem, mirrors=folder)  # and the entries
+        # acknowledged after the backup, from the damaged game's mirror
         set_current(data, game.path)
     except (GameError, OSError) as exc:
         print(f"banquier: cannot restore {path.name}: {one_line(exc)}", file=sys.stderr)
         return EXIT_FILE
-    restored = game.path
+    restored, carried = game.path, game.restored
     game.close()
-    print(f"restored {backup.name} into {restored.name} (the game resumed at the next start); {path.name} is kept "
-          f"as it was.")
+    after = f" and the {carried} acknowledged entries after it (from the mirror)" if carried else ""
+    print(f"restored {backup.name}{after} into {restored.name} (the game resumed at the next start); {path.name} is "
+          f"kept as it was.")
     return EXIT_OK
 
 
