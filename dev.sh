@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Banquier's one-stop developer script: it creates .venv on first use, installs Banquier into it
-# (with the test tools), then does what you ask.
-#   ./dev.sh run [ARGS...]   start Banquier (on a PC: the simulator; see README)
+# Banquier's one-stop developer script: it creates .venv on first use, installs into it what the command
+# needs, then does what you ask.
+#   ./dev.sh run [ARGS...]   start Banquier (on a PC: the simulator; see README). Installs Banquier and its
+#                            dependencies only: wheels for Linux, macOS and Windows, no C compiler needed.
 #   ./dev.sh test [--quick] [--no-tools] [ARGS...]
 #                            the toolchain (lint-imports, ruff check, mypy), then the whole test suite (what CI
 #                            runs); --quick: only the tests not marked slow (under a minute); --no-tools: pytest
 #                            only. ARGS go to pytest (after --quick's -m "not slow": a later -m replaces it).
 #                            Every tool and pytest run; the command fails if any of them failed, with pytest's
-#                            exit code when it failed (5: no test collected).
+#                            exit code when it failed (5: no test collected). Installs the test extra too:
+#                            mfrc522's RPi.GPIO and spidev, and evdev, are built from source (a C compiler
+#                            and the Python headers: Debian's gcc and python3-dev).
 #   ./dev.sh bench           run every benchmark script (one that fails is named, the others still run) and
 #                            print all their figures as one table
 #   ./dev.sh i18n [update|check|add LANG]
@@ -22,36 +25,84 @@ if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; th
     echo "Banquier needs Python 3.11 or newer; found: $("$PY" --version 2>&1)." >&2
     exit 2
 fi
-if [ ! -x .venv/bin/python ]; then
-    "$PY" -m venv .venv
-fi
-stamp=.venv/.banquier-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e '.[test]'
-    touch "$stamp"
-fi
-# The deploy scripts are checked with shellcheck and systemd-analyze (Debian packages), never skipped.
+
+# What is installed in .venv, for which pyproject.toml: a stamp per set, holding the checksum of the
+# pyproject.toml it was installed from. `run` needs .venv/.banquier-run (Banquier and its dependencies), `test`
+# needs .venv/.banquier-test (the test extra as well, which includes everything `run` needs): run then test,
+# test then run, and a changed pyproject.toml each install what is missing, once.
+project_sum() { cksum < pyproject.toml; }
+stamp_fresh() { [ -f ".venv/.banquier-$1" ] && [ "$(cat ".venv/.banquier-$1")" = "$(project_sum)" ]; }
+
+# pip, quietly: what it prints goes to .venv/pip.log (the build backend's notices too), and is shown when it
+# fails.
+pip_install() {
+    local what=$1 code=0
+    shift
+    .venv/bin/python -m pip install --progress-bar off "$@" >> .venv/pip.log 2>&1 || code=$?
+    if [ "$code" -ne 0 ]; then
+        tail -n 25 .venv/pip.log >&2
+        echo "dev.sh: installing $what failed (pip exit $code): its last lines are above, all of them in" \
+             ".venv/pip.log" >&2
+        return "$code"
+    fi
+}
+
+# install_for run|test: make .venv and install what the command needs, unless its stamp is fresh.
+install_for() {
+    local want=$1 started=$SECONDS
+    stamp_fresh test && return 0
+    [ "$want" = run ] && stamp_fresh run && return 0
+    if [ ! -x .venv/bin/python ]; then
+        echo "dev.sh: first run: making .venv with $("$PY" --version 2>&1) and installing what \`$want\` needs" \
+             "(a minute or two, once)" >&2
+        "$PY" -m venv .venv
+    fi
+    : > .venv/pip.log
+    if [ ! -f .venv/.banquier-pip ]; then
+        echo "dev.sh: upgrading pip in .venv" >&2
+        pip_install pip --upgrade pip
+        touch .venv/.banquier-pip
+    fi
+    if [ "$want" = run ]; then
+        echo "dev.sh: installing Banquier and its dependencies into .venv (what \`run\` needs: no C compiler)" >&2
+        pip_install Banquier -e .
+    else
+        echo "dev.sh: installing Banquier with its test extra into .venv (pytest, the toolchain, and mfrc522's" \
+             "RPi.GPIO and spidev and evdev, built from source)" >&2
+        pip_install "the test extra" -e '.[test]' || {
+            echo "dev.sh: the test extra builds RPi.GPIO, spidev and evdev from source: it needs a C compiler and" \
+                 "the Python headers (Debian/Ubuntu: sudo apt-get install gcc python3-dev)" >&2
+            return 1
+        }
+        project_sum > .venv/.banquier-test
+    fi
+    project_sum > .venv/.banquier-run
+    rm -f .venv/.banquier-installed  # the single stamp of earlier versions
+    echo "dev.sh: .venv is ready ($((SECONDS - started)) s)" >&2
+}
+# The deploy scripts are checked with shellcheck and systemd-analyze (Debian packages), never skipped; the
+# simulator's window is tested under Xvfb.
 system_test_tools() {
     local missing=()
     command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
     command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
     command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)  # msgfmt checks the text catalogs
+    command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)       # the simulator's window tests
     [ ${#missing[@]} -eq 0 ] && return 0
     local sudo=()
     if [ "$(id -u)" -ne 0 ]; then
         if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo=(sudo); else
-            echo "dev.sh: the deploy tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}'." >&2
+            echo "dev.sh: the tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}'." >&2
             return 0
         fi
     fi
     if command -v apt-get >/dev/null 2>&1; then
-        echo "dev.sh: installing ${missing[*]} for the deploy tests" >&2
+        echo "dev.sh: installing ${missing[*]} for the tests" >&2
         "${sudo[@]}" apt-get update -qq >/dev/null || true
         DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
-            >/dev/null || echo "dev.sh: could not install ${missing[*]}; the deploy tests will say so." >&2
+            >/dev/null || echo "dev.sh: could not install ${missing[*]}; the tests that need them will say so." >&2
     else
-        echo "dev.sh: the deploy tests need ${missing[*]} (no apt-get here: install them by hand)." >&2
+        echo "dev.sh: the tests need ${missing[*]} (no apt-get here: install them by hand)." >&2
     fi
 }
 
@@ -178,9 +229,10 @@ run_tests() {
 cmd=${1:-run}
 shift || true
 case "$cmd" in
-    run)   exec .venv/bin/banquier "$@" ;;
-    test)  run_tests "$@" ;;
-    bench) # every script runs (one that fails is named and the others go on); the table ends the run
+    run)   install_for run; exec .venv/bin/banquier "$@" ;;
+    test)  install_for test; run_tests "$@" ;;
+    bench) install_for test
+           # every script runs (one that fails is named and the others go on); the table ends the run
            rows=$(mktemp "${TMPDIR:-/tmp}/banquier-bench.XXXXXX")
            trap 'rm -f "$rows"' EXIT
            failed_bench=()
@@ -193,6 +245,6 @@ case "$cmd" in
            if [ "${#failed_bench[@]}" -gt 0 ]; then
                echo "dev.sh: FAILED: ${failed_bench[*]}" >&2; exit 1
            fi ;;
-    i18n)  run_i18n "$@" ;;
+    i18n)  install_for test; run_i18n "$@" ;;
     *)     echo "usage: ./dev.sh run|test|bench|i18n [ARGS...]" >&2; exit 2 ;;
 esac

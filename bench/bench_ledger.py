@@ -29,6 +29,10 @@ its own money operations played again; they are built before anything is timed (
     (host_ui.shell.backup.BackupWorker) or its full audit running (terminal.bank.audit.BackgroundAudit):
     target p99 < 50 ms (issue 14's), beside the same taps with nothing else running and the time one backup
     takes (what a tap would wait if it were made in the loop).
+(g) The first payment after a resume (issue 21, point 8): from ``Game.open`` as the terminal resumes a game to
+    the first GO salary acknowledged, at each length, beside what the first payment waited for until issue 21
+    (the background worker's SQLite check, measured in the same resume: from ``Game.open`` to the check's
+    answer). Target: the first payment at most 0.1x that wait at 10 000 operations and more.
 
 Files go to a temporary directory under ``--dir`` (default: this script's folder, i.e. the project's disk;
 the system temp dir may be a tmpfs, where fsync costs nothing), removed at the end; the tmpfs figures use
@@ -424,6 +428,48 @@ def bench_resume(tmp: Path, games: dict[int, Path], key: bytes, rounds: int, bef
                    f"before (b92a84e, own process): {spread(b_m)}; {load()}")
 
 
+# -- (g) the first payment after a resume -----------------------------------------------------------------------
+def first_payment(path: Path, key: bytes) -> tuple[float, float, bool]:
+    """Resume ``path`` as the terminal does and pay one GO salary at once: (seconds from the open to the payment
+    acknowledged, seconds from the open to the worker's SQLite check answering, judged sound)."""
+    t = time.perf_counter()
+    game = Game.open(path, key=key, background=True, mirror=mirror_path(path))
+    try:
+        player = game.current.active_players()[0]
+        game.apply({"op": "pass_go", "player": player})
+        paid = time.perf_counter() - t
+        guard = game.ledger.guard
+        assert guard is not None
+        guard._quick_done.wait(120)  # type: ignore[attr-defined]
+        checked = time.perf_counter() - t
+        judged_ok = guard.wait(300) and getattr(game, "judged", True) is True
+    finally:
+        game.close()
+    return paid, checked, judged_ok
+
+
+def bench_first_payment(tmp: Path, games: dict[int, Path], key: bytes, rounds: int) -> None:
+    for n, path in games.items():
+        copy = tmp / f"first-{n}" / "g.db"
+        copy.parent.mkdir()
+        shutil.copyfile(path, copy)
+        (copy.parent / "backups").mkdir()
+        shutil.copyfile(mirror_path(path), mirror_path(copy))
+        first_payment(copy, key)  # warm the page cache and the edition loader
+        paid, checked = [], []
+        for _ in range(rounds):
+            p, c, ok = first_payment(copy, key)
+            assert ok, f"{copy} was not judged sound"
+            paid.append(p)
+            checked.append(c)
+        ratio = statistics.median(paid) / statistics.median(checked)
+        row = Row(BENCH, f"(g) first payment after a resume, {n} ops", spread(paid),
+                  "<= 0.1x" if n >= 10_000 else "", ratio, ratio <= 0.1 if n >= 10_000 else None,
+                  f"/ what it waited for before issue 21 (open to the worker's SQLite check): {spread(checked)}; "
+                  f"{rounds} rounds; {filesystem_of(tmp)}; {load()}")
+        emit(row)
+
+
 # -- (e) backups ------------------------------------------------------------------------------------------------
 def bench_backups(tmp: Path, key: bytes, rounds: int) -> dict[int, Path]:
     """Builds the games of every length (with their backups timed); returns them."""
@@ -598,7 +644,7 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parent,
                         help="where to put the temporary files (a real disk)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of every figure")
-    parser.add_argument("--only", default="abcdef", help="which parts to run, e.g. 'de' (default: all)")
+    parser.add_argument("--only", default="abcdefg", help="which parts to run, e.g. 'de' (default: all)")
     parser.add_argument("--before", type=Path, help="(d) a checkout of the code before issue 11, to compare")
     parser.add_argument("--lengths", default="100,1000,10000,50000",
                         help="the games' lengths (the first is the baseline of (b) and (e); (f) plays the last)")
@@ -618,7 +664,7 @@ def main() -> int:
         if "c" in only:
             bench_replay(tmp, key, args.rounds)
         games: dict[int, Path] = {}
-        if only & set("bdef"):
+        if only & set("bdefg"):
             if "e" in only:
                 games = bench_backups(tmp, key, args.rounds)
             else:
@@ -632,6 +678,8 @@ def main() -> int:
             bench_resume(tmp, games, key, args.rounds, args.before)
         if "f" in only:
             bench_taps_beside(tmp, games[LENGTHS[-1]], key, args.rounds)
+        if "g" in only:
+            bench_first_payment(tmp, games, key, args.rounds)
     print(f"total {time.perf_counter() - t0:.1f} s")
     return 0
 

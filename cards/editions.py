@@ -563,8 +563,8 @@ def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...], langua
         if not isinstance(entry, dict):
             raise _fail(path, where, "not a table")
         action = entry.get("action")
-        if action not in DECK_ACTIONS:
-            raise _fail(path, where, f"unknown action {action!r}")
+        if not isinstance(action, str) or action not in DECK_ACTIONS:  # a table or a list is no action either
+            raise _fail(path, where, f"unknown action {action!r} (expected one of {', '.join(DECK_ACTIONS)})")
         required, optional = DECK_ACTIONS[action]
         if "text" not in entry:
             raise _fail(path, f"{where}.text", "missing text")
@@ -585,7 +585,7 @@ def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...], langua
                 raise _fail(path, f"{where}.square", f"no square {s}")
         if "steps" in params and not isinstance(params["steps"], int):
             raise _fail(path, f"{where}.steps", "expected a whole number")
-        if "deck" in params and params["deck"] not in DECKS:
+        if "deck" in params and (not isinstance(params["deck"], str) or params["deck"] not in DECKS):
             raise _fail(path, f"{where}.deck", f"unknown deck {params['deck']!r}")
         cards.append(DeckCard(deck=deck, number=number, action=action, params=MappingProxyType(params),
                               text=text, language=language))
@@ -636,7 +636,8 @@ def _derive(path: Path, raw: dict[str, Any], head: dict[str, Any], seen: set[str
     if not isinstance(amounts, dict):
         raise _fail(path, "[square_amounts]", "must be a table")
     for key, value in amounts.items():
-        if not (key.isdigit() and int(key) < 40 and squares[int(key)].kind in ("go", "tax")):
+        # "²".isdigit() is true and int("²") fails: ASCII digits only
+        if not (key.isascii() and key.isdigit() and int(key) < 40 and squares[int(key)].kind in ("go", "tax")):
             raise _fail(path, f"square_amounts.{key}", "only GO (0) and the tax squares (4, 38) have amounts")
         squares = tuple(replace(s, amount=_int(path, f"square_amounts.{key}", value, 1)) if s.index == int(key)
                         else s for s in squares)

@@ -11,6 +11,7 @@ released.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import signal
 import threading
@@ -74,12 +75,20 @@ def install_sigterm_handler(stop: threading.Event | None = None, *, exit_code: i
     def handler(signum: int, frame: FrameType | None) -> None:
         name = signal.Signals(signum).name
         if stop is not None and not stop.is_set():
-            log.info("%s received: stopping", name)
-            # Event.set() takes a lock that the interrupted main thread may hold (inside stop.wait):
-            # set it from a helper thread so the handler can never deadlock.
-            threading.Thread(target=stop.set, name="banquier-sigterm", daemon=True).start()
+            # Event.set() takes a lock that the interrupted main thread may hold (inside stop.wait), and the
+            # log line writes to stderr, which the interrupted main thread may be writing to (a buffered stderr,
+            # as without PYTHONUNBUFFERED: "reentrant call inside <_io.BufferedWriter>", raised out of the
+            # handler before the stop was set, and the terminal never stopped): both from a helper thread, so
+            # the handler can never deadlock nor fail.
+            def stopping() -> None:
+                try:
+                    log.info("%s received: stopping", name)
+                finally:
+                    stop.set()
+            threading.Thread(target=stopping, name="banquier-sigterm", daemon=True).start()
             return
-        log.info("%s received: exiting", name)
+        with contextlib.suppress(RuntimeError):  # a reentrant write to stderr (see above): exit all the same
+            log.info("%s received: exiting", name)
         raise SystemExit(exit_code)
 
     signal.signal(signal.SIGTERM, handler)

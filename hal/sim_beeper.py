@@ -8,6 +8,12 @@ requests replace the waiting one.
 Audio is used when ``audio`` is True, or when ``audio="auto"`` (the default) and the mixer can be
 initialised (an audio device exists); otherwise the beeper is silent and only records. The record,
 ``played``, is a list of ``(clock seconds, pattern)`` for each ``play`` that returned True.
+
+On Linux, ``audio="auto"`` first looks for somewhere a sound could go (:func:`no_sound_output`): a PCM device
+in ``/dev/snd`` or a PulseAudio or PipeWire server. Without one it does not start the mixer at all: SDL would
+try its PulseAudio, PipeWire and ALSA backends in turn, and libasound prints 8 lines of "ALSA lib ...
+cannot find card '0'" on standard error before SDL gives up (every start of a PC or container without a sound
+card). ``$SDL_AUDIODRIVER`` set by the user, or ``audio=True``, always tries.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ import array
 import logging
 import math
 import os
+import sys
 import time
+from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from hal.beeper_base import BeeperSettings, check_volume
@@ -27,7 +36,7 @@ from hal.patterns import steps_of
 if TYPE_CHECKING:
     import pygame.mixer
 
-__all__ = ["SimBeeper", "render_pattern"]
+__all__ = ["SimBeeper", "no_sound_output", "render_pattern"]
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +62,32 @@ def render_pattern(pattern: str, *, rate_hz: int = 22050, channels: int = 1,
             value = amplitude if math.fmod(i, period) < period / 2 else -amplitude
             samples.extend([value] * channels)
     return samples.tobytes()
+
+
+def no_sound_output(env: Mapping[str, str] = os.environ, *, root: str | os.PathLike[str] = "/",
+                    platform: str = sys.platform) -> str | None:
+    """Why no sound can be played here, in words, or None when it may be (see the module docstring).
+
+    Only Linux is looked at (elsewhere: None). None also when ``$SDL_AUDIODRIVER`` names a driver (the user
+    chose), a PCM device exists in ``ROOT/dev/snd``, or a PulseAudio or PipeWire server is there
+    (``$PULSE_SERVER``, ``$PIPEWIRE_REMOTE``, or its socket in ``$XDG_RUNTIME_DIR``, ``/run/user/UID`` or
+    ``/run/pulse``). ``root``: prefix of those paths (tests use a temporary tree)."""
+    if platform != "linux" or env.get("SDL_AUDIODRIVER", "").strip():
+        return None
+    base = Path(root)
+    try:
+        if any(base.joinpath("dev/snd").glob("pcmC*")):
+            return None
+    except OSError:
+        pass
+    if env.get("PULSE_SERVER", "").strip() or env.get("PIPEWIRE_REMOTE", "").strip():
+        return None
+    runtimes = [folder for folder in (env.get("XDG_RUNTIME_DIR", ""), f"/run/user/{os.getuid()}") if folder]
+    sockets = [f"{folder}/{name}" for folder in runtimes for name in ("pulse/native", "pipewire-0")]
+    sockets += ["/run/pulse/native", "/var/run/pulse/native"]  # PulseAudio's system-wide server
+    if any((base / socket.lstrip("/")).exists() for socket in sockets):
+        return None
+    return "no sound card (no PCM device in /dev/snd) and no PulseAudio or PipeWire server"
 
 
 class _Mixer(Protocol):
@@ -93,7 +128,9 @@ class SimBeeper(BeeperSettings, Beeper):
         self._channel: pygame.mixer.Channel | None = None
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._we_started_mixer = False
-        if audio is not False:
+        if audio == "auto" and (why := no_sound_output()) is not None:
+            log.info("simulated beeper is silent: %s", why)
+        elif audio is not False:
             self._start_audio(required=audio is True)
 
     # -- audio ---------------------------------------------------------------------------------

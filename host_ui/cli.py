@@ -12,6 +12,7 @@ Pi Zero and never load pygame.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import errno
 import getpass
@@ -20,7 +21,7 @@ import os
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import terminal
 from cards.errors import CardsError
@@ -148,25 +149,30 @@ def cmd_export(args: argparse.Namespace) -> int:
     except (LedgerError, GameError) as exc:
         return _fail(str(exc), EXIT_FILE)
 
+    entries = 0
+
     def write(out: IO[str]) -> None:
+        nonlocal entries
         if args.format == "table-log":
             for line in export_lines(game):
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                entries += "op" in line
         elif args.format == "json":
-            write_json_export(out, game.meta, iter_history(game.ledger), game.state())
+            def counted(history: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+                nonlocal entries
+                for item in history:
+                    entries += 1
+                    yield item
+            write_json_export(out, game.meta, counted(iter_history(game.ledger)), game.state())
         else:
-            writer = csv.writer(out)
-            writer.writerow(["seq", "kind", "operation", "undone", "payer", "payee", "amount"])
-            for item in iter_history(game.ledger):
-                op = json.dumps(item["op"], ensure_ascii=False)
-                if not item["postings"]:
-                    writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", ""])
-                for payer, payee, amount in item["postings"]:
-                    writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
+            entries = write_csv_export(out, game, language, display)
 
+    language, display = _screen_language()
     try:
         if args.output:
             write_output(args.output, write, force=args.force, protected=protected, what="export")
+            what = "operations" if args.format == "table-log" else "entries"
+            print(f"wrote {Path(args.game).name} as {args.format} ({entries} {what}) to {args.output}")
         else:
             try:
                 write(sys.stdout)
@@ -174,6 +180,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             except BrokenPipeError:
                 raise  # the reader went away (`| head`): main() stops quietly
             except OSError as exc:  # a full disk or a broken device behind the redirection
+                _stdout_gone()
                 return _fail(f"cannot write the export to standard output: {exc.strerror or exc}.", EXIT_FILE)
     except OutputRefused as exc:
         return _fail(str(exc), EXIT_USAGE)
@@ -185,6 +192,54 @@ def cmd_export(args: argparse.Namespace) -> int:
     finally:
         game.close()
     return EXIT_OK
+
+
+#: The CSV export's columns: the journal's own, then ``description``, the entry and the posting in words.
+CSV_COLUMNS = ("seq", "kind", "operation", "undone", "payer", "payee", "amount", "description")
+
+
+def _screen_language() -> tuple[str, str]:
+    """The configured screen language and amount display, for words an export writes (defaults when the
+    configuration does not load: the command then reports what is wrong where it matters)."""
+    try:
+        game = load_config().game
+    except GameError:
+        return "fr", "plain"
+    return game.language, game.amount_display
+
+
+def write_csv_export(out: IO[str], game: Game, language: str, display: str = "plain") -> int:
+    """Write the CSV export of ``game`` to ``out``, one entry at a time (:data:`CSV_COLUMNS`; one row per
+    posting, one row for an entry without postings); return the number of entries written. The
+    ``description`` says, in ``language``, what the history screen says of the entry and, on a posting's row,
+    that posting ("Anne · Loyer de Rue Lecourbe — Anne → Bruno 26 €":
+    :mod:`host_ui.screen.history_text`)."""
+    # Late: the history's words (the catalogs) and the journal reader, for this export only.
+    from host_ui.screen.history_text import history_label, movement_text
+    from terminal.bank.history import iter_history
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    edition = game.edition
+    entries = 0
+    for item in iter_history(game.ledger):
+        op = json.dumps(item["op"], ensure_ascii=False)
+        label = history_label(item, language, edition)
+        if not item["postings"]:
+            writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", "", label])
+        for payer, payee, amount in item["postings"]:
+            words = f"{label} — {movement_text((payer, payee, amount), language, edition, display)}"
+            writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount, words])
+        entries += 1
+    return entries
+
+
+def _stdout_gone() -> None:
+    """Standard output failed (a full disk, a broken device behind the redirection) and the failure is being
+    reported: what its buffer still holds is dropped, so the interpreter's last flush at exit does not fail
+    again ("Exception ignored ... OSError", exit 120) when output is buffered, as in a plain shell without
+    ``PYTHONUNBUFFERED``."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def write_json_export(out: IO[str], meta: dict[str, Any], history: Iterable[dict[str, Any]],
@@ -247,7 +302,8 @@ def _lost_entries(game: Game) -> str | None:
     if not extra:
         return None
     return (f"The file lost its last {len(extra)} acknowledged entries (#{extra[0]['seq']} to #{extra[-1]['seq']}, "
-            f"kept in the mirror {mirror}): resuming the game on the terminal writes them back.")
+            f"kept in the mirror {mirror}): resuming the game on the terminal writes them back, and restoring its "
+            f"newest good backup (`banquier games restore`) brings them back with it.")
 
 
 def cmd_key(args: argparse.Namespace) -> int:
@@ -350,17 +406,35 @@ def _use_configured_key() -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """The terminal with the configured hardware; the simulator on a PC without configuration."""
+    """The terminal with the configured hardware; the simulator on a PC without configuration, or whose
+    configuration says ``reader = sim`` with a window (a `banquier pin set` file, say): the device's loop would
+    open a window with nothing to tap. ``--headless`` (tests) always runs the device's loop."""
     # Late: the configuration module (hal, the editions), then the device (pygame) only once it runs.
     from host_ui.shell.config import find_config
     config = load_config()
-    on_pi = _on_raspberry_pi()
-    if find_config(_CONFIG_PATH) is None and not on_pi:
-        print("banquier: no configuration and no Raspberry Pi here: starting the simulator "
-              "(`banquier sim --help`).", file=sys.stderr)
-        return cmd_sim(build_parser().parse_args(["sim"]))
+    if not args.headless and not _on_raspberry_pi():
+        found = find_config(_CONFIG_PATH)
+        if found is None:
+            print("banquier: no configuration and no Raspberry Pi here: starting the simulator "
+                  "(`banquier sim --help`).", file=sys.stderr)
+            return cmd_sim(argparse.Namespace(sim_args=_sim_options(config, args)))
+        if config.reader.backend == "sim" and config.display.output == "window":
+            print(f"banquier: {found} says reader = sim, in a window, and this is no Raspberry Pi: starting the "
+                  f"simulator, whose tray holds the cards to tap (`banquier sim --help`).", file=sys.stderr)
+            return cmd_sim(argparse.Namespace(sim_args=_sim_options(config, args)))
     from host_ui.device import run_device
     return run_device(config, headless=args.headless, max_seconds=args.seconds)
+
+
+def _sim_options(config: Config, args: argparse.Namespace) -> list[str]:
+    """The simulator's options for what `banquier run` was given: the configured screen (its size when the
+    simulator lays it out), ``--seconds``."""
+    from host_ui.sim import SIZES  # late: the simulator's module, for the run that starts it
+    display = config.display
+    options = ["--rotation", str(display.rotation)]
+    if (display.width, display.height) in SIZES:
+        options += ["--size", f"{display.width}x{display.height}"]
+    return options + (["--seconds", str(args.seconds)] if args.seconds is not None else [])
 
 
 def _on_raspberry_pi() -> bool:
@@ -372,12 +446,14 @@ def _on_raspberry_pi() -> bool:
 def cmd_sim(args: argparse.Namespace) -> int:
     # Late: the simulator loads pygame and the screen code.
     from host_ui.sim import main as sim_main
+    if _CONFIG_PATH is not None:  # the simulator reads the configuration itself (the PIN, the timeouts)
+        os.environ["BANQUIER_CONFIG"] = _CONFIG_PATH
     argv = list(args.sim_args)
     if not any(a == "--data-dir" or a.startswith("--data-dir=") for a in argv):
         argv += ["--data-dir", str(data_dir())]
     if not any(a == "--language" or a.startswith("--language=") for a in argv):
         argv += ["--language", load_config().game.language]
-    return sim_main(argv, protected=protected_files())
+    return sim_main(argv)  # its --screenshot guard protects the configuration named above too (BANQUIER_CONFIG)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -405,6 +481,28 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
+class _Subcommand(argparse.ArgumentParser):
+    """A subcommand's parser. It leaves itself in the parsed arguments (``subcommand_parser``) so that an
+    argument it does not know is refused with its own usage (``banquier games list --bogus`` shows ``usage:
+    banquier games ...``), not the top-level one argparse shows (see :func:`parse_arguments`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_defaults(subcommand_parser=self)
+
+
+def parse_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, an unknown argument refused by the subcommand's parser (its usage, exit 2)."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # one placed before the subcommand's name (`banquier --bogus games list`) is the top level's
+        command_at = argv.index(args.command) if args.command in argv else len(argv)
+        before = all(extra in argv[:command_at] for extra in extras)
+        owner = parser if before else getattr(args, "subcommand_parser", parser)
+        owner.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="banquier", description="Banquier, an electronic bank for Monopoly.",
@@ -413,10 +511,13 @@ def build_parser() -> argparse.ArgumentParser:
                "storage.data_dir in the configuration, $BANQUIER_DATA_DIR (default ~/.local/share/banquier).")
     parser.add_argument("--config", help="the configuration file (default: $BANQUIER_CONFIG, "
                                           "~/.config/banquier/config.toml, /etc/banquier/config.toml)")
-    sub = parser.add_subparsers(dest="command")
+    # (typed as a plain parser's: a _Subcommand is one, and manage.add_parsers takes those)
+    sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
+               parser.add_subparsers(dest="command", parser_class=_Subcommand))
     p = sub.add_parser("run", help="start the terminal with the configured hardware (the default command)",
                        description="Start the terminal: card reader, beeper, buttons and screen as configured. "
-                                   "On a PC with no configuration file, starts the simulator instead.")
+                                   "On a PC with no configuration file, or whose configuration has the sim "
+                                   "reader in a window, starts the simulator instead.")
     p.add_argument("--headless", action="store_true", help="tests only: allow SDL's dummy video driver")
     p.add_argument("--seconds", type=manage.seconds_argument, help="stop after this many seconds (tests)")
     p.set_defaults(func=cmd_run)
@@ -502,7 +603,7 @@ def main(argv: list[str] | None = None) -> int:
     if rest[:1] == ["sim"]:  # the simulator parses its own options (and its own --help)
         args = argparse.Namespace(command="sim", sim_args=rest[1:], func=cmd_sim, config=config)
     else:
-        args = parser.parse_args(argv)
+        args = parse_arguments(parser, argv)
     _CONFIG_PATH = args.config
     empty = next((label for key, label in PATH_OPTIONS.items()
                   if isinstance(getattr(args, key, None), str) and not getattr(args, key).strip()), None)
@@ -519,11 +620,14 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("cards import needs a FILE ('-' for standard input)")
             if args.func == "games":
                 storage = load_config().storage
-                return manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
-            return manage.cmd_cards(args, data_dir(), load_config().reader, protected_files(args.card_set))
+                code: int = manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
+            else:
+                code = manage.cmd_cards(args, data_dir(), load_config().reader, protected_files(args.card_set))
+            sys.stdout.flush()  # as below
+            return code
         if args.func in (cmd_audit, cmd_export):
             args.game = str(_game_argument(args.game))
-        code: int = args.func(args)
+        code = args.func(args)
         sys.stdout.flush()  # a write error shows here, while it can still be reported in one line
         return code
     except KeyboardInterrupt:
@@ -543,6 +647,7 @@ def main(argv: list[str] | None = None) -> int:
         if exc.filename is not None:  # a file the system refused: too long a name, a loop of links, no permission
             return _fail(manage.describe_os_error(exc), EXIT_FILE)
         if exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):  # stdout's disk is full or failing
+            _stdout_gone()
             return _fail(f"cannot write the output: {exc.strerror or exc}.", EXIT_FILE)
         return _fail(f"internal error ({type(exc).__name__}: {one_line(exc)[:300]}); nothing was changed by "
                      f"it. Please report it with the command you ran.", EXIT_FILE)

@@ -32,7 +32,6 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
@@ -40,14 +39,13 @@ import hal
 from cards.editions import load_edition
 from cards.registry import CardRegistry, Enrolment
 from hal.interfaces import Beeper, ButtonEvent, Buttons, CardReader, HalEvent, ReaderBack, ReaderLost
-from host_ui.shell.backup import BackupWorker, backup_due, rotate_backup
+from host_ui.shell.backup import BackupKeeper
 from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
 from host_ui.shell.games import resumed_notice
-from host_ui.shell.manage import games_dir, set_current
-from host_ui.shell.startup import restore_at_startup, resume_at_startup
-from terminal.bank.durable import make_dirs
+from host_ui.shell.startup import Recovery, new_game, restore_at_startup, resume_at_startup
+from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.errors import GameError
 from terminal.table.machine import Terminal
@@ -73,47 +71,6 @@ RETRY_S = 5.0
 DISPLAY_WAIT_S = 60.0
 #: Seconds between two attempts to open the screen while waiting.
 DISPLAY_RETRY_S = 2.0
-
-
-class BackupKeeper:
-    """Backs a game up every ``every`` operations (0: only with ``force``), keeping ``keep`` copies: beside the tap
-    loop (:class:`~host_ui.shell.backup.BackupWorker`), except the last one at shutdown (``force``), made at once."""
-
-    def __init__(self, folder: Path, every: int, keep: int):
-        self.folder, self.every, self.keep = folder, every, keep
-        self._last: dict[Path, int] = {}
-        self._worker = BackupWorker()
-
-    def maybe(self, game: Game | None, force: bool = False) -> Path | None:
-        """Start the backup that is due (returns None: it is made beside the loop); with ``force``, make it now
-        (after the one being made, if any) and return its path."""
-        if game is None:
-            return None
-        last = game.ledger.last_entry()
-        seq = last[0] if last else 0
-        path = Path(game.path)
-        if not force and (self.every <= 0 or not backup_due(seq, self._last.get(path), self.every)):
-            return None
-        if not force:
-            def done(written: Path | None, exc: OSError | None) -> None:
-                if exc is not None:  # a backup must never stop the game
-                    log.error("backup of %s failed: %s", path.name, exc)
-                    return
-                self._last[path] = seq
-                log.info("backed up %s at entry %d -> %s", path.name, seq, written)
-            self._worker.start(path, self.folder, self.keep, done)
-            return None
-        self._worker.wait(60)  # the backup being made (at most a minute: the table is stopping)
-        if self._last.get(path) == seq:
-            return None
-        try:
-            written = rotate_backup(path, self.folder, self.keep)
-        except OSError as exc:  # a backup must never stop the game
-            log.error("backup of %s failed: %s", path.name, exc)
-            return None
-        self._last[path] = seq
-        log.info("backed up %s at entry %d -> %s", path.name, seq, written)
-        return written
 
 
 def setup_logging(level: str) -> None:
@@ -412,7 +369,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
-        make_dirs(data)  # 0750 whatever the umask
+        make_directories(data)  # its name durable before the games and backups in it
         key = load_or_create_key(config.storage.key_file, data=data)
         registry = CardRegistry.load(data / "cards.txt", edition=load_edition(config.game.edition))
     except (GameError, OSError) as exc:
@@ -445,25 +402,34 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     damage = Damage(found.problem, found.backup.name if found.backup else None) \
         if found.problem is not None and game is None else None
 
-    def restore() -> Game:
-        restored: Game = restore_at_startup(found, data, key, clock=wall_clock)
-        restored.start_play_clock(time.monotonic)
+    backups = config.storage.backups
+    recovery = Recovery(data, key, backups, wall_clock)
+
+    def playing(restore: Callable[[], Game]) -> Callable[[], Game]:
+        def restored() -> Game:
+            game = restore()
+            game.start_play_clock(time.monotonic)
+            return game
         return restored
+
+    def restore() -> Game:
+        return restore_at_startup(found, data, key, backups=backups, clock=wall_clock)
+
+    def find_backup(damaged: Game) -> tuple[str, Callable[[], Game]] | None:
+        offer = recovery.for_terminal(damaged)
+        return None if offer is None else (offer[0], playing(offer[1]))
 
     def factory(edition: str, names: list[str], mode: str, rules: dict[str, Any], cards: dict[str, str],
                 minutes: int | None = None) -> Game:
-        new = games_dir(data) / f"{datetime.now():%Y%m%d-%H%M%S}.db"
-        created = Game.create(new, edition, names, mode, rules or None, key=key, player_cards=cards,
-                              clock=wall_clock, length_minutes=minutes,
-                              mirror=config.storage.backups / f"{new.stem}.mirror")
+        created = new_game(data, key, edition, names, mode, backups=backups, rules=rules or None,
+                           player_cards=cards, clock=wall_clock, length_minutes=minutes)
         created.start_play_clock(time.monotonic)
-        set_current(data, new)
-        log.info("new game %s: %s, %s, %s", new.name, edition, mode, ", ".join(names))
+        log.info("new game %s: %s, %s, %s", created.path.name, edition, mode, ", ".join(names))
         return created
 
     terminal = Terminal(game, registry, beeper, time.monotonic, config.terminal_settings(), game_factory=factory,
                         enrolment_factory=lambda: Enrolment(registry, players=8), notice=notice, damage=damage,
-                        restore=restore if found.backup is not None else None)
+                        restore=playing(restore) if found.backup is not None else None, find_backup=find_backup)
     keeper = BackupKeeper(config.storage.backups, config.storage.backup_every, config.storage.backups_kept)
     shown = NoticeOutput(output, notices)
     app = _make_app(config, terminal, shown, reader)

@@ -19,7 +19,6 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
@@ -41,16 +40,17 @@ from host_ui.demo import (
     with_ultimate_cards,
 )
 from host_ui.screen.input_map import InputMapper, panel_size
+from host_ui.shell.backup import BackupKeeper
 from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
-from host_ui.shell.manage import current_game, games_dir, protected_outputs, seconds_argument, set_current
-from terminal.bank.audit import DAMAGE
-from terminal.bank.durable import make_dirs
+from host_ui.shell.manage import current_game, games_dir, protected_outputs, seconds_argument
+from host_ui.shell.startup import Recovery, StartUp, restore_at_startup, resume_at_startup
+from host_ui.shell.startup import new_game as create_game
+from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
-from terminal.bank.ledger import one_line
 from terminal.errors import GameError
 from terminal.table.flows_ultimate import is_ultimate
 from terminal.table.i18n import translate
@@ -110,7 +110,7 @@ def adopt_legacy_games(folder: Path) -> list[Path]:
             new = target / path.name
             if not path.is_file() or new.exists():
                 continue
-            make_dirs(target)
+            make_directories(target)
             for suffix in ("-wal", "-shm"):  # an unclean stop leaves the journal's last pages beside it
                 side = path.with_name(path.name + suffix)
                 if side.exists():
@@ -118,17 +118,6 @@ def adopt_legacy_games(folder: Path) -> list[Path]:
             path.rename(new)
             moved.append(new)
     return moved
-
-
-def new_game_path(folder: Path, stem: str) -> Path:
-    """A free name for a new game in ``folder/games``: ``<stem>-<time>.db`` (``-2``, ``-3``... when taken)."""
-    target = make_dirs(games_dir(folder))
-    stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
-    path, n = target / f"{stem}-{stamp}.db", 1
-    while path.exists():
-        n += 1
-        path = target / f"{stem}-{stamp}-{n}.db"
-    return path
 
 
 def check_new_game(edition: str, players: Sequence[str]) -> None:
@@ -160,7 +149,12 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     2 bad arguments or log, 3 no screen or a file problem).
 
     Games live where the device keeps them: ``data_dir/games/``, the current one named in ``data_dir/current``
-    (:mod:`host_ui.shell.manage`); a game started from the banker menu becomes the current one.
+    (:mod:`host_ui.shell.manage`); a game started from the banker menu becomes the current one. The simulator is
+    as careful with them as the device (issue 21, point 3): the current game is resumed through the device's
+    start-up (:func:`host_ui.shell.startup.resume_at_startup`: judged beside play, payments stopped and the files
+    put back as found if it is damaged, with its newest good backup offered), every game keeps its mirror of
+    acknowledged entries and is backed up as the configuration says (``[storage]``; the backups folder follows
+    ``data_dir`` unless ``backup_dir`` is set).
 
     - ``demo_log``: a table log (``.jsonl``) to play; the game is created from its header
       (``games/demo-<log name>-<time>.db``); every ``expect`` line is checked on the way and every operation
@@ -224,48 +218,69 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                   f"set DISPLAY (e.g. under Xvfb), or add --headless for a test run.", file=sys.stderr)
             return 3
     folder = _data_dir(data_dir if data_dir is not None else config.storage.data_dir if config else None)
-    make_dirs(folder)  # 0750 whatever the umask
+    make_directories(folder)
+    backups = config.storage.backup_dir if config is not None and config.storage.backup_dir is not None \
+        else folder / "backups"
     adopt_legacy_games(folder)
     current = None if demo_log is not None or new_game else current_game(folder, key_path)
     if key is None:  # the key file is read to resume a game, and made only for a new one
         key = load_key(key_path) if current is not None else load_or_create_key(key_path, data=folder)
     notice: Msg | None = None
-    game: Game | None
+    game: Game | None = None
     damage: Damage | None = None
+    found: StartUp | None = None
+    recovery = Recovery(folder, key, backups, wall_clock)
     if log is not None:
         header = log.header
         names = list(header["players"])
-        path = new_game_path(folder, f"demo-{Path(log.path).stem}")
-        game = Game.create(path, header["edition"], names, mode=header.get("mode"),
-                           rules=header.get("rules") or None, dealt=header.get("dealt") or None,
-                           end_time=header.get("end_time"), length_minutes=header.get("length_minutes"), key=key,
-                           player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
+        game = create_game(folder, key, header["edition"], names, header.get("mode"), backups=backups,
+                        stem=f"demo-{Path(log.path).stem}", current=False, rules=header.get("rules") or None,
+                        dealt=header.get("dealt") or None, end_time=header.get("end_time"),
+                        length_minutes=header.get("length_minutes"),
+                        player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
+        path = game.path
     elif current is not None:
-        path = current
-        try:
-            game = Game.open(path, key=key, clock=wall_clock)
+        # the device's start-up: judged beside play; a damaged game is named on the screen and kept, with its newest
+        # good backup offered; the wizard starts another
+        found = resume_at_startup(folder, key, key_file=key_path, backups=backups, clock=wall_clock)
+        path, game = found.path or current, found.game
+        if game is not None:
             game.start_play_clock(time.monotonic)
             notice = resumed_notice(game)
-        except (GameError, OSError, *DAMAGE) as exc:  # named on the screen and kept; the wizard starts another
-            game, damage = None, Damage(f"cannot resume {path.name}: {one_line(exc)} The file is kept as it is.")
+        elif found.problem is not None:
+            damage = Damage(found.problem, found.backup.name if found.backup is not None else None)
             print(f"banquier sim: {damage.problem}", file=sys.stderr)
-    else:
+    if game is None and damage is None:
         names = list(players)
-        path = new_game_path(folder, "sim")
-        game = Game.create(path, edition, names, key=key,
-                           player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
-        set_current(folder, path)  # only now is the game played before set aside (it stays in games/)
+        game = create_game(folder, key, edition, names, backups=backups, stem="sim",
+                        player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
+        path = game.path  # the current game only now that it is played before set aside (it stays in games/)
 
     clock = FakeClock(time.monotonic())
 
     def factory(edition_name: str | Edition, names: Iterable[str], mode: str, rules: Mapping[str, Any] | None,
                 cards: Mapping[str, str] | None, minutes: int | None = None) -> Game:
-        new_path = new_game_path(folder, "sim")
-        created = Game.create(new_path, edition_name, names, mode, rules or None, key=key, player_cards=cards,
-                              clock=wall_clock, length_minutes=minutes)
+        # the wizard's game is the one resumed after a restart or a crash
+        created = create_game(folder, key, edition_name, names, mode, backups=backups, stem="sim",
+                           rules=rules or None, player_cards=cards, clock=wall_clock, length_minutes=minutes)
         created.start_play_clock(time.monotonic)
-        set_current(folder, new_path)  # the wizard's game is the one resumed after a restart or a crash
         return created
+
+    def playing(restore: Callable[[], Game]) -> Callable[[], Game]:
+        def restored() -> Game:
+            game = restore()
+            game.start_play_clock(time.monotonic)
+            return game
+        return restored
+
+    def find_backup(damaged: Game) -> tuple[str, Callable[[], Game]] | None:
+        offer = recovery.for_terminal(damaged)
+        return None if offer is None else (offer[0], playing(offer[1]))
+
+    restore = None
+    if found is not None and found.game is None and found.backup is not None:
+        start_up = found
+        restore = playing(lambda: restore_at_startup(start_up, folder, key, backups=backups, clock=wall_clock))
 
     registry = make_registry(8)
 
@@ -278,7 +293,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     reader = SimReader(clock=clock)
     with_ultimate_cards(registry)  # the electronic board's property and Event stickers are in the tray too
     terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
-                        notice=notice, damage=damage)
+                        notice=notice, damage=damage, restore=restore, find_backup=find_backup)
+    keeper = BackupKeeper(backups, config.storage.backup_every if config is not None else 20,
+                          config.storage.backups_kept if config is not None else 5)
     panel = panel_size(size, rotation)
     window_size = (panel[0] + TRAY_W, max(panel[1] + READER_H, 600))
     if desktop is None and not headless:
@@ -307,9 +324,13 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         # the table clock follows real time also between the sleep and the poll: a poll due after the
         # sleep is seen as due (one wake-up per reader poll, not two or three)
         app.after_wait = follow_real_time
+        seen = -1
         while app.running and (deadline is None or time.monotonic() < deadline):
             follow_real_time()
             app.step(app.wait_time())
+            if terminal.version != seen and log is None:  # backups as on the device (beside the loop)
+                seen = terminal.version
+                keeper.maybe(terminal.game)
 
     code = 0
     try:
@@ -340,6 +361,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         print(f"banquier sim: game file {terminal.game.path if terminal.game else path}; "
               f"{app.frames} frames in {time.monotonic() - started:.1f} s", flush=True)
         if terminal.game is not None:
+            if log is None:
+                keeper.maybe(terminal.game, force=True)  # the last backup, as the device makes it when it stops
             terminal.game.close()
         beeper.close() if hasattr(beeper, "close") else None
         reader.close()
@@ -380,7 +403,7 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     tray.demo = (speed, 0, total)
     game = terminal.game
     assert game is not None, "a demo plays into the game made from its log's header"
-    done = 0
+    done = checks = 0
     mismatch: str | None = None
     for line in log.lines:
         data = line.data
@@ -392,6 +415,7 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
             except ReplayMismatch as exc:
                 mismatch = str(exc)
                 break
+            checks += 1
             continue
         before = _entries(game)
         try:
@@ -419,6 +443,8 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     if mismatch is not None:
         print(f"MISMATCH {log.path}: {mismatch}", file=sys.stderr, flush=True)
         return 1
+    print(f"banquier sim: {Path(log.path).name}: {done} operation{'s' * (done != 1)} played by taps and "
+          f"{checks} check{'s' * (checks != 1)} of the log: all agree.", flush=True)
     return 0
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from host_ui import cli
 from terminal.bank.game import Game
+from tests.cli_env import clean_env
 from tests.conftest import OWN_LOGS, RECORDED, ROOT
 
 LOGS = sorted(OWN_LOGS.glob("*.jsonl")) + sorted(RECORDED.glob("*.jsonl"))
@@ -59,13 +60,16 @@ def test_sim_demo_leaves_the_replayed_state(log, tmp_path, key, monkeypatch, cap
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_sim_demo_subprocess_leaves_the_replayed_state(log, tmp_path, key, direct_replay):
     data = tmp_path / "data"
-    env = {**os.environ, "BANQUIER_DATA_DIR": str(data), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "BANQUIER_KEY_FILE": str(_key_file(tmp_path, key))}
+    env = clean_env({"BANQUIER_DATA_DIR": str(data), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+                     "BANQUIER_KEY_FILE": str(_key_file(tmp_path, key))})
     result = subprocess.run([sys.executable, "-m", "host_ui", "sim", "--headless", "--demo", str(log),
                              "--speed", "1000000", "--data-dir", str(data)],
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "banquier sim: game file" in result.stdout
+    checks = sum(1 for line in log.read_text(encoding="utf-8").splitlines() if '"expect"' in line)
+    # the demo says that its checks agreed
+    assert f"{log.name}: " in result.stdout and f" {checks} checks of the log: all agree." in result.stdout
     _check_the_file_left(data, log, key, direct_replay)
 
 

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from terminal.bank.game import Game
+from tests.cli_env import clean_env
 from tests.conftest import ROOT
 
 
@@ -26,9 +27,8 @@ def _setup(tmp_path, key, seconds_config=""):
         '[hardware.reader]\nbackend = "sim"\n[hardware.beeper]\nbackend = "sim"\n[hardware.buttons]\n'
         f'backend = "sim"\n[storage]\ndata_dir = "{data}"\nkey_file = "{key_file}"\nbackup_every = 1\n'
         '[logging]\nlevel = "info"\n' + seconds_config)
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    for name in ("BANQUIER_DATA_DIR", "BANQUIER_KEY_FILE"):
-        env.pop(name, None)
+    env = clean_env({"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "BANQUIER_DATA_DIR": None,
+                     "BANQUIER_KEY_FILE": None})
     return data, env
 
 
@@ -68,7 +68,9 @@ def test_run_stops_cleanly_on_sigterm(tmp_path, key):
 
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_run_refuses_a_blind_screen_on_a_device(tmp_path, key):
-    _data, env = _setup(tmp_path, key)
+    # a device's output (on a PC, reader = sim in a window starts the simulator instead: tests/host_ui/shell/
+    # test_run_command.py)
+    _data, env = _setup(tmp_path, key, '[display]\noutput = "kmsdrm"\n')
     result = subprocess.run([sys.executable, "-m", "host_ui", "--config", str(tmp_path / "config.toml"), "run",
                              "--seconds", "1"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3 and "refuses to take payments" in result.stderr

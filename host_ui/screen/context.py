@@ -10,6 +10,7 @@ from typing import Any
 
 from cards.editions import Edition
 from host_ui.screen import theme
+from host_ui.screen.history_text import Movement, account_name, movement_text
 from host_ui.screen.theme import Colour
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
@@ -68,7 +69,14 @@ class Context:
         return format_amount(amount, self.edition, self.language, self.display)
 
     def account(self, name: str) -> str:
-        return {"bank": self.t("ui_bank_name"), "pot": self.t("ui_pot_name")}.get(name, name)
+        return account_name(name, self.language)
+
+    def movement(self, movement: Movement) -> str:
+        """``payer → payee amount`` (:func:`host_ui.screen.history_text.movement_text`)."""
+        if self.edition is None:
+            raise NoEdition(f"cannot show the amount {movement[2]} without a game's edition: open or start a game "
+                            f"first")
+        return movement_text(movement, self.language, self.edition, self.display)
 
     def seat_of(self, name: str) -> int:
         for line in self.view.players:

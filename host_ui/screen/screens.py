@@ -13,14 +13,15 @@ from typing import Any
 import pygame
 
 from cards.editions import DeckCard, Square, localized
-from host_ui.screen import theme
+from host_ui.screen import history_text, theme
 from host_ui.screen.chart import draw_worth_chart
 from host_ui.screen.context import Context
 from host_ui.screen.deed_card import draw_deed as draw_deed_card
 from host_ui.screen.deed_card import draw_status, min_card_width
+from host_ui.screen.history_text import Movement, merged_movements
 from host_ui.screen.theme import Colour
 from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, ButtonAction, Canvas, best_grid, grid, split_h, split_v
-from terminal.table.i18n import N_, OTHER_PURPOSE, PURPOSES
+from terminal.table.i18n import N_
 from terminal.table.view import DeedView, Msg, Option, PlayerLine
 
 FOOTER = 40      # design pixels: the height of the bottom button row
@@ -28,8 +29,6 @@ MIN_BUTTON = 40  # design pixels: the smallest touch target (never under MIN_TAR
 
 #: A button of the bottom row: label, action (None: shown disabled), colour (None: the default) and width weight.
 FooterItem = tuple[str, ButtonAction | None, Colour | None, float]
-#: A money movement: payer, payee, amount.
-Movement = tuple[str, str, int]
 
 
 def _landscape(body: pygame.Rect) -> bool:
@@ -515,13 +514,6 @@ draw_pin = draw_keypad
 
 
 # -- confirmation ----------------------------------------------------------------------------------------
-def _movements(postings: Iterable[Movement]) -> list[Movement]:
-    merged: dict[tuple[str, str], int] = {}
-    for payer, payee, amount in postings:
-        merged[(payer, payee)] = merged.get((payer, payee), 0) + amount
-    return [(p, q, a) for (p, q), a in merged.items()]
-
-
 def _detail_items(detail: Msg, ctx: Context) -> list[str]:
     """A detail as short lines: its heading ("Anne receives:") then one line per item it lists."""
     items = detail.params.get("items") if detail.code in ("bk_receives", "bk_sold_back") else None
@@ -574,7 +566,7 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         draw_deed_compact(c, card, ctx)
     elif view.deed is not None and not _landscape(main) and main.h > c.px(300):
         # the movements take what they need; the card gets the rest (at least half)
-        count = min(len(_movements(pending.postings)) if pending else 1, 6)
+        count = min(len(merged_movements(pending.postings)) if pending else 1, 6)
         wanted = _purpose_height(c, purpose_text, main.w)[1] + c.px(22 + 16) + count * c.px(58) + (
             c.px(MIN_BUTTON) if view.options else 0) + (c.px(34) if pending and pending.warning else 0)
         main, card = split_v(main, 1, -max(main.h // 2, main.h - wanted - c.px(8)), gap=c.px(8))
@@ -589,7 +581,7 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         c.text(purpose, purpose_text, 18, theme.TEXT, bold=True, role="purpose", min_size=10)
     else:
         c.paragraph(purpose, purpose_text, 16, theme.TEXT, bold=True, role="purpose", min_size=10, max_lines=2)
-    rows = _movements(pending.postings)
+    rows = merged_movements(pending.postings)
     if pending.details:  # what else moves (a bankruptcy's deeds, cards, ended debts), under the money: whole
         reserve = c.px(36) if rows else 0
         px, lines = _detail_lines(c, moves.w, max(0, moves.h - reserve - c.px(2)), ctx, pending.details)
@@ -829,30 +821,7 @@ def draw_bankruptcy(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     footer(c, foot, ctx, extra=[(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.2) for o in done], pager=pager)
 
 
-# -- history ---------------------------------------------------------------------------------------------
-def describe_entry(entry: Mapping[str, Any], ctx: Context) -> str:
-    op = entry.get("op") or {}
-    name = op.get("op") or entry.get("kind") or "?"
-    edition = ctx.edition
-    params = dict(op)
-    if "square" in op and edition is not None:
-        square = edition.squares[op["square"]]
-        params["deed"] = params["tax"] = square.name
-    if name == "setup" or entry.get("kind") == "setup":
-        return ctx.t("ui_setup")
-    if entry.get("undoes") is not None or name == "undo":
-        return ctx.t("ui_undo_of", seq=entry.get("undoes", "?"))
-    if name == "auction" and edition is not None:
-        params["deed"] = edition.squares[op["square"]].name
-    text = ctx.t(PURPOSES.get(name, OTHER_PURPOSE), **{k: v for k, v in params.items() if isinstance(k, str)})
-    who = op.get("player") or op.get("winner") or op.get("from")
-    if who and who not in text and who != "bank":
-        text = f"{who} · {text}"
-    if name == "trade":
-        text = f"{op.get('a')} ↔ {op.get('b')} · {text}"
-    return text
-
-
+# -- history (its words: host_ui/screen/history_text.py, which the CSV export uses too) ------------------
 def balances_after(history: Sequence[Mapping[str, Any]], players: Iterable[str]) -> list[dict[str, int]]:
     """Each player's cash after every entry, from the postings (setup included)."""
     cash = dict.fromkeys(players, 0)
@@ -901,13 +870,11 @@ def draw_history(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         seq_w = c.px(34)
         seq, what = split_h(first, -seq_w, 1)
         c.text(seq, f"#{entry.get('seq')}", 11, theme.MUTED, role="history_seq")
-        label = describe_entry(entry, ctx)
-        if entry.get("undone"):
-            label = ctx.t("ui_undone", what=label)
+        label = history_text.history_label(entry, ctx.language, ctx.edition)
         c.text(what, label, 13, theme.MUTED if entry.get("undone") else theme.TEXT, bold=True, role="history_what",
                min_size=8)
-        moves = _movements(entry.get("postings") or ())
-        parts = [f"{ctx.account(p)} → {ctx.account(q)} {ctx.fmt(a)}" for p, q, a in moves[:3]]
+        moves = merged_movements(entry.get("postings") or ())
+        parts = [ctx.movement(move) for move in moves[:3]]
         if len(moves) > 3:
             parts.append("…")
         involved = [n for n in names if any(n in (p, q) for p, q, _ in moves)]

@@ -17,6 +17,8 @@ copied from an open game, so its session is marked open and the first opening au
 from __future__ import annotations
 
 import _thread
+import contextlib
+import logging
 import os
 import re
 import secrets
@@ -27,18 +29,19 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from host_ui.shell.outputs import fsync_directory
 from terminal.bank.audit import DAMAGE
 from terminal.bank.background import lower_priority
-from terminal.bank.durable import make_dirs
+from terminal.bank.durable import fsync_directory, make_directories
 from terminal.bank.game import Game
-from terminal.bank.ledger import make_private_file
-from terminal.errors import GameError, LedgerError
+from terminal.bank.ledger import make_private_file, one_line
+from terminal.errors import AuditFailed, GameError, LedgerError
 
-__all__ = ["BackupError", "BackupWorker", "rotate_backup", "list_backups", "backup_name", "backup_due", "snapshot",
-           "newest_good_backup", "restore_backup"]
+__all__ = ["BackupError", "BackupKeeper", "BackupWorker", "rotate_backup", "list_backups", "backup_name", "backup_due",
+           "snapshot", "newest_good_backup", "restore_backup", "remove_stale_temporaries"]
 
 BUSY_TIMEOUT_MS = 5000
+
+log = logging.getLogger("banquier")
 
 
 class BackupError(LedgerError):
@@ -85,12 +88,53 @@ def backup_due(seq: int, last_backup_seq: int | None, every: int) -> bool:
     return seq - last_backup_seq >= max(every, last_backup_seq)
 
 
-def _fsync(path: Path, directory: bool = False) -> None:
-    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if directory else 0))
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+#: A backup being made: ``.<game stem>.<pid>.<8 hex digits>.tmp`` (and the ``-journal``, ``-wal`` and ``-shm``
+#: SQLite makes beside it while the copy is checked and switched to a rollback journal).
+_TEMPORARY = re.compile(r"\.(?P<stem>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp(?:-journal|-wal|-shm)?")
+
+
+def remove_stale_temporaries(backup_dir: str | os.PathLike[str], keep: Path | None = None) -> list[Path]:
+    """Remove the temporary files of backups that a crash or a power cut interrupted (issue 21, point 2): those of
+    a process that is no longer running, and this process's own but ``keep`` (the one it is making). Returns what
+    was removed. Never raises."""
+    removed: list[Path] = []
+    try:
+        entries = list(Path(backup_dir).iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMPORARY.fullmatch(entry.name)
+        if match is None or (keep is not None and entry.name.startswith(keep.name)):
+            continue
+        pid = int(match.group("pid"))
+        if pid != os.getpid() and _running(pid):
+            continue  # another process's backup in progress
+        if pid == os.getpid() and keep is None:
+            continue  # this process's own: removed by the backup that made it
+        with contextlib.suppress(OSError):
+            entry.unlink()
+            removed.append(entry)
+    if removed:
+        fsync_directory(Path(backup_dir))
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists (another user's)
+    return True
 
 
 def snapshot(game_path: str | os.PathLike[str], target: str | os.PathLike[str]) -> int:
@@ -168,16 +212,17 @@ def rotate_backup(game_path: str | os.PathLike[str], backup_dir: str | os.PathLi
     if not game_path.is_file():
         raise BackupError(f"There is no game file {game_path} to back up.", params={"path": str(game_path)})
     try:
-        make_dirs(backup_dir)  # 0750 whatever the umask
+        make_directories(backup_dir)  # its name durable before the backups in it count on it
     except OSError as exc:
         raise BackupError(f"Cannot create the backup directory {backup_dir}: {exc.strerror or exc}.",
                           params={"path": str(game_path)}) from exc
     temporary = backup_dir / f".{game_path.stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    remove_stale_temporaries(backup_dir, keep=temporary)
     seq = snapshot(game_path, temporary)
     final = backup_dir / backup_name(game_path, seq)
     try:
         os.replace(temporary, final)
-        _fsync(backup_dir, directory=True)
+        fsync_directory(backup_dir)
     except OSError as exc:
         try:
             temporary.unlink()
@@ -240,6 +285,49 @@ class BackupWorker:
         return self._idle.wait(timeout)
 
 
+class BackupKeeper:
+    """Backs a game up every ``every`` operations (0: only with ``force``), keeping ``keep`` copies: beside the tap
+    loop (:class:`BackupWorker`), except the last one at shutdown (``force``), made at once. A game is backed up
+    only once it is judged sound (:attr:`terminal.Game.judged`): a damaged file found only by the checks beside
+    play would otherwise push its good backups out of the rotation, one start-up after another."""
+
+    def __init__(self, folder: Path, every: int, keep: int):
+        self.folder, self.every, self.keep = folder, every, keep
+        self._last: dict[Path, int] = {}
+        self._worker = BackupWorker()
+
+    def maybe(self, game: Game | None, force: bool = False) -> Path | None:
+        """Start the backup that is due (returns None: it is made beside the loop); with ``force``, make it now
+        (after the one being made, if any) and return its path."""
+        if game is None or game.judged is not True:
+            return None  # a game not yet judged (or judged damaged) is not copied over the good backups
+        last = game.ledger.last_entry()
+        seq = last[0] if last else 0
+        path = Path(game.path)
+        if not force and (self.every <= 0 or not backup_due(seq, self._last.get(path), self.every)):
+            return None
+        if not force:
+            def done(written: Path | None, exc: OSError | None) -> None:
+                if exc is not None:  # a backup must never stop the game
+                    log.error("backup of %s failed: %s", path.name, exc)
+                    return
+                self._last[path] = seq
+                log.info("backed up %s at entry %d -> %s", path.name, seq, written)
+            self._worker.start(path, self.folder, self.keep, done)
+            return None
+        self._worker.wait(60)  # the backup being made (at most a minute: the table is stopping)
+        if self._last.get(path) == seq:
+            return None
+        try:
+            written = rotate_backup(path, self.folder, self.keep)
+        except OSError as exc:  # a backup must never stop the game
+            log.error("backup of %s failed: %s", path.name, exc)
+            return None
+        self._last[path] = seq
+        log.info("backed up %s at entry %d -> %s", path.name, seq, written)
+        return written
+
+
 def newest_good_backup(game_path: Path, backups: Path | None, key: bytes) -> Path | None:
     """The newest backup of ``game_path`` in ``backups`` that passes the full check (read without writing
     anything), or None."""
@@ -255,10 +343,20 @@ def newest_good_backup(game_path: Path, backups: Path | None, key: bytes) -> Pat
 
 
 def restore_backup(backup: Path, folder: Path, key: bytes, *, stem: str,
-                   clock: Callable[[], datetime] | None = None) -> Game:
+                   clock: Callable[[], datetime] | None = None, mirrors: Path | None = None) -> Game:
     """Copy ``backup`` into a new game file ``folder/<stem>-restored-<time>.db`` and open it (full check); the
-    damaged game is not touched. Raises LedgerError or AuditFailed."""
-    make_dirs(folder)
+    damaged game is not touched.
+
+    ``mirrors``: the folder of the mirrors of acknowledged entries (the backups folder). The damaged game's
+    (``<stem>.mirror``) entries beyond the backup's end (the payments made after the backup, up to the last one
+    acknowledged) are verified against the keyed chain and written into the restored game, so that restoring loses
+    nothing that was acknowledged (issue 21, point 5); the restored game keeps its own mirror there from then on
+    (``<new stem>.mirror``, begun as a copy of the damaged game's). When the mirror's entries do not follow from the
+    backup (a mirror begun after it), the backup alone is restored, the copy is kept aside (``.unused-<time>``) and
+    the problem is logged. ``Game.restored`` counts the entries brought back.
+
+    Raises LedgerError or AuditFailed."""
+    make_directories(folder)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = folder / f"{stem}-restored-{stamp}.db"
     n = 1
@@ -278,4 +376,31 @@ def restore_backup(backup: Path, folder: Path, key: bytes, *, stem: str,
         temporary.unlink(missing_ok=True)
         raise LedgerError(f"Cannot restore {backup} into {target}: {exc.strerror or exc}.",
                           code="ledger_unwritable", params={"path": str(target)}) from exc
-    return Game.open(target, key=key, check="full", clock=clock)
+    if mirrors is None:
+        return Game.open(target, key=key, check="full", clock=clock)
+    mirror_of, mirror = mirrors / f"{stem}.mirror", mirrors / f"{target.stem}.mirror"
+    carried = mirror_of.is_file()
+    if carried:
+        try:
+            make_directories(mirror.parent)
+            shutil.copyfile(mirror_of, mirror)
+        except OSError as exc:
+            log.error("the mirror %s could not be copied for the restored game (%s): its entries after the backup "
+                      "are not brought back", mirror_of, exc.strerror or exc)
+            carried = False
+            mirror.unlink(missing_ok=True)
+    try:
+        game = Game.open(target, key=key, check="full", clock=clock, mirror=mirror)
+    except AuditFailed as exc:
+        if not carried or exc.params.get("problems") != ["entries lost"]:
+            raise
+        # The mirror does not follow from the backup: the backup alone, and the mirror kept aside for inspection.
+        aside = mirror.with_name(f"{mirror.name}.unused-{stamp}")
+        os.replace(mirror, aside)
+        log.error("restored %s without the mirror's entries after it: %s (kept as %s)", backup.name,
+                  one_line(exc), aside.name)
+        game = Game.open(target, key=key, check="full", clock=clock, mirror=mirror)
+    if game.restored:
+        log.warning("restored %s and the %d acknowledged entries after it from the mirror %s", backup.name,
+                    game.restored, mirror_of)
+    return game

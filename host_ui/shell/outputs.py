@@ -168,6 +168,10 @@ def check_output(path: str | os.PathLike[str], *, force: bool, protected: Protec
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise OutputFileError(f"cannot write {shown_path(path)}: {why}; nothing was written.",
                               params={"path": str(path)}) from exc
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():  # said before any work is done (a simulator's run, an export's reading)
+        raise OutputFileError(f"cannot write {shown_path(path)}: there is no folder {shown_path(folder)}; nothing "
+                              f"was written.", params={"path": str(path)})
     if path.exists() and not path.is_file() and not path.is_dir():
         # A device, a pipe or a socket: renaming a new file over it would replace it (even /dev/full); and it is
         # never opened here (reading a FIFO would wait for a writer).

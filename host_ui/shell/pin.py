@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from host_ui.shell.outputs import replace_text_durably
-from terminal.bank.durable import make_dirs, replace_file
+from terminal.bank.durable import make_directories, replace_durably
 
 __all__ = ["hash_pin", "is_pin_hash", "PinCheck", "set_pin_in_config", "valid_pin", "FREE_TRIES", "MAX_WAIT_S",
            "MAX_MEMORY", "MAX_WORK", "PIN_STATE", "CONFIG_MODE"]
@@ -157,8 +157,8 @@ class PinCheck:
         text = json.dumps({"pin": self._id, "wrong": self.wrong_in_a_row, "wait": self._wait,
                            "until": self._wait_until}) + "\n"
         try:
-            make_dirs(self.state_file.parent)
-            replace_file(self.state_file, text.encode("utf-8"), 0o600)
+            make_directories(self.state_file.parent)
+            replace_durably(self.state_file, text.encode("utf-8"), 0o600)
         except OSError as exc:
             self._problem(exc)
             return

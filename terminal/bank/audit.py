@@ -23,6 +23,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from terminal.bank.background import BACKGROUND_NICE, lower_priority
 from terminal.bank.history import summary_problems
 from terminal.bank.ledger import Ledger, canonical, one_line
 from terminal.bank.state import State
-from terminal.bank.types import Effects, GameConfig
+from terminal.bank.types import LEGACY_SETTLEMENT, Effects, GameConfig
 from terminal.errors import AuditFailed, GameError, LedgerError
 
 log = logging.getLogger("banquier")
@@ -133,7 +134,11 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         recorded = {"postings": [list(p) for p in entry.postings], "changes": [list(c) for c in entry.changes]}
         try:
             if entry.kind == "setup":
-                state_after, effects = engine.setup_effects(state, config, meta.get("dealt") or None)
+                dealt = meta.get("dealt") or None
+                state_after, effects = engine.setup_effects(state, config, dealt)
+                if dealt and not _same(effects.to_json(), recorded):  # written before issue 21: the deal's order
+                    state_after, effects = engine.setup_effects(state, config, dealt,
+                                                                order=deal_order(recorded["postings"], dealt))
             elif entry.kind == "undo":
                 undoes = entry.undoes
                 target = by_seq.get(undoes) if undoes is not None else None
@@ -176,6 +181,24 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         report.fail(f"All accounts together sum to {sum(sql.values())}, not 0.")
 
 
+def deal_order(postings: list[list[Any]], dealt: Any) -> list[str]:
+    """The order in which the players of ``dealt`` paid for their dealt deeds in a setup entry's recorded
+    ``postings`` (``[payer, payee, amount]`` lists): the order of their first payment.
+
+    Our reading (issue 21): a deal is a set of deeds per player; the order in which the players pay for them is
+    no rule. Until issue 21 they paid in the order the deal was given (the seats' for a deal drawn by the
+    terminal, the table log's for a given one), which the header, a JSON object with sorted keys, does not
+    keep; since then they pay in seat order. The audit of an older file takes the order its setup entry
+    recorded and recomputes everything else, so a game is never refused for it and no other difference passes."""
+    names = dealt if isinstance(dealt, dict) else {}
+    order: list[str] = []
+    for posting in postings:
+        payer = posting[0] if isinstance(posting, list) and posting else None
+        if isinstance(payer, str) and payer in names and payer not in order:
+            order.append(payer)
+    return order
+
+
 # -- SQLite's own check before the first payment -------------------------------------------------------------------
 def quick_check(ledger: Ledger) -> tuple[bool, str]:
     """SQLite's ``quick_check`` of ``ledger``'s file: ``(ok, its first 3 lines joined by "; ")``."""
@@ -185,12 +208,17 @@ def quick_check(ledger: Ledger) -> tuple[bool, str]:
 
 class QuickCheckFirst:
     """SQLite's ``quick_check`` of a resumed game, run once before its first entry is written (its cost follows
-    the file's size, so a resume does not wait for it; a payment refused for it writes nothing)."""
+    the file's size, so a resume does not wait for it; a payment refused for it writes nothing). What
+    ``Game.open(background=False)`` keeps; the terminal uses :class:`BackgroundAudit`."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self.quick: bool | None = None
         self.quick_problem = ""
+
+    def verdict(self) -> bool | None:
+        """Whether the game was judged sound (True), damaged (False), or not yet (None)."""
+        return False if self.quick is False else None
 
     def before_write(self, ledger: Ledger) -> None:
         if self.quick is None:  # the check runs here, once
@@ -208,19 +236,22 @@ class QuickCheckFirst:
 # -- the full audit in a separate process, while the game is played --------------------------------------------
 
 class BackgroundAudit(QuickCheckFirst):
-    """Start-up's deeper checks of a resumed game, in a separate process (a thread would hold the interpreter
-    against the tap loop): SQLite's ``quick_check`` first, then the full audit (every entry replayed), both
-    read in one read transaction through a read-only connection (nothing is written).
+    """Start-up's judgment of a resumed game, in a separate process (a thread would hold the interpreter against
+    the tap loop): SQLite's ``quick_check`` first, then the full audit (every entry replayed), both read in one
+    read transaction through a read-only connection (nothing is written).
 
-    The ledger calls :meth:`before_write` before each entry: the first payment waits (up to ``wait_s``) for
-    the quick check, which is run in this process if the worker could not answer in time; once either check
-    has failed every payment is refused at once (:class:`~terminal.errors.AuditFailed` or LedgerError with
-    the problem and the fix). A full audit that passed moves the file's keyed checkpoint up to what it
-    verified, so the next start-up verifies only the entries written since."""
+    Play does not wait for it (issue 21, point 8: the first payment after the resume of a long game waited 0.4 to
+    1.2 s for the quick check on a PC, 4 to 10 times that on a Pi): the ledger holds the game's files as found
+    meanwhile (:meth:`terminal.bank.ledger.Ledger.hold`: no checkpoint, the WAL as found recorded), and every
+    entry is acknowledged only once in the mirror. Once either check has failed every payment is refused at once
+    (:class:`~terminal.errors.AuditFailed` or LedgerError with the problem and the fix) and the files are put back
+    as found, so nothing judged damaged keeps a write and nothing acknowledged is lost (restoring the newest good
+    backup brings the mirror's entries back). A full audit that passed moves the file's keyed checkpoint up to
+    what it verified, so the next start-up verifies only the entries written since. If the worker cannot be
+    started, the same checks run in a thread of this process (slower for the table, as safe)."""
 
-    def __init__(self, path: Path, key: bytes, *, wait_s: float = 10.0, start_after_s: float = 0.2):
+    def __init__(self, path: Path, key: bytes, *, start_after_s: float = 0.2):
         super().__init__(path)
-        self.wait_s = wait_s
         self.full: bool | None = None
         self.full_summary = ""
         self.audited: tuple[int, str] | None = None
@@ -250,9 +281,8 @@ class BackgroundAudit(QuickCheckFirst):
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
                 close_fds=False)  # lets Python use posix_spawn; every file this process opens is
             # close-on-exec anyway (Python's and SQLite's default)
-        except OSError:
-            self._quick_done.set()
-            self._full_done.set()
+        except OSError:  # no worker process (none may be started here): the same checks in a thread
+            self._checks_here(key)
             return
         self._proc = proc
         if self._stopped:
@@ -264,9 +294,9 @@ class BackgroundAudit(QuickCheckFirst):
             proc.stdin.close()
         except OSError:
             pass
-        self._read()
+        self._read(key)
 
-    def _read(self) -> None:
+    def _read(self, key: bytes) -> None:
         proc = self._proc
         assert proc is not None and proc.stdout is not None
         try:
@@ -275,29 +305,55 @@ class BackgroundAudit(QuickCheckFirst):
                     message = json.loads(line)
                 except ValueError:
                     continue
-                if message.get("stage") == "quick":
-                    self.quick, self.quick_problem = bool(message.get("ok")), str(message.get("problem", ""))
-                    self._quick_done.set()
-                elif message.get("stage") == "priority" and message.get("lowered") is False:
-                    log.warning("the background audit of %s cannot lower its priority: it competes with the tap "
-                                "loop for the processor", self.path.name)
-                elif message.get("stage") == "full":
-                    self.full, self.full_summary = bool(message.get("ok")), str(message.get("summary", ""))
-                    if self.full and isinstance(message.get("seq"), int) and isinstance(message.get("mac"), str):
-                        self.audited = (message["seq"], message["mac"])
-                    self._full_done.set()
+                if isinstance(message, dict):
+                    self._take(message)
+        except (OSError, ValueError):
+            pass
+        if not self._stopped and (self.quick is None or self.full is None):
+            self._checks_here(key)  # the worker ended without its answers (killed, out of memory): here
+            return
+        self._quick_done.set()
+        self._full_done.set()
+
+    def _checks_here(self, key: bytes) -> None:
+        """:func:`_worker`'s checks, in this thread (the worker process could not be started)."""
+        try:
+            for message in _checks(self.path, key):
+                self._take(message)
+                if message["stage"] == "quick":  # now the tap loop goes first (this thread only); a refusal is logged
+                    lower_priority("the background audit")
         finally:
             self._quick_done.set()
+            self._full_done.set()
+
+    def _take(self, message: dict[str, Any]) -> None:
+        if message.get("stage") == "quick":
+            self.quick, self.quick_problem = bool(message.get("ok")), str(message.get("problem", ""))
+            self._quick_done.set()
+        elif message.get("stage") == "priority" and message.get("lowered") is False:
+            log.warning("the background audit of %s cannot lower its priority: it competes with the tap loop for "
+                        "the processor", self.path.name)
+        elif message.get("stage") == "full":
+            self.full, self.full_summary = bool(message.get("ok")), str(message.get("summary", ""))
+            if self.full and isinstance(message.get("seq"), int) and isinstance(message.get("mac"), str):
+                self.audited = (message["seq"], message["mac"])
             self._full_done.set()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the full audit's answer (tests, benchmarks); True when it came."""
         return self._full_done.wait(timeout) and self.full is not None
 
+    def verdict(self) -> bool | None:
+        """True once both checks passed, False as soon as one failed, None while they run."""
+        if self.quick is False or self.full is False:
+            return False
+        if self.quick and self.full:
+            return True
+        return None
+
     def before_write(self, ledger: Ledger) -> None:
-        if self.quick is None:
-            self._quick_done.wait(self.wait_s)
-        super().before_write(ledger)  # the worker's quick check, or (it could not answer) one run here
+        if self.quick is False:
+            super().before_write(ledger)  # raises with SQLite's problem
         if self.full is False:
             raise AuditFailed(f"Payments are stopped: the audit of {self.path.name} found {self.full_summary} "
                               f"Nothing more is written to it; `banquier audit` tells more; restore its newest "
@@ -316,35 +372,48 @@ class BackgroundAudit(QuickCheckFirst):
                 self._proc.wait(timeout=5)
 
 
-def _worker(path: Path, key: bytes) -> None:
-    """``python -m terminal.bank.audit GAME`` (key in hex on standard input): one JSON line after the quick
-    check, one after the full audit. Reads only."""
-    def say(**message: Any) -> None:
-        print(json.dumps(message), flush=True)
+def game_config(meta: dict[str, Any]) -> GameConfig:
+    """The rules a game's header sets (edition, mode, flags, debt settlement, agreed length): what every replay of
+    its journal uses. Raises LookupError (unknown edition), KeyError or TypeError (a header of the wrong shape)."""
+    minutes = meta.get("length_minutes")
+    return GameConfig(load_edition(meta["edition"]), meta["mode"], dict(meta["rules"]),
+                      settlement=meta.get("settlement", LEGACY_SETTLEMENT),
+                      time_limit_s=60 * minutes if type(minutes) is int else None)
 
+
+def _checks(path: Path, key: bytes) -> Iterator[dict[str, Any]]:
+    """The judgment of the game at ``path``, read in place in one read transaction: the message after SQLite's
+    quick check (``{"stage": "quick", "ok", "problem"}``), then the one after the full audit (``{"stage": "full",
+    "ok", "summary", "seq", "mac"}``: the last entry it verified). Reads only."""
     try:
         ledger = Ledger.open(path, key, read_only=True, copy=False)
     except GameError as exc:
-        say(stage="quick", ok=False, problem=one_line(exc))
+        yield {"stage": "quick", "ok": False, "problem": one_line(exc)}
         return
     try:
         ledger.db.execute("BEGIN")  # one read transaction: one moment of the game, whatever the table writes
         ok, problem = quick_check(ledger)
-        say(stage="quick", ok=ok, problem=problem)
-        # The first payment waited for the quick check only: now the tap loop goes first whenever both want the
-        # processor (a refusal is told to the terminal, which logs it).
-        say(stage="priority", lowered=lower_priority("the background audit", BACKGROUND_NICE, thread=False))
-        meta = ledger.meta()
-        config = GameConfig(load_edition(meta["edition"]), meta["mode"], dict(meta["rules"]))
-        report = audit_ledger(ledger, config)
+        yield {"stage": "quick", "ok": ok, "problem": problem}
+        report = audit_ledger(ledger, game_config(ledger.meta()))
         last = ledger.last_entry()
-        say(stage="full", ok=report.ok, summary=report.summary(), seq=last[0] if last else 0,
-            mac=last[1] if last else "")
+        yield {"stage": "full", "ok": report.ok, "summary": report.summary(), "seq": last[0] if last else 0,
+               "mac": last[1] if last else ""}
     except (GameError, *DAMAGE) as exc:
-        say(stage="quick", ok=False, problem=one_line(exc)[:300])
-        say(stage="full", ok=False, summary=one_line(exc)[:300])
+        yield {"stage": "quick", "ok": False, "problem": one_line(exc)[:300]}
+        yield {"stage": "full", "ok": False, "summary": one_line(exc)[:300]}
     finally:
         ledger._discard()
+
+
+def _worker(path: Path, key: bytes) -> None:
+    """``python -m terminal.bank.audit GAME`` (key in hex on standard input): one JSON line after the quick
+    check, one after the full audit (:func:`_checks`). Reads only."""
+    for message in _checks(path, key):
+        print(json.dumps(message), flush=True)
+        if message["stage"] == "quick":  # the quick check answered: now the tap loop goes first whenever both
+            # want the processor (a refusal, a system-call filter's, is told to the terminal, which logs it)
+            lowered = lower_priority("the background audit", BACKGROUND_NICE, thread=False)
+            print(json.dumps({"stage": "priority", "lowered": lowered}), flush=True)
 
 
 if __name__ == "__main__":

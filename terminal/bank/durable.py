@@ -1,15 +1,19 @@
 """Durable and safe file-system steps the Bank and the host share (no other import, so the host may load it at
 start-up).
 
-- :func:`fsync_directory`: make a rename in a folder durable.
-- :func:`make_dirs`: make a folder and its missing parents with a fixed mode, whatever the umask.
-- :func:`open_for_append`: open a file to append to it, never through a link planted at its name, a new file
-  with a fixed mode whatever the umask.
-- :func:`replace_file`: put bytes at a name whole or not at all (a new temporary file, never a link followed,
-  renamed over the name), with a fixed mode.
+A file's data is flushed by ``fsync`` of the file; its *name* (a new file, a rename, a new folder) only by ``fsync``
+of the folder that holds it. Until then a power cut may leave the folder as it was: the file gone, the old name
+back, an empty file under the new name (issue 21, point 2). And a data folder is the service's own, but a step
+that writes a name never follows a link planted there (it would make the write land wherever the link points),
+and never lets the umask decide who may read what it makes (issue 22, point 8). So:
 
-A data folder is the service's own; these steps still never follow a link planted at a name they write (it
-would make the write land wherever the link points), and never let the umask decide who may read a file.
+- :func:`fsync_directory`: make a new name, a rename or a removal in a folder durable.
+- :func:`make_directories`: ``mkdir -p`` whose every new folder has a fixed mode and a durable name.
+- :func:`replace_durably`: write a small file whole, under a new temporary name (never a link followed), with a
+  fixed mode, flushed, renamed into place (a link at the name is replaced, not followed) and its name flushed
+  (the ``current`` marker, the banker PIN's tries).
+- :func:`open_for_append`: open a file to append to it (a game's mirror), never through a link planted at its
+  name, a new one with a fixed mode.
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ import secrets
 import stat
 from pathlib import Path
 
-__all__ = ["fsync_directory", "make_dirs", "open_for_append", "replace_file", "DIR_MODE"]
+__all__ = ["fsync_directory", "make_directories", "replace_durably", "open_for_append", "DIR_MODE"]
 
 #: A data folder's mode: its owner writes, the service's group may look in, others nothing.
 DIR_MODE = 0o750
@@ -39,12 +43,14 @@ def fsync_directory(folder: Path) -> None:
         os.close(fd)
 
 
-def make_dirs(folder: str | os.PathLike[str], mode: int = DIR_MODE) -> Path:
-    """Make ``folder`` and its missing parents, each new one with ``mode`` exactly (the umask cannot widen or
-    narrow it); folders that exist are left as they are. Returns the folder. Raises OSError (a file in the way,
-    no permission)."""
+def make_directories(folder: str | os.PathLike[str], mode: int = DIR_MODE) -> Path:
+    """``folder.mkdir(parents=True, exist_ok=True)``, each folder it makes with ``mode`` exactly (the umask can
+    neither widen nor narrow it) and its name flushed in its parent before this returns (a game's ``games/`` or
+    ``backups/`` folder made just before its first file is written must not vanish at a power cut, with every
+    file in it). Folders that exist are left as they are. Returns the folder. Raises OSError as ``mkdir`` does
+    (a file in the way, no permission)."""
     folder = Path(folder)
-    missing = []
+    missing: list[Path] = []
     probe = folder
     while not probe.is_dir():
         if probe.exists() or probe.is_symlink():
@@ -53,20 +59,46 @@ def make_dirs(folder: str | os.PathLike[str], mode: int = DIR_MODE) -> Path:
         if probe.parent == probe:
             break
         probe = probe.parent
-    for new in reversed(missing):
+    for made in reversed(missing):
         try:
-            os.mkdir(new, mode)
+            os.mkdir(made, mode)
         except FileExistsError:
-            if not new.is_dir():
+            if not made.is_dir():
                 raise
             continue
-        os.chmod(new, mode)
+        os.chmod(made, mode)
+        fsync_directory(made.parent)
     return folder
+
+
+def replace_durably(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:
+    """Put ``data`` at ``path`` whole or not at all, durably: written to a new temporary file beside it (a random
+    name created exclusively, so never a link followed; mode ``mode`` exactly), flushed, renamed over ``path`` (a
+    link there is replaced, not followed) and the rename flushed. A power cut at any moment leaves the old file
+    or the new one, never an empty one. Raises OSError (the temporary file is then removed)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+        try:
+            os.fchmod(fd, mode)  # the mode asked for, not the umask's
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    fsync_directory(path.parent)
 
 
 def open_for_append(path: str | os.PathLike[str], mode: int) -> int:
     """A file descriptor to append to ``path``: created with ``mode`` exactly if missing, never opened through a
-    symbolic link (ELOOP), nor when it is not a regular file. Raises OSError."""
+    symbolic link (ELOOP), nor when it is not a regular file (a FIFO is never waited on). Raises OSError."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, mode)
     try:
         info = os.fstat(fd)
@@ -78,27 +110,3 @@ def open_for_append(path: str | os.PathLike[str], mode: int) -> int:
         os.close(fd)
         raise
     return fd
-
-
-def replace_file(path: str | os.PathLike[str], data: bytes, mode: int) -> None:
-    """Put ``data`` at ``path`` whole or not at all: a new temporary file beside it (a random name created
-    exclusively, so never a link followed; mode ``mode`` exactly), fsynced, renamed over ``path`` (a link there
-    is replaced, not followed), the folder fsynced. Raises OSError; nothing is left behind on failure."""
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
-    try:
-        try:
-            os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    fsync_directory(path.parent)

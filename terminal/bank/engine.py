@@ -11,7 +11,7 @@ Money rules follow RULES.md; where it is silent, the reading chosen is written b
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar
 
@@ -541,14 +541,24 @@ def invert(effects: Effects) -> Effects:
                             for section, key, before, after in reversed(effects.changes)])
 
 
-def setup_effects(state: State, config: GameConfig,
-                  dealt: Mapping[str, Iterable[int]] | None) -> tuple[State, Effects]:
+def setup_effects(state: State, config: GameConfig, dealt: Mapping[str, Iterable[int]] | None,
+                  order: Sequence[str] | None = None) -> tuple[State, Effects]:
     """The setup entry: the Bank pays every player the starting cash; in the quick and time-limited games
-    each player pays for the deeds dealt to them (RULES.md, End of the game)."""
+    each player pays for the deeds dealt to them (RULES.md, End of the game).
+
+    The players pay for their deeds in seat order (``state.players``), whatever the order of ``dealt``'s keys: a
+    game's header stores the deal as a JSON object, whose keys are sorted, so the order it was given in is not
+    kept. ``order``: the players' order of payment as a file recorded it (the audit of a game written before
+    issue 21, where the players paid in the order the deal was given: see :func:`terminal.bank.audit.deal_order`);
+    a name of ``dealt`` it leaves out pays after them, in seat order."""
     tx = Tx(state, config)
     for player in state.players:
         tx.move(BANK, player, config.edition.starting_cash)
-    for player, squares in (dealt or {}).items():
+    deal = dict(dealt or {})
+    first = [p for p in (order or ()) if p in deal]
+    seats = [p for p in state.players if p in deal and p not in first]
+    for player in [*first, *seats, *(p for p in deal if p not in first and p not in seats)]:
+        squares = deal[player]
         tx.player(player)
         for square in squares:
             deed = tx.deed(square)

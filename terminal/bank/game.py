@@ -40,6 +40,7 @@ from cards.editions import Edition, load_edition
 from terminal.bank import engine, ultimate
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger, quick_check
+from terminal.bank.durable import fsync_directory
 from terminal.bank.history import (
     MAINTAIN_BUDGET_S,
     MAINTAIN_STRETCHES,
@@ -49,7 +50,7 @@ from terminal.bank.history import (
     maintain_summary,
     worth_series,
 )
-from terminal.bank.ledger import Entry, Ledger, damaged, key_id, one_line, transfers
+from terminal.bank.ledger import AsFound, Entry, Ledger, companions, damaged, key_id, one_line, transfers
 from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
 from terminal.bank.rules import raisable, rent_due
 from terminal.bank.state import ALL_MODES, BANK, MODES, POT, ULTIMATE, State, standings, worth
@@ -195,9 +196,17 @@ class Game:
             raise
         if mirror is not None:  # a new game's mirror starts empty (one left by an older file is set aside)
             mirror = Path(mirror)
-            if mirror.exists():
-                mirror.replace(mirror.with_name(f"{mirror.name}.old-{datetime.now():%Y%m%d-%H%M%S}"))
+            try:
+                if mirror.exists():
+                    mirror.replace(mirror.with_name(f"{mirror.name}.old-{datetime.now():%Y%m%d-%H%M%S}"))
+                    fsync_directory(mirror.parent)  # durable before the new game's first entry: a power cut must
+                    # not bring the old mirror back under the name, where it would not follow from the new file
+            except OSError as exc:
+                ledger._discard()
+                raise LedgerError(f"Cannot set aside the old mirror {mirror}: {exc.strerror or exc}.",
+                                  code="ledger_unwritable", params={"path": str(mirror)}) from exc
             ledger.mirror = mirror
+            ledger.mirror_entries(1)  # the setup entry: the mirror holds every acknowledged entry of the game
         game = cls(ledger, config, ledger.meta(), state, clock)
         game._adopt_end_time()
         return game
@@ -211,13 +220,16 @@ class Game:
     @classmethod
     def open(cls, path: str | Path, *, key: bytes,
              check: str = "auto", clock: Callable[[], datetime] | None = None, read_only: bool = False,
-             background: bool = False, mirror: str | Path | None = None) -> Game:
+             background: bool | None = None, mirror: str | Path | None = None) -> Game:
         """Resume a game from its file.
 
-        ``check``: ``auto`` (default) audits the whole journal only after an unclean stop or when the
-        projection's keyed hash does not match the journal; ``full`` always audits; ``none`` checks nothing
-        (for :meth:`audit` to report everything itself). The cost of ``auto`` after a clean stop does not grow
-        with the length of the game. ``read_only``: open to look only (audit, export): nothing is ever written.
+        ``check``: ``auto`` (default) judges the game beside play: before it resumes, the checks whose cost does
+        not grow with the game's length (the header, the projection against the last entry, the keyed hash chain
+        since the keyed checkpoint; a full audit at once only when the projection does not match), then SQLite's
+        check and the full audit in a separate process while the game is played (see ``background``); ``full``
+        audits in full before it opens; ``none`` checks nothing (for :meth:`audit` to report everything itself).
+        The cost of ``auto`` does not grow with the length of the game. ``read_only``: open to look only (audit,
+        export): nothing is ever written, and ``auto`` runs SQLite's check and the chain since the checkpoint.
         ``key``: the device key's bytes (the host reads the key file, never creating one to open a game; call
         :meth:`check_file` first to refuse a file that is no game before looking for a key). The file is marked
         in use only once it passed its checks: a refused file is left byte for byte as it was.
@@ -226,10 +238,15 @@ class Game:
 
         Unless ``check="none"``, every open also verifies the keyed hash chain from the file's keyed checkpoint
         (the last entry verified) to the end, and SQLite's ``quick_check`` (on opening to read; before the
-        first payment of a game opened to play). ``background`` (the terminal at start-up): the quick check
-        and the full audit run in a separate process
-        (:class:`~terminal.bank.audit.BackgroundAudit`); the first payment waits for the quick check and a
-        failure of either stops payments at once; an unclean stop then needs no full audit before resuming.
+        first payment of a game opened to play). ``background`` (the default for ``auto``, which the terminal, the
+        simulator and every resume use): the quick check and the full audit run in a separate process
+        (:class:`~terminal.bank.audit.BackgroundAudit`); play does not wait for them; meanwhile the game's files
+        are held as found (no checkpoint; the WAL as found recorded beside the game: :class:`AsFound`), and a
+        failure of either check stops payments at once and puts the files back exactly as found (the entries
+        written since are in the mirror); an unclean stop then needs no full audit before resuming. An edit or
+        damage anywhere in the journal, after a clean close too, is found this way (issue 21, point 3).
+        ``background=False``: SQLite's check in this process before the first payment, the full audit before
+        resuming after an unclean stop, and no full audit after a clean one (what older versions did).
         ``mirror``: the append-only record of acknowledged entries (:meth:`Ledger._mirror_lines`), kept from
         now on; entries it holds beyond the file's end (a WAL that lost its last frames) are verified against
         the keyed chain and written back before the game resumes (``restored`` counts them), or the game is
@@ -241,6 +258,11 @@ class Game:
         # is left byte for byte as it was. Only a game that passed is opened for writing.
         # A game is played by one Banquier at a time: the play lock is taken before anything is read.
         lock = None if read_only else Ledger.lock_for_play(path)
+        background = (background is None or background) and not read_only and check == "auto"
+        shm_found = None
+        if background:  # the shared memory as found: the view below may create one (read-only in place)
+            with contextlib.suppress(OSError):
+                shm_found = companions(Path(path))[1].read_bytes()
         try:
             view = Ledger.open(path, key, read_only=True, copy=read_only)
         except BaseException:
@@ -248,7 +270,6 @@ class Game:
                 os.close(lock)
             raise
         view.play_lock = lock  # released with the view if a check refuses the file
-        background = background and not read_only and check == "auto"
         try:
             config, meta, state = cls._checked(view, path, key, check, background, reads_only=read_only)
         except BaseException:
@@ -266,6 +287,15 @@ class Game:
             except BaseException:
                 view._discard()
                 raise
+        as_found: AsFound | None = None
+        if background:  # what is found is set aside before anything writes: put back if judged damaged
+            try:
+                as_found = AsFound.take(Path(path), shm_found)
+            except OSError as exc:
+                view._discard()
+                raise LedgerError(f"Cannot resume {path}: its files cannot be set aside before it is played "
+                                  f"({exc.strerror or exc}). It was left untouched.", code="ledger_unwritable",
+                                  params={"path": str(path)}) from exc
         view._private = None  # keep the WAL index SQLite built for the checks: the connection below reuses it
         view.play_lock = None  # passed on to the connection that plays
         try:
@@ -274,7 +304,11 @@ class Game:
             view._discard()
             if lock is not None:
                 os.close(lock)
+            if as_found is not None:
+                as_found.drop()
             raise
+        if as_found is not None:
+            ledger.hold(as_found)  # before the first write (mark_open): no checkpoint until judged
         view._discard()  # once the connection that plays is open: closing the view is then no last close
         ledger.play_lock = lock
         ledger.mirror = Path(mirror) if mirror is not None else None
@@ -284,6 +318,8 @@ class Game:
                                   f"Stop it, then resume the game.", code="ledger_busy", params={"path": str(path)})
             ledger.mark_open()
         except BaseException:
+            if as_found is not None:  # nothing was written but what is put back
+                ledger.put_back()
             ledger._discard()
             raise
         ledger._checkpoint, ledger.checkpoint_stored = verified, stored
@@ -291,6 +327,8 @@ class Game:
             try:
                 ledger.restore_mirrored(missing, state.to_json())
             except (sqlite3.Error, GameError) as exc:
+                if ledger.as_found is not None:
+                    ledger.put_back()
                 ledger._discard()
                 raise LedgerError(f"{path} lost its last {len(missing)} entries (its WAL was damaged) and they "
                                   f"could not be written back from the mirror ({one_line(exc)}). The file was "
@@ -298,8 +336,8 @@ class Game:
                                   params={"path": str(path), "reason": "entries lost"}) from exc
         if background:
             ledger.guard = BackgroundAudit(ledger.path, key)
-        elif check != "none":
-            ledger.guard = QuickCheckFirst(ledger.path)
+        elif check == "auto":
+            ledger.guard = QuickCheckFirst(ledger.path)  # (check="full" ran SQLite's integrity check already)
         game = cls(ledger, config, meta, state, clock)
         game.restored = len(missing)
         game._adopt_end_time()
@@ -425,12 +463,31 @@ class Game:
         guard = self._ledger.guard
         if guard is None:
             return None
+        self._ledger.settle()  # judged meanwhile: checkpoints resume, or the files are put back as found
         name = Path(self._ledger.path).name
+        kept = (" Its files were put back as they were found when it was resumed; every payment acknowledged since "
+                "is kept in its mirror and comes back with its newest good backup.")
+        if self._ledger.put_back_problem is not None:
+            kept = f" {self._ledger.put_back_problem}."
         if getattr(guard, "quick", None) is False:
-            return f"{name} is damaged (SQLite's check: {getattr(guard, 'quick_problem', '')})."
+            return f"{name} is damaged (SQLite's check: {getattr(guard, 'quick_problem', '')}).{kept}"
         if getattr(guard, "full", None) is False:
-            return f"the audit of {name} found {getattr(guard, 'full_summary', '')}".rstrip()
+            return f"the audit of {name} found {getattr(guard, 'full_summary', '')}".rstrip() + kept
         return None
+
+    @property
+    def judged(self) -> bool | None:
+        """Whether the game's file was judged sound: True for a game created here, opened after a full audit or
+        whose checks beside play passed; False once they found it damaged; None while they run (what is written
+        meanwhile can still be put back: no backup is made of it then)."""
+        guard = self._ledger.guard
+        if self._ledger.read_only or guard is None:
+            return True
+        self._ledger.settle()
+        verdict = guard.verdict()
+        if verdict is None and self._ledger.as_found is None and not isinstance(guard, BackgroundAudit):
+            return True  # the in-process check before the first payment (background=False): as before
+        return verdict
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """A block of operations committed in batches, for a replay (:meth:`Ledger.batch`): each operation is
@@ -453,7 +510,7 @@ class Game:
         """Bring the chart's summary and the history's index up to date (:func:`terminal.bank.history.keep`), so
         the screens of a long game read no more of its journal than they show; closing never fails for it."""
         if self._ledger.read_only or not self._ledger.marked or self.payments_stopped() is not None:
-            return
+            return  # (a game not yet judged gets it in its WAL, which is put back as found if it is judged damaged)
         try:
             keep(self._ledger)
         except (GameError, *DAMAGE):

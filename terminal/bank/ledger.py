@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
-from terminal.bank.durable import fsync_directory, make_dirs, open_for_append
+from terminal.bank.durable import fsync_directory, make_directories, open_for_append
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.types import Change, Posting
 from terminal.errors import LedgerError
@@ -198,6 +198,9 @@ class WriteGuard(Protocol):
     def stop(self) -> None:
         """The game is closed: stop any work still running."""
 
+    def verdict(self) -> bool | None:
+        """Whether the checks judged the game sound (True), damaged (False), or have not answered (None)."""
+
 
 def posting_rows(postings: Sequence[tuple[str, str, int]]) -> list[Row]:
     """Signed rows ``(n, account, amount)``: a transfer of A to B of x is (A, -x) then (B, +x)."""
@@ -249,6 +252,8 @@ class Ledger:
         self._last_written: tuple[int, str, int] | None = None  # (seq, mac, data_version) of the last append
         self._recorded_second = -1
         self._recorded_text = ""
+        self.as_found: AsFound | None = None  # the files as found, while the game is not yet judged (see below)
+        self.put_back_problem: str | None = None  # why the files could not be put back as found, if they could not
 
     # -- opening -------------------------------------------------------------------------------------------
     @staticmethod
@@ -287,7 +292,7 @@ class Ledger:
             raise LedgerError(f"{path} already exists: a game file is never overwritten.",
                               code="ledger_exists", params={"path": str(path)})
         try:
-            make_dirs(path.parent)
+            make_directories(path.parent)  # a new games folder's name is durable before the game's
         except OSError as exc:
             raise LedgerError(f"Cannot create the data directory {path.parent}: {exc.strerror}.",
                               code="ledger_unwritable", params={"path": str(path)}) from exc
@@ -399,7 +404,7 @@ class Ledger:
                     conn.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
             finally:
                 conn.execute("PRAGMA synchronous = FULL")
-                conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+                conn.execute(f"PRAGMA wal_autocheckpoint = {0 if self.as_found is not None else WAL_PAGES}")
         except sqlite3.Error as exc:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
                               code="ledger_unwritable", params={"path": str(self.path)}) from exc
@@ -486,17 +491,99 @@ class Ledger:
         self._private = None
 
     def close(self) -> None:
-        """Mark the file cleanly closed (if it was marked open), checkpoint the WAL and close the connection."""
+        """Mark the file cleanly closed (if it was marked open), checkpoint the WAL and close the connection.
+
+        A game not yet judged (:attr:`as_found`: its checks beside play have not answered) is closed without a
+        checkpoint, its WAL kept and its file as found; one judged damaged was put back as found (see
+        :meth:`settle`)."""
+        self.settle()
+        unjudged = self.as_found is not None
         try:
             if self.marked:
                 with self.writing():
                     self._advance_checkpoint()
                     self.db.execute("UPDATE session SET open = 0 WHERE id = 1")
-                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                if not unjudged:
+                    self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error:
             pass
         finally:
+            if unjudged:
+                self._close_keeping_the_wal()
             self._discard()
+
+    # -- the files as found, until the game is judged (issue 21, points 4 and 8) -----------------------------
+    def hold(self, as_found: AsFound) -> None:
+        """Keep the game's file as found until it is judged: ``as_found`` holds the bytes of its WAL (and shared
+        memory) from before anything wrote to it, and no checkpoint runs meanwhile (only a checkpoint writes the
+        file itself in WAL mode), so what was found can be put back exactly (:meth:`settle`)."""
+        self.as_found = as_found
+        self.db.execute("PRAGMA wal_autocheckpoint = 0")
+
+    def settle(self) -> None:
+        """Act on the judgment of a held game (:meth:`hold`) once its checks beside play (:attr:`guard`) answered:
+        passed, the record of what was found is dropped and checkpoints resume; failed, the game's files are put
+        back exactly as found (:meth:`put_back`) and payments stay stopped. Nothing while they have not answered.
+        Called by the main thread (before each entry, on the terminal's tick, at close); never raises."""
+        if self.as_found is None:
+            return
+        judged = self.guard.verdict() if self.guard is not None else None
+        if judged is True:
+            as_found, self.as_found = self.as_found, None
+            as_found.drop()
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+        elif judged is False:
+            self.put_back()
+
+    def put_back(self) -> None:
+        """Put the game's files back exactly as they were found when it was resumed (the file, its WAL and shared
+        memory: hash for hash), the game being judged damaged: what is damaged stays as it was, for inspection and
+        for ``banquier audit``. The entries written since it was resumed leave the file; each was acknowledged
+        only once in the mirror (:attr:`mirror`), from which restoring the newest good backup brings them back
+        (:func:`host_ui.shell.backup.restore_backup`). The connection is then a read-only one of the file as
+        found; nothing more is ever written. Never raises: a failure is kept in :attr:`put_back_problem`."""
+        as_found, self.as_found = self.as_found, None
+        if as_found is None:
+            return
+        if self.guard is not None:
+            self.guard.stop()  # the checks' process reads no more
+        self._close_keeping_the_wal()
+        with contextlib.suppress(sqlite3.Error):
+            self.db.close()
+        self.marked = False
+        try:
+            as_found.restore(self.path)
+        except OSError as exc:
+            self.put_back_problem = (f"{self.path.name} could not be put back as it was found ({exc.strerror or exc}); "
+                                     f"its files as found are kept in {as_found.record}")
+        else:
+            as_found.drop()
+        try:
+            uri = f"{self.path.resolve().as_uri()}?immutable=1"
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only = ON")
+            self.db = sqlite_utils.Database(conn)
+        except sqlite3.Error:
+            self.db = sqlite_utils.Database(sqlite3.connect(":memory:", check_same_thread=False))
+
+    def _close_keeping_the_wal(self) -> None:
+        """Close the connection without the checkpoint SQLite makes when the last connection to a game closes
+        (which would write the file itself): a read-only connection, which cannot checkpoint, is held open while
+        it closes, then closed. The WAL and shared memory stay beside the file."""
+        guard_conn = None
+        try:
+            guard_conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                         timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+            guard_conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except sqlite3.Error:
+            pass  # a file too damaged to read: SQLite cannot checkpoint it either
+        try:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+        finally:
+            if guard_conn is not None:
+                guard_conn.close()
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
@@ -805,7 +892,8 @@ class Ledger:
         Raises :class:`LedgerError` if the file cannot be written; then nothing of the entry is written.
         """
         if self.guard is not None:
-            self.guard.before_write(self)  # raises while the start-up check is failing or has failed
+            self.settle()  # a game judged meanwhile: checkpoints resume, or its files are put back as found
+            self.guard.before_write(self)  # raises once the start-up checks have failed
         rows = posting_rows(postings)
         recorded_at = self._recorded_at()
         op_text = canonical(op)
@@ -948,14 +1036,33 @@ class Ledger:
             return
         data = "".join(line + "\n" for line in lines).encode("utf-8")
         try:
-            if self._mirror_fd is None:  # never through a link planted at its name; its mode whatever the umask
-                make_dirs(self.mirror.parent)
-                self._mirror_fd = open_for_append(self.mirror, FILE_MODE)
-            os.write(self._mirror_fd, data)
-            (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(self._mirror_fd)
+            fd = self._mirror_fd
+            opened = fd is None
+            if fd is None:
+                make_directories(self.mirror.parent)
+                # never through a link planted at its name; a new one's mode whatever the umask
+                fd = self._mirror_fd = open_for_append(self.mirror, FILE_MODE)
+            os.write(fd, data)
+            (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(fd)
+            if opened:
+                # The mirror's name (new, or made by a version that never flushed it) is durable before the
+                # entry is acknowledged: fdatasync flushes the data, not the folder that names it (issue 21,
+                # point 2: 15 of 109 power-loss states with a damaged WAL frame lost entries that way).
+                fsync_directory(self.mirror.parent)
             self.mirror_problem = None
         except OSError as exc:
             self.mirror_problem = f"cannot write the mirror {self.mirror}: {exc.strerror or exc}"
+
+    def mirror_entries(self, start: int) -> None:
+        """Write the file's entries from ``start`` on to the mirror, as :meth:`append` writes each (the setup entry
+        of a new game, written before the mirror was named)."""
+        lines = []
+        for e in self.entries(start):
+            rows = self.posting_rows_of(e.seq)
+            lines.append(canonical({"changes": e.changes, "kind": e.kind, "mac": e.mac, "op": e.op,
+                                    "recorded_at": e.recorded_at, "rows": [list(r) for r in rows], "seq": e.seq,
+                                    "undoes": e.undoes}))
+        self._mirror_lines(lines)
 
     def mirrored_after(self, seq: int) -> list[dict[str, Any]]:
         """The mirror's entries after ``seq``, in order (only the mirror's end is read when it has few)."""
@@ -1075,6 +1182,101 @@ def damaged(path: Path, exc: BaseException) -> LedgerError:
                        code="ledger_damaged", params={"path": str(path), "reason": one_line(exc)})
 
 
+@dataclass
+class AsFound:
+    """A game's files as start-up found them, before anything wrote to them (issue 21, point 4): the bytes of its
+    ``-wal`` and ``-shm`` (None: there was none) and, for a file not in WAL mode (a backup put in place of a game,
+    whose header the switch to WAL rewrites), a byte copy of the file itself. Also kept on disk, beside the game,
+    in ``record`` (``.<name>.as-found/``, not flushed: it costs the resume no disk wait), so that a process killed
+    before the game was judged leaves it for the next start-up, which keeps the older record (the file itself has
+    not changed since: nothing checkpoints a game not yet judged) and judges again.
+
+    Made by :meth:`take` before the connection that plays is opened; :meth:`restore` puts it back, :meth:`drop`
+    forgets it."""
+
+    record: Path
+    wal: bytes | None
+    shm: bytes | None
+    main: Path | None
+    stat: tuple[int, int]  # (size, mtime_ns) of the file when taken
+
+    FOUND = "found"
+
+    @classmethod
+    def take(cls, path: Path, shm: bytes | None) -> AsFound:
+        """Record what is at ``path`` now, with ``shm``, the bytes of its ``-shm`` as found before anything opened it
+        (None: there was none), or keep the record an unjudged session left, if the file has not changed since.
+        Raises OSError when it cannot be read or recorded: then the game is not resumed."""
+        path = Path(path)
+        record = path.with_name(f".{path.name}.as-found")
+        st = path.stat()
+        stat = (st.st_size, st.st_mtime_ns)
+        kept = cls._load(record, stat)
+        if kept is not None:
+            return kept
+        shutil.rmtree(record, ignore_errors=True)
+        wal = companions(path)[0]
+        wal_bytes = wal.read_bytes() if wal.exists() else None
+        shm_bytes = shm
+        record.mkdir(mode=0o700)
+        main = None
+        if _head(path) != SQLITE_MAGIC or _journal_mode_byte(path) != 2:  # not in WAL mode: the switch writes it
+            main = record / "db"
+            shutil.copyfile(path, main)
+        for name, data in (("wal", wal_bytes), ("shm", shm_bytes)):
+            if data is not None:
+                (record / name).write_bytes(data)
+        (record / cls.FOUND).write_text(json.dumps({"size": stat[0], "mtime_ns": stat[1], "wal": wal_bytes is not None,
+                                                    "shm": shm_bytes is not None, "db": main is not None}),
+                                        encoding="utf-8")  # last: a record without it is incomplete
+        return cls(record, wal_bytes, shm_bytes, main, stat)
+
+    @classmethod
+    def _load(cls, record: Path, stat: tuple[int, int]) -> AsFound | None:
+        try:
+            info = json.loads((record / cls.FOUND).read_text(encoding="utf-8"))
+            if not isinstance(info, dict) or (info.get("size"), info.get("mtime_ns")) != stat:
+                return None  # the file changed since (written by something else): that record is not of it
+            wal = (record / "wal").read_bytes() if info.get("wal") else None
+            shm = (record / "shm").read_bytes() if info.get("shm") else None
+            main = record / "db" if info.get("db") else None
+            if main is not None and not main.is_file():
+                return None
+        except (OSError, ValueError):
+            return None
+        return cls(record, wal, shm, main, stat)
+
+    def restore(self, path: Path) -> None:
+        """Put the files back at ``path`` as recorded (no connection may have the game open). Raises OSError."""
+        wal, shm = companions(path)
+        if self.main is not None:
+            with open(self.main, "rb") as src, open(path, "r+b") as dst:  # in place: the same file, its lock kept
+                shutil.copyfileobj(src, dst)
+                dst.truncate()
+        for side, data in ((wal, self.wal), (shm, self.shm)):
+            if data is None:
+                side.unlink(missing_ok=True)
+                continue
+            tmp = side.with_name(f".{side.name}.putback")
+            tmp.write_bytes(data)
+            os.replace(tmp, side)
+        if self.main is not None:
+            os.utime(path, ns=(time.time_ns(), self.stat[1]))
+
+    def drop(self) -> None:
+        shutil.rmtree(self.record, ignore_errors=True)
+
+
+def _journal_mode_byte(path: Path) -> int:
+    """The file format's write version (byte 18 of an SQLite header): 2 in WAL mode, 1 with a rollback journal."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(19)
+    except OSError:
+        return 0
+    return header[18] if len(header) > 18 else 0
+
+
 def companions(path: Path) -> tuple[Path, Path]:
     """The game's ``-wal`` and ``-shm`` files (which may not exist)."""
     return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
@@ -1092,20 +1294,25 @@ def private_view(path: Path, *, copy: bool = True) -> tuple[sqlite_utils.Databas
     """A connection that reads the game at ``path`` without writing or creating anything beside it, and the
     private folder to delete afterwards (None if there is none). Every read sees one moment of the game.
 
-    - A game no connection has open (no ``-shm``) is copied, file and WAL, byte for byte into a private
-      folder and the copy is opened (SQLite applies the WAL to the copy, never to the game). The copy is
-      taken again if the game changed while it was copied.
+    - A game no connection has open (no ``-shm``, or no ``-wal``: a ``-shm`` alone is a dead process's) is
+      copied, file and WAL (or rollback journal), byte for byte into a private folder and the copy is opened
+      (SQLite applies the WAL, or rolls the journal back, on the copy, never on the game). The copy is taken
+      again if the game changed while it was copied.
     - A game another connection has open (the terminal at the table) is copied through SQLite's backup API
       from a read-only connection: one read transaction, never a checkpoint.
     - ``copy=False`` (the terminal's own checks before it resumes a game, where a copy would cost too much):
-      a cleanly closed game (no ``-wal``, no ``-shm``) is read in place as immutable; another is read in place
+      a cleanly closed game (no ``-wal``, no hot ``-journal``) is read in place as immutable; another is read in place
       through a read-only connection, and a ``-shm`` that SQLite had to create for it is removed afterwards
       (the game file and its WAL are never written).
     Raises LedgerError for a file SQLite cannot read.
     """
-    wal, shm = companions(path)
+    wal, _ = companions(path)
     try:
-        if not copy and not wal.exists() and not shm.exists():
+        # No -wal: nothing but the file holds the game (a connection that has the game open has its -wal), and a
+        # -shm left beside it by a process that died (a crash between a game's creation and its first entry) is
+        # nothing to read: a connection that used it would create an empty -wal and grow it (issue 21, point 6).
+        copy = copy or _journal(path).exists()  # a hot journal is rolled back on a private copy, never in place
+        if not copy and not wal.exists():
             uri = f"{path.resolve().as_uri()}?immutable=1"
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA query_only = ON")
@@ -1148,26 +1355,38 @@ def private_copy(path: Path, target: Path) -> None:
 
 
 def _copy_quiet_game(path: Path, target: Path, attempts: int = 3) -> bool:
-    """Copy the file and WAL of a game no connection has open; False if one has it open (or opened it
-    meanwhile, every time)."""
+    """Copy the file and WAL (or hot rollback journal) of a game no connection has open; False if one has it open
+    (or opened it meanwhile, every time). A ``-shm`` without a ``-wal`` is a dead process's: no connection has the
+    game open (one that has, has its ``-wal``)."""
     wal, shm = companions(path)
-    target_wal = target.with_name(target.name + "-wal")
+    journal = _journal(path)
+    sides = ((wal, target.with_name(target.name + "-wal")), (journal, target.with_name(target.name + "-journal")))
+
+    def live() -> bool:
+        return shm.exists() and wal.exists()
     for _ in range(attempts):
-        if shm.exists():
+        if live():
             return False
-        before = _stat_key(path), _stat_key(wal)
+        before = _stat_key(path), _stat_key(wal), _stat_key(journal)
         shutil.copyfile(path, target)
-        if before[1] is not None:
-            try:
-                shutil.copyfile(wal, target_wal)
-            except FileNotFoundError:
-                target_wal.unlink(missing_ok=True)
+        copied = True
+        for (side, target_side), stat in zip(sides, before[1:], strict=True):
+            if stat is None:
+                target_side.unlink(missing_ok=True)
                 continue
-        else:
-            target_wal.unlink(missing_ok=True)
-        if not shm.exists() and (_stat_key(path), _stat_key(wal)) == before:
+            try:
+                shutil.copyfile(side, target_side)
+            except FileNotFoundError:
+                target_side.unlink(missing_ok=True)
+                copied = False
+        if copied and not live() and (_stat_key(path), _stat_key(wal), _stat_key(journal)) == before:
             return True
     return False
+
+
+def _journal(path: Path) -> Path:
+    """The game's rollback journal (a backup, in ``journal_mode=DELETE``, that a crash left mid-transaction)."""
+    return path.with_name(path.name + "-journal")
 
 
 def _copy_live_game(path: Path, target: Path) -> None:

@@ -6,6 +6,7 @@ itself only keeps and checks ints.
 """
 from __future__ import annotations
 
+import decimal
 import functools
 
 from babel.numbers import format_decimal
@@ -60,10 +61,8 @@ def check_amount(amount: object, edition: Edition, *, allow_zero: bool = False, 
         raise InvalidAmount(f"The {what} must be more than zero, not {amount}.",
                             code="amount_not_positive", params={"amount": amount, "what": what})
     if amount > edition.max_amount:
-        # An amount of hundreds of digits is named by its size: Babel cannot group its digits, and a line of
-        # hundreds of digits says nothing more.
-        shown = format_amount(amount, edition) if amount.bit_length() <= 80 else \
-            f"of about {int(amount.bit_length() * 0.30103) + 1} digits"
+        shown = (format_amount(amount, edition) if amount < 10 ** 15
+                 else f"of {len(str(amount))} digits")  # a line of a file, never the keypad's: no page of digits
         raise InvalidAmount(
             f"The {what} {shown} is more than "
             f"{format_amount(edition.max_amount, edition)}: check the digits.",
@@ -75,7 +74,9 @@ def check_amount(amount: object, edition: Edition, *, allow_zero: bool = False, 
 def group_digits(value: int, language: str) -> str:
     """``value`` (an int) with its digits grouped as CLDR says for ``language`` (Babel's data): "1\u202f500" in
     French (a narrow no-break space), "1\u00a0500" in Ukrainian (a no-break space), "1,500" in English."""
-    return format_decimal(value, locale=language, group_separator=True)
+    with decimal.localcontext() as context:  # Babel rounds through decimal: room for every digit of ``value``
+        context.prec = max(context.prec, len(str(abs(value))) + 10)  # and its rounding quantum's places
+        return format_decimal(value, locale=language, group_separator=True)
 
 
 def format_amount(amount: int, edition: Edition, language: str | None = None, display: str = "plain") -> str:

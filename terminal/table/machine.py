@@ -139,14 +139,16 @@ class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
       good backup): the terminal opens on the damaged game's screen, which offers that backup and a new
       game. ``restore``: ``() -> Game``, restores that backup into a new game file and opens it (the host's
       restore; the damaged file is kept). During play, a failed check of the file stops payments and opens
-      the same screen (:meth:`tick`).
+      the same screen (:meth:`tick`), with the newest good backup ``find_backup(game)`` names: ``(backup name,
+      restore)`` or None (the host's; without it, no backup is offered then).
     """
 
     def __init__(self, game: Game | None, registry: CardLookup | None, beeper: Sounds | None,
                  clock: Callable[[], float], settings: TerminalSettings | None = None,
                  game_factory: GameFactory | None = None, enrolment_factory: Callable[[], Enrolment] | None = None,
                  notice: Msg | None = None, damage: Damage | None = None,
-                 restore: Callable[[], Game] | None = None):
+                 restore: Callable[[], Game] | None = None,
+                 find_backup: Callable[[Game], tuple[str, Callable[[], Game]] | None] | None = None):
         self.game = game
         self.registry = registry
         self.beeper = beeper
@@ -172,6 +174,7 @@ class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
         self.message = notice
         self.damage = damage
         self.restore = restore
+        self.find_backup = find_backup
         if damage is not None:
             self.dialog = Damaged(damage.problem, damage.backup, at_startup=game is None)
         elif game is not None and game.is_over():
@@ -486,8 +489,17 @@ class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
 
     def _stop_payments(self, problem: str) -> None:
         """The file of the game in play is damaged (a check beside play failed, or refused a payment):
-        payments stop at once and the damaged game's screen says so."""
-        self.damage = Damage(problem)
+        payments stop at once and the damaged game's screen says so, offering the newest good backup of the game
+        when the host finds one (issue 21, point 5: it said "No good backup" although one was there)."""
+        backup = None
+        if self.find_backup is not None and self.game is not None:
+            try:
+                found = self.find_backup(self.game)
+            except (GameError, OSError):
+                found = None
+            if found is not None:
+                backup, self.restore = found
+        self.damage = Damage(problem, backup)
         self._beep("refused")
         self._go_idle()
         self._say(Msg("payments_stopped", {}, "Payments are stopped: the game's file is damaged."), "error")

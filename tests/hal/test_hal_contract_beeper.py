@@ -6,6 +6,7 @@ by a function that records durations (or blocks, to prove the caller never does)
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -278,3 +279,47 @@ def test_sim_audio_auto_stays_silent_without_a_device(monkeypatch, fake_clock):
     beeper = SimBeeper(audio="auto", clock=fake_clock)
     assert not beeper.audio and beeper.play("success")
     beeper.close()
+
+
+# -- where a sound can go: no mixer (and none of libasound's "ALSA lib ..." lines) without a card or server
+def test_no_sound_output_without_a_card_or_a_server(tmp_path):
+    from hal.sim_beeper import no_sound_output
+    assert "no sound card" in no_sound_output({}, root=tmp_path, platform="linux")
+    (tmp_path / "dev" / "snd").mkdir(parents=True)
+    (tmp_path / "dev" / "snd" / "controlC0").touch()  # a control device alone plays nothing
+    assert no_sound_output({"XDG_RUNTIME_DIR": "/run/user/1000"}, root=tmp_path, platform="linux") is not None
+
+
+@pytest.mark.parametrize("where", ["dev/snd/pcmC0D0p", "run/user/1000/pulse/native", "run/user/1000/pipewire-0",
+                                   f"run/user/{os.getuid()}/pulse/native", "run/pulse/native"])
+def test_a_card_or_a_sound_server_lets_the_mixer_start(tmp_path, where):
+    from hal.sim_beeper import no_sound_output
+    (tmp_path / where).parent.mkdir(parents=True)
+    (tmp_path / where).touch()
+    assert no_sound_output({"XDG_RUNTIME_DIR": "/run/user/1000"}, root=tmp_path, platform="linux") is None
+
+
+@pytest.mark.parametrize("env", [{"SDL_AUDIODRIVER": "alsa"}, {"PULSE_SERVER": "tcp:10.0.0.2"},
+                                 {"PIPEWIRE_REMOTE": "pipewire-1"}])
+def test_a_chosen_driver_or_server_is_always_tried(tmp_path, env):
+    from hal.sim_beeper import no_sound_output
+    assert no_sound_output(env, root=tmp_path, platform="linux") is None
+    assert no_sound_output({}, root=tmp_path, platform="darwin") is None  # only Linux is looked at
+
+
+def test_auto_audio_does_not_start_the_mixer_where_no_sound_can_go(monkeypatch, fake_clock):
+    import pygame.mixer
+
+    import hal.sim_beeper as sim_beeper
+    monkeypatch.delenv("SDL_AUDIODRIVER", raising=False)
+    monkeypatch.setattr(sim_beeper, "no_sound_output", lambda: "no sound card")
+    monkeypatch.setattr(pygame.mixer, "init", lambda *a, **k: pytest.fail("the mixer was started"))
+    beeper = SimBeeper(audio="auto", clock=fake_clock)
+    assert not beeper.audio and beeper.play("success") and beeper.last == "success"
+    beeper.close()
+    monkeypatch.setattr(sim_beeper, "no_sound_output", lambda: None)  # a card: the mixer is tried
+    tried = []
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)  # as if no other test had started it
+    monkeypatch.setattr(pygame.mixer, "init", lambda *a, **k: tried.append(a or k) or 1 / 0)
+    SimBeeper(audio="auto", clock=fake_clock).close()
+    assert tried

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_env import clean_env
 from tests.conftest import OWN_LOGS
 
 KEY = bytes(range(32))
@@ -177,7 +178,7 @@ def _wrong_log(tmp_path) -> Path:
 
 
 def _banquier(*args, cwd):
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env = clean_env({"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
     return subprocess.run([str(BANQUIER), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
 
 
@@ -219,8 +220,7 @@ def test_under_xvfb_the_window_fits_a_1600_px_screen_and_a_demo_stays_on_the_sta
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(1.0)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
-        env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy")
+        env = clean_env({"DISPLAY": display, "SDL_AUDIODRIVER": "dummy"})
         data = tmp_path / "data"
         shot = tmp_path / "xvfb.png"
         done = subprocess.run([str(BANQUIER), "sim", "--size", "1280x720", "--seconds", "0.5", "--data-dir",
@@ -293,7 +293,7 @@ def test_the_wizard_game_is_the_one_resumed_after_a_restart_and_listed(pg, tmp_p
     view = seen["resumed"][1]
     assert view.screen == "idle" and view.message.code == "game_resumed"
     # every game of the data folder is listed, the current one marked
-    env = {**os.environ, "BANQUIER_DATA_DIR": str(data)}
+    env = clean_env({"BANQUIER_DATA_DIR": str(data)})
     listed = subprocess.run([str(BANQUIER), "games", "list"], capture_output=True, text=True, env=env, timeout=60)
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
@@ -307,7 +307,7 @@ def test_after_a_crash_the_wizard_game_is_resumed_with_a_notice(pg, tmp_path):
     """``kill -9`` of the simulator while a step was on screen: the next start resumes the same game and says the
     step was not recorded."""
     data = tmp_path / "data"
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env = clean_env({"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
     running = subprocess.Popen([str(BANQUIER), "sim", "--headless", "--seconds", "60", "--data-dir", str(data)],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

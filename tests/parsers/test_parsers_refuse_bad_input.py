@@ -22,7 +22,7 @@ from terminal.bank.game import Game
 from terminal.bank.tablelog import read_table_log
 from terminal.errors import GameError
 from tests.conftest import RECORDED
-from tests.host_ui.shell.helpers import banquier
+from tests.host_ui.shell.helpers import banquier, one_line_error
 
 OWN_ERRORS = (GameError, CardsError)
 SETTINGS = settings(max_examples=60, deadline=None, database=None, derandomize=True,
@@ -286,4 +286,63 @@ def test_banquier_refuses_a_hostile_card_set(tmp_path):
     before = _sha(path)
     result = banquier("cards", "list", "--card-set", str(path))
     assert _one_line_refusal(result) and "line 2" in result.stderr, result.stderr
+    assert _sha(path) == before
+
+
+# -- issue 21, point 7: what still ended in "internal error" ------------------------------------------------------
+def test_banquier_replay_refuses_an_amount_of_26_digits_in_one_line(tmp_path):
+    """Babel's rounding (decimal, 28 digits) failed while the refusal was worded: now it names the line and the
+    amount's length. An amount no bank accepts is a malformed line (exit 2; issue 22, point 9: and the replay's
+    game file is removed, never left half-written)."""
+    path = tmp_path / "log.jsonl"
+    path.write_text(LOG[0] + '\n{"op": "bank_pays", "player": "Alice", "amount": 10000000000000000000000000}\n',
+                    encoding="utf-8")
+    result = banquier("replay", str(path), "--game", str(tmp_path / "g.db"))
+    assert result.returncode == 2 and one_line_error(result) and "internal error" not in result.stderr, result.stderr
+    assert "log.jsonl:2:" in result.stderr and "26 digits" in result.stderr
+    assert not (tmp_path / "g.db").exists()
+
+
+@pytest.mark.parametrize("digits", [16, 26, 29, 60, 4000])
+def test_an_absurd_amount_of_any_length_is_refused_in_one_line(digits):
+    from cards.editions import load_edition
+    from terminal.bank.money import check_amount, format_amount
+    from terminal.errors import InvalidAmount
+    amount = 10 ** (digits - 1)
+    with pytest.raises(InvalidAmount, match=f"of {digits} digits") as refused:
+        check_amount(amount, load_edition("fr"))
+    assert "\n" not in str(refused.value) and len(str(refused.value)) < 200
+    assert format_amount(amount, load_edition("us")).replace(",", "") == f"${amount}"  # grouped, whatever its length
+
+
+def _edition_with(tmp_path: Path, old: str, new: str) -> Path:
+    text = "\n".join(FR) + "\n"
+    assert old in text
+    path = tmp_path / "custom.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("key", ["²", "٣", "①", "0x1", "-1", "", "4 "])
+def test_an_edition_square_amount_keyed_by_a_non_ascii_digit_is_refused_where_it_is(tmp_path, key):
+    path = tmp_path / "small.toml"
+    path.write_text(f'[edition]\nname = "small"\nbase = "fr"\nscale = 1\ntitle = "x"\n[square_amounts]\n'
+                    f'{json.dumps(key)} = 5\n', encoding="utf-8")
+    before = _sha(path)
+    with pytest.raises(CardsError, match=r"square_amounts\.") as refused:
+        load_edition_file(path)
+    assert "\n" not in str(refused.value) and "small.toml" in str(refused.value)
+    assert _sha(path) == before
+
+
+@pytest.mark.parametrize("value", ['{ fr = "" }', '["advance"]', "3", "true"])
+@pytest.mark.parametrize("field", ["action", "deck"])
+def test_an_edition_card_whose_action_or_deck_is_not_a_name_is_refused_where_it_is(tmp_path, field, value):
+    old = 'action = "advance"\nsquare = 39\n'
+    new = f"action = {value}\nsquare = 39\n" if field == "action" else 'action = "jail_card"\ndeck = ' + value + "\n"
+    path = _edition_with(tmp_path, old, new)
+    before = _sha(path)
+    with pytest.raises(CardsError, match="chance card 1") as refused:
+        load_edition_file(path)
+    assert "\n" not in str(refused.value)
     assert _sha(path) == before

@@ -23,13 +23,13 @@ class WiredTable:
 
     def __init__(self, game: Any, registry: CardRegistry, players: tuple[str, ...] | list[str], *,
                  clock: FakeClock | None = None, factory: Any = None, damage: Any = None, restore: Any = None,
-                 **settings: Any) -> None:
+                 find_backup: Any = None, **settings: Any) -> None:
         self.clock = clock or FakeClock()
         self.game = game
         self.beeper = SimBeeper(audio=False, clock=self.clock)
         self.reader = SimReader(clock=self.clock)
         self.terminal = Terminal(game, registry, self.beeper, self.clock, TerminalSettings(**settings),
-                                 game_factory=factory, damage=damage, restore=restore)
+                                 game_factory=factory, damage=damage, restore=restore, find_backup=find_backup)
         self.driver = TableDriver(self.terminal, self.reader, self.clock, list(players))
         self._seen = 0
 

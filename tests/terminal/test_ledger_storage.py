@@ -289,7 +289,7 @@ def test_failed_close_mark_leaves_the_game_marked_open_and_it_is_audited(make_ga
     assert after["journal"] == journal
     assert after["session"] == [(1, 1)], "the clean-close mark was written although it failed"
     spy = mocker.spy(game_module, "audit_ledger")
-    with Game.open(path, key=key) as reopened:
+    with Game.open(path, key=key, background=False) as reopened:  # audited before it resumes
         assert reopened.ledger.was_unclean
         assert spy.call_count == 1 and spy.spy_return.ok
         assert reopened.state() == state
@@ -608,23 +608,43 @@ def test_undo_survives_close_and_open(make_game, key):
 
 # -- when the full audit runs on opening ------------------------------------------------------------------
 def test_clean_open_skips_the_audit_unclean_open_runs_it(make_game, key, mocker):
+    """``background=False`` (as before issue 21): the full audit in this process after an unclean stop only."""
     game = played(make_game)
     path = game.path
     state = game.state()
     game.close()
     spy = mocker.spy(game_module, "audit_ledger")
-    game = Game.open(path, key=key)
+    game = Game.open(path, key=key, background=False)
     assert spy.call_count == 0 and not game.ledger.was_unclean
     game.pass_go("Bob")
     state = game.state()
     abandon(game)  # unclean stop
-    game = Game.open(path, key=key)
+    game = Game.open(path, key=key, background=False)
     assert game.ledger.was_unclean
     assert spy.call_count == 1 and spy.spy_return.ok
     assert game.state() == state
     game.close()
-    with Game.open(path, key=key):
+    with Game.open(path, key=key, background=False):
         assert spy.call_count == 1
+
+
+@pytest.mark.parametrize("unclean", [False, True])
+def test_by_default_every_open_is_judged_beside_play_in_full(make_game, key, mocker, unclean):
+    """The default (issue 21, point 3): no full audit holds the resume, clean or not; it runs in a separate
+    process, every time, and the game is judged once it answered."""
+    game = played(make_game)
+    path = game.path
+    (abandon if unclean else Game.close)(game)
+    spy = mocker.spy(game_module, "audit_ledger")
+    with Game.open(path, key=key) as game:
+        assert game.ledger.was_unclean == unclean and spy.call_count == 0
+        assert game.judged is None
+        game.pass_go("Bob")
+        assert game.ledger.guard.wait(60) and game.judged is True
+        assert game.ledger.as_found is None
+        game.pass_go("Ann")
+    with Game.open(path, key=key, check="full") as again:
+        assert again.audit().ok
 
 
 # -- a batch of entries (a replay) ------------------------------------------------------------------------------
@@ -648,8 +668,8 @@ def test_a_failed_entry_in_a_batch_writes_nothing_of_itself_and_keeps_the_others
     entries = snapshot(game.path)["journal"]
     assert [r[0] for r in entries] == [1, 2, 3, 4, 5]
     mirrored = [json.loads(line) for line in mirror.read_text().splitlines()]
-    assert [m["seq"] for m in mirrored] == [2, 3, 4, 5]
-    assert [m["mac"] for m in mirrored] == [r[-1] for r in entries[1:]]
+    assert [m["seq"] for m in mirrored] == [1, 2, 3, 4, 5]  # the setup entry first (written at creation)
+    assert [m["mac"] for m in mirrored] == [r[-1] for r in entries]
     assert game.audit().ok
     game.close()
     with Game.open(tmp_path / "g.db", key=key, check="full") as reopened:

@@ -13,7 +13,7 @@ import pytest
 from host_ui.shell.backup import rotate_backup
 from host_ui.shell.manage import set_current
 from host_ui.shell.pin import PinCheck, hash_pin
-from host_ui.shell.startup import restore_at_startup, resume_at_startup
+from host_ui.shell.startup import Recovery, new_game, restore_at_startup, resume_at_startup
 from terminal.bank.game import Game
 from terminal.table.i18n import LANGUAGES, translate
 from terminal.table.shared import Damage
@@ -230,3 +230,44 @@ def test_restore_at_startup_adds_one_game_file_and_keeps_the_damaged_one(tmp_pat
     after = sorted(p.name for p in (data / "games").iterdir())
     assert set(before) < set(after) and len(after) == len(before) + 1
     assert path.read_bytes() == (tmp_path / "copy.db").read_bytes()
+
+
+def test_a_game_found_damaged_in_play_is_offered_its_newest_good_backup_with_every_entry(tmp_path, key):
+    """Issue 21, point 5: a game that resumed and was then found damaged by the checks beside play got "No good
+    backup" on the screen although ``data/backups`` held one (6 of 16 such games). The terminal asks the host for
+    it; restoring it brings back every acknowledged entry, those of the session that found the damage included
+    (from the damaged game's mirror)."""
+    data = tmp_path / "data"
+    backups = data / "backups"
+    game = new_game(data, key, "fr", ["Ann", "Bob"], backups=backups)
+    game.buy("Ann", 39)
+    backup = rotate_backup(game.path, backups, 3)
+    game.pass_go("Bob")  # after the backup: only in the game and its mirror
+    path = game.path
+    game.close()
+    edit_keeping_triggers(path, "UPDATE postings SET amount = amount * 3 WHERE seq = 2")  # only the full audit
+    found = resume_at_startup(data, key, backups=backups)
+    assert found.game is not None and found.problem is None, "it resumes: its checks run beside play"
+    table = Table(found.game, find_backup=Recovery(data, key, backups).for_terminal, banker_protection=False)
+    d = table.driver
+    d.tap(BOB)
+    d.choose("pass_go")  # acknowledged before the judgment: the first payment does not wait for it
+    assert found.game.cash("Bob") == 1900
+    assert found.game.ledger.guard.wait(60) and found.game.ledger.guard.full is False
+    table.terminal.tick()
+    view = table.view
+    assert view.screen == "damaged" and view.extra["said"].code == "damaged_play"
+    restore = next(o for o in view.options if o.id == "restore")
+    assert restore.enabled and view.extra["backup"] == backup.name, "its good backup, not 'No good backup'"
+    d.choose("restore")
+    assert table.view.screen == "idle" and table.view.message.code == "backup_restored"
+    restored = table.terminal.game
+    try:
+        assert restored is not None and restored.path != path
+        assert restored.ledger.last_entry()[0] == 4, "the backup's 2 entries and the 2 acknowledged after it"
+        assert restored.cash("Ann") == 1100 and restored.cash("Bob") == 1900
+        assert restored.audit().ok
+        assert (data / "current").read_text().strip() == Path(restored.path).name
+    finally:
+        restored.close()
+        found.game.close()

@@ -44,3 +44,13 @@ def test_a_new_game_records_the_fixed_order(make_game):
     game = make_game("us", ("Ann", "Bob"))
     assert game.meta["settlement"] == "oldest_first"
     assert game.config.settlement == "oldest_first"
+
+
+def test_an_old_game_is_judged_sound_beside_play_too(tmp_path, key):
+    """The background audit replayed with the default settlement (and no agreed length): an old game resumed by
+    the terminal was judged damaged and its payments stopped (found with issue 21's judgment of every resume)."""
+    path = _copy(tmp_path)
+    with Game.open(path, key=key) as game:
+        assert game.ledger.guard.wait(60)
+        assert game.judged is True, game.payments_stopped()
+        game.pass_go("Cid")

@@ -197,3 +197,77 @@ def damaged_variant(folder: Path, key: bytes, rng, n: int) -> tuple[Path, str, o
     before = contents(path)
     damage_bytes(path.with_name(path.name + "-wal"), rng, kind)
     return path, f"wal:{kind}", before, mirror
+
+
+def leave_shm(path: Path) -> None:
+    """Leave ``path`` with the ``-shm`` a process that died with the game open leaves beside it (issue 21, point 6:
+    a crash between a game's creation and its first entry leaves a clean file, a ``-shm`` and no ``-wal``). Made on
+    a copy, so the game's own files are not written; its ``-wal``, if any, is kept as it was."""
+    work = path.with_name("shm-" + path.name)
+    shutil.copyfile(path, work)
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        shutil.copyfile(wal, work.with_name(work.name + "-wal"))
+    conn = sqlite3.connect(work)
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    shutil.copyfile(work.with_name(work.name + "-shm"), path.with_name(path.name + "-shm"))
+    conn.close()
+    for leftover in work.parent.glob(work.name + "*"):
+        leftover.unlink()
+
+
+# -- damage a clean close hides from the start-up checks (issue 21, point 3) ------------------------------------
+def _flip_in_text(path: Path, needle: bytes, occurrence: int = 0) -> None:
+    """Flip one bit inside the stored text ``needle`` (its ``occurrence``-th copy in the file): a record's content
+    changes, SQLite's page structure does not (its quick check passes; only the keyed hashes can tell)."""
+    data = bytearray(path.read_bytes())
+    at = -1
+    for _ in range(occurrence + 1):
+        at = data.index(needle, at + 1)
+    data[at + len(needle) - 2] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def _flip_page_header(path: Path, table: str) -> None:
+    """Garble the b-tree page header of ``table``'s root page: what SQLite's own check finds."""
+    # immutable: the file alone is read, nothing is folded into it nor created beside it (a WAL stays a WAL)
+    with sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True) as conn:
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", [table]).fetchone()[0]
+    conn.close()
+    data = bytearray(path.read_bytes())
+    start = (root - 1) * PAGE
+    data[start + 3:start + 8] = b"\xff\xff\xff\xff\xff"
+    path.write_bytes(bytes(data))
+
+
+def _garble_page_of(path: Path, needle: bytes) -> None:
+    """Garble the b-tree page header of the page that holds the stored text ``needle`` (its first copy): a page of
+    early entries, which later entries do not rewrite (SQLite's own check finds it)."""
+    data = bytearray(path.read_bytes())
+    start = data.index(needle) // PAGE * PAGE
+    data[start:start + 8] = b"\x0d\xff\xff\xff\xff\xff\xff\xff"
+    path.write_bytes(bytes(data))
+
+
+#: Edits and damage of a cleanly closed game (``clean_game``: GO salaries, Ann then Bob, 6 of them) that its
+#: keyed checkpoint, at the last entry since the clean close, does not cover: found only by the full audit (or by
+#: SQLite's check), beside play. Each is ``(name, how)``.
+HIDDEN_DAMAGE: dict[str, object] = {
+    "posting_edited": lambda p: edit_keeping_triggers(p, "UPDATE postings SET amount = amount * 3 WHERE seq = 2"),
+    "posting_deleted": lambda p: edit_keeping_triggers(p, "DELETE FROM postings WHERE seq = 3 AND n = 1"),
+    "entry_deleted": lambda p: edit_keeping_triggers(p, "DELETE FROM journal WHERE seq = 3"),
+    "entries_swapped": lambda p: edit_keeping_triggers(
+        p, "UPDATE journal SET op = CASE seq WHEN 2 THEN (SELECT op FROM journal WHERE seq = 3) "
+           "ELSE (SELECT op FROM journal WHERE seq = 2) END WHERE seq IN (2, 3)"),
+    "op_edited": lambda p: edit_keeping_triggers(p, "UPDATE journal SET op = replace(op, 'Ann', 'Bob') WHERE seq = 2"),
+    "mac_changed": lambda p: edit_keeping_triggers(
+        p, "UPDATE journal SET mac = '00' || substr(mac, 3) WHERE seq = 4"),
+    "bit_flip_in_an_entry": lambda p: _flip_in_text(p, b'"player":"Bob"'),
+    "bit_flip_in_a_page_header": lambda p: _flip_page_header(p, "postings"),
+    "page_of_early_entries_garbled": lambda p: _garble_page_of(p, b'"player":"Bob"'),
+}
+
+
+def hidden_damage(path: Path, name: str) -> None:
+    HIDDEN_DAMAGE[name](path)  # type: ignore[operator]

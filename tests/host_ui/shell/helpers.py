@@ -2,20 +2,22 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.cli_env import clean_env
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def banquier(*argv: str, env: dict[str, str] | None = None, timeout: float = 60,
              stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``banquier ARGV...`` as a user runs it (``python -m host_ui``), with this process's environment (the
-    test's key file and data directory)."""
+    """``banquier ARGV...`` as a user runs it (``python -m host_ui``) from a plain shell: in a clean environment
+    (:func:`tests.cli_env.clean_env`: the test's key file and data directory, nothing of this machine's), with
+    ``env`` added."""
     return subprocess.run([sys.executable, "-m", "host_ui", *argv], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {})}, input=stdin)
+                          timeout=timeout, cwd=ROOT, env=clean_env(env), input=stdin)
 
 
 def hashes(*folders: Path) -> dict[str, str]:

@@ -14,7 +14,9 @@ import pytest
 
 from host_ui.cli import main
 from terminal.bank.game import Game
+from tests.cli_env import clean_env
 from tests.conftest import RECORDED
+from tests.host_ui.shell.helpers import banquier
 
 SMALL = RECORDED / "game-us-random-3p-100.jsonl"
 
@@ -64,7 +66,7 @@ def test_export_formats_and_round_trip(capsys, tmp_path):
     assert code == 0
     code, out, _ = run(capsys, "export", str(tmp_path / "g.db"), "--format", "csv")
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["seq", "kind", "operation", "undone", "payer", "payee", "amount"]
+    assert rows[0] == ["seq", "kind", "operation", "undone", "payer", "payee", "amount", "description"]
     assert sum(1 for r in rows[1:] if r[1] == "setup") == 3  # the starting cash of 3 players
     code, out, _ = run(capsys, "export", str(tmp_path / "g.db"), "--format", "json")
     data = json.loads(out)
@@ -131,7 +133,8 @@ def test_cards_enrol_list_export_import(capsys, tmp_path, monkeypatch):
 @pytest.mark.parametrize("argv", [[], ["replay"], ["export"], ["audit"], ["games"], ["cards"], ["demo"]])
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 def test_help_everywhere(argv):
-    result = subprocess.run([sys.executable, "-m", "host_ui", *argv, "--help"], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "host_ui", *argv, "--help"], capture_output=True, text=True,
+                            env=clean_env())
     assert result.returncode == 0 and "usage: banquier" in result.stdout
 
 
@@ -270,6 +273,17 @@ def test_an_empty_player_name_is_refused_not_dropped(capsys, tmp_path, monkeypat
     code, _out, err = run(capsys, "sim", "--headless", "--new", "--players", "Ann,,Bob", "--seconds", "1")
     assert code == 2 and "empty name" in err and err.count("\n") == 1
     assert not (tmp_path / "data" / "games").exists() or not list((tmp_path / "data" / "games").iterdir())
+
+
+def test_the_command_line_tests_run_in_a_clean_environment():
+    """Nothing of this machine's environment reaches the command under test (issue 21, point 7): no PYTHON*
+    setting, no display, no locale, a home of the test's own."""
+    env = clean_env()
+    assert set(env) <= {"PATH", "HOME", "BANQUIER_KEY_FILE", "BANQUIER_DATA_DIR", "TMPDIR"}, sorted(env)
+    assert Path(env["HOME"]).is_dir() and Path(env["HOME"]) != Path.home()
+    assert "PYTHONUNBUFFERED" not in clean_env({"PYTHONUNBUFFERED": None})
+    result = banquier("--help")
+    assert result.returncode == 0 and "usage: banquier" in result.stdout
 
 
 @pytest.mark.slow  # a subprocess waiting on a serial line: over 0.5 s

@@ -14,8 +14,9 @@ import pytest
 
 from host_ui.shell.games import key_for_new_game
 from host_ui.shell.manage import set_current
-from terminal.bank.durable import make_dirs, open_for_append, replace_file
+from terminal.bank.durable import make_directories, open_for_append, replace_durably
 from terminal.bank.game import Game
+from tests.cli_env import clean_env
 from tests.conftest import RECORDED
 from tests.host_ui.shell.helpers import ROOT
 
@@ -66,7 +67,7 @@ def test_the_shared_steps_refuse_links_and_fix_their_modes(tmp_path, victim):
     link.symlink_to(victim)
     with pytest.raises(OSError):
         os.close(open_for_append(link, 0o640))
-    replace_file(link, b"new\n", 0o600)
+    replace_durably(link, b"new\n", 0o600)
     assert victim.read_text() == "not the terminal's\n" and link.read_bytes() == b"new\n" and mode(link) == 0o600
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -74,7 +75,7 @@ def test_the_shared_steps_refuse_links_and_fix_their_modes(tmp_path, victim):
         os.close(open_for_append(fifo, 0o640))
     old = os.umask(0)
     try:
-        made = make_dirs(tmp_path / "a" / "b")
+        made = make_directories(tmp_path / "a" / "b")
         fd = open_for_append(tmp_path / "a" / "b" / "f", 0o640)
         os.close(fd)
     finally:
@@ -86,7 +87,7 @@ def test_the_shared_steps_refuse_links_and_fix_their_modes(tmp_path, victim):
 @pytest.mark.slow  # a subprocess replaying a recorded game
 def test_the_commands_make_the_same_modes_whatever_the_umask(tmp_path, umask):
     data = tmp_path / "fresh-data"
-    env = {**os.environ, "BANQUIER_DATA_DIR": str(data)}
+    env = clean_env({"BANQUIER_DATA_DIR": str(data)})
     log = RECORDED / "game-fr-random-4p-101.jsonl"
 
     def banquier(*argv: str) -> subprocess.CompletedProcess[str]:

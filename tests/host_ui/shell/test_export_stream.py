@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from host_ui.cli import main, write_json_export
+from host_ui.screen.history_text import history_label, movement_text
 from terminal.bank.game import Game
 from terminal.bank.operations import TimeUp
 from tests.conftest import KEY, OWN_LOGS, RECORDED
@@ -26,15 +27,17 @@ def whole_journal_export(game: Game, fmt: str) -> str:
         json.dump({"meta": game.meta, "history": game.history(), "state": game.state()}, out,
                   ensure_ascii=False, indent=1, default=list)
         out.write("\n")
-    elif fmt == "csv":
+    elif fmt == "csv":  # the words as the history screen says them, in the configured language (fr here)
         writer = csv.writer(out)
-        writer.writerow(["seq", "kind", "operation", "undone", "payer", "payee", "amount"])
+        writer.writerow(["seq", "kind", "operation", "undone", "payer", "payee", "amount", "description"])
         for item in game.history():
             op = json.dumps(item["op"], ensure_ascii=False)
+            label = history_label(item, "fr", game.edition)
             if not item["postings"]:
-                writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", ""])
+                writer.writerow([item["seq"], item["kind"], op, item["undone"], "", "", "", label])
             for payer, payee, amount in item["postings"]:
-                writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount])
+                words = f"{label} — {movement_text((payer, payee, amount), 'fr', game.edition)}"
+                writer.writerow([item["seq"], item["kind"], op, item["undone"], payer, payee, amount, words])
     else:
         meta = game.meta
         header = {"format": "table-log", "version": 1, "edition": meta["edition"], "players": meta["players"],
@@ -66,12 +69,15 @@ def key_file():
 
 
 @pytest.mark.parametrize("log", GAMES)
-def test_the_streamed_export_writes_the_same_bytes(direct_replay, tmp_path, capsys, key_file, log):
+def test_the_streamed_export_writes_the_same_bytes(direct_replay, tmp_path, capsys, key_file, log, monkeypatch):
+    monkeypatch.setenv("BANQUIER_LANGUAGE", "fr")
     path = direct_replay(log).copy_to(tmp_path)
     with Game.open(path, key=KEY, read_only=True) as game:
         wanted = {fmt: whole_journal_export(game, fmt) for fmt in ("table-log", "csv", "json")}
     for fmt, text in wanted.items():
         assert main(["export", str(path), "--format", fmt, "--output", str(tmp_path / f"out.{fmt}")]) == 0
+        said = capsys.readouterr().out
+        assert said.count("\n") == 1 and said.startswith(f"wrote {path.name} as {fmt} (")  # one line on success
         assert (tmp_path / f"out.{fmt}").read_bytes() == text.encode("utf-8"), f"{fmt} differs"
         assert main(["export", str(path), "--format", fmt]) == 0
         out, _err = capsys.readouterr()  # (the capture reads the CSV's line ends as "\n")

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from host_ui.shell.device_key import default_key_path
 from host_ui.shell.games import key_for_new_game
 from terminal.bank.game import Game
+from tests.cli_env import clean_env
 from tests.conftest import RECORDED
 from tests.host_ui.shell.helpers import ROOT, hashes
 
@@ -103,7 +104,7 @@ def run(world, argv: list[str], env: dict[str, str] | None = None) -> subprocess
     argv = [str(world["game"]) if a == "GAME" else a for a in argv]
     try:
         return subprocess.run([sys.executable, "-m", "host_ui", *argv], capture_output=True, text=True, timeout=60,
-                              cwd=ROOT, env={**os.environ, **(env or {})}, errors="replace")
+                              cwd=ROOT, env=clean_env(env), errors="replace")
     except subprocess.TimeoutExpired:
         pytest.fail(f"banquier {' '.join(a[:60] for a in argv)} did not stop within 60 s (it blocked)")
 

@@ -16,6 +16,8 @@ from host_ui.shell.device_key import default_key_path
 from host_ui.shell.games import key_for_new_game
 from host_ui.shell.outputs import OutputRefused, Protected, write_output
 from terminal.bank.game import Game
+from tests.cli_env import clean_env
+from tests.conftest import ROOT
 from tests.host_ui.shell.helpers import banquier, hashes, one_line_error
 from tests.unclean import abandon
 
@@ -111,9 +113,9 @@ def test_a_new_output_is_complete_and_0640_whatever_the_umask(world, umask):
     out = world["tmp"] / "new.csv"
     result = subprocess.run(["sh", "-c", f"umask {umask:03o}; exec \"$@\"", "sh", sys.executable, "-m", "host_ui",
                              "export", str(world["game"]), "--format", "csv", "-o", str(out)],
-                            capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[3])
+                            capture_output=True, text=True, timeout=60, cwd=ROOT, env=clean_env())
     assert result.returncode == 0, result.stderr
-    assert out.read_text().splitlines()[0] == "seq,kind,operation,undone,payer,payee,amount"
+    assert out.read_text().splitlines()[0] == "seq,kind,operation,undone,payer,payee,amount,description"
     assert stat.S_IMODE(out.stat().st_mode) == 0o640
 
 
@@ -152,13 +154,21 @@ def test_a_device_pipe_or_socket_is_never_replaced_by_an_output(world):
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
-def test_a_full_disk_behind_standard_output_is_one_line_and_exit_3(world):
+@pytest.mark.parametrize("unbuffered", [None, "1"], ids=["plain-shell", "as-the-unit"])
+@pytest.mark.parametrize("command", [["export", "{game}", "--format", "json"], *(  # the others in the full run
+    pytest.param(c, marks=pytest.mark.slow) for c in (["export", "{game}", "--format", "csv"], ["export", "{game}"],
+                                                      ["audit", "{game}"], ["games", "list"], ["cards", "list"]))])
+def test_a_full_disk_behind_standard_output_is_one_line_and_exit_3(world, command, unbuffered):
+    """In a plain shell (standard output buffered, no PYTHONUNBUFFERED) as under the unit (which sets it): one line
+    and exit 3. Buffered, the export's failure used to be reported, then the interpreter's last flush failed again:
+    "Exception ignored in: <_io.TextIOWrapper name='<stdout>'...", exit 120 (issue 21, point 7)."""
+    argv = [part.format(game=world["game"]) for part in command]
     with open("/dev/full", "w") as full:  # writing to it fails with ENOSPC, as a full disk does
-        result = subprocess.run([sys.executable, "-m", "host_ui", "export", str(world["game"]), "--format", "json"],
-                                stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
-    assert result.returncode == 3
+        result = subprocess.run([sys.executable, "-m", "host_ui", *argv], stdout=full, stderr=subprocess.PIPE,
+                                text=True, timeout=60, cwd=ROOT, env=clean_env({"PYTHONUNBUFFERED": unbuffered}))
+    assert result.returncode == 3, result.stderr
     assert result.stderr.count("\n") == 1 and "No space left on device" in result.stderr, result.stderr
-    assert "Traceback" not in result.stderr
+    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
 
 
 def test_a_reader_that_goes_away_stops_the_command_quietly(world):
@@ -172,7 +182,7 @@ def test_a_reader_that_goes_away_stops_the_command_quietly(world):
         game.pay_bank("Ann", 1)
     game.close()
     process = subprocess.Popen([sys.executable, "-m", "host_ui", "export", str(long_game), "--format", "json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=clean_env())
     assert process.stdout is not None and process.stderr is not None
     process.stdout.read(1)
     process.stdout.close()

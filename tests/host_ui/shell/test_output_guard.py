@@ -100,26 +100,23 @@ def test_a_screenshot_to_a_folder_a_device_or_an_impossible_name_is_one_line(wor
 
 @pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
 @pytest.mark.parametrize("target", ["mirror", "current", "config"])
-def test_exports_never_replace_the_mirror_the_marker_or_the_configuration(world, target, monkeypatch):
+def test_exports_never_replace_the_mirror_the_marker_or_the_configuration(world, target):
     """`export -o` and `cards export --force` could replace them."""
     before = every_file(world)
-    monkeypatch.setenv("BANQUIER_CONFIG", str(world["config"]))
     for argv in (["export", str(world["game"]), "-o", str(world[target]), "--force"],
                  ["cards", "export", str(world[target]), "--force"],
                  ["--config", str(world["config"]), "export", str(world["game"]), "-o", str(world[target]),
                   "--force"]):
-        result = banquier(*argv)
+        result = banquier(*argv, env={"BANQUIER_CONFIG": str(world["config"])})
         assert result.returncode == 2 and one_line_error(result), (argv, result.stderr)
         assert "never over" in result.stderr
     assert every_file(world) == before
 
 
-def test_the_system_and_user_configurations_are_protected_too(world, tmp_path, monkeypatch):
+def test_the_system_and_user_configurations_are_protected_too(world, tmp_path):
     home = tmp_path / "home"
     user_config = home / ".config" / "banquier" / "config.toml"
     user_config.parent.mkdir(parents=True)
     user_config.write_text("[game]\n")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
-    result = banquier("export", str(world["game"]), "-o", str(user_config), "--force")
+    result = banquier("export", str(world["game"]), "-o", str(user_config), "--force", env={"HOME": str(home)})
     assert result.returncode == 2 and "configuration" in result.stderr and user_config.read_text() == "[game]\n"

@@ -12,10 +12,19 @@ import pytest
 from host_ui.shell.games import key_for_new_game
 from terminal.bank.game import Game
 from terminal.errors import GameError
-from tests.host_ui.shell.damage import OTHER_KEY, clean_game, edit_entry_in_wal, play, rollback_backup, unclean_game
+from tests.host_ui.shell.damage import (
+    OTHER_KEY,
+    clean_game,
+    edit_entry_in_wal,
+    leave_shm,
+    play,
+    rollback_backup,
+    unclean_game,
+)
 from tests.host_ui.shell.helpers import banquier, hashes
 
-STATES = ["clean", "unclean", "edited", "foreign", "backup", "empty_with_wal", "not_a_game"]
+STATES = ["clean", "unclean", "edited", "foreign", "backup", "empty_with_wal", "not_a_game", "clean_with_shm",
+          "unclean_with_shm"]
 
 
 @pytest.fixture
@@ -42,6 +51,12 @@ def make(state: str, folder: Path) -> Path:
     elif state == "empty_with_wal":
         unclean_game(path, key)
         path.write_bytes(b"")
+    elif state == "clean_with_shm":  # a crash between a game's creation and its first entry (issue 21, point 6)
+        clean_game(path, key)
+        leave_shm(path)
+    elif state == "unclean_with_shm":  # a power cut in play: the file, its WAL and its shared memory
+        unclean_game(path, key)
+        leave_shm(path)
     elif state == "not_a_game":
         conn = sqlite3.connect(path)
         conn.execute("PRAGMA journal_mode = WAL")
@@ -69,12 +84,23 @@ def _commands(path: Path) -> list[list[str]]:
 def test_every_reader_leaves_every_file_as_it_was(games, state):
     path = make(state, games)
     before = hashes(games)
-    assert not path.with_name(path.name + "-shm").exists()
+    assert path.with_name(path.name + "-shm").exists() == state.endswith("_with_shm")
     for argv in _commands(path):
         result = banquier(*argv)
         assert "Traceback" not in result.stderr, (argv, result.stderr)
         assert hashes(games) == before, (argv, result.stderr)
-    assert not path.with_name(path.name + "-shm").exists()
+
+
+@pytest.mark.parametrize("state", ["clean_with_shm", "unclean_with_shm"])
+def test_an_audit_beside_a_leftover_shm_writes_nothing(games, state):
+    """Issue 21, point 6: `banquier audit` of a cleanly closed game with a leftover -shm and no -wal created an empty
+    -wal and grew the -shm (the quick run's sample of the matrix above)."""
+    path = make(state, games)
+    before = hashes(games)
+    result = banquier("audit", str(path))
+    assert result.returncode == 0 and "Audit passed" in result.stdout, result.stdout + result.stderr
+    assert hashes(games) == before
+    assert path.with_name(path.name + "-wal").exists() == (state == "unclean_with_shm")
 
 
 @pytest.mark.parametrize("state", ["edited", "foreign", "empty_with_wal", "not_a_game"])

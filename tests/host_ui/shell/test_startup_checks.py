@@ -8,6 +8,7 @@ silently disappear.
 """
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -89,29 +90,46 @@ def test_an_edited_checkpoint_is_refused(tmp_path, key):
         Game.open(tmp_path / "g.db", key=key)
 
 
-def test_a_damaged_index_is_found_by_sqlites_check_before_the_first_payment(tmp_path, key):
-    path = tmp_path / "g.db"
+def test_a_damaged_index_is_found_by_sqlites_check_and_the_file_is_put_back_as_found(tmp_path, key):
+    """SQLite's check of a resumed game: on opening to read; in this process before the first payment with
+    ``background=False`` (as before issue 21); beside play for the terminal, which pays at once meanwhile and,
+    once the check fails, stops payments and puts every file back as found (issue 21, points 4 and 8)."""
+    games = tmp_path / "games"
+    path = games / "g.db"
     with Game.create(path, "fr", ["Ann", "Bob"], key=key) as game:
         play(game, 60)
     with sqlite3.connect(path) as conn:
         root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'postings_account'").fetchone()[0]
+    conn.close()
     data = bytearray(path.read_bytes())
     start = (root - 1) * PAGE
     data[start + 8:start + 200] = bytes(range(192))
     path.write_bytes(bytes(data))
-    before = hashes(tmp_path)
+    before = hashes(games)
     with pytest.raises(LedgerError, match="SQLite's check"):
         Game.open(path, key=key, read_only=True)  # a reader (audit, export) checks on opening
-    assert hashes(tmp_path) == before
-    for background in (False, True):  # the terminal: before the first payment (in the worker, or here)
-        game = Game.open(path, key=key, background=background)
-        try:
-            with pytest.raises(LedgerError, match="Payments are stopped"):
-                game.pass_go("Ann")
-        finally:
-            game.close()
-        with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as conn:
-            assert conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0] == 61  # nothing written
+    assert hashes(games) == before
+    mirror = tmp_path / "backups" / "g.mirror"
+    game = Game.open(path, key=key, mirror=mirror)  # the terminal: judged beside play
+    try:
+        assert game.pass_go("Ann").seq == 62, "the first payment does not wait for the check"
+        assert game.ledger.guard.wait(60) and game.ledger.guard.quick is False
+        assert "SQLite's check" in game.payments_stopped() and game.judged is False
+        with pytest.raises(LedgerError, match="Payments are stopped"):
+            game.pass_go("Bob")
+    finally:
+        game.close()
+    assert hashes(games) == before, "put back as found: the file, no WAL, no shared memory"
+    assert [json.loads(line)["seq"] for line in mirror.read_text().splitlines()] == [62]  # acknowledged, kept
+    game = Game.open(path, key=key, background=False)  # as before issue 21: checked before the first payment
+    try:
+        with pytest.raises(LedgerError, match="Payments are stopped"):
+            game.pass_go("Ann")
+    finally:
+        game.close()
+    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as conn:
+        assert conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0] == 61  # nothing written
+    conn.close()
 
 
 def _image_while_open(game: Game, target: Path) -> None:
@@ -209,7 +227,7 @@ def test_start_up_resumes_with_the_background_audit(tmp_path, key):
         found.game.pass_go("Ann")
     finally:
         found.game.close()
-    assert len((tmp_path / "b" / "g.mirror").read_text().splitlines()) == 3
+    assert len((tmp_path / "b" / "g.mirror").read_text().splitlines()) == 4  # the setup entry too
 
 
 @pytest.mark.parametrize("statement", [
