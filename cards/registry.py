@@ -46,6 +46,7 @@ from cards.errors import (
     NotEnrolled,
     RoleHasCard,
 )
+from cards.inputs import read_input, shown_path
 
 __all__ = [
     "UID_LENGTHS", "PLAYER_NUMBERS", "CARD_SET_FILE", "normalize_uid", "deed_squares", "PlayerCard",
@@ -65,6 +66,8 @@ PROPERTY_NUMBERS = range(1, 23)
 EVENT_NUMBERS = range(1, 24)
 #: The card-set file's name in the data directory.
 CARD_SET_FILE = "cards.txt"
+#: The largest card set read (bytes): one line a card, a few kilobytes.
+MAX_CARD_SET_BYTES = 4 * 1024 * 1024
 
 _SEPARATORS = re.compile(r"[\s:\-.]")
 _HEX = re.compile(r"[0-9A-F]+")
@@ -387,7 +390,9 @@ def _write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` so that a crash at any moment leaves the old file or the new one.
     Raises ``OSError``; on failure before the rename the old file and the folder are as they were."""
     directory = path.parent
-    directory.mkdir(parents=True, exist_ok=True)
+    if not directory.is_dir():  # a new data folder: its owner's and the service group's, whatever the umask
+        directory.mkdir(parents=True, exist_ok=True)
+        os.chmod(directory, 0o750)
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
@@ -477,11 +482,11 @@ class CardRegistry:
         """
         path = Path(path)
         try:
-            data = path.read_bytes()
+            data = read_input(path, limit=MAX_CARD_SET_BYTES)  # never a FIFO waited on, nor /dev/zero read
         except FileNotFoundError:
             return cls(path, edition=edition)
         except OSError as exc:
-            raise CardSetFileError(f"Cannot read the card set {path}: {exc.strerror or exc}.",
+            raise CardSetFileError(f"Cannot read the card set {shown_path(path)}: {exc.strerror or exc}.",
                                    code="card_set_unreadable", params={"file": str(path)}) from exc
         if not data:
             raise CardSetError(f"{path}: the card set file is empty (0 bytes), as a power cut leaves it. Restore "

@@ -8,16 +8,19 @@
 # What it does, each step skipped when already done:
 #   1. system packages with apt (skipped, and no network needed, when they are all installed): Debian's
 #      python3-pygame (its SDL has the kmsdrm driver that PyPI wheels lack), python3-spidev and python3-evdev,
-#      python3-venv, python3-dev and gcc (to build RPi.GPIO), fonts-dejavu-core, sqlite3; on a Pi 5
-#      python3-lgpio, or lgpio from PyPI where the system's repositories have no python3-lgpio;
+#      python3-venv, python3-dev and gcc (to build RPi.GPIO), fonts-dejavu-core, sqlite3; where rpi-lgpio is
+#      used (below) python3-lgpio, or PyPI's lgpio wheel where the system's repositories have no python3-lgpio (swig
+#      too, only to build lgpio where PyPI has no wheel for the machine);
 #   2. SPI enabled (raspi-config nonint do_spi 0, or dtparam=spi=on in /boot/firmware/config.txt); a reboot
 #      this needs is remembered and said on every later run until it happened;
 #   3. the service user "banquier" in the groups spi gpio input dialout video render (the groups it had to
-#      create are remembered, for uninstall.sh --purge);
+#      create are remembered, for uninstall.sh --purge); the user who ran it through sudo (pi) in the group
+#      banquier, to read what the banquier command writes for them (mode 0640);
 #   4. /etc/banquier/config.toml from deploy/config.example.toml if there is none (never overwritten),
 #      /var/lib/banquier for the games;
 #   5. a virtual environment in /opt/banquier/venv that sees the system packages (pygame), with Banquier
-#      and its Raspberry Pi libraries: RPi.GPIO, or rpi-lgpio on a Pi 5 (read from the device tree).
+#      and its Raspberry Pi libraries: RPi.GPIO, or rpi-lgpio on a Pi 5 (read from the device tree) and on a
+#      kernel without /dev/gpiomem (plain Debian's on a Pi 3, 4, Zero 2 W).
 #      Banquier is built from a clean copy of the source, never in it: the checkout stays as it was, and
 #      nothing in it becomes root's. The build backend and every Python package are kept as wheels in
 #      /opt/banquier/wheelhouse and installed from there (pip --no-index): a run that finds them all
@@ -117,6 +120,18 @@ case "$MODEL" in
     "Raspberry Pi"*) ON_PI=yes; say "this is a $MODEL" ;;
     *) say "warning: no Raspberry Pi found in the device tree; installing anyway (use the simulator on a PC)" ;;
 esac
+# The GPIO library. RPi.GPIO drives the pins through /dev/gpiomem, which only Raspberry Pi's kernels have;
+# rpi-lgpio (the same RPi.GPIO module, on lgpio) through /dev/gpiochip*, which every kernel has. A Pi 5 needs
+# rpi-lgpio (its GPIO is behind RP1); so does a Pi 3, 4 or Zero 2 W whose kernel has no /dev/gpiomem (plain
+# Debian's): looked at on every run, so the choice holds on every later run too.
+LGPIO=no
+GPIO_WHY=""
+if [ "$PI5" = yes ]; then
+    LGPIO=yes; GPIO_WHY="Pi 5"
+elif [ "$ON_PI" = yes ] && [ ! -e "$ROOT/dev/gpiomem" ] && compgen -G "$ROOT/dev/gpiochip*" >/dev/null; then
+    LGPIO=yes; GPIO_WHY="no /dev/gpiomem (not Raspberry Pi's kernel)"
+    say "GPIO: this kernel has no /dev/gpiomem, so RPi.GPIO cannot drive the pins: rpi-lgpio instead (/dev/gpiochip*)"
+fi
 CODENAME=""
 if [ -r "$ROOT/etc/os-release" ]; then
     CODENAME=$(sed -n 's/^VERSION_CODENAME=//p' "$ROOT/etc/os-release" | tr -d '"')
@@ -153,7 +168,7 @@ available_package() {
 PACKAGES=(python3 python3-venv python3-dev gcc python3-pygame python3-spidev python3-evdev fonts-dejavu-core sqlite3)
 LGPIO_FROM=""
 NEED_UPDATE=no
-if [ "$PI5" = yes ]; then
+if [ "$LGPIO" = yes ]; then
     if installed_package python3-lgpio; then
         LGPIO_FROM=debian
     elif [ -e "$ROOT$LGPIO_STAMP" ]; then
@@ -169,22 +184,24 @@ done
 if [ ${#MISSING_PACKAGES[@]} -gt 0 ] || [ "$NEED_UPDATE" = yes ]; then
     DEBIAN_FRONTEND=noninteractive "$APT_GET" update -q
 fi
-if [ "$PI5" = yes ] && [ -z "$LGPIO_FROM" ]; then
+if [ "$LGPIO" = yes ] && [ -z "$LGPIO_FROM" ]; then
     if available_package python3-lgpio; then
         LGPIO_FROM=debian
         MISSING_PACKAGES+=(python3-lgpio)
     else
-        LGPIO_FROM=pypi
-        MISSING_PACKAGES+=(swig)  # in case PyPI has no lgpio wheel for this machine: pip builds it
+        LGPIO_FROM=pypi  # PyPI's wheel (swig is added later only if there is none for this machine)
     fi
 fi
 case "$LGPIO_FROM" in
-    debian) say "Pi 5: lgpio from Debian's python3-lgpio" ;;
-    pypi) say "Pi 5: lgpio from PyPI (this system's repositories have no python3-lgpio, e.g. plain Debian)" ;;
+    debian) say "$GPIO_WHY: lgpio from Debian's python3-lgpio" ;;
+    pypi) say "$GPIO_WHY: lgpio from PyPI (this system's repositories have no python3-lgpio, e.g. plain Debian)" ;;
 esac
+apt_install() {
+    DEBIAN_FRONTEND=noninteractive "$APT_GET" install -y -q --no-install-recommends "$@"
+}
 if [ ${#MISSING_PACKAGES[@]} -gt 0 ]; then
     say "system packages: ${MISSING_PACKAGES[*]}"
-    DEBIAN_FRONTEND=noninteractive "$APT_GET" install -y -q --no-install-recommends "${MISSING_PACKAGES[@]}"
+    apt_install "${MISSING_PACKAGES[@]}"
 else
     say "system packages: all there"
 fi
@@ -267,6 +284,17 @@ if [ ${#MISSING[@]} -gt 0 ]; then
     say "user $SERVICE_USER: joining $JOINED"
     "$USERMOD" "${ROOT_OPT[@]}" -aG "$JOINED" "$SERVICE_USER"
 fi
+# The user who ran this through sudo (pi) joins the service's group, to read what `banquier` writes for them
+# (exports, screenshots: 0640, group banquier) and the games; the device key stays the service's alone.
+ADMIN=${SUDO_USER:-}
+if [ -n "$ADMIN" ] && [ "$ADMIN" != root ] && [ "$ADMIN" != "$SERVICE_USER" ] && user_exists "$ADMIN"; then
+    if in_group "$SERVICE_USER" "$ADMIN"; then
+        say "user $ADMIN: already in the group $SERVICE_USER"
+    else
+        say "user $ADMIN: joining the group $SERVICE_USER (to read what banquier writes; log in again for it)"
+        "$USERMOD" "${ROOT_OPT[@]}" -aG "$SERVICE_USER" "$ADMIN"
+    fi
+fi
 
 # ------------------------------------------------------------------------- 4. configuration and data
 install -d -m 0755 "$ROOT$PREFIX" "$ROOT$CONFIG_DIR"
@@ -303,7 +331,7 @@ SOURCE_HASH=$(cd "$STAGE/src" && find . -type f -print0 | LC_ALL=C sort -z | xar
               | cut -d' ' -f1)
 
 # The requirements of pyproject.toml, less pygame (Debian's, through the system site packages), with
-# rpi-lgpio for RPi.GPIO on a Pi 5 and mfrc522 without their dependencies (lgpio comes from Debian or is
+# rpi-lgpio for RPi.GPIO where it is used (above) and mfrc522 without their dependencies (lgpio comes from Debian or is
 # built below; mfrc522 would bring RPi.GPIO back); the build backend apart.
 REQUIREMENTS=()
 NO_DEPS=()
@@ -314,7 +342,7 @@ while IFS=' ' read -r kind requirement; do
         nodeps) NO_DEPS+=("$requirement") ;;
         build) BUILD_REQUIREMENTS+=("$requirement") ;;
     esac
-done < <("$PYTHON" - "$STAGE/src/pyproject.toml" "$PI5" <<'PY'
+done < <("$PYTHON" - "$STAGE/src/pyproject.toml" "$LGPIO" <<'PY'
 import re, sys, tomllib
 data = tomllib.load(open(sys.argv[1], "rb"))
 project = data["project"]
@@ -339,9 +367,12 @@ PIP_OPTIONS=(--quiet --disable-pip-version-check --no-cache-dir)
 install -d -m 0755 "$ROOT$WHEELHOUSE"
 # pip from the wheelhouse only (no network); "fetch" adds wheels to it from the package index.
 offline() { "$VENV_PY" -m pip "$1" "${PIP_OPTIONS[@]}" --no-index --find-links "$ROOT$WHEELHOUSE" "${@:2}"; }
+# A package PyPI has only as source (RPi.GPIO) is built here, through its PEP 517 build: pip's legacy
+# "setup.py bdist_wheel" needs the wheel package, which neither Debian's venv nor Raspberry Pi OS Lite has.
 fetch() {
     say "wheelhouse: fetching $* (needs the network)"
-    "$VENV_PY" -m pip wheel "${PIP_OPTIONS[@]}" --find-links "$ROOT$WHEELHOUSE" --wheel-dir "$ROOT$WHEELHOUSE" "$@"
+    "$VENV_PY" -m pip wheel "${PIP_OPTIONS[@]}" --use-pep517 --find-links "$ROOT$WHEELHOUSE" \
+        --wheel-dir "$ROOT$WHEELHOUSE" "$@"
 }
 from_wheelhouse() {  # install "$@" from the wheelhouse, fetching what it lacks first
     if ! offline install "$@" 2>/dev/null; then
@@ -350,20 +381,28 @@ from_wheelhouse() {  # install "$@" from the wheelhouse, fetching what it lacks 
     fi
 }
 say "Python packages: ${REQUIREMENTS[*]} ${NO_DEPS[*]}"
-if [ "$LGPIO_FROM" = pypi ]; then
-    # PyPI has no lgpio wheel for the Pi: its source is built (with swig), with the C library inside (PYPI=1).
-    PYPI=1 from_wheelhouse lgpio
+# lgpio 0.2 or newer (0.0.0.2 is an empty placeholder that imports but drives nothing).
+LGPIO_REQUIREMENT="lgpio>=0.2"
+if [ "$LGPIO_FROM" = pypi ] && ! offline install "$LGPIO_REQUIREMENT" 2>/dev/null; then
+    # PyPI has lgpio wheels for the Pi's Python 3.11 (aarch64 and armv7l): the wheel when there is one;
+    # else its source is built with swig, with the C library inside (PYPI=1).
+    if ! fetch --only-binary=lgpio "$LGPIO_REQUIREMENT" 2>/dev/null; then
+        say "$GPIO_WHY: PyPI has no lgpio wheel for this machine: building it from source (with swig)"
+        installed_package swig || apt_install swig
+        PYPI=1 fetch --no-binary=lgpio "$LGPIO_REQUIREMENT"
+    fi
+    offline install "$LGPIO_REQUIREMENT"
 fi
 from_wheelhouse "${REQUIREMENTS[@]}"
 if [ ${#NO_DEPS[@]} -gt 0 ]; then
     from_wheelhouse --no-deps "${NO_DEPS[@]}"
 fi
-if [ "$PI5" = yes ] && "$VENV_PY" -m pip show --quiet RPi.GPIO >/dev/null 2>&1; then
-    say "Pi 5: removing RPi.GPIO (rpi-lgpio provides the same module)"
+if [ "$LGPIO" = yes ] && "$VENV_PY" -m pip show --quiet RPi.GPIO >/dev/null 2>&1; then
+    say "$GPIO_WHY: removing RPi.GPIO (rpi-lgpio provides the same module)"
     "$VENV_PY" -m pip uninstall --yes RPi.GPIO
 fi
-if [ "$PI5" = yes ] && ! "$VENV_PY" -c 'import lgpio' >/dev/null 2>&1; then
-    die "Pi 5: the lgpio module cannot be imported in $VENV (from $LGPIO_FROM): sudo apt install python3-lgpio, or run this again"
+if [ "$LGPIO" = yes ] && ! "$VENV_PY" -c 'import lgpio' >/dev/null 2>&1; then
+    die "$GPIO_WHY: the lgpio module cannot be imported in $VENV (from $LGPIO_FROM): sudo apt install python3-lgpio, or run this again"
 fi
 if [ -x "$ROOT$VENV/bin/banquier" ] && [ "$(cat "$ROOT$SOURCE_STAMP" 2>/dev/null)" = "$SOURCE_HASH" ]; then
     say "Banquier: already installed from this source"

@@ -5,8 +5,9 @@
 #                                     /opt/banquier (the program and its wheelhouse); KEEP the games, the
 #                                     device key (/var/lib/banquier), the configuration (/etc/banquier) and
 #                                     the user banquier, for a later install
-#   sudo deploy/uninstall.sh --purge  also delete the games, the device key, the configuration, the user and
-#                                     the groups install.sh created (only those, and only once empty)
+#   sudo deploy/uninstall.sh --purge  also delete the games, the device key, the configuration, the user, its
+#                                     group banquier, and the groups install.sh created (only those, and only
+#                                     once empty)
 #
 # SPI stays enabled and the apt packages stay installed: other programs may use them. What an earlier
 # installer left as root in this checkout (build/lib, *.egg-info) is removed.
@@ -110,11 +111,17 @@ if [ "$PURGE" = yes ]; then
     if [ -f "$ROOT$CREATED_GROUPS" ]; then
         mapfile -t CREATED < "$ROOT$CREATED_GROUPS"
     fi
+    SERVICE_GROUP_MEMBERS=$(members "$SERVICE_USER")
     say "purge: deleting the games, the device key ($STATE_DIR) and the configuration ($CONFIG_DIR)"
     rm -rf -- "$ROOT$STATE_DIR" "$ROOT$CONFIG_DIR"
     if grep -q "^$SERVICE_USER:" "$ROOT/etc/passwd" 2>/dev/null; then
         say "purge: deleting the user $SERVICE_USER"
         "$USERDEL" "${ROOT_OPT[@]}" "$SERVICE_USER"
+    fi
+    # Its own group, which userdel keeps while others are in it (the user who installed Banquier joined it).
+    if grep -q "^$SERVICE_USER:" "$ROOT/etc/group" 2>/dev/null; then
+        say "purge: deleting the group $SERVICE_USER${SERVICE_GROUP_MEMBERS:+ (its members: $SERVICE_GROUP_MEMBERS)}"
+        "$GROUPDEL" "${ROOT_OPT[@]}" "$SERVICE_USER"
     fi
     for group in "${CREATED[@]}"; do
         [ -n "$group" ] || continue

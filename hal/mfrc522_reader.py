@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol, Unpack
 
 from hal import rpi_gpio
+from hal.advice import permission_fix, spi_missing_fix
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError, HalError
 from hal.interfaces import Clock
 from hal.presence import PollingReader, PollingTiming, ScanResult, check_range
@@ -235,14 +236,10 @@ class Mfrc522Reader(PollingReader):
             return mfrc522_class(bus=self._bus, device=self._device, spd=self._speed,
                                  pin_mode=self._gpio.BOARD, pin_rst=channel)
         except FileNotFoundError as exc:
-            raise HalDeviceError(
-                f"SPI is not enabled ({self._path} is missing): run sudo raspi-config nonint do_spi 0 "
-                "and reboot"
-            ) from exc
-        except PermissionError as exc:
-            raise HalDeviceError(
-                f"no permission to open {self._path}: run sudo usermod -aG spi,gpio $USER and log in again"
-            ) from exc
+            raise HalDeviceError(spi_missing_fix(self._path)) from exc
+        except PermissionError as exc:  # the fix fits what is there: config.txt, the groups, the device policy
+            raise HalDeviceError(f"no permission to open {self._path}: {permission_fix(self._path, 'spi', exc)}"
+                                 ) from exc
         except OSError as exc:
             raise HalDeviceError(f"cannot open {self._path}: {exc}") from exc
         except Exception as exc:  # RPi.GPIO's RuntimeError on the reset pin ("No access to /dev/mem"), ...

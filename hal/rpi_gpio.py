@@ -18,10 +18,12 @@ only its own pins (``GPIO.cleanup(channels)``, never the bare ``GPIO.cleanup()``
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from collections.abc import Callable, Iterable
 from typing import Protocol, cast
 
+from hal.advice import permission_fix
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError, HalError
 
 __all__ = [
@@ -123,6 +125,10 @@ def import_gpio() -> Gpio:
         raise device_error(exc, "the GPIO library") from exc
 
 
+#: The device RPi.GPIO opens (it falls back to /dev/mem, then says "No access to /dev/mem", whichever failed).
+GPIOMEM = "/dev/gpiomem"
+
+
 def device_error(exc: BaseException, what: str) -> HalError:
     """The vendor library's own failure while ``what`` (e.g. "the beeper on header pin 12") is set up or
     driven (RPi.GPIO's ``RuntimeError: No access to /dev/mem``, rpi-lgpio's ``lgpio.error: GPIO busy``...)
@@ -131,9 +137,12 @@ def device_error(exc: BaseException, what: str) -> HalError:
         return exc
     text = " ".join(str(exc).split()) or type(exc).__name__
     low = text.lower()
-    if "/dev/mem" in low or "gpiomem" in low or "gpiochip" in low or isinstance(exc, PermissionError):
-        fix = ("no access to the GPIO (/dev/gpiomem, /dev/gpiochip*): add the user to the gpio group "
-               "(sudo usermod -aG gpio $USER), then log in again or restart the service")
+    if "/dev/mem" in low and not os.path.exists(GPIOMEM):
+        fix = ("this kernel has no /dev/gpiomem (not Raspberry Pi OS's kernel?), so RPi.GPIO cannot drive the pins: "
+               "run sudo deploy/install.sh again (on such a kernel it installs rpi-lgpio, which uses /dev/gpiochip0)")
+    elif "/dev/mem" in low or "gpiomem" in low or "gpiochip" in low or isinstance(exc, PermissionError):
+        node = "/dev/gpiochip0" if "gpiochip" in low or not os.path.exists(GPIOMEM) else GPIOMEM
+        fix = f"no access to the GPIO ({node}): {permission_fix(node, 'gpio', exc)}"
     elif "busy" in low or "already in use" in low:
         fix = "the pin is held by another program or a kernel driver (dtoverlay): free it or choose another pin"
     elif "soc peripheral base" in low:

@@ -23,6 +23,7 @@ import os
 from collections.abc import Callable
 from typing import Protocol, Unpack
 
+from hal.advice import permission_fix
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.interfaces import Clock
 from hal.presence import PollingReader, ReaderTiming, ScanResult, check_range
@@ -129,10 +130,8 @@ class SerialReader(PollingReader):
             number = getattr(exc, "errno", None)
             if number == 13 or isinstance(exc, PermissionError):
                 group = port_group(self._port_path)
-                raise HalDeviceError(
-                    f"no permission to open {self._port_path} (group {group}): run sudo usermod -aG "
-                    f"{group} $USER and log in again"
-                ) from exc
+                raise HalDeviceError(f"no permission to open {self._port_path} (group {group}): "
+                                     f"{permission_fix(self._port_path, group, exc)}") from exc
             if number == 2 or isinstance(exc, FileNotFoundError) or not os.path.exists(self._port_path):
                 raise HalDeviceError(
                     f"no serial device at {self._port_path}: is the reader plugged in? Prefer a "

@@ -93,6 +93,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         log = read_table_log(args.log)
     except TableLogError as exc:
         return _fail(str(exc), EXIT_FILE if "cannot read" in str(exc) else EXIT_USAGE)
+    if args.game is not None and not args.game.strip():
+        return _fail("--game needs the name of the game file to create (or leave it out).", EXIT_USAGE)
     game_path = Path(args.game) if args.game else _new_game_path("replays", Path(args.log).stem)
     try:
         result = replay(log, game_path, key=key_for_new_game(data=data_dir()))
@@ -116,19 +118,13 @@ def _open(path: str) -> Game:
 
 
 def protected_files(card_set: str | Path | None = None) -> Protected:
-    """What no output may replace: the device key, the card set and the games of the data directory."""
-    # Late: the device key's place and the output guard, for the commands that write a file.
-    from host_ui.shell.device_key import default_key_path
-    from host_ui.shell.outputs import Protected
+    """What no output may replace: the device key, the card set, the games, mirrors and ``current`` marker of the
+    data directory, and the configuration files (:func:`host_ui.shell.manage.protected_outputs`)."""
     try:
-        config = load_config()
-        data, key_file = Path(config.storage.data_dir), config.storage.key_file
-        backups: Path | None = config.storage.backups
+        config: Config | None = load_config()
     except GameError:
-        data, key_file, backups = Path(os.environ.get("BANQUIER_DATA_DIR") or "."), None, None
-    return Protected(key_files=[default_key_path(), key_file],
-                     card_sets=[data / "cards.txt", Path(card_set) if card_set is not None else None],
-                     data_dirs=[data], game_folders=[backups])
+        config = None
+    return manage.protected_outputs(config, config_path=_CONFIG_PATH, card_set=card_set)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -342,14 +338,29 @@ def cmd_pin(args: argparse.Namespace) -> int:
     if pin != again:
         return _fail("the two PINs differ; nothing was changed.", EXIT_USAGE)
     try:
-        set_pin_in_config(target, pin, lambda text: parse_config(text, source=target))
+        set_pin_in_config(target, pin, lambda text: parse_config(text, source=target),
+                          new_owner=_service_owner(target))
     except GameError as exc:
         return _fail(f"{exc}; nothing was changed.", EXIT_USAGE)
     except OSError as exc:
-        return _fail(f"cannot write {target}: {exc.strerror or exc} (the configuration is root's: use sudo); "
-                     f"nothing was changed.", EXIT_FILE)
+        return _fail(f"cannot write {target}: {exc.strerror or exc} (the configuration is root's: sudo banquier pin "
+                     f"set); nothing was changed.", EXIT_FILE)
     print(f"banker PIN stored as a salted hash in {target} (restart Banquier to use it).")
     return EXIT_OK
+
+
+def _service_owner(target: Path) -> tuple[int, int] | None:
+    """Who a new system configuration belongs to: root, with the service's group (which reads it), when root
+    makes it; None (the writer) otherwise."""
+    import grp  # late: for `pin set` only
+
+    from host_ui.shell.config import SYSTEM_CONFIG
+    if os.geteuid() != 0 or Path(target) != SYSTEM_CONFIG:
+        return None
+    try:
+        return 0, grp.getgrnam("banquier").gr_gid
+    except KeyError:
+        return None
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -442,7 +453,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         argv += ["--data-dir", str(data_dir())]
     if not any(a == "--language" or a.startswith("--language=") for a in argv):
         argv += ["--language", load_config().game.language]
-    return sim_main(argv)
+    return sim_main(argv)  # its --screenshot guard protects the configuration named above too (BANQUIER_CONFIG)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -508,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "On a PC with no configuration file, or whose configuration has the sim "
                                    "reader in a window, starts the simulator instead.")
     p.add_argument("--headless", action="store_true", help="tests only: allow SDL's dummy video driver")
-    p.add_argument("--seconds", type=float, help="stop after this many seconds (tests)")
+    p.add_argument("--seconds", type=manage.seconds_argument, help="stop after this many seconds (tests)")
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("sim", help="the simulator: the terminal's screen with virtual cards to tap",
                        description="The PC simulator. Options are those of the simulator: --demo LOG, --speed, "
@@ -566,15 +577,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The options and arguments that name a file, as a refusal names them.
+PATH_OPTIONS = {"config": "--config", "game": "the game file", "output": "-o", "file": "the file", "log": "the log",
+                "card_set": "--card-set"}
+
+
+def _leading_config(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--config FILE`` (or ``--config=FILE``) given before the command, and the rest of ``argv``."""
+    config = None
+    while argv:
+        if argv[0] == "--config" and len(argv) > 1:
+            config, argv = argv[1], argv[2:]
+        elif argv[0].startswith("--config="):
+            config, argv = argv[0].split("=", 1)[1], argv[1:]
+        else:
+            break
+    return config, argv
+
+
 def main(argv: list[str] | None = None) -> int:
     global _CONFIG_PATH
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["sim"]:  # the simulator parses its own options (and its own --help)
-        args = argparse.Namespace(command="sim", sim_args=argv[1:], func=cmd_sim, config=None)
+    config, rest = _leading_config(argv)
+    if rest[:1] == ["sim"]:  # the simulator parses its own options (and its own --help)
+        args = argparse.Namespace(command="sim", sim_args=rest[1:], func=cmd_sim, config=config)
     else:
         args = parse_arguments(parser, argv)
     _CONFIG_PATH = args.config
+    empty = next((label for key, label in PATH_OPTIONS.items()
+                  if isinstance(getattr(args, key, None), str) and not getattr(args, key).strip()), None)
+    if empty is not None:  # an unset variable in a script, most likely: never "the default" or the current folder
+        return _fail(f"{empty} is empty: name a file (or leave the option out).", EXIT_USAGE)
     _use_configured_key()
     if not args.command:
         args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
@@ -588,7 +622,7 @@ def main(argv: list[str] | None = None) -> int:
                 storage = load_config().storage
                 code: int = manage.cmd_games(args, data_dir(), storage.key_file, storage.backups)
             else:
-                code = manage.cmd_cards(args, data_dir())
+                code = manage.cmd_cards(args, data_dir(), load_config().reader, protected_files(args.card_set))
             sys.stdout.flush()  # as below
             return code
         if args.func in (cmd_audit, cmd_export):
@@ -610,6 +644,8 @@ def main(argv: list[str] | None = None) -> int:
     except CardsError as exc:  # an edition or card-set file the command read
         return _fail(one_line(exc), EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE)
     except OSError as exc:
+        if exc.filename is not None:  # a file the system refused: too long a name, a loop of links, no permission
+            return _fail(manage.describe_os_error(exc), EXIT_FILE)
         if exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):  # stdout's disk is full or failing
             _stdout_gone()
             return _fail(f"cannot write the output: {exc.strerror or exc}.", EXIT_FILE)

@@ -9,8 +9,10 @@ A missing part never stops the terminal (issue 15). The card reader, the beeper,
 panel are each a :class:`Part`: when one cannot start (SPI disabled, no chip answering, no access to the GPIO,
 no sound, a vendor library missing) its one-line fix is drawn over the message band of every frame and logged
 once, and it is tried again every :data:`RETRY_S` seconds until it works; the rest of the terminal runs
-meanwhile (a game can be looked at, the buttons and the touch screen still work). Only what makes the terminal
-useless stops it, with one line on stderr (the journal):
+meanwhile (a game can be looked at, the buttons and the touch screen still work). A touch panel stuck reporting
+one corner (:class:`StuckTouch`) is shown and logged the same way, its presses there dropped, while the buttons
+and the cards keep working. Only what makes the terminal useless stops it, with one line on stderr (the
+journal):
 
     exit 0   stopped cleanly (SIGTERM, Ctrl-C or ``--seconds``)
     exit 2   the configuration is refused (raised from :func:`host_ui.shell.config.load_config`, before this)
@@ -55,6 +57,7 @@ if TYPE_CHECKING:  # for annotations only: pygame and the screen modules are loa
     from host_ui.screen.app import TerminalApp
     from host_ui.screen.display import FramebufferOutput, WindowOutput
     from host_ui.screen.evdev_touch import EvdevTouch
+    from host_ui.screen.input_map import TouchWatch
 
     #: A display output, as :func:`_open_output` opens it.
     ScreenOutput: TypeAlias = WindowOutput | FramebufferOutput
@@ -430,6 +433,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     keeper = BackupKeeper(config.storage.backups, config.storage.backup_every, config.storage.backups_kept)
     shown = NoticeOutput(output, notices)
     app = _make_app(config, terminal, shown, reader)
+    parts.append(("touch panel", StuckTouch(app.touch_watch)))  # a panel stuck at a corner: said, and logged
     deadline = None if max_seconds is None else started + max_seconds
     seen = -1
 
@@ -463,6 +467,30 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
         hal.close_all()
         log.info("stopped cleanly")
     return EXIT_OK
+
+
+class StuckTouch:
+    """The touch panel seen through its touches (:class:`host_ui.screen.input_map.TouchWatch`): while it reports
+    every touch at one corner, its problem is on the screen's message band (as a part's is) and in the journal
+    (one line when it starts, one when the panel answers again). The buttons and the cards work meanwhile."""
+
+    def __init__(self, watch: TouchWatch):
+        self.watch = watch
+        self._said: str | None = None
+
+    @property
+    def problem(self) -> str | None:
+        problem = self.watch.problem
+        if problem != self._said:
+            if problem is not None:
+                log.warning("touch panel: %s", problem)
+            else:
+                log.warning("touch panel: it answers again (a touch away from the corner)")
+            self._said = problem
+        return problem
+
+    def close(self) -> None:
+        pass
 
 
 class PartTouch:

@@ -45,7 +45,7 @@ from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
-from host_ui.shell.manage import current_game, games_dir
+from host_ui.shell.manage import current_game, games_dir, protected_outputs, seconds_argument
 from host_ui.shell.startup import Recovery, StartUp, restore_at_startup, resume_at_startup
 from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 
     from host_ui.screen.app import TerminalApp
     from host_ui.screen.theme import Colour
+    from host_ui.shell.outputs import Protected
     from terminal.bank.tablelog import TableLog
 
 DEFAULT_PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
@@ -109,7 +110,7 @@ def adopt_legacy_games(folder: Path) -> list[Path]:
             new = target / path.name
             if not path.is_file() or new.exists():
                 continue
-            target.mkdir(parents=True, exist_ok=True)
+            make_directories(target)
             for suffix in ("-wal", "-shm"):  # an unclean stop leaves the journal's last pages beside it
                 side = path.with_name(path.name + suffix)
                 if side.exists():
@@ -142,7 +143,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             screenshot: str | os.PathLike[str] | None = None, key: bytes | None = None, audio: bool | str = "auto",
             stay: bool = False, settings: TerminalSettings | None = None,
             desktop: tuple[int, int] | None = None,
-            on_start: Callable[[TerminalApp], None] | None = None) -> int:
+            on_start: Callable[[TerminalApp], None] | None = None, force: bool = False,
+            protected: Protected | None = None) -> int:
     """Run the simulator; returns an exit code (0 done, 1 the demo failed or a check of its log disagreed,
     2 bad arguments or log, 3 no screen or a file problem).
 
@@ -167,7 +169,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     - ``size``: the terminal's logical screen (480x320, 800x480, 1024x600, 1280x720); ``rotation``: 0/90/180/270.
       The window is shrunk to fit the desktop it opens on (``desktop``: its size, default from SDL).
     - ``language``: ``fr``, ``en`` or ``uk`` (default: the configuration's); ``screenshot``: save the last window
-      picture there (PNG).
+      picture there (PNG), through the output guard of every command (:mod:`host_ui.shell.outputs`): a new file,
+      an existing one only with ``force``, never a game, the card set, the key, the configuration or ``protected``
+      (default: :func:`host_ui.shell.manage.protected_outputs` of the configuration).
     - ``settings``: the state machine's settings (default: the configuration's ``[game]``: timeouts, banker
       protection and PIN); ``key``: the device key's bytes (default: read from the configured key file, made
       for a new game).
@@ -348,7 +352,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             run_until(deadline)
         if screenshot:
             app.draw_if_needed(time.monotonic(), force=True)
-            pygame.image.save(output.display, str(screenshot))
+            from host_ui.shell.outputs import write_binary_output  # late: only a screenshot writes a file
+            write_binary_output(screenshot, lambda f: pygame.image.save(output.display, f, "screenshot.png"),
+                                force=force, protected=protected or protected_outputs(config), what="screenshot")
     except DemoStopped:
         code = 0
     finally:
@@ -657,8 +663,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--edition", default="fr", help="edition of a new game (fr, us, ...)")
     parser.add_argument("--players", default=",".join(DEFAULT_PLAYERS), help="names of a new game, comma-separated")
     parser.add_argument("--new", action="store_true", help="start a new game (the current one stays in the list)")
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds")
-    parser.add_argument("--screenshot", help="save the window to this PNG before quitting")
+    parser.add_argument("--seconds", type=seconds_argument, help="stop after this many seconds")
+    parser.add_argument("--screenshot", help="save the window to this PNG before quitting (a new file)")
+    parser.add_argument("--force", action="store_true", help="--screenshot: replace an existing file (never a game, "
+                                                             "the card set, the key or the configuration)")
     parser.add_argument("--close", action="store_true", help="close the window when a demo ends (default: it "
                                                              "stays on the standings until closed)")
     parser.add_argument("--stay", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
@@ -676,9 +684,29 @@ def _speed(text: str) -> float:
     return value
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``banquier sim`` (``argv`` without the program name). Returns the exit code."""
+def main(argv: Sequence[str] | None = None, *, protected: Protected | None = None) -> int:
+    """``banquier sim`` (``argv`` without the program name). Returns the exit code. ``protected``: what
+    ``--screenshot`` may never replace (default: from the configuration)."""
     args = build_parser().parse_args(argv)
+    for option, value in (("--screenshot", args.screenshot), ("--data-dir", args.data_dir), ("--demo", args.demo)):
+        if value is not None and not value.strip():  # never "none", nor the current folder
+            print(f"banquier sim: {option} is empty: name a file (or leave the option out).", file=sys.stderr)
+            return 2
+    if args.screenshot:  # refused before anything is played, and checked again when it is written
+        from host_ui.shell.outputs import OutputFileError, OutputRefused, check_output
+        if protected is None:
+            try:
+                protected = protected_outputs(load_config())
+            except GameError:
+                protected = protected_outputs(None)
+        try:
+            check_output(args.screenshot, force=args.force, protected=protected, what="screenshot")
+        except OutputRefused as exc:
+            print(f"banquier sim: {exc}", file=sys.stderr)
+            return 2
+        except OutputFileError as exc:
+            print(f"banquier sim: {exc}", file=sys.stderr)
+            return 3
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
@@ -698,9 +726,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                        rotation=args.rotation, language=args.language, data_dir=args.data_dir,
                        edition=args.edition, players=[p for p in names if p],
                        new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot,
-                       stay=not args.close)
+                       stay=not args.close, force=args.force, protected=protected)
     except OSError as exc:
-        print(f"banquier sim: {exc}", file=sys.stderr)
+        from host_ui.shell.manage import describe_os_error  # late: for the error line only
+        print(f"banquier sim: {describe_os_error(exc) if exc.filename is not None else exc}", file=sys.stderr)
         return 3
     except (ValueError, LookupError) as exc:
         print(f"banquier sim: {exc}", file=sys.stderr)

@@ -20,7 +20,7 @@ import pygame
 
 from hal.interfaces import HalEvent
 from host_ui.screen.event_wait import notify, wait_events
-from host_ui.screen.input_map import Action, InputMapper, Tap
+from host_ui.screen.input_map import Action, InputMapper, Pointer, Tap, TouchWatch
 from host_ui.screen.pg_events import to_records
 from host_ui.screen.render import Frame, Renderer, default_clock
 from host_ui.screen.widgets import ButtonAction
@@ -92,6 +92,8 @@ class TerminalApp:
         #: table clock to real time there, so that a poll due after the sleep is seen as due).
         self.after_wait: Callable[[], None] | None = None
         self.poller: ReaderThread | None = None
+        #: Watches the touch panel for a controller stuck at one corner (its presses there are dropped).
+        self.touch_watch = TouchWatch()
         if reader_thread and reader is not None:
             from hal.poller import ReaderThread  # late load: only the device polls from a thread
             self.poller = ReaderThread(reader, self._wake)
@@ -163,6 +165,8 @@ class TerminalApp:
             return
         records = to_records(event, self.output.window_size, self.output.screen_rect, now)
         for record in records:
+            if isinstance(record, Pointer) and not self.touch_watch.see(record, now):
+                continue  # a stuck panel's phantom press
             self.handle_mapped(self.mapper.feed(record))
 
     def _typed(self, event: pygame.event.Event) -> bool:
@@ -189,7 +193,9 @@ class TerminalApp:
                 self.terminal.handle(event)
         if self.touch is not None:
             for record in self.touch.poll():
-                self.handle_mapped(self.mapper.feed(record))
+                if self.touch_watch.see(record, now):
+                    self.handle_mapped(self.mapper.feed(record))
+        self.touch_watch.tick(now)
         if now >= self._next_tick:
             self._next_tick = now + self.tick_s
             self.terminal.tick()

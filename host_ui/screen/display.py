@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pygame
 
+from hal.advice import kms_missing_fix, permission_fix
 from host_ui.screen.input_map import panel_size
 from host_ui.screen.render import to_panel
 
@@ -42,8 +43,7 @@ def sdl_failure(exc: Exception, dri: str | os.PathLike[str] = "/dev/dri") -> Dis
     reason = " ".join(str(exc).split()) or type(exc).__name__
     cards = sorted(Path(dri).glob("card*"))
     if not cards:
-        fix = ("no /dev/dri/card*: the KMS display driver is not loaded: put dtoverlay=vc4-kms-v3d in the [all] "
-               "section of /boot/firmware/config.txt, then sudo reboot")
+        fix = kms_missing_fix()  # a reboot when config.txt already has the overlay
     elif not any(os.access(card, os.R_OK | os.W_OK) for card in cards):
         fix = (f"this user may not use {cards[0]}: add it to the 'video' and 'render' groups (the service user "
                f"banquier has them: run deploy/install.sh again), then restart")
@@ -201,8 +201,8 @@ class FramebufferOutput:
             # open for the output's life, closed by close()
             self._file = open(self.path, "r+b" if self.path.exists() else "w+b", buffering=0)  # noqa: SIM115
         except PermissionError as exc:
-            raise DisplayError(f"Cannot open {self.path}: permission denied. Add the user to the 'video' group "
-                               f"(sudo adduser $USER video) and log in again.") from exc
+            raise DisplayError(f"Cannot open {self.path}: permission denied: "
+                               f"{permission_fix(str(self.path), 'video', exc)}.") from exc
         except OSError as exc:
             raise DisplayError(f"Cannot open framebuffer {self.path}: {exc.strerror}. Is the panel's driver "
                                f"loaded (ls /dev/fb*)?") from exc

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypeAlias, cast
 
+from hal.advice import permission_fix
 from host_ui.screen.input_map import Calibration, Pointer
 
 if TYPE_CHECKING:
@@ -103,8 +104,7 @@ class EvdevTouch:
         try:
             self.device = evdev.InputDevice(path)
         except PermissionError as exc:
-            raise OSError(f"Cannot read {path}: permission denied. Add the user to the 'input' group "
-                          f"(sudo adduser $USER input) and log in again.") from exc
+            raise OSError(f"Cannot read {path}: permission denied: {permission_fix(path, 'input', exc)}.") from exc
         if calibration is None:
             # python-evdev annotates the capabilities as lists of codes; with absinfo=True the EV_ABS entries are
             # (code, AbsInfo) pairs

@@ -231,3 +231,86 @@ class InputMapper:
             return []
         self._last_accept = record.t
         return [Tap(*self.to_logical(record.u, record.v))]
+
+
+@dataclass
+class TouchWatch:
+    """Notices a touch panel stuck reporting one corner (a resistive panel's controller does that when it is
+    uncalibrated or damaged: every read, touched or not, is its extreme value), so that the screen and the
+    journal say so and its phantom presses there press nothing, while the buttons and the cards keep working.
+
+    Fed every :class:`Pointer` record before the :class:`InputMapper` (:meth:`see`: False for a record to drop)
+    and the loop's clock (:meth:`tick`), both in the loop's monotonic seconds ``now``.
+
+    - ``presses``: this many presses in a row at one corner point (both coordinates within ``corner`` of an
+      edge, each within ``same`` of the first) make the panel stuck: no finger lands on the very same corner
+      pixel six times in a row, a stuck controller does.
+    - ``hold_s``: a press held at a corner point this long, without moving away or being released, makes it
+      stuck too (a controller stuck "down": nothing else comes from it).
+    - Once stuck, presses within ``clear`` of the stuck point are dropped; a press farther away means the panel
+      answers again: it is no longer stuck (and that press counts as usual).
+    """
+
+    presses: int = 6
+    hold_s: float = 10.0
+    corner: float = 0.03
+    same: float = 0.01
+    clear: float = 0.05
+    stuck_at: tuple[float, float] | None = None
+    _point: tuple[float, float] | None = None
+    _count: int = 0
+    _down_at: float | None = None
+
+    def _at_corner(self, u: float, v: float) -> bool:
+        return min(u, 1.0 - u) <= self.corner and min(v, 1.0 - v) <= self.corner
+
+    @staticmethod
+    def _near(a: tuple[float, float], b: tuple[float, float], distance: float) -> bool:
+        return abs(a[0] - b[0]) <= distance and abs(a[1] - b[1]) <= distance
+
+    def see(self, record: Pointer, now: float) -> bool:
+        """Look at one record; False when it is a stuck panel's and is to be dropped."""
+        if record.synthetic:  # SDL's mouse copy of a finger event: the finger event is looked at
+            return True
+        point = (clamp01(record.u), clamp01(record.v))
+        if record.kind == "up":
+            self._down_at = None
+            return self.stuck_at is None or not self._near(point, self.stuck_at, self.clear)
+        if record.kind == "move":
+            if self._point is not None and not self._near(point, self._point, self.same):
+                self._down_at = None
+            return self.stuck_at is None or not self._near(point, self.stuck_at, self.clear)
+        if record.kind != "down":
+            return True
+        if self.stuck_at is not None:
+            if self._near(point, self.stuck_at, self.clear):
+                return False
+            self.stuck_at = None  # a press elsewhere: the panel answers again
+        if not self._at_corner(*point):
+            self._point, self._count, self._down_at = None, 0, None
+            return True
+        if self._point is not None and self._near(point, self._point, self.same):
+            self._count += 1
+        else:
+            self._point, self._count = point, 1
+        self._down_at = now
+        if self._count >= self.presses:
+            self.stuck_at = self._point
+            return False
+        return True
+
+    def tick(self, now: float) -> None:
+        """A press held at a corner point for ``hold_s`` makes the panel stuck."""
+        if self.stuck_at is None and self._down_at is not None and self._point is not None \
+                and now - self._down_at >= self.hold_s:
+            self.stuck_at = self._point
+
+    @property
+    def problem(self) -> str | None:
+        """One line for the screen and the journal while the panel is stuck (None otherwise)."""
+        if self.stuck_at is None:
+            return None
+        u, v = self.stuck_at
+        where = f"{'top' if v < 0.5 else 'bottom'}-{'left' if u < 0.5 else 'right'}"
+        return (f"it reports every touch at its {where} corner (uncalibrated or damaged): touches there are "
+                f"ignored; use the buttons and the cards, and check its cable and calibration")

@@ -51,6 +51,9 @@ def to_records(event: pygame.event.Event, window_size: tuple[int, int], screen_r
     else:
         return []
     u, v = (px - sx) / sw, (py - sy) / sh
-    if kind == "down" and not (0.0 <= u < 1.0 and 0.0 <= v < 1.0):
+    # A finger's position is a fraction of the window: its far edge (1.0) is on the panel (a controller stuck
+    # there reports exactly that); a mouse's last pixel is width - 1.
+    if kind == "down" and not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0 if source == "finger" else
+                               0.0 <= u < 1.0 and 0.0 <= v < 1.0):
         return []
     return [Pointer(kind, u, v, now, source, synthetic)]

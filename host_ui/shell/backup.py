@@ -30,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 
 from terminal.bank.audit import DAMAGE
+from terminal.bank.background import lower_priority
 from terminal.bank.durable import fsync_directory, make_directories
 from terminal.bank.game import Game
 from terminal.bank.ledger import make_private_file, one_line
@@ -261,8 +262,7 @@ class BackupWorker:
         self._idle.clear()
 
         def run() -> None:
-            with contextlib.suppress(OSError, AttributeError):  # the tap loop goes first (this thread only, Linux)
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + 10)
+            lower_priority("the backup")  # the tap loop goes first (this thread only, Linux); a refusal is logged
             try:
                 try:
                     written = rotate_backup(game_path, backup_dir, keep)

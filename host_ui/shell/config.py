@@ -30,10 +30,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from cards.editions import RULE_FLAGS, available_editions
+from cards.inputs import read_input
 from hal import registry as hal_registry
 from hal.rpi_gpio import BOARD_TO_BCM, SPI0_PINS
 from hal.serial_reader import PROTOCOLS
-from host_ui.shell.pin import PinCheck, is_pin_hash
+from host_ui.shell.pin import PIN_STATE, PinCheck, is_pin_hash
 from terminal.bank.state import MODES
 from terminal.errors import GameError
 from terminal.table.i18n import LANGUAGES
@@ -427,7 +428,9 @@ class Config:
                                 banker_protection=game.banker_protection,
                                 # PinCheck stands for the PIN text: the machine only compares a typed PIN with
                                 # it (PinCheck.__eq__ checks the salted hash), and its field is typed str.
-                                banker_pin=PinCheck(game.banker_pin_hash)
+                                # The wrong tries are kept in the data folder (the service cannot write /etc).
+                                banker_pin=PinCheck(game.banker_pin_hash,
+                                                    state_file=self.storage.data_dir / PIN_STATE)
                                 if game.banker_pin_hash else None,
                                 language=game.language, display=game.amount_display)
 
@@ -500,8 +503,14 @@ def find_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, st
     for explicit, origin in ((path, "--config"), (env.get("BANQUIER_CONFIG", "").strip() or None,
                                                    "BANQUIER_CONFIG")):
         if explicit is not None:
-            chosen = Path(explicit).expanduser()
-            if not chosen.is_file():
+            try:
+                chosen = Path(explicit).expanduser()
+                is_file = chosen.is_file()
+            except (OSError, RuntimeError) as exc:  # too long a name, a loop of links, ~nobody
+                reason = getattr(exc, "strerror", None) or str(exc)
+                raise ConfigFileError(f"{origin} names a file that cannot be used ({reason}): fix the path.",
+                                      code="config_missing", params={"file": str(explicit)}) from exc
+            if not is_file:
                 raise ConfigFileError(f"{origin} names {chosen}, which is not a file: create it (copy "
                                       f"deploy/config.example.toml) or fix the path.",
                                       code="config_missing", params={"file": str(chosen)})
@@ -537,7 +546,7 @@ def load_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, st
     raw: dict[str, Any] = {}
     if source is not None:
         try:
-            text = source.read_bytes().decode("utf-8")
+            text = read_input(source, limit=4 * MAX_CONFIG_CHARS).decode("utf-8")
         except OSError as exc:
             raise ConfigFileError(f"{source}: cannot read the configuration ({exc.strerror or exc}).",
                                   params={"file": str(source)}) from exc

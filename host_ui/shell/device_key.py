@@ -12,10 +12,19 @@ import secrets
 import stat
 from pathlib import Path
 
+from cards.inputs import read_input, shown_path
 from host_ui.shell.outputs import fsync_directory
 from terminal.errors import LedgerError
 
 KEY_BYTES = 32
+
+
+#: The most read from a key file: a damaged one is reported with its size, a huge one refused.
+MAX_KEY_FILE_BYTES = 1024 * 1024
+
+
+def _read(path: Path) -> bytes:
+    return read_input(path, limit=MAX_KEY_FILE_BYTES)
 
 
 def default_key_path() -> Path:
@@ -30,17 +39,18 @@ def load_key(path: str | Path | None = None) -> bytes:
     """Read the device key at ``path`` (default :func:`default_key_path`) without ever creating one (for
     commands that only open existing games). Raises LedgerError if it is missing, unreadable or damaged."""
     path = Path(path) if path else default_key_path()
+    shown = shown_path(path)  # a very long name shortened in the messages
     try:
-        key = path.read_bytes()
+        key = _read(path)
     except FileNotFoundError as exc:
-        raise LedgerError(f"There is no device key at {path}: the games of this device were signed with another "
+        raise LedgerError(f"There is no device key at {shown}: the games of this device were signed with another "
                           f"key file. Set BANQUIER_KEY_FILE (or storage.key_file) to it.", code="key_missing",
                           params={"path": str(path)}) from exc
     except OSError as exc:
-        raise LedgerError(f"Cannot read the device key {path}: {exc.strerror or exc}.", code="key_unavailable",
+        raise LedgerError(f"Cannot read the device key {shown}: {exc.strerror or exc}.", code="key_unavailable",
                           params={"path": str(path)}) from exc
     if len(key) != KEY_BYTES:
-        raise LedgerError(f"The device key {path} is damaged ({len(key)} bytes, expected {KEY_BYTES}).",
+        raise LedgerError(f"The device key {shown} is damaged ({len(key)} bytes, expected {KEY_BYTES}).",
                           code="key_damaged", params={"path": str(path)})
     return key
 
@@ -62,27 +72,28 @@ def load_or_create_key(path: str | Path | None = None, *, data: str | Path | Non
     is missing while games exist (restore it; ``banquier key new`` makes a new one when the banker asks).
     """
     path = Path(path) if path else default_key_path()
+    shown = shown_path(path)  # a very long name shortened in the messages
     try:
         if not path.exists():
             games = games_signed_here(data)
             if games:
                 raise LedgerError(
-                    f"There is no device key at {path}, but {len(games)} game file(s) in {data} were signed with "
-                    f"it: restore {path} from your backup of it (no new key is made, it would not match). To "
+                    f"There is no device key at {shown}, but {len(games)} game file(s) in {data} were signed with "
+                    f"it: restore {shown} from your backup of it (no new key is made, it would not match). To "
                     f"start over with a new key (those games then read as unverified): sudo banquier key new.",
                     code="key_missing", params={"path": str(path)})
             _create_key(path)
+        key = _read(path)  # a FIFO or a device at its name is refused, never waited on or read without end
         mode = stat.S_IMODE(path.stat().st_mode)
         if mode & 0o077:
             os.chmod(path, 0o600)
-        key = path.read_bytes()
     except OSError as exc:
         if isinstance(exc, LedgerError):
             raise
-        raise LedgerError(f"Cannot read or create the device key {path}: {exc.strerror or exc}.",
+        raise LedgerError(f"Cannot read or create the device key {shown}: {exc.strerror or exc}.",
                           code="key_unavailable", params={"path": str(path)}) from exc
     if len(key) != KEY_BYTES:
-        raise LedgerError(f"The device key {path} is damaged ({len(key)} bytes, expected {KEY_BYTES}). "
+        raise LedgerError(f"The device key {shown} is damaged ({len(key)} bytes, expected {KEY_BYTES}). "
                           f"Restore it from a backup: games signed with it cannot be verified without it "
                           f"(`sudo banquier key new` makes a new one; those games then read as unverified).",
                           code="key_damaged", params={"path": str(path)})
@@ -94,13 +105,15 @@ def new_key(path: str | Path | None = None, *, data: str | Path | None = None, f
     kept beside it as ``<name>.damaged-<n>``). Refuses (LedgerError ``key_exists``) a good key, and without
     ``force`` a missing key while games signed with it exist (they would read as unverified)."""
     path = Path(path) if path else default_key_path()
+    shown = shown_path(path)  # a very long name shortened in the messages
     try:
-        current = path.read_bytes() if path.exists() else None
+        # A folder, a device or a FIFO at the key's name is refused here: it is never renamed aside.
+        current = _read(path) if path.exists() or path.is_symlink() else None
     except OSError as exc:
-        raise LedgerError(f"Cannot read the device key {path}: {exc.strerror or exc}.", code="key_unavailable",
+        raise LedgerError(f"Cannot read the device key {shown}: {exc.strerror or exc}.", code="key_unavailable",
                           params={"path": str(path)}) from exc
     if current is not None and len(current) == KEY_BYTES:
-        raise LedgerError(f"The device key {path} is there and intact: it is never replaced (every game of this "
+        raise LedgerError(f"The device key {shown} is there and intact: it is never replaced (every game of this "
                           f"device is signed with it).", code="key_exists", params={"path": str(path)})
     games = games_signed_here(data)
     if games and not force:
@@ -115,7 +128,7 @@ def new_key(path: str | Path | None = None, *, data: str | Path | None = None, f
             os.rename(path, path.with_name(f"{path.name}.damaged-{n}"))
         _create_key(path)
     except OSError as exc:
-        raise LedgerError(f"Cannot create the device key {path}: {exc.strerror or exc}.", code="key_unavailable",
+        raise LedgerError(f"Cannot create the device key {shown}: {exc.strerror or exc}.", code="key_unavailable",
                           params={"path": str(path)}) from exc
     return path
 

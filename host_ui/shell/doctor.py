@@ -5,7 +5,8 @@ wrong and how to fix it (field-notes.md gives the faults behind each check).
 the configuration in use; SPI enabled and ``/dev/spidev*`` usable (MFRC522 reader); the reader chip
 answering its version register (through the configured ``hal`` backend; MFRC522 only); the serial
 reader's port (serial only); the GPIO library for this Pi model (RPi.GPIO, or rpi-lgpio on a Pi 5); the
-user's groups (spi, gpio, input, dialout, video as the configuration needs them); the display driver
+user's groups (spi, gpio, input, dialout, video as the configuration needs them); whether the installed
+service's device rules (``DevicePolicy=``, ``DeviceAllow=``) let it open those devices; the display driver
 (kmsdrm or an SPI panel's framebuffer on the device; a desktop under a window); the touch device; the data
 directory (writable, not on a volatile or read-only filesystem); the shipped editions' texts in every screen
 language (one line per edition with gaps, whose texts the screen shows in the edition's own language); the
@@ -32,6 +33,7 @@ import pwd
 import re
 import shutil
 import sqlite3
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
@@ -46,6 +48,7 @@ from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.mfrc522_reader import KNOWN_VERSIONS
 from host_ui.shell.config import Config
 from host_ui.shell.outputs import is_sqlite
+from host_ui.shell.sandbox import needed_devices, read_proc_devices, read_unit_devices
 from terminal.bank.game import Game
 from terminal.bank.ledger import one_line, private_copy
 from terminal.errors import AuditFailed, GameError
@@ -199,8 +202,10 @@ class _Context:
                  access: Callable[[Path, int], bool] | None, installed: Callable[[str], str | None],
                  found: Callable[[str], bool], video_drivers: Callable[[], list[str] | None],
                  load_reader: Callable[..., Any] | None, process_gids: Iterable[int] | None,
-                 disk_free: Callable[[Path], int], probe_hardware: bool):
+                 disk_free: Callable[[Path], int], probe_hardware: bool,
+                 device_number: Callable[[Path], tuple[int, int] | None]):
         self.config, self.root, self.env = config, root, env
+        self.device_number = device_number
         self.installed, self.found, self.video_drivers = installed, found, video_drivers
         self.load_reader, self.disk_free, self.probe_hardware = load_reader, disk_free, probe_hardware
         passwd = {row[0]: row for row in _read_table(root / "etc/passwd") if len(row) >= 4}
@@ -263,10 +268,23 @@ def _access_fix(ctx: _Context, node: Path, usual: str, kind: str | None = None) 
     another privileged one) or unnamed: then a udev rule gives the device to ``usual`` first."""
     group = ctx.group_of(node)
     user = ctx.user.name
+    shown = "/" + str(node.relative_to(ctx.root)) if node.is_relative_to(ctx.root) else str(node)
+    try:
+        info = node.stat()
+        by_permissions = _permitted(info, ctx.user.uid, set(ctx.user.gids), os.R_OK | os.W_OK)
+    except OSError:
+        by_permissions = False
+    if by_permissions:
+        if ctx.user.current and ctx.process_gids is not None and info.st_uid != ctx.user.uid \
+                and info.st_gid not in ctx.process_gids:
+            return (f"{user} joined the group {group or info.st_gid} after this session began: log out and in "
+                    f"again (the service gets it at its next start)")
+        return (f"its permissions let {user} use {shown}, but opening it is refused: a device policy (the "
+                f"service's DeviceAllow=, see the service line) or a security module refuses it: see "
+                f"journalctl -b | grep -i {shown.rsplit('/', 1)[-1]}, and please report it")
     if group is not None and group not in PRIVILEGED_GROUPS:
         return f"sudo usermod -aG {group} {user}, then log in again (or reboot)"
     rule = f'{UDEV_MATCHES[kind or usual]}, GROUP="{usual}", MODE="0660"'
-    shown = "/" + str(node.relative_to(ctx.root)) if node.is_relative_to(ctx.root) else str(node)
     join = "" if usual in ctx.user.groups else f"; sudo usermod -aG {usual} {user}"
     return (f"{shown} belongs to group {group or 'unknown'}, which no service should join: give it to {usual} "
             f"with a udev rule: echo '{rule}' | sudo tee /etc/udev/rules.d/60-banquier-{kind or usual}.rules; "
@@ -505,10 +523,16 @@ def _gpio_device_problem(ctx: _Context, chosen: str, model: str) -> Check | None
     if chosen.startswith("RPi.GPIO"):
         node, kind = ctx.path("/dev/gpiomem"), "gpiomem"
         if not node.exists():
-            return Check("gpio", "fail", f"no /dev/gpiomem: RPi.GPIO cannot drive the pins of this {model} "
-                                         f"(it would need /dev/mem, which only root may use)",
-                         f"use Raspberry Pi OS's kernel (sudo apt install raspberrypi-kernel), or rpi-lgpio, "
-                         f"which uses /dev/gpiochip0: {ctx.pip} uninstall -y RPi.GPIO && {ctx.pip} install rpi-lgpio")
+            if not any(ctx.path("/dev").glob("gpiochip*")):
+                return Check("gpio", "fail", f"no GPIO device at all (no /dev/gpiomem, no /dev/gpiochip*) on this "
+                                             f"{model}: the kernel's GPIO driver is not loaded",
+                             "sudo reboot; if it persists: dmesg | grep -i gpio")
+            # deploy/install.sh chooses rpi-lgpio on such a kernel by itself, and keeps it on later runs (a pip
+            # command here would be undone by the next install).
+            return Check("gpio", "fail", f"no /dev/gpiomem: this kernel (not Raspberry Pi's) has no gpiomem "
+                                         f"driver, so RPi.GPIO cannot drive the pins of this {model}",
+                         "run sudo deploy/install.sh again: on a kernel without /dev/gpiomem it installs "
+                         "rpi-lgpio, which drives the pins through /dev/gpiochip0 (or use Raspberry Pi OS)")
     else:
         chips = [ctx.path(f"/dev/gpiochip{n}") for n in (4, 0)]
         node, kind = next((c for c in chips if c.exists()), chips[-1]), "gpio"
@@ -529,6 +553,58 @@ def _gpio_device_problem(ctx: _Context, chosen: str, model: str) -> Check | None
     group = ctx.group_of(node) or "unknown"
     return Check("gpio", "fail", f"{chosen} is installed, but {ctx.user.name} may not use {shown} (group {group})",
                  _access_fix(ctx, node, "gpio", kind))
+
+
+def character_device_number(path: Path) -> tuple[int, int] | None:
+    """``(major, minor)`` of the character device at ``path`` (links followed), or None (missing, not one)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (os.major(st.st_rdev), os.minor(st.st_rdev)) if stat.S_ISCHR(st.st_mode) else None
+
+
+def _check_service(ctx: _Context) -> Check | None:
+    """Whether the installed unit's device rules (DevicePolicy=, DeviceAllow=, its drop-ins) let the terminal
+    open every device its configured parts need, decided as systemd does from the classes in /proc/devices
+    (:mod:`host_ui.shell.sandbox`); None when no unit is installed. A device that is missing is left to its
+    part's own line."""
+    rules = read_unit_devices(ctx.root)
+    if rules is None:
+        return None
+    unit = "/" + str(rules.files[0].relative_to(ctx.root))
+    if not rules.restricted:
+        return Check("service", "ok", f"{unit} does not limit the devices the terminal opens")
+    try:
+        classes = read_proc_devices((ctx.root / "proc/devices").read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        classes = {}
+    number_of = {spec: number for spec, _ in rules.allow
+                 if spec.startswith("/dev/") and not spec.startswith("/dev/char/")
+                 and (number := ctx.device_number(ctx.path(spec))) is not None}
+    lgpio = bool(ctx.installed("rpi-lgpio")) and not ctx.installed("RPi.GPIO")
+    allowed, refused = [], []
+    for what, path in needed_devices(ctx.config, root=ctx.root, model=read_model(ctx.root), lgpio=lgpio):
+        node = ctx.path(path)
+        number = ctx.device_number(node)
+        if number is None:
+            continue
+        real = "/" + str(node.resolve().relative_to(ctx.root.resolve())) if node.is_symlink() else path
+        if rules.allows(real, *number, classes, number_of=number_of):
+            allowed.append(path)
+        else:
+            refused.append((what, path, classes.get(number[0], [f"major {number[0]}"])[0]))
+    if refused:
+        what, path, name = refused[0]
+        others = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        return Check("service", "fail", f"{unit} (DevicePolicy={rules.policy}) does not let the terminal open "
+                                        f"{path}, {what} (class {name!r} in /proc/devices){others}: it fails in "
+                                        f"the service even though it works here",
+                     f"sudo systemctl edit banquier, add the two lines [Service] and DeviceAllow=char-{name} rw, "
+                     f"then sudo systemctl restart banquier (and please report it)")
+    if not allowed:
+        return Check("service", "ok", f"{unit}: none of the devices of the configured parts is here to check")
+    return Check("service", "ok", f"{unit} lets the terminal open {', '.join(allowed)}")
 
 
 def _needed_groups(config: Config) -> dict[str, list[str]]:
@@ -596,7 +672,7 @@ def _desktop_processes(root: Path) -> list[str]:
 
 def _check_display(ctx: _Context) -> Check:
     display, env = ctx.config.display, ctx.env
-    driver = env.get("SDL_VIDEODRIVER", "").strip()
+    driver = env.get("SDL_VIDEODRIVER", "").strip().lower()  # SDL reads the name case-insensitively
     under_systemd = bool(env.get("INVOCATION_ID") or env.get("JOURNAL_STREAM"))
     if display.output == "window":
         if driver in ("dummy", "offscreen"):
@@ -647,6 +723,8 @@ def _check_display(ctx: _Context) -> Check:
         return Check("display", "fail", f"{ctx.user.name} may not use {shown} (group {group})",
                      _access_fix(ctx, cards[0], "video"))
     drivers = ctx.video_drivers()
+    if drivers is not None:
+        drivers = [d.lower() for d in drivers]  # Debian's SDL names its drivers in capitals ("KMSDRM")
     if drivers is None:
         return Check("display", "warn", "cannot tell which video drivers pygame's SDL has (pygame or SDL not found)",
                      "sudo apt install python3-pygame (Debian's SDL has kmsdrm)")
@@ -905,7 +983,8 @@ def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mappi
                video_drivers: Callable[[], list[str] | None] = sdl_video_drivers,
                load_reader: Callable[..., Any] | None = None, process_gids: Iterable[int] | None = None,
                disk_free: Callable[[Path], int] = lambda p: shutil.disk_usage(p).free,
-               probe_hardware: bool = True) -> list[Check]:
+               probe_hardware: bool = True,
+               device_number: Callable[[Path], tuple[int, int] | None] | None = None) -> list[Check]:
     """Check this machine against ``config``; return the findings in a fixed order (see module docstring).
 
     - ``root``: where ``/dev``, ``/proc``, ``/sys`` and ``/etc/{passwd,group}`` are read (tests: a fake tree).
@@ -919,17 +998,21 @@ def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mappi
     - ``load_reader(name, env=..., **options)``: opens the reader (default ``hal.load_reader``).
     - ``process_gids``: this process's group ids (to spot groups added since login).
     - ``disk_free(path) -> bytes``; ``probe_hardware``: False leaves the reader chip alone.
+    - ``device_number(path) -> (major, minor) | None``: a character device's numbers (None: not one), for the
+      service's device rules (default: ``os.stat``).
 
     Never raises for what it finds; never writes a game file.
     """
     ctx = _Context(config, Path(root), os.environ if env is None else env, user, access, installed, found,
-                   video_drivers, load_reader, process_gids, disk_free, probe_hardware)
+                   video_drivers, load_reader, process_gids, disk_free, probe_hardware,
+                   device_number or character_device_number)
     checks = [_check_config(ctx)]
     spi = _check_spi(ctx)
     checks.append(spi)
     checks += [c for c in (_check_reader(ctx, spi), _check_serial(ctx)) if c is not None]
-    checks += [_check_gpio(ctx), _check_groups(ctx), _check_display(ctx), _check_touch(ctx), _check_texts(),
-               _check_data_dir(ctx)]
+    checks += [_check_gpio(ctx), _check_groups(ctx)]
+    checks += [c for c in (_check_service(ctx),) if c is not None]
+    checks += [_check_display(ctx), _check_touch(ctx), _check_texts(), _check_data_dir(ctx)]
     reboot = _check_reboot(ctx)
     if reboot is not None:  # only while one is pending
         checks.insert(1, reboot)

@@ -10,6 +10,7 @@ Every ``banquier`` command (``--help`` too) loads this module for :func:`add_par
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import threading
@@ -25,10 +26,38 @@ from terminal.errors import GameError
 
 if TYPE_CHECKING:
     from cards.registry import CardRegistry
+    from host_ui.shell.config import Config, ReaderSettings
     from host_ui.shell.outputs import Protected
     from terminal.bank.game import Game
 
 EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_FILE = 0, 1, 2, 3
+
+
+#: The ``current`` marker's mode: the service's group may read it, as its games (whatever the umask).
+MARKER_MODE = 0o640
+#: The longest a ``--seconds`` may ask: about 115 days (a limit, not an expected use).
+MAX_SECONDS = 10_000_000.0
+
+
+def seconds_argument(text: str) -> float:
+    """``--seconds``: a number of seconds above 0 and at most :data:`MAX_SECONDS` (``nan``, ``inf``, a
+    negative or a huge number is refused: ``nan`` would never be reached)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
+    if not 0 < value <= MAX_SECONDS:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"the seconds must be above 0 and at most {MAX_SECONDS:g}, not {text[:40]}")
+    return value
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for a file the system refused: its name (shortened when very long) and the system's reason."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is None:
+        return f"{reason}."
+    from cards.inputs import shown_path  # late: for an error line only
+    return f"{shown_path(exc.filename)}: {reason}."
 
 
 def games_dir(data: Path) -> Path:
@@ -159,14 +188,16 @@ def current_game_and_listing(data: Path, key_path: Path | None = None) -> tuple[
 
 def set_current(data: Path, path: Path | None) -> None:
     """Name ``path`` (a game of ``DATA_DIR/games``) in ``DATA_DIR/current`` as the game to resume, durably: a power
-    cut leaves the old name or the new one, never an empty marker (issue 21, point 2). None removes the marker."""
+    cut leaves the old name or the new one, never an empty marker (issue 21, point 2). None removes the marker.
+    The marker is written under a new temporary name (never a link planted in the data folder followed), mode
+    0640 whatever the umask (issue 22, point 8)."""
     marker = data / "current"
     if path is None:
         marker.unlink(missing_ok=True)
         fsync_directory(data)
         return
     make_directories(marker.parent)
-    replace_durably(marker, (path.name + "\n").encode("utf-8"))
+    replace_durably(marker, (path.name + "\n").encode("utf-8"), MARKER_MODE)
 
 
 def _find(data: Path, name: str) -> Path | None:
@@ -235,7 +266,7 @@ def cmd_games(args: argparse.Namespace, data: Path, key_path: Path | None = None
             print(f"banquier: {path.name} is not finished: archive it anyway with --force.", file=sys.stderr)
             return EXIT_USAGE
         target = data / "archive" / path.name
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_directories(target.parent)
         if target.exists():
             print(f"banquier: {target} already exists; nothing moved.", file=sys.stderr)
             return EXIT_FILE
@@ -275,9 +306,14 @@ def _restore(path: Path, data: Path, key_path: Path | None, backups: Path | None
     return EXIT_OK
 
 
-def cmd_cards(args: argparse.Namespace, data: Path) -> int:
+def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | None = None,
+              protected: Protected | None = None) -> int:
+    """``banquier cards ...``: ``data`` the data directory; ``reader`` the configured card reader (backend and
+    its options), which the guided enrolment waits on (``--reader`` names another backend); ``protected``:
+    what an export may not replace (default: :func:`protected_outputs` without a configuration)."""
     # Late: the card registry and (for an export) the output guard, for `banquier cards` only.
-    from cards.registry import CardRegistry, describe, parse_role
+    from cards.inputs import read_input
+    from cards.registry import MAX_CARD_SET_BYTES, CardRegistry, describe, parse_role
     path = Path(args.card_set) if args.card_set else data / "cards.txt"
     try:
         registry = CardRegistry.load(path)
@@ -293,8 +329,10 @@ def cmd_cards(args: argparse.Namespace, data: Path) -> int:
             if args.file:
                 from host_ui.shell.outputs import OutputFileError, OutputRefused, write_output
                 try:
+                    guard = protected if protected is not None else protected_outputs(None, card_set=path)
+                    guard.card_sets.append(path)
                     write_output(args.file, lambda f: f.write(text), force=getattr(args, "force", False),
-                                 protected=_protected(data, path), what="card export")
+                                 protected=guard, what="card export")
                 except OutputRefused as exc:
                     print(f"banquier: {exc}", file=sys.stderr)
                     return EXIT_USAGE
@@ -307,7 +345,8 @@ def cmd_cards(args: argparse.Namespace, data: Path) -> int:
             return EXIT_OK
         if args.action == "import":
             try:
-                text = Path(args.file).read_text(encoding="utf-8") if args.file != "-" else sys.stdin.read()
+                text = read_input(args.file, limit=MAX_CARD_SET_BYTES).decode("utf-8") if args.file != "-" \
+                    else sys.stdin.read(MAX_CARD_SET_BYTES)
             except UnicodeDecodeError as exc:
                 print(f"banquier: {args.file} is not a UTF-8 text file ({exc.reason}); nothing imported.",
                       file=sys.stderr)
@@ -325,27 +364,44 @@ def cmd_cards(args: argparse.Namespace, data: Path) -> int:
                 old = registry.enrol(args.uid, role, replace=args.replace)
                 print(f"{registry.uid_of(role)} is now {describe(role)}" + (f" (replaces {old})" if old else ""))
                 return EXIT_OK
-            return _enrol_with_reader(registry, args)
+            return _enrol_with_reader(registry, args, reader)
     except CardsError as exc:
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE if isinstance(exc, OSError) else EXIT_USAGE
     except OSError as exc:
-        print(f"banquier: {exc}", file=sys.stderr)
+        print(f"banquier: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_FILE
     return EXIT_USAGE
 
 
-def _protected(data: Path, card_set: Path) -> Protected:
-    """What a card export may never replace: the card set in use, the data directory's one, the device key
-    and every game."""
-    # Late: the device key's place and the output guard, for a card export only.
+def protected_outputs(config: Config | None, *, config_path: str | os.PathLike[str] | None = None,
+                      card_set: str | os.PathLike[str] | None = None) -> Protected:
+    """What no output may replace (:mod:`host_ui.shell.outputs`): the device key, the card sets (the data
+    directory's and ``card_set``), every game and mirror of the data directory and backup folder, its
+    ``current`` marker, and the configuration files (the one ``config`` was read from, ``config_path``,
+    ``$BANQUIER_CONFIG``, the user's and the system's). ``config`` None: one that did not load (then
+    ``$BANQUIER_DATA_DIR`` is the data directory)."""
+    # Late: the configuration's places, the device key's and the output guard, for the commands that write a file.
+    from host_ui.shell.config import SYSTEM_CONFIG, user_config_path
     from host_ui.shell.device_key import default_key_path
     from host_ui.shell.outputs import Protected
-    return Protected(key_files=[default_key_path()], card_sets=[card_set, data / "cards.txt"], data_dirs=[data])
+    source = backups = key_file = None
+    if config is not None:
+        data, key_file, backups, source = Path(config.storage.data_dir), config.storage.key_file, \
+            config.storage.backups, config.source
+    else:
+        data = Path(os.environ.get("BANQUIER_DATA_DIR") or ".")
+    named = [Path(p).expanduser() for p in (config_path, os.environ.get("BANQUIER_CONFIG") or None) if p]
+    return Protected(key_files=[default_key_path(), key_file],
+                     card_sets=[data / "cards.txt", Path(card_set) if card_set is not None else None],
+                     data_dirs=[data], game_folders=[backups],
+                     config_files=[source, *named, SYSTEM_CONFIG, user_config_path(os.environ)])
 
 
-def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace) -> int:
-    """The guided enrolment on the configured reader: one prompt per card, Ctrl-C or SIGTERM to stop."""
+def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace, settings: ReaderSettings | None) -> int:
+    """The guided enrolment on the configured reader (``settings``: its backend, pins, port; ``--reader``
+    names another backend, with its default options unless it is the configured one): one prompt per card,
+    Ctrl-C or SIGTERM to stop."""
     # Late: hal (the reader's backend) and the enrolment, for the guided enrolment only.
     import hal
     from cards.registry import Enrolment, parse_role
@@ -355,8 +411,11 @@ def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace) -> int:
         enrolment = Enrolment(registry, players=args.players, deeds=args.deeds, missing_only=not args.all)
     stop = threading.Event()
     hal.install_sigterm_handler(stop)
+    backend = args.reader or (settings.backend if settings is not None else None)
+    options = settings.hal_options() if settings is not None and backend == settings.backend else {}
     try:
-        reader = hal.load_reader(args.reader)
+        # env={}: the configuration has applied the BANQUIER_READER/... overrides already.
+        reader = hal.load_reader(backend, env={} if settings is not None else None, **options)
     except hal.HalError as exc:
         print(f"banquier: {exc}", file=sys.stderr)
         return EXIT_FILE
@@ -399,5 +458,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--replace-all", action="store_true", help="import: replace the whole card set")
     p.add_argument("--force", action="store_true", help="export: replace an existing file (never a game, the card "
                                                          "set or the device key)")
-    p.add_argument("--reader", help="reader backend for the guided enrolment (default: configured)")
+    p.add_argument("--reader", help="reader backend for the guided enrolment (default: the configured reader, "
+                                    "with its pins or port)")
     p.set_defaults(func="cards")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import subprocess
@@ -29,11 +30,14 @@ from typing import Any
 
 from cards.editions import load_edition
 from terminal.bank import engine
+from terminal.bank.background import BACKGROUND_NICE, lower_priority
 from terminal.bank.history import summary_problems
 from terminal.bank.ledger import Ledger, canonical, one_line
 from terminal.bank.state import State
 from terminal.bank.types import LEGACY_SETTLEMENT, Effects, GameConfig
 from terminal.errors import AuditFailed, GameError, LedgerError
+
+log = logging.getLogger("banquier")
 
 
 @dataclass
@@ -230,8 +234,6 @@ class QuickCheckFirst:
 
 
 # -- the full audit in a separate process, while the game is played --------------------------------------------
-#: How much lower than the terminal's the background audit's scheduling priority is (``nice``).
-BACKGROUND_NICE = 10
 
 class BackgroundAudit(QuickCheckFirst):
     """Start-up's judgment of a resumed game, in a separate process (a thread would hold the interpreter against
@@ -318,6 +320,8 @@ class BackgroundAudit(QuickCheckFirst):
         try:
             for message in _checks(self.path, key):
                 self._take(message)
+                if message["stage"] == "quick":  # now the tap loop goes first (this thread only); a refusal is logged
+                    lower_priority("the background audit")
         finally:
             self._quick_done.set()
             self._full_done.set()
@@ -326,6 +330,9 @@ class BackgroundAudit(QuickCheckFirst):
         if message.get("stage") == "quick":
             self.quick, self.quick_problem = bool(message.get("ok")), str(message.get("problem", ""))
             self._quick_done.set()
+        elif message.get("stage") == "priority" and message.get("lowered") is False:
+            log.warning("the background audit of %s cannot lower its priority: it competes with the tap loop for "
+                        "the processor", self.path.name)
         elif message.get("stage") == "full":
             self.full, self.full_summary = bool(message.get("ok")), str(message.get("summary", ""))
             if self.full and isinstance(message.get("seq"), int) and isinstance(message.get("mac"), str):
@@ -403,9 +410,10 @@ def _worker(path: Path, key: bytes) -> None:
     check, one after the full audit (:func:`_checks`). Reads only."""
     for message in _checks(path, key):
         print(json.dumps(message), flush=True)
-        if message["stage"] == "quick":
-            with contextlib.suppress(OSError, AttributeError):  # the quick check answered: now the tap loop
-                os.nice(BACKGROUND_NICE)  # goes first whenever both want the processor
+        if message["stage"] == "quick":  # the quick check answered: now the tap loop goes first whenever both
+            # want the processor (a refusal, a system-call filter's, is told to the terminal, which logs it)
+            lowered = lower_priority("the background audit", BACKGROUND_NICE, thread=False)
+            print(json.dumps({"stage": "priority", "lowered": lowered}), flush=True)
 
 
 if __name__ == "__main__":

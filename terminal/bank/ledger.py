@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
-from terminal.bank.durable import fsync_directory, make_directories
+from terminal.bank.durable import fsync_directory, make_directories, open_for_append
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.types import Change, Posting
 from terminal.errors import LedgerError
@@ -288,7 +288,7 @@ class Ledger:
         crash or a failed write never leaves a half-made game at ``path`` (the path stays free to retry).
         """
         path = Path(path)
-        if path.exists():
+        if path.exists() or path.is_symlink():  # a link, even a broken one or a loop, is never replaced either
             raise LedgerError(f"{path} already exists: a game file is never overwritten.",
                               code="ledger_exists", params={"path": str(path)})
         try:
@@ -1040,7 +1040,8 @@ class Ledger:
             opened = fd is None
             if fd is None:
                 make_directories(self.mirror.parent)
-                fd = self._mirror_fd = os.open(self.mirror, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+                # never through a link planted at its name; a new one's mode whatever the umask
+                fd = self._mirror_fd = open_for_append(self.mirror, FILE_MODE)
             os.write(fd, data)
             (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(fd)
             if opened:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+from cards.inputs import read_input, shown_path
 from terminal.bank.game import Game
 from terminal.bank.history import iter_operations
 from terminal.bank.operations import Operation, TimeUp, parse_operation
@@ -71,13 +72,21 @@ class ReplayResult:
     game_path: Path
 
 
+#: The largest table log read (bytes): a long game's log is a few megabytes.
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
+
 def read_table_log(path: str | Path) -> TableLog:
     """Parse and shape-check a table log. Raises TableLogError naming the line of the first problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TableLogError(f"{path}: cannot read the table log ({exc}).", params={"path": str(path)}) from exc
+        text = read_input(path, limit=MAX_LOG_BYTES).decode("utf-8")
+    except OSError as exc:  # missing, a folder, a device or a FIFO (never waited on), too large, too long a name
+        raise TableLogError(f"{shown_path(path)}: cannot read the table log ({exc.strerror or exc}).",
+                            params={"path": str(path)}) from exc
+    except UnicodeDecodeError as exc:
+        raise TableLogError(f"{shown_path(path)}: cannot read the table log (not UTF-8 text: {exc.reason}).",
+                            params={"path": str(path)}) from exc
     header: dict[str, Any] | None = None
     lines: list[Line] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -188,9 +197,32 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
             raise
         raise TableLogError(f"{log.path}: the header cannot start a game: {exc}",
                             params={"path": str(log.path), "line": 1}) from exc
+    # Committed in batches, durably at the end, then closed; at a mismatch what came before it is kept (Game.batch)
+    # for a look: that is the game the log describes up to its first disagreement. Any other end before the last
+    # line (a malformed line, an interruption, a failure) leaves no game file: never half of one.
+    try:
+        operations, refused, checks = _replay_lines(log, game, progress)
+    except ReplayMismatch:
+        raise
+    except BaseException:
+        _remove_game(Path(game_path))
+        raise
+    return ReplayResult(operations, refused, checks, Path(game_path))
+
+
+#: The refusals of an amount that a log cannot hold (:func:`terminal.bank.money.check_amount`).
+GARBAGE_AMOUNTS = ("amount_absurd", "amount_not_whole")
+
+
+def _remove_game(path: Path) -> None:
+    for name in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+        with contextlib.suppress(OSError):
+            name.unlink()
+
+
+def _replay_lines(log: TableLog, game: Game, progress: Callable[[int], object] | None) -> tuple[int, int, int]:
+    """Every line of ``log`` into ``game`` (then closed): ``(operations, refused, checks)``."""
     operations = refused = checks = 0
-    # Committed in batches, durably at the end, then closed; a failing line ends the batch too, and what came
-    # before it is kept (Game.batch).
     with contextlib.closing(game), game.batch():
         for line in log.lines:
             data = line.data
@@ -202,6 +234,10 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
                 except MalformedOperation as exc:
                     raise _malformed(log.path, line.number, str(exc)) from exc
                 except GameError as exc:
+                    if not should_refuse and getattr(exc, "code", "") in GARBAGE_AMOUNTS:
+                        # No table ever saw it: an amount beyond any bank's, or not a whole number, is a broken
+                        # log, not a disagreement with the rules.
+                        raise _malformed(log.path, line.number, str(exc)) from exc
                     if not should_refuse:
                         raise ReplayMismatch(f"line {line.number}: {data['op']} was refused: {exc}",
                                              params={"line": line.number, "field": "refused", "expected": False,
@@ -223,7 +259,7 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
                     _compare(line.number, field, expected, state[field])
             if progress:
                 progress(line.number)
-    return ReplayResult(operations, refused, checks, Path(game_path))
+    return operations, refused, checks
 
 
 def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict[str, Any]]:

@@ -16,7 +16,8 @@ Each stub is a small Python script put first on PATH. It appends ``[name, *args]
   is the ``venv-python`` stub: ``-m pip show NAME`` succeeds only for names in ``$STUB_PIP_HAS``;
   ``pip wheel`` writes a fake wheel per requirement into ``--wheel-dir``; with ``--no-index``, ``pip
   install``/``wheel`` fail unless every requirement has its wheel in ``--find-links`` (and a build has
-  setuptools there); without it they fail when ``STUB_OFFLINE=yes``; ``pip install --force-reinstall``
+  setuptools there); without it they fail when ``STUB_OFFLINE=yes``, and ``--only-binary=NAME`` fails for a
+  NAME in ``$STUB_NO_WHEEL`` (PyPI has no wheel for the machine); ``pip install --force-reinstall``
   writes ``bin/banquier``; ``-c CODE`` succeeds unless it imports ``$STUB_NO_MODULE``. Anything else runs
   the real Python.
 """
@@ -116,7 +117,8 @@ save(ppath, [r for r in users if r[0] != name])
 for row in groups:
     if len(row) > 3:
         row[3] = ",".join(m for m in row[3].split(",") if m and m != name)
-save(gpath, [r for r in groups if r[0] != name])
+# As Debian's userdel (USERGROUPS_ENAB): the user's own group goes, unless others are in it.
+save(gpath, [r for r in groups if r[0] != name or (len(r) > 3 and r[3])])
 """,
     "python3": f"""
 if ARGS[:2] == ["-m", "venv"]:
@@ -218,6 +220,10 @@ if ARGS[:2] == ["-m", "pip"] and ARGS[2] in ("install", "wheel"):
             sys.exit("ERROR: No matching distribution found for " + missing[0] + " (offline)")
     elif os.environ.get("STUB_OFFLINE") == "yes":
         sys.exit("ERROR: network is unreachable (stub)")
+    binary_only = [a.split("=", 1)[1] for a in ARGS if a.startswith("--only-binary=")]
+    no_wheel = os.environ.get("STUB_NO_WHEEL", "").split(",")
+    if "--no-index" not in ARGS and any(name_of(r) in binary_only and name_of(r) in no_wheel for r in wanted):
+        sys.exit("ERROR: Could not find a version that satisfies the requirement (no wheel for this machine)")
     if ARGS[2] == "wheel":
         target = option("--wheel-dir")
         os.makedirs(target, exist_ok=True)

@@ -101,10 +101,17 @@ def test_the_gpio_check_fails_when_gpiomem_cannot_be_used(tmp_path, data):
 
 
 def test_the_gpio_check_fails_without_gpiomem(tmp_path, data):
+    """Issue 22, point 10: the fix named raspberrypi-kernel (not a Debian package, nor Bookworm's) and a pip switch to
+    rpi-lgpio that the next install undid. The installer itself chooses rpi-lgpio on a kernel without gpiomem."""
     fake = FakeRoot(tmp_path / "root")
     fake.model("Raspberry Pi 4 Model B Rev 1.5")
+    fake.write("dev/gpiochip0")
     found = checks(config_for(data, GPIO_BEEPER), fake)
-    assert_status(found["gpio"], "fail", "no /dev/gpiomem", "rpi-lgpio")
+    assert_status(found["gpio"], "fail", "no /dev/gpiomem", "sudo deploy/install.sh again", "rpi-lgpio")
+    assert "raspberrypi-kernel" not in found["gpio"].fix and "pip" not in found["gpio"].fix
+    (fake.path / "dev/gpiochip0").unlink()
+    found = checks(config_for(data, GPIO_BEEPER), fake)
+    assert_status(found["gpio"], "fail", "no GPIO device at all", "dmesg | grep -i gpio")
 
 
 def test_the_gpio_check_of_a_pi_5_tries_its_gpiochip(tmp_path, data):

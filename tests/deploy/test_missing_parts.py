@@ -379,3 +379,69 @@ def test_a_reader_that_does_not_answer_is_shown_and_found_when_it_answers(fake_m
     fake_clock.advance(5)
     assert reader.poll()[:1] == [ReaderBack()] and reader.problem is None
     reader.close()
+
+
+@pytest.mark.slow  # a headless run of the terminal: over 0.5 s
+def test_a_touch_panel_stuck_at_a_corner_is_said_and_the_buttons_and_cards_keep_working(tmp_path, monkeypatch,
+                                                                                         caplog):
+    """Issue 22, point 11: a resistive panel's controller, uncalibrated or damaged, reports one corner over and
+    over. It was not noticed: its phantom presses went on pressing whatever is drawn there."""
+    from hal.buttons import SimButtons
+    from hal.sim_reader import SimReader
+    from host_ui.demo import BANKER_UID
+    from host_ui.screen.app import TerminalApp
+
+    buttons = SimButtons()
+    reader = SimReader()
+    monkeypatch.setattr(hal, "load_buttons", lambda name, **options: buttons)
+    monkeypatch.setattr(hal, "load_reader", lambda name, **options: reader)
+    shown: list[list[str]] = []
+    real_show = device.NoticeOutput.show
+    monkeypatch.setattr(device.NoticeOutput, "show",
+                        lambda self, logical, update=True: (real_show(self, logical, update),
+                                                            shown.append(list(self.shown))))
+    monkeypatch.setattr(device, "setup_logging", lambda level: None)
+    seen: dict[str, object] = {}
+    real_step = TerminalApp.step
+    turns = {"n": 0}
+    screens: list[tuple[int, str]] = []
+
+    def step(self, timeout_s=0.0):
+        turns["n"] += 1
+        seen["app"] = self
+        if turns["n"] % 2 == 0 and turns["n"] < 40:  # the stuck controller: a press at the corner, again and again
+            pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=1.0, y=1.0, touch_id=1, finger_id=0, dx=0,
+                                                 dy=0, pressure=1))
+            pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=1.0, y=1.0, touch_id=1, finger_id=0, dx=0,
+                                                 dy=0, pressure=0))
+        if turns["n"] == 60:
+            buttons.click("f3")  # a button: the history
+        if turns["n"] == 90:
+            self.terminal.cancel()  # back to the idle screen
+        if turns["n"] == 100:
+            reader.tap(BANKER_UID)  # a card: the banker's menu (its card is in the card set)
+        real_step(self, min(timeout_s, 0.02))
+        screens.append((turns["n"], self.terminal.view.screen))
+
+    monkeypatch.setattr(TerminalApp, "step", step)
+    config = _config(tmp_path, reader="sim", beeper="sim", buttons="sim")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "cards.txt").write_text(f"{BANKER_UID} = banker\n", encoding="utf-8")
+    from host_ui.shell.device_key import load_or_create_key
+    from host_ui.shell.manage import set_current
+    from terminal.bank.game import Game
+    game = Game.create(tmp_path / "data" / "games" / "sunday.db", "fr", ["Ann", "Bob"],
+                       key=load_or_create_key(config.storage.key_file, data=tmp_path / "data"))
+    game.close()
+    set_current(tmp_path / "data", game.path)
+    with caplog.at_level(logging.INFO, logger="banquier"):
+        code = device.run_device(config, headless=True, max_seconds=4)
+    assert code == 0
+    app = seen["app"]
+    assert any(any(n.startswith("touch panel: it reports every touch at its bottom-right corner") for n in frame)
+               for frame in shown), shown[-3:]
+    assert caplog.text.count("touch panel: it reports every touch") == 1  # one journal line
+    assert app.touch_watch.problem is not None
+    assert {screen for n, screen in screens if n < 60} == {"idle"}  # the phantom presses pressed nothing
+    assert "history" in {screen for n, screen in screens if 60 <= n < 90}, screens  # the button worked
+    assert "banker" in {screen for n, screen in screens if n >= 100}, screens  # and the card

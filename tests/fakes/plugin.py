@@ -18,11 +18,12 @@ Register once in a root ``conftest.py``::
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
 
-from hal import rpi_gpio
+from hal import advice, rpi_gpio
 from hal.buttons import SimButtons
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
@@ -43,8 +44,18 @@ def fake_clock() -> FakeClock:
 
 
 @pytest.fixture
-def fake_gpio(mocker):
+def fake_gpio(mocker, tmp_path_factory):
     gpio = FakeGPIO()
+    # A Pi's /dev/gpiomem is there, crw-rw---- root:gpio (its absence is a kernel without the driver, which has
+    # its own advice), and this process is not in the group gpio.
+    gpiomem = tmp_path_factory.mktemp("dev") / "gpiomem"
+    gpiomem.touch()
+    mocker.patch.object(rpi_gpio, "GPIOMEM", str(gpiomem))
+    real_stat, gpio_gid = advice._stat, 60993
+    mocker.patch.object(advice, "_stat", lambda path: os.stat_result(
+        (0o20660, 0, 0, 1, 0, gpio_gid, 0, 0, 0, 0)) if str(path) == str(gpiomem) else real_stat(path))
+    real_name = advice._group_name
+    mocker.patch.object(advice, "_group_name", lambda gid: "gpio" if gid == gpio_gid else real_name(gid))
     mocker.patch.dict(sys.modules, vendor_modules(gpio=gpio))
     purge_mfrc522()
     rpi_gpio.forget_all()

@@ -162,3 +162,53 @@ def test_pygame_adapter_marks_touch_mouse_events_and_normalises_to_the_screen_re
     (key,) = to_records(pg.event.Event(pg.KEYDOWN, key=pg.K_KP_5, mod=0, unicode="5", scancode=0), (1, 1),
                         (0, 0, 1, 1), 0)
     assert key.name == "5"
+
+
+# -- issue 22, point 11: a touch panel stuck at one corner -------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from host_ui.screen.input_map import Pointer as _Pointer  # noqa: E402
+from host_ui.screen.input_map import TouchWatch  # noqa: E402
+
+
+def _press(watch, u, v, t):
+    taken = watch.see(_Pointer("down", u, v, t), t)
+    watch.see(_Pointer("up", u, v, t + 0.05), t + 0.05)
+    return taken
+
+
+def test_six_presses_at_the_same_corner_make_the_panel_stuck_and_are_dropped():
+    watch = TouchWatch()
+    taken = [_press(watch, 1.0, 1.0, t) for t in range(10)]
+    assert taken == [True] * 5 + [False] * 5 and "bottom-right corner" in watch.problem
+    assert _press(watch, 0.5, 0.5, 20)  # a press elsewhere: the panel answers again
+    assert watch.problem is None and _press(watch, 1.0, 1.0, 21)
+
+
+def test_a_press_held_at_a_corner_makes_it_stuck_a_moving_finger_does_not():
+    watch = TouchWatch()
+    watch.see(_Pointer("down", 0.0, 0.002, 0.0), 0.0)
+    watch.tick(9.0)
+    assert watch.problem is None
+    watch.tick(10.5)
+    assert "top-left corner" in watch.problem
+    other = TouchWatch()
+    other.see(_Pointer("down", 0.01, 0.01, 0.0), 0.0)
+    other.see(_Pointer("move", 0.2, 0.3, 1.0), 1.0)  # a finger that started in the corner and slid away
+    other.tick(30.0)
+    assert other.problem is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=60))
+def test_fingers_anywhere_else_never_make_it_stuck(points):
+    """Presses that are not all on one corner pixel (real fingers, corner buttons tapped by people) never do."""
+    watch = TouchWatch()
+    for i, (u, v) in enumerate(points):
+        if watch._at_corner(u, v):  # a corner press by a person lands on another pixel each time
+            u, v = (u + 0.02 * (i % 2)), v
+        watch.see(_Pointer("down", u, v, float(i)), float(i))
+        watch.see(_Pointer("up", u, v, i + 0.1), i + 0.1)
+        watch.tick(i + 0.2)
+    assert watch.problem is None

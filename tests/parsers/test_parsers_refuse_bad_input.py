@@ -292,13 +292,15 @@ def test_banquier_refuses_a_hostile_card_set(tmp_path):
 # -- issue 21, point 7: what still ended in "internal error" ------------------------------------------------------
 def test_banquier_replay_refuses_an_amount_of_26_digits_in_one_line(tmp_path):
     """Babel's rounding (decimal, 28 digits) failed while the refusal was worded: now it names the line and the
-    amount's length."""
+    amount's length. An amount no bank accepts is a malformed line (exit 2; issue 22, point 9: and the replay's
+    game file is removed, never left half-written)."""
     path = tmp_path / "log.jsonl"
     path.write_text(LOG[0] + '\n{"op": "bank_pays", "player": "Alice", "amount": 10000000000000000000000000}\n',
                     encoding="utf-8")
     result = banquier("replay", str(path), "--game", str(tmp_path / "g.db"))
-    assert result.returncode == 1 and one_line_error(result) and "internal error" not in result.stderr, result.stderr
-    assert "line 2" in result.stderr and "26 digits" in result.stderr
+    assert result.returncode == 2 and one_line_error(result) and "internal error" not in result.stderr, result.stderr
+    assert "log.jsonl:2:" in result.stderr and "26 digits" in result.stderr
+    assert not (tmp_path / "g.db").exists()
 
 
 @pytest.mark.parametrize("digits", [16, 26, 29, 60, 4000])

@@ -4,8 +4,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
+import tty
 from pathlib import Path
 
 import pytest
@@ -282,3 +284,36 @@ def test_the_command_line_tests_run_in_a_clean_environment():
     assert "PYTHONUNBUFFERED" not in clean_env({"PYTHONUNBUFFERED": None})
     result = banquier("--help")
     assert result.returncode == 0 and "usage: banquier" in result.stdout
+
+
+@pytest.mark.slow  # a subprocess waiting on a serial line: over 0.5 s
+def test_cards_enrol_waits_on_the_configured_reader(tmp_path):
+    """Issue 22, point 5: `banquier cards enrol` ignored the configured reader (backend, pins, port) and waited on
+    the simulator. Here the configuration names a serial reader on a pseudo-terminal: the UID written to the
+    line is what gets enrolled."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    config = tmp_path / "config.toml"
+    data = tmp_path / "data"
+    config.write_text(f'[hardware.reader]\nbackend = "serial"\nport = "{os.ttyname(slave)}"\nformat = "lines"\n'
+                      f'[storage]\ndata_dir = "{data}"\nkey_file = "{tmp_path / "device.key"}"\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BANQUIER_")}
+    process = subprocess.Popen([sys.executable, "-m", "host_ui", "--config", str(config), "cards", "enrol",
+                                "--role", "banker"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, cwd=Path(__file__).resolve().parents[3])
+    try:
+        assert select.select([process.stdout], [], [], 30)[0], "no prompt"
+        prompt = process.stdout.readline()
+        assert "banker" in prompt.lower(), prompt
+        os.write(master, b"04A1B2C3D4\r\n")
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+        os.close(slave)
+    assert process.returncode == 0, err
+    assert "ok" in out and "04A1B2C3D4" in (data / "cards.txt").read_text().upper(), out

@@ -357,6 +357,74 @@ def _fake_reader(*args, **kwargs):
     return type("R", (), {"version": 0x91, "close": lambda self: None})()
 
 
+# ------------------------------------------------------------------------------------------- service
+PROC_DEVICES = "Character devices:\n  1 mem\n  4 tty\n 13 input\n 29 fb\n153 spi\n226 drm\n240 bcm2835-gpiomem\n"
+NUMBERS = {"dev/spidev0.0": (153, 0), "dev/spidev0.1": (153, 1), "dev/gpiomem": (240, 0), "dev/dri/card1": (226, 1),
+           "dev/input/event0": (13, 64)}
+
+
+def numbers(fake: FakeRoot):
+    return lambda path: NUMBERS.get(str(path.relative_to(fake.path)))
+
+
+def installed_unit(fake: FakeRoot, text: str | None = None) -> None:
+    unit = (Path(__file__).resolve().parents[3] / "deploy" / "banquier.service").read_text()
+    fake.write("etc/systemd/system/banquier.service", unit if text is None else text)
+    fake.write("proc/devices", PROC_DEVICES)
+
+
+def test_service_lets_the_terminal_open_its_devices(fake, data):
+    ready_pi(fake)
+    fake.write("dev/input/event0")
+    installed_unit(fake)
+    found = checks(config_for(data, DEVICE), fake, device_number=numbers(fake))
+    assert_status(found["service"], "ok", "/etc/systemd/system/banquier.service lets the terminal open",
+                  "/dev/spidev0.0", "/dev/gpiomem", "/dev/dri/card1", "/dev/input/event0")
+    assert list(found).index("service") == list(found).index("groups") + 1
+
+
+def test_service_whose_rules_miss_the_reader(fake, data):
+    """The shipped unit said char-spidev: the kernel's class is "spi", so the service could not open the reader
+    while every other line said ok."""
+    ready_pi(fake)
+    unit = (Path(__file__).resolve().parents[3] / "deploy" / "banquier.service").read_text()
+    installed_unit(fake, unit.replace("DeviceAllow=char-spi rw", "DeviceAllow=char-spidev rw"))
+    found = checks(config_for(data, DEVICE), fake, device_number=numbers(fake))
+    assert found["spi"].status == "ok"
+    assert_status(found["service"], "fail", "does not let the terminal open /dev/spidev0.0", "class 'spi'",
+                  "sudo systemctl edit banquier", "DeviceAllow=char-spi rw")
+
+
+def test_service_drop_ins_count_as_systemd_merges_them(fake, data):
+    ready_pi(fake)
+    installed_unit(fake)
+    fake.write("etc/systemd/system/banquier.service.d/50-mine.conf",
+               "[Service]\nDeviceAllow=\nDeviceAllow=char-drm rw\n")
+    found = checks(config_for(data, DEVICE), fake, device_number=numbers(fake))
+    assert_status(found["service"], "fail", "/dev/spidev0.0", "(and 1 more)")  # the reader and the GPIO
+    fake.write("etc/systemd/system/banquier.service.d/60-open.conf", "[Service]\nDevicePolicy=auto\nDeviceAllow=\n")
+    found = checks(config_for(data, DEVICE), fake, device_number=numbers(fake))
+    assert_status(found["service"], "ok", "does not limit the devices")
+
+
+def test_service_check_only_where_the_unit_is_installed(fake, data):
+    ready_pi(fake)
+    assert "service" not in checks(config_for(data, DEVICE), fake, device_number=numbers(fake))
+
+
+def test_a_device_the_sandbox_refuses_is_not_blamed_on_the_groups(fake, data):
+    """Inside the unit's sandbox (or under any device policy) the permission bits allow the device but opening it
+    is refused: the fix is not to join a group the user is already in."""
+    ready_pi(fake)
+    fake.group("spi", "banquier", gid=os.getegid())
+    (fake.path / "dev/spidev0.0").chmod(0o660)
+    found = checks(config_for(data, DEVICE), fake, access=lambda p, m: p.name != "spidev0.0",
+                   user=None, env={"HOME": str(fake.path)})
+    check = found["spi"]
+    assert check.status == "fail" and "usermod" not in check.fix, check
+    assert "device policy" in check.fix, check
+
+
 # ------------------------------------------------------------------------------------------- display
 WINDOW = ""
 KMSDRM = '[display]\noutput = "kmsdrm"\n'
@@ -379,6 +447,14 @@ def test_display_kmsdrm_ok(fake, data):
     fake.write("dev/dri/card1")
     found = checks(config_for(data, KMSDRM), fake, env={"SDL_VIDEODRIVER": "kmsdrm"})
     assert_status(found["display"], "ok", "kmsdrm on /dev/dri/card0, /dev/dri/card1")
+
+
+def test_display_kmsdrm_named_in_capitals_by_debians_sdl(fake, data):
+    """Debian's SDL lists "KMSDRM": a working screen was reported as failed, with advice to uninstall pygame."""
+    fake.write("dev/dri/card1")
+    found = checks(config_for(data, KMSDRM), fake, env={"SDL_VIDEODRIVER": "KMSDRM"},
+                   video_drivers=lambda: ["x11", "wayland", "KMSDRM", "offscreen", "dummy"])
+    assert_status(found["display"], "ok", "kmsdrm on /dev/dri/card1")
 
 
 def test_display_kmsdrm_with_another_sdl_driver(fake, data):

@@ -106,12 +106,17 @@ def test_an_existing_file_needs_force_then_is_replaced_whole(world):
     assert sorted(p.name for p in world["tmp"].iterdir()) == ["cards-copy.txt", "out.jsonl"]  # no temp file left
 
 
-def test_a_new_output_is_created_private_and_complete(world):
+@pytest.mark.parametrize("umask", [0o000, 0o022, 0o077])
+def test_a_new_output_is_complete_and_0640_whatever_the_umask(world, umask):
+    """Issue 22, point 8: an output is its owner's and the owner's group's (on the device the group banquier,
+    which the user who installed Banquier joins, so that `pi` reads their own export): never others'."""
     out = world["tmp"] / "new.csv"
-    result = banquier("export", str(world["game"]), "--format", "csv", "-o", str(out))
+    result = subprocess.run(["sh", "-c", f"umask {umask:03o}; exec \"$@\"", "sh", sys.executable, "-m", "host_ui",
+                             "export", str(world["game"]), "--format", "csv", "-o", str(out)],
+                            capture_output=True, text=True, timeout=60, cwd=ROOT, env=clean_env())
     assert result.returncode == 0, result.stderr
     assert out.read_text().splitlines()[0] == "seq,kind,operation,undone,payer,payee,amount,description"
-    assert out.stat().st_mode & 0o077 == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
