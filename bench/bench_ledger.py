@@ -528,7 +528,8 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
     from hal.interfaces import CardPresented
     from host_ui.shell.backup import BackupWorker, rotate_backup
     from terminal.bank.audit import BackgroundAudit
-    from terminal.table.machine import Terminal, TerminalSettings
+    from terminal.table.machine import Terminal
+    from terminal.table.settings import TerminalSettings
 
     path = tmp / "taps.db"
     shutil.copyfile(game_path, path)

@@ -28,8 +28,8 @@ from cards.registry import (
     Role,
 )
 from hal.sim_reader import SimReader
-from terminal.table.flows_ultimate import sticker_of_property
 from terminal.table.machine import Terminal
+from terminal.table.ultimate import sticker_of_property
 
 #: One operation of a table log (``docs/table-log.md``), as its line's JSON object.
 Op = Mapping[str, Any]
@@ -56,6 +56,15 @@ def property_uid(number: int) -> str:
 
 
 UNKNOWN_UID = "DEADBEEF"
+
+
+def type_amount(terminal: Terminal, value: int) -> None:
+    """Type the whole amount ``value`` on the keypad shown and press OK, as fast as keys go (the scenes' and the
+    tests' shortcut; :meth:`TableDriver.type_number` types as a person does)."""
+    terminal.digit("C")
+    for char in str(value):
+        terminal.digit(char)
+    terminal.digit("OK")
 
 
 class GaveUp(Exception):
@@ -402,7 +411,7 @@ class TableDriver:
     # -- the electronic board (the "Ultimate Banking" edition) ------------------------------------------------
     def _deed_card(self, square: int) -> str:
         """The sticker a person taps for the deed on ``square``: on the electronic board, the sticker of the
-        classic street that stands for its property (``terminal.table.flows_ultimate``)."""
+        classic street that stands for its property (``terminal.table.ultimate``)."""
         game = self.terminal.game
         if game is None or not game.edition.is_ultimate:
             return deed_uid(square)

@@ -47,7 +47,7 @@ from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.errors import GameError
 from terminal.table.machine import Terminal
-from terminal.table.shared import Damage
+from terminal.table.settings import Damage
 
 if TYPE_CHECKING:  # for annotations only: pygame and the screen modules are loaded once a display opens
     import pygame

@@ -52,10 +52,9 @@ from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.bank.game import _check_players as check_players
 from terminal.errors import GameError
-from terminal.table.flows_ultimate import is_ultimate
 from terminal.table.i18n import translate
-from terminal.table.machine import Terminal, TerminalSettings
-from terminal.table.shared import Damage
+from terminal.table.machine import Terminal
+from terminal.table.settings import Damage, TerminalSettings
 from terminal.table.view import Msg
 
 if TYPE_CHECKING:
@@ -489,7 +488,7 @@ class Tray:
         cards.append((pg.Rect(x0, y, pw * 2 + 6, 36), BANKER_UID, None, theme.ACCENT, "banker"))
         y += 36 + 10
         dw, dh = (w - 3 * 5) // 4, 28
-        if is_ultimate(edition):  # the electronic board: its 22 properties' stickers, then its Event cards
+        if edition.is_ultimate:  # the electronic board: its 22 properties' stickers, then its Event cards
             self.cards = cards + _ultimate_cards(edition, x0, y, w, theme.GROUP_COLOURS)
             return
         for i, square in enumerate(DEED_SQUARES):

@@ -5,7 +5,7 @@ wrong tries.
   ``[game] banker_pin_hash``); the PIN itself is never stored. ``sudo banquier pin set`` writes it
   (:func:`set_pin_in_config`: the configuration is root-owned, the service cannot write it).
 - :class:`PinCheck` is what the terminal compares a typed PIN with (it is the table's
-  :class:`terminal.table.shared.BankerPin`): :meth:`PinCheck.matches` compares the hash of the typed digits
+  :class:`terminal.table.settings.BankerPin`): :meth:`PinCheck.matches` compares the hash of the typed digits
   against the stored one with :func:`hmac.compare_digest`. After 3 wrong tries in a row every try waits: a try
   during the wait is refused whatever it is (so a right PIN after thousands of wrong ones does not open the
   banker menu), and the wait doubles with each further wrong try (1 s, 2 s, 4 s ... at most 5 minutes). Each

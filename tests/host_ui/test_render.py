@@ -113,13 +113,13 @@ def _turn_rect(pg, rect, size, rotation):
 
 
 def test_every_screen_of_the_machine_is_covered(scenes_by_language):
-    from terminal.table.states import STATES
+    from terminal.table.screens import SCREENS
     screens = {scene.view.screen for scene in scenes_by_language["fr"]}
     expected = {"idle", "deed", "offer", "own_deed", "player", "keypad", "pin", "confirm", "choose", "auction",
                 "trade", "bankruptcy", "banker", "history", "new_game", "enrol", "game_over",
                 "event", "location"}  # the electronic board's own screens
     assert expected <= screens, expected - screens
-    assert set(STATES) <= screens, f"declared screens without a scene: {sorted(set(STATES) - screens)}"
+    assert set(SCREENS) <= screens, f"declared screens without a scene: {sorted(set(SCREENS) - screens)}"
 
 
 def test_texts_are_translated(pg, scenes_by_language):

@@ -20,7 +20,8 @@ from terminal.bank.history import (
     summary_problems,
     worth_series,
 )
-from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.machine import Terminal
+from terminal.table.settings import TerminalSettings
 from tests.terminal.test_history import PLAYERS, played, salaries
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, player_uid
 from tests.unclean import abandon

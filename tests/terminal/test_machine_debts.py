@@ -54,7 +54,7 @@ def test_bankruptcy_lists_per_creditor_and_the_creditor_decides_on_their_tap(tab
     d.choose("lift:5")
     d.choose("done")
     pending = table.view.pending
-    assert table.view.screen == "confirm" and pending.op["lift_now"] == [5]
+    assert table.view.screen == "confirm" and pending.op.lift_now == (5,)
     lines = [text(m, "en") for m in pending.details]
     receives = next(line for line in lines if line.startswith("Ann receives: "))
     assert "Mediterranean Avenue" in receives and "Baltic Avenue" in receives

@@ -11,7 +11,8 @@ from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from terminal.bank.game import Game
 from terminal.bank.tablelog import _compare, read_table_log
-from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.machine import Terminal
+from terminal.table.settings import TerminalSettings
 from tests.conftest import OWN_LOGS, RECORDED
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, GaveUp, TableDriver, deed_uid, player_uid
 

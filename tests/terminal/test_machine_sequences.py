@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from terminal.bank.operations import Undo
 from terminal.table.i18n import text
 from tests.terminal.test_machine import ANN, BOB, Table
 from tests.terminal.ui_driver import BANKER_UID, deed_uid
@@ -170,7 +171,7 @@ def test_trade_bankruptcy_and_undo_keep_their_confirmation(table):
     d.button("cancel")
     d.tap(BANKER_UID)
     d.choose("undo")
-    assert table.view.screen == "confirm" and table.view.pending.op == {"op": "undo"}
+    assert table.view.screen == "confirm" and table.view.pending.op == Undo()
     d.button("cancel")
     table.game.pay_bank("Bob", 2000)
     d.tap(BOB)

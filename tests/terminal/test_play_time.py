@@ -16,7 +16,8 @@ from hal.sim_reader import SimReader
 from terminal.bank.game import PLAY_TIME_RECORD_S, Game
 from terminal.bank.operations import PlayTime
 from terminal.errors import GameOver, NothingToUndo, RuleViolation
-from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.machine import Terminal
+from terminal.table.settings import TerminalSettings
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, TableDriver, deed_uid, player_uid
 from tests.unclean import abandon
 
@@ -405,8 +406,8 @@ def test_play_time_follows_the_monotonic_clock_whatever_it_does(tmp_path_factory
 
 
 def test_the_undo_screen_names_the_end_on_time(timed):
-    from terminal.table.flows import describe_undo
     from terminal.table.i18n import translate
+    from terminal.table.words import describe_undo
     game, clock = timed(1)
     clock.advance(60)
     game.tick()
