@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from cards.editions import Edition, available_editions, load_edition
 from cards.registry import Role
+from terminal.bank.door import Receipt
 from terminal.bank.game import MAX_NAME_LENGTH, Game
 from terminal.bank.money import ten_percent
 from terminal.bank.state import BANK, MODES, POT
-from terminal.bank.types import Effects, Receipt
+from terminal.bank.types import Effects
 from terminal.errors import GameError
 from terminal.table.dialogs import (
     Adjust,
@@ -176,13 +177,13 @@ class TableFlows(TerminalParts):
         chooses anything: the Bank's dry run of it says why."""
         op = {"op": "declare_bankruptcy", "player": player}
         try:
-            effects = self._game.preview(op)
+            effects = self._game.preview(op).effects
         except GameError as exc:
             return self._refuse_error(exc, money=("owed", "raisable"))
         state = self._game.current
         debts = state.debts_of(player)
         lift_options: list[int] = []
-        creditor = debts[0]["creditor"] if debts else "bank"
+        creditor = debts[0].creditor if debts else "bank"
         if creditor not in ("bank", "pot"):
             lift_options = [s for s in state.deeds_of(player) if state.mortgaged.get(s)]
         purpose = Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy")
@@ -218,7 +219,7 @@ class TableFlows(TerminalParts):
         if screen.lift_now:
             op["lift_now"] = sorted(screen.lift_now)
         try:
-            effects = self._game.preview(op)
+            effects = self._game.preview(op).effects
         except GameError as exc:
             return self._refuse_error(exc, money=("owed", "raisable"))
         self._ask_confirm(op, Msg("purpose_declare_bankruptcy", {"player": player}, f"{player}'s bankruptcy"),

@@ -253,7 +253,7 @@ class UltimateFlows(TerminalParts):
         if owner is None or owner == payer:
             return False
         try:
-            return self._game.rent(payer, square)[0] != self._rent_shown(square, owner, None, None)
+            return self._game.rent(payer, square).amount != self._rent_shown(square, owner, None, None)
         except GameError:
             return False
 
@@ -331,7 +331,7 @@ class UltimateFlows(TerminalParts):
         assert card is not None and screen.player is not None
         try:
             op = self._event_op(screen)
-            effects = self._game.preview(op)
+            effects = self._game.preview(op).effects
         except GameError as exc:  # the last choice is asked again (the card, when it asked for nothing)
             if screen.picks:
                 screen.picks.popitem()
@@ -501,7 +501,7 @@ class UltimateFlows(TerminalParts):
         other = payer if payer and payer != owner else next((p for p in state.active_players() if p != owner), None)
         if owner and other:
             try:
-                rent = self._game.rent(other, square)[0]
+                rent = self._game.rent(other, square).amount
             except GameError:
                 rent = None
         return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,

@@ -55,9 +55,10 @@ from typing import Any, TypeVar
 from cards.editions import DeckCard
 from cards.registry import BankerCard, DeedCard, Enrolment, PlayerCard, PropertyCard
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
+from terminal.bank.door import Receipt
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
-from terminal.bank.types import Effects, Owed, Receipt
+from terminal.bank.types import Effects, Owed
 from terminal.errors import AuditFailed, GameError
 from terminal.table import flows_ultimate  # the electronic board's taps
 from terminal.table.dialogs import (
@@ -649,7 +650,7 @@ class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
         A charge larger than the payer's cash says what is paid and what stays owed."""
         if effects is None:
             try:
-                effects = self._game.preview(op)
+                effects = self._game.preview(op).effects
             except GameError as exc:
                 return self._refuse_error(exc)
         postings = tuple(effects.postings)
@@ -666,7 +667,7 @@ class Terminal(flows_ultimate.UltimateFlows, TableFlows, ViewBuilder):
         """The touch that names the amount commits, unless the operation would create a debt: then its
         confirmation says what is paid and what stays owed. A refusal is shown and nothing changes."""
         try:
-            effects = self._game.preview(op)
+            effects = self._game.preview(op).effects
         except GameError as exc:
             return self._refuse_error(exc)
         if self._owes(effects):

@@ -92,8 +92,8 @@ class ViewBuilder(TerminalParts):
             # Ann", not two cut entries), in the order the debts were made; the pot is shown as the Bank
             owed: dict[str, int] = {}
             for d in state.debts_of(name):
-                creditor = "bank" if d["creditor"] == "pot" else d["creditor"]
-                owed[creditor] = owed.get(creditor, 0) + d["amount"]
+                creditor = "bank" if d.creditor == "pot" else d.creditor
+                owed[creditor] = owed.get(creditor, 0) + d.amount
             debts = tuple(owed.items())
             lines.append(PlayerLine(name, seat, state.cash[name], self.game.worth(name), debts,
                                     name in state.bankrupt_list))
@@ -109,7 +109,7 @@ class ViewBuilder(TerminalParts):
         if owner and deed.kind != "utility" and not state.mortgaged.get(square):
             other = payer if payer and payer != owner else next((p for p in state.players if p != owner), None)
             try:
-                rent = self._game.rent(other, square)[0] if other else None
+                rent = self._game.rent(other, square).amount if other else None
             except GameError:
                 rent = None
         # the edition's name as it is (a Localized text): the screen shows it in its own language
@@ -309,7 +309,7 @@ class ViewBuilder(TerminalParts):
         if payer is None:
             return None
         try:
-            return self._game.rent(payer, square, dice, card)[0]
+            return self._game.rent(payer, square, dice, card).amount
         except GameError:
             return None
 
@@ -363,7 +363,7 @@ class ViewBuilder(TerminalParts):
         """What ``op`` would move for ``player``, signed: "+200 €" received from the Bank, "−100 €" charged
         (what is paid and what would stay owed), or "" (refused)."""
         try:
-            effects = self._game.preview(op)
+            effects = self._game.preview(op).effects
         except GameError:
             return ""
         received = sum(a for p, q, a in effects.postings if q == player and p == "bank")

@@ -132,7 +132,7 @@ def test_a_rent_paid_in_part_says_what_is_still_owed(table):
     d.tap(BOB)
     said = text(table.view.message, "en").replace(NBSP, " ")
     assert said.startswith("Done: Bob pays Ann the rent on Boardwalk ($100); Bob owes Ann $")
-    assert str(g.debts()["Bob"][0]["amount"]) in said
+    assert str(g.current.debts_of("Bob")[0].amount) in said
 
 
 def test_two_debts_to_one_creditor_show_as_one_sum(table):
@@ -141,8 +141,8 @@ def test_two_debts_to_one_creditor_show_as_one_sum(table):
     g = table.game
     g.pay_rent("Bob", 39)
     g.pay_rent("Bob", 39)
-    owed = sum(d["amount"] for d in g.current.debts_of("Bob") if d["creditor"] == "Ann")
-    assert len([d for d in g.current.debts_of("Bob") if d["creditor"] == "Ann"]) == 2 and owed > 0  # two records
+    owed = sum(d.amount for d in g.current.debts_of("Bob") if d.creditor == "Ann")
+    assert len([d for d in g.current.debts_of("Bob") if d.creditor == "Ann"]) == 2 and owed > 0  # two records
     table.driver.tap(BOB)
     table.driver.button("cancel")
     line = next(p for p in table.view.players if p.name == "Bob")

@@ -145,7 +145,7 @@ def test_a_payment_that_creates_a_debt_shows_what_stays_owed_before_it_commits(t
     assert text(view.pending.warning, "fr") == f"Bob paie 915{NBSP}€, doit encore 485{NBSP}€ → Ann"
     table.clock.advance(1)
     d.tap(BOB)
-    assert table.entries() == start + 1 and table.game.current.debts_of("Bob")[0]["amount"] == 485
+    assert table.entries() == start + 1 and table.game.current.debts_of("Bob")[0].amount == 485
 
 
 def test_a_charge_that_creates_a_debt_from_a_button_is_confirmed(table):
