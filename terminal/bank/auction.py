@@ -11,10 +11,11 @@ from typing import Protocol
 
 from cards.editions import Edition
 from terminal.bank import rules
+from terminal.bank.door import Receipt
 from terminal.bank.money import check_amount
 from terminal.bank.state import State
 from terminal.bank.tx import Tx
-from terminal.bank.types import GameConfig, Receipt
+from terminal.bank.types import GameConfig
 from terminal.errors import GameOver, InsufficientCash, RuleViolation
 
 

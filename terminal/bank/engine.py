@@ -113,8 +113,8 @@ def _pay_rent(tx: Tx, op: PayRent) -> None:
     """Pay the owner's rent (RULES.md, Title deeds), with the two card variants."""
     payer = tx.player(op.player)
     deed = tx.deed(op.square)
-    amount, owner = rules.rent_due(tx.s, tx.cfg, payer, deed, op.dice, op.card)
-    tx.charge(payer, owner, amount)
+    rent = tx.effects.rent = rules.rent_due(tx.s, tx.cfg, payer, deed, op.dice, op.card)
+    tx.charge(payer, rent.owner, rent.amount)
 
 
 @_handles(PayTax)
@@ -522,7 +522,7 @@ def replay_effects(state: State, effects: Effects, inverse: bool = False) -> Sta
     for section, key, before, after in (reversed(changes) if inverse else changes):
         value = before if inverse else after
         if section == "debts":  # the one key "list": every outstanding debt, in their stored form
-            new.debts = tuple(Debt.of(d) for d in value or ())
+            new.debts = tuple(Debt.from_json(d) for d in value or ())
             continue
         table = getattr(new, section)
         if section in ("owner", "level", "mortgaged"):

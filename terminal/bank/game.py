@@ -40,6 +40,7 @@ from cards.editions import Edition, load_edition
 from terminal.bank import engine, ultimate
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger, quick_check
+from terminal.bank.door import Preview, Receipt
 from terminal.bank.durable import fsync_directory
 from terminal.bank.history import (
     MAINTAIN_BUDGET_S,
@@ -51,11 +52,45 @@ from terminal.bank.history import (
     worth_series,
 )
 from terminal.bank.ledger import AsFound, Entry, Ledger, companions, damaged, key_id, one_line, transfers
-from terminal.bank.operations import CLOCK_OPERATIONS, Operation, PlayTime, TimeLimit, TimeUp, Undo, parse_operation
+from terminal.bank.operations import (
+    CLOCK_OPERATIONS,
+    Auction,
+    BankPays,
+    Build,
+    Buy,
+    CollectFromEachPlayer,
+    DeclareBankruptcy,
+    EndGame,
+    FreeParking,
+    GainJailCard,
+    JailFine,
+    Location,
+    Mortgage,
+    Operation,
+    PassGo,
+    PayBank,
+    PayEachPlayer,
+    PayRent,
+    PayTax,
+    PlayTime,
+    RaiseLevel,
+    Repairs,
+    SellBuilding,
+    SellProperty,
+    TimeLimit,
+    TimeUp,
+    Trade,
+    TradeSide,
+    Transfer,
+    Undo,
+    Unmortgage,
+    UseJailCard,
+    parse_operation,
+)
 from terminal.bank.rules import raisable, rent_due
 from terminal.bank.state import ALL_MODES, BANK, MODES, POT, ULTIMATE, State, standings, worth
 from terminal.bank.tx import Tx
-from terminal.bank.types import LEGACY_SETTLEMENT, SETTLEMENTS, Effects, GameConfig, Owed, Receipt
+from terminal.bank.types import LEGACY_SETTLEMENT, SETTLEMENTS, Effects, GameConfig, Owed, Rent
 from terminal.errors import AuditFailed, GameError, LedgerError, NothingToUndo, RuleViolation, UnknownName
 
 _log = logging.getLogger(__name__)
@@ -582,58 +617,64 @@ class Game:
         screen reads it on every redraw; :attr:`raw_state` is the copy to experiment on)."""
         return self._state
 
-    # -- the generic entry point ---------------------------------------------------------------------------
-    def preview(self, op: Operation | Mapping[str, Any]) -> Effects:
-        """Compute an operation without committing it: what it would pay to whom (for a confirmation
-        screen). Raises the same errors as :meth:`apply` would."""
+    # -- the door: preview, commit (docs/bank-door.md) ----------------------------------------------------
+    def preview(self, op: Operation | Mapping[str, Any]) -> Preview:
+        """Compute ``op`` (a record of :mod:`terminal.bank.operations`; :class:`~terminal.bank.operations.Undo`
+        for an undo) on the game as it stands, without committing it: what it would move and change, the rent
+        it would charge, the debts it would create (:class:`~terminal.bank.door.Preview`). :meth:`commit` writes
+        it. Raises the errors :meth:`apply` would: MalformedOperation, a GameError subclass for a refusal
+        (NothingToUndo, AuditFailed for an undo of an edited entry). ``op`` may still be a table-log line (a
+        dict), parsed here: a shim for the callers written before issue 23."""
         operation = parse_operation(op)
         if isinstance(operation, Undo):
             target = self._undo_target()
-            return engine.undo_effects(self._state, self.config, target.op, _effects(target))
-        _, effects = engine.apply(self._state, self.config, operation)
-        return effects
+            effects = engine.undo_effects(self._state, self.config, target.op, _effects(target))
+            return Preview(operation, effects, self._state, engine.replay_effects(self._state, effects),
+                           undone=parse_operation(target.op), undoes=target.seq)
+        after, effects = engine.apply(self._state, self.config, operation)
+        return Preview(operation, effects, self._state, after, rent=effects.rent)
 
-    def apply(self, op: Operation | Mapping[str, Any]) -> Receipt:
-        """Commit one operation: a record of :mod:`terminal.bank.operations`, or a table-log line
-        (``{"op": "buy", "player": "Ann", "square": 39}``), parsed here once.
+    def commit(self, preview: Preview) -> Receipt:
+        """Commit a :meth:`preview`: one journal entry, written durably before this returns. When the journal
+        has not moved since the preview (no entry written meanwhile: the game's state is the one it was computed
+        on) the very computation previewed is written, without computing it again; otherwise the operation is
+        computed again on the game as it now stands, and may be refused (a GameError: nothing is written).
 
-        Raises MalformedOperation for a line of the wrong shape, a GameError subclass for a refusal (nothing
-        changes), LedgerError if the file cannot be written (nothing is recorded). An ``x_play_time`` that
-        brings the time played to the limit also records ``x_time_up``: the game is then over.
-        """
-        operation = parse_operation(op)
+        Raises LedgerError if the file cannot be written (nothing is recorded). An ``x_play_time`` that brings
+        the time played to the limit also records ``x_time_up``: the game is then over."""
+        if preview.basis is not self._state:  # an entry was written since the preview: computed again
+            preview = self.preview(preview.operation)
+        operation = preview.operation
         if isinstance(operation, Undo):
-            return self.undo()
-        receipt = self._commit(operation)
+            was_over = self.is_over()
+            self._time_up = None
+            seq = self._ledger.append("undo", {"op": Undo.op}, preview.undoes, preview.effects.postings,
+                                      preview.effects.changes, preview.after.to_json())
+            self._state = preview.after
+            if was_over and not self.is_over():  # play resumes now: the time the game stood over is no play
+                self._play_ref = self._play_clock() if self._play_clock is not None else None
+                self._play_pending = 0.0
+            return self._receipt(seq, preview)
+        seq = self._ledger.append("op", operation.to_json(), None, preview.effects.postings,
+                                  preview.effects.changes, preview.after.to_json())
+        self._state = preview.after
+        receipt = self._receipt(seq, preview)
         if isinstance(operation, PlayTime) and engine.time_is_up(self._state, self.config):
-            self._time_up = self._commit(TimeUp())  # the time played reached the limit: the game ends
+            self._time_up = self.apply(TimeUp())  # the time played reached the limit: the game ends
         return receipt
 
-    def _commit(self, operation: Operation) -> Receipt:
-        new_state, effects = engine.apply(self._state, self.config, operation)
-        recorded = operation.to_json()
-        seq = self._ledger.append("op", recorded, None, effects.postings, effects.changes, new_state.to_json())
-        self._state = new_state
-        return self._receipt(seq, recorded, effects)
+    def apply(self, op: Operation | Mapping[str, Any]) -> Receipt:
+        """Compute and commit one operation: :meth:`commit` of its :meth:`preview` (one computation). ``op``: a
+        record of :mod:`terminal.bank.operations` (or, a shim for the callers written before issue 23, a table-log
+        line, parsed here). Raises as :meth:`preview` and :meth:`commit` do."""
+        return self.commit(self.preview(op))
 
     def undo(self) -> Receipt:
-        """Undo the last operation not yet undone, by appending a compensating entry (nothing is deleted).
-        May be repeated; survives a restart; undoing the operation that ended the game reopens it (the end of
-        a time-limited game whose time is played: with the limit lifted). An undo is not itself undoable; the
-        clock's entries (play time) are never undone. Raises NothingToUndo."""
-        target = self._undo_target()
-        seq = target.seq
-        effects = engine.undo_effects(self._state, self.config, target.op, _effects(target))
-        new_state = engine.replay_effects(self._state, effects)
-        op = {"op": "undo"}
-        was_over = self.is_over()
-        self._time_up = None
-        new_seq = self._ledger.append("undo", op, seq, effects.postings, effects.changes, new_state.to_json())
-        self._state = new_state
-        if was_over and not self.is_over():  # play resumes now: the time the game stood over is no play
-            self._play_ref = self._play_clock() if self._play_clock is not None else None
-            self._play_pending = 0.0
-        return self._receipt(new_seq, {"op": "undo", "undoes": target.op}, effects)
+        """Undo the last operation not yet undone, by appending a compensating entry (nothing is deleted):
+        ``apply(Undo())``. May be repeated; survives a restart; undoing the operation that ended the game reopens
+        it (the end of a time-limited game whose time is played: with the limit lifted). An undo is not itself
+        undoable; the clock's entries (play time) are never undone. Raises NothingToUndo."""
+        return self.apply(Undo())
 
     def _undo_target(self) -> Entry:
         """The journal entry an undo would undo, checked against its keyed hash. Raises NothingToUndo, or
@@ -654,111 +695,106 @@ class Game:
         entry = self._ledger.entry(seq) if seq is not None else None
         return entry.op if entry is not None else None
 
-    def _receipt(self, seq: int, op: dict[str, Any], effects: Effects) -> Receipt:
-        return Receipt(seq=seq, op=op, postings=tuple(effects.postings), debts=self.debts())
+    def _receipt(self, seq: int, preview: Preview) -> Receipt:
+        return Receipt(seq=seq, operation=preview.operation, postings=tuple(preview.effects.postings),
+                       debts_created=preview.effects.debts_created(), rent=preview.rent, undone=preview.undone,
+                       debts=self.debts())
 
-    # -- one method per operation (docs/table-log.md) ------------------------------------------------------
+    # -- one method per operation (docs/table-log.md): each applies its record ---------------------------
     def pass_go(self, player: str) -> Receipt:
         """GO salary from the Bank (RULES.md, Money in and out)."""
-        return self.apply({"op": "pass_go", "player": player})
+        return self.apply(PassGo(player))
 
     def buy(self, player: str, square: int) -> Receipt:
         """Buy an unowned deed at its printed price. Voluntary: refused without the cash or while in debt."""
-        return self.apply({"op": "buy", "player": player, "square": square})
+        return self.apply(Buy(player, square))
 
     def auction(self, square: int, winner: str, price: int) -> Receipt:
         """Record an auction's result: ``winner`` pays ``price`` (>= 1) to the Bank for an unowned deed. To run
         the bidding, see :meth:`start_auction`."""
-        return self.apply({"op": "auction", "square": square, "winner": winner, "price": price})
+        return self.apply(Auction(square, winner, price))
 
     def pay_rent(self, player: str, square: int, dice: int | None = None, card: str | None = None) -> Receipt:
         """Pay the owner's rent for ``square``; ``dice`` (2-12) for utilities; ``card``: ``nearest_railroad``
         (twice the rent) or ``nearest_utility`` (10 x dice). A charge: never refused for lack of cash."""
-        return self.apply(_drop_none({"op": "pay_rent", "player": player, "square": square, "dice": dice,
-                                      "card": card}))
+        return self.apply(PayRent(player, square, dice, card))
 
     def pay_tax(self, player: str, square: int, choice: str | None = None) -> Receipt:
-        """Income tax (square 4) or luxury tax (38); ``choice`` ``flat``/``percent`` under ``income_tax_percent``."""
-        return self.apply(_drop_none({"op": "pay_tax", "player": player, "square": square, "choice": choice}))
+        """Income tax or luxury tax (the edition's tax squares); ``choice`` ``flat``/``percent`` under
+        ``income_tax_percent``."""
+        return self.apply(PayTax(player, square, choice))
 
     def bank_pays(self, player: str, amount: int) -> Receipt:
         """A card or the Bank pays the player ``amount``."""
-        return self.apply({"op": "bank_pays", "player": player, "amount": amount})
+        return self.apply(BankPays(player, amount))
 
     def pay_bank(self, player: str, amount: int) -> Receipt:
         """A card or fee the player pays to the Bank (to the pot under the jackpot rule). A charge."""
-        return self.apply({"op": "pay_bank", "player": player, "amount": amount})
+        return self.apply(PayBank(player, amount))
 
     def pay_each_player(self, player: str, amount: int) -> Receipt:
         """The player pays ``amount`` to every other player still in the game, in play order. A charge."""
-        return self.apply({"op": "pay_each_player", "player": player, "amount": amount})
+        return self.apply(PayEachPlayer(player, amount))
 
     def collect_from_each_player(self, player: str, amount: int) -> Receipt:
         """Every other player still in the game pays the player ``amount``. Charges."""
-        return self.apply({"op": "collect_from_each_player", "player": player, "amount": amount})
+        return self.apply(CollectFromEachPlayer(player, amount))
 
     def repairs(self, player: str, per_house: int, per_hotel: int) -> Receipt:
         """Pay the Bank ``per_house`` for each house and ``per_hotel`` for each hotel the player owns."""
-        return self.apply({"op": "repairs", "player": player, "per_house": per_house, "per_hotel": per_hotel})
+        return self.apply(Repairs(player, per_house, per_hotel))
 
     def jail_fine(self, player: str) -> Receipt:
-        """Pay the jail fine (50 in the classic unit). A charge."""
-        return self.apply({"op": "jail_fine", "player": player})
+        """Pay the jail fine (the edition's; 50 in the classic unit). A charge."""
+        return self.apply(JailFine(player))
 
     def gain_jail_card(self, player: str, deck: str) -> Receipt:
         """The player draws the Get Out of Jail Free card of ``deck`` (``chance``/``community_chest``)."""
-        return self.apply({"op": "gain_jail_card", "player": player, "deck": deck})
+        return self.apply(GainJailCard(player, deck))
 
     def use_jail_card(self, player: str, deck: str | None = None) -> Receipt:
         """The player uses a Get Out of Jail Free card; it goes back under its deck."""
-        return self.apply(_drop_none({"op": "use_jail_card", "player": player, "deck": deck}))
+        return self.apply(UseJailCard(player, deck))
 
     def free_parking(self, player: str) -> Receipt:
         """Landing on Free Parking: nothing, or the whole pot under the jackpot rule."""
-        return self.apply({"op": "free_parking", "player": player})
+        return self.apply(FreeParking(player))
 
     def build(self, player: str, square: int, price: int | None = None) -> Receipt:
         """Build the next house (or the hotel) on a street; ``price`` when won at a housing-shortage auction."""
-        return self.apply(_drop_none({"op": "build", "player": player, "square": square, "price": price}))
+        return self.apply(Build(player, square, price))
 
     def sell_building(self, player: str, square: int, whole: bool = False) -> Receipt:
         """Sell one building back to the Bank at half price, or (``whole``) every building of the group."""
-        op: dict[str, Any] = {"op": "sell_building", "player": player, "square": square}
-        if whole:
-            op["whole"] = True
-        return self.apply(op)
+        return self.apply(SellBuilding(player, square, True if whole else None))
 
     def mortgage(self, player: str, square: int) -> Receipt:
         """Mortgage a deed (no buildings in its group); the Bank pays the mortgage value."""
-        return self.apply({"op": "mortgage", "player": player, "square": square})
+        return self.apply(Mortgage(player, square))
 
     def unmortgage(self, player: str, square: int) -> Receipt:
         """Lift a mortgage: mortgage value + 10 % (rounded per ``interest_rounding``). Voluntary."""
-        return self.apply({"op": "unmortgage", "player": player, "square": square})
+        return self.apply(Unmortgage(player, square))
 
     def transfer(self, payer: str, payee: str, amount: int) -> Receipt:
         """A voluntary payment between players, or with the Bank (``"bank"``)."""
-        return self.apply({"op": "transfer", "from": payer, "to": payee, "amount": amount})
+        return self.apply(Transfer(payer, payee, amount))
 
-    def trade(self, a: str, b: str, a_gives: Mapping[str, Any], b_gives: Mapping[str, Any],
+    def trade(self, a: str, b: str, a_gives: TradeSide | Mapping[str, Any], b_gives: TradeSide | Mapping[str, Any],
               lift_now: Iterable[int] = ()) -> Receipt:
-        """A trade: each side gives ``{"cash": n, "squares": [...], "jail_cards": n}``. Received mortgaged
-        deeds cost 10 % at once; those in ``lift_now`` are lifted at once for their mortgage value."""
-        op: dict[str, Any] = {"op": "trade", "a": a, "b": b, "a_gives": dict(a_gives), "b_gives": dict(b_gives)}
-        if lift_now:
-            op["lift_now"] = list(lift_now)
-        return self.apply(op)
+        """A trade: each side gives a :class:`~terminal.bank.operations.TradeSide` (or its table-log form
+        ``{"cash": n, "squares": [...], "jail_cards": n}``). Received mortgaged deeds cost 10 % at once; those in
+        ``lift_now`` are lifted at once for their mortgage value."""
+        return self.apply(Trade(a, b, TradeSide.of(a_gives, "a_gives"), TradeSide.of(b_gives, "b_gives"),
+                                tuple(lift_now) or None))
 
     def declare_bankruptcy(self, player: str, lift_now: Iterable[int] = ()) -> Receipt:
         """Bankruptcy to the creditor of the oldest debt (see :mod:`terminal.bank.bankruptcy`)."""
-        op: dict[str, Any] = {"op": "declare_bankruptcy", "player": player}
-        if lift_now:
-            op["lift_now"] = list(lift_now)
-        return self.apply(op)
+        return self.apply(DeclareBankruptcy(player, tuple(lift_now) or None))
 
     def end_game(self) -> Receipt:
         """End a time-limited game now."""
-        return self.apply({"op": "end_game"})
+        return self.apply(EndGame())
 
     # -- the Ultimate Banking board (terminal/bank/ultimate.py) --------------------------------------------
     def level(self, square: int) -> int:
@@ -767,18 +803,15 @@ class Game:
 
     def raise_level(self, player: str, square: int) -> Receipt:
         """The owner lands on their own property: +1 rent level (refused at 5)."""
-        return self.apply({"op": "raise_level", "player": player, "square": square})
+        return self.apply(RaiseLevel(player, square))
 
     def location(self, player: str, square: int, buy: bool = False) -> Receipt:
         """A Location square: the fee, then the chosen property's landing (``buy``: buy it, unowned)."""
-        op: dict[str, Any] = {"op": "location", "player": player, "square": square}
-        if buy:
-            op["buy"] = True
-        return self.apply(op)
+        return self.apply(Location(player, square, True if buy else None))
 
     def sell_property(self, player: str, square: int) -> Receipt:
         """A player in debt sells a property back to the Bank at its printed price."""
-        return self.apply({"op": "sell_property", "player": player, "square": square})
+        return self.apply(SellProperty(player, square))
 
     def event(self, player: str, card: int, **targets: Any) -> Receipt:
         """Play Event card number ``card`` (1-based, the edition's order) for ``player`` with the targets its
@@ -819,17 +852,15 @@ class Game:
                 limit is not None and self._play_pending >= max(limit - self.played(), 1)):
             self._record_play_time()
         if engine.time_is_up(self._state, self.config):  # reached, but its end not written (a stop between)
-            self._time_up = self._commit(TimeUp())
+            self._time_up = self.apply(TimeUp())
         ended, self._time_up = self._time_up, None
         return ended if self.is_over() else None
 
     def _record_play_time(self) -> None:
         seconds = int(self._play_pending)
         if seconds >= 1:
-            self._commit(PlayTime(seconds))
+            self.apply(PlayTime(seconds))  # an end it causes is recorded too (commit)
             self._play_pending -= seconds  # once written: a refused or failed write keeps the time to count
-            if engine.time_is_up(self._state, self.config):
-                self._time_up = self._commit(TimeUp())
 
     def _stop_play_clock(self) -> None:
         """Write the play time counted since the last entry (a clean close)."""
@@ -911,8 +942,9 @@ class Game:
     def standings(self) -> list[str]:
         return standings(self._state, self.edition, self.config.houses_before_hotel)
 
-    def rent(self, payer: str, square: int, dice: int | None = None, card: str | None = None) -> tuple[int, str]:
-        """``(amount, owner)`` that :meth:`pay_rent` would charge; raises as it would."""
+    def rent(self, payer: str, square: int, dice: int | None = None, card: str | None = None) -> Rent:
+        """The rent :meth:`pay_rent` would charge ``payer`` on ``square`` now, with its reason
+        (:class:`~terminal.bank.types.Rent`: ``amount``, ``owner``, ``reason``, ``detail``); raises as it would."""
         tx = Tx(self._state, self.config)
         if self.edition.is_ultimate:
             deed = tx.deed(square)
@@ -1018,10 +1050,6 @@ class Game:
 def _effects(entry: Entry) -> Effects:
     """The effects a journal entry recorded."""
     return Effects.recorded(entry.postings, entry.changes)
-
-
-def _drop_none(op: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in op.items() if v is not None}
 
 
 def _parse_time(text: str) -> datetime:

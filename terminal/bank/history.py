@@ -536,7 +536,7 @@ def worth_series(ledger: Ledger, edition: Edition, players: Sequence[str], house
                 state.cash[account] += amount
         for (section, key), value in values.items():
             if section == "debts":
-                state.debts = tuple(Debt.of(d) for d in value or ())
+                state.debts = tuple(Debt.from_json(d) for d in value or ())
             elif section == "bankrupt":
                 _set(state.bankrupt, section, key, list(value) if value is not None else None)
             else:

@@ -13,6 +13,7 @@ line's fields: ``"whole": false`` stays written out, an absent ``whole`` stays a
 from __future__ import annotations
 
 import types
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
@@ -52,8 +53,33 @@ class TradeSide:
             out["jail_cards"] = self.jail_cards
         return out
 
+    def __post_init__(self) -> None:
+        for name, kind in self.KINDS.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if kind is list:
+                if not isinstance(value, (list, tuple)) or not all(_is(v, int) for v in value):
+                    raise MalformedOperation(f"trade: {name} must list square numbers, not {value!r}.",
+                                             code="wrong_type", params={"op": "trade", "field": name})
+                object.__setattr__(self, name, tuple(value))
+            elif not _is(value, kind):
+                raise MalformedOperation(f"trade: {name} must be {kind.__name__}, not {value!r}.",
+                                         code="wrong_type", params={"op": "trade", "field": name})
+
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TradeSide:
+    def of(cls, value: TradeSide | Mapping[str, Any], key: str = "a_gives") -> TradeSide:
+        """``value`` as a record: a record as it is, or its table-log form ``{"cash", "squares", "jail_cards"}``
+        checked (MalformedOperation for an unknown key or a wrong type, naming ``key``)."""
+        if isinstance(value, TradeSide):
+            return value
+        if not isinstance(value, Mapping):
+            raise MalformedOperation(f"trade: {key} must be an object, not {value!r}.", code="wrong_type",
+                                     params={"op": "trade", "field": key})
+        return _trade_side(Trade.op, key, dict(value))
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TradeSide:
         squares = data.get("squares")
         return cls(cash=data.get("cash"), squares=None if squares is None else tuple(squares),
                    jail_cards=data.get("jail_cards"))
@@ -64,6 +90,30 @@ class Operation:
     """An operation of the table log. ``op`` (a class attribute) is its name in the log."""
 
     op: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        """Every field of its JSON type (MalformedOperation ``wrong_type`` otherwise), a list of squares kept as
+        a tuple, a trade side given in its table-log form made a :class:`TradeSide`: a record built by hand is
+        checked as :func:`parse_operation` checks a line (which builds its record the same way, once)."""
+        for spec in _FIELDS[self.op]:
+            value = getattr(self, spec.attr)
+            if value is None:
+                if spec.required:
+                    raise MalformedOperation(f"{self.op}: missing field {spec.key!r}.", code="missing_field",
+                                             params={"op": self.op, "field": spec.key})
+                continue
+            if spec.kind is dict:
+                if not isinstance(value, TradeSide):
+                    object.__setattr__(self, spec.attr, TradeSide.of(value, spec.key))
+            elif spec.kind is list:
+                if not isinstance(value, (list, tuple)) or not all(_is(v, int) for v in value):
+                    raise MalformedOperation(f"{self.op}: {spec.key} must list square numbers.", code="wrong_type",
+                                             params={"op": self.op, "field": spec.key})
+                if not isinstance(value, tuple):
+                    object.__setattr__(self, spec.attr, tuple(value))
+            elif not _is(value, spec.kind):
+                raise MalformedOperation(f"{self.op}: field {spec.key!r} must be {spec.kind.__name__}, not {value!r}.",
+                                         code="wrong_type", params={"op": self.op, "field": spec.key})
 
     def to_json(self) -> dict[str, Any]:
         """The operation as the journal stores it: ``{"op": ..., field: value, ...}``, the fields given only."""

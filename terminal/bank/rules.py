@@ -11,7 +11,7 @@ from cards.editions import Edition, Square, join_localized
 from terminal.bank.money import half, ten_percent
 from terminal.bank.state import HOTEL, State
 from terminal.bank.tx import Tx
-from terminal.bank.types import GameConfig
+from terminal.bank.types import GameConfig, Rent
 from terminal.errors import RuleViolation
 
 RENT_CARDS = ("nearest_railroad", "nearest_utility")
@@ -35,8 +35,9 @@ def holds_whole_group(state: State, config: GameConfig, owner: str, deed: Square
 
 
 def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: int | None = None,
-             card: str | None = None) -> tuple[int, str]:
-    """The rent ``payer`` owes for landing on ``deed``, and to whom: ``(amount, owner)``.
+             card: str | None = None) -> Rent:
+    """The rent ``payer`` owes for landing on ``deed``: its amount, to whom, and why (:class:`~terminal.bank.
+    types.Rent`, its ``reason`` one of :data:`~terminal.bank.types.RENT_REASONS`).
 
     - Street: printed rent for its houses or hotel; a bare street of a colour group one owner holds entirely
       pays double, except that (flag ``double_rent_with_mortgaged_street`` off) the double is lost while any
@@ -81,26 +82,27 @@ def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: i
             held = sum(1 for s in config.edition.group_of(deed.index) if state.owner.get(s) == owner)
             multiplier = deed.rents[held - 1]
         # Dice multipliers are not amounts: a scaled edition (francs x 100) scales the dice rent.
-        return multiplier * dice * config.edition.scale, owner
+        return Rent(multiplier * dice * config.edition.scale, owner, "dice", {"times": multiplier, "dice": dice})
     if dice is not None:
         raise RuleViolation(f"Rent on {deed.name} does not depend on the dice; leave the dice out.",
                             code="rent_no_dice", params={"square": deed.index, "deed": deed.name})
     if deed.kind == "railroad":
         held = sum(1 for s in config.edition.group_of(deed.index) if state.owner.get(s) == owner)
         rent = deed.rents[held - 1]
-        return (rent * 2 if card == "nearest_railroad" else rent), owner
+        if card == "nearest_railroad":
+            return Rent(rent * 2, owner, "railroad_card", {"n": held})
+        return Rent(rent, owner, "railroads", {"n": held})
     level = state.level.get(deed.index, 0)
     if level == HOTEL:
-        return deed.rents[5], owner
+        return Rent(deed.rents[5], owner, "hotel")
     if level:
-        return deed.rents[level], owner
-    rent = deed.rents[0]
+        return Rent(deed.rents[level], owner, "houses", {"n": level})
     group = config.edition.group_of(deed.index)
     if holds_whole_group(state, config, owner, deed):
         any_mortgaged = any(state.mortgaged.get(s) for s in group)
         if not any_mortgaged or config.rules.get("double_rent_with_mortgaged_street"):
-            rent *= 2
-    return rent, owner
+            return Rent(deed.rents[0] * 2, owner, "group")
+    return Rent(deed.rents[0], owner, "bare")
 
 
 def tax_due(state: State, config: GameConfig, player: str, square: int, choice: str | None) -> int:

@@ -90,7 +90,7 @@ class State:
                    owner={int(k): v for k, v in data["owner"].items()},
                    level={int(k): v for k, v in data["level"].items()},
                    mortgaged={int(k): v for k, v in data["mortgaged"].items()},
-                   jail_card=dict(data["jail_card"]), debts=tuple(Debt.of(d) for d in data["debts"]["list"]),
+                   jail_card=dict(data["jail_card"]), debts=tuple(Debt.from_json(d) for d in data["debts"]["list"]),
                    bankrupt={"list": list(data["bankrupt"]["list"])}, bank=dict(data["bank"]),
                    game=dict(data["game"]))
 

@@ -6,7 +6,8 @@ become a debt, the settlement of debts) and the checks of names and amounts. The
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from cards.editions import Square
@@ -42,11 +43,10 @@ class Tx:
             table[key] = value
         self.effects.changes.append(Change(section, key, _copy(before), _copy(value)))
 
-    def set_debts(self, debts: Iterable[Mapping[str, Any]]) -> None:
-        """Replace the outstanding debts by ``debts`` (records or their stored form), oldest first; those paid
-        off (amount 0) go. Recorded as the journal has them: section ``debts``, key ``list``, the lists of
-        stored debts before and after."""
-        new = tuple(Debt.of(d) for d in debts if d["amount"] > 0)
+    def set_debts(self, debts: Iterable[Debt]) -> None:
+        """Replace the outstanding debts by ``debts``, oldest first; those paid off (amount 0) go. Recorded as
+        the journal has them: section ``debts``, key ``list``, the lists of stored debts before and after."""
+        new = tuple(d for d in debts if d.amount > 0)
         if new == self.s.debts:
             return
         before = [d.to_json() for d in self.s.debts]
@@ -83,7 +83,7 @@ class Tx:
         """
         if amount <= 0:
             return
-        self.set_debts((*self.s.debt_list, Debt(debtor, creditor, amount)))
+        self.set_debts((*self.s.debts, Debt(debtor, creditor, amount)))
         self.settle()
 
     def bank_creditor(self) -> str:
@@ -129,24 +129,25 @@ class Tx:
             self._settle_passes_v1()
             return
         while True:
-            debts = [dict(d) for d in self.s.debt_list]
+            debts = self.s.debts
+            left = [d.amount for d in debts]
             paid = False
             owing: set[str] = set()  # debtors with an outstanding debt earlier in this pass
-            for debt in debts:
-                debtor = debt["debtor"]
+            for i, debt in enumerate(debts):
+                debtor = debt.debtor
                 if debtor in (BANK, POT):
                     continue
                 available = self.s.cash[debtor]
-                if debtor not in owing and available > 0 and debt["amount"] > 0:
-                    amount = min(available, debt["amount"])
-                    self.move(debtor, debt["creditor"], amount)
-                    debt["amount"] -= amount
+                if debtor not in owing and available > 0 and left[i] > 0:
+                    amount = min(available, left[i])
+                    self.move(debtor, debt.creditor, amount)
+                    left[i] -= amount
                     paid = True
-                if debt["amount"] > 0:
+                if left[i] > 0:
                     owing.add(debtor)
             if not paid:
                 return
-            self.set_debts(debts)
+            self.set_debts(_with_amounts(debts, left))
 
     def _settle_passes_v1(self) -> None:
         """The settlement of games started before the order was fixed (:data:`~terminal.bank.types.
@@ -155,21 +156,22 @@ class Tx:
         passed. Kept, unchanged, only so that those games' journals still audit and play on the way they
         were computed; every new game uses the order of :meth:`settle`."""
         while True:
-            debts = [dict(d) for d in self.s.debt_list]
+            debts = self.s.debts
+            left = [d.amount for d in debts]
             paid = False
-            for debt in debts:
-                debtor = debt["debtor"]
+            for i, debt in enumerate(debts):
+                debtor = debt.debtor
                 if debtor in (BANK, POT):
                     continue
                 available = self.s.cash[debtor]
-                if available > 0 and debt["amount"] > 0:
-                    amount = min(available, debt["amount"])
-                    self.move(debtor, debt["creditor"], amount)
-                    debt["amount"] -= amount
+                if available > 0 and left[i] > 0:
+                    amount = min(available, left[i])
+                    self.move(debtor, debt.creditor, amount)
+                    left[i] -= amount
                     paid = True
             if not paid:
                 return
-            self.set_debts(debts)
+            self.set_debts(_with_amounts(debts, left))
 
     def receive_mortgaged(self, taker: str, square: int, lift_now: bool) -> None:
         """A mortgaged deed received in a trade or a bankruptcy: 10 % interest to the Bank at once (a
@@ -236,6 +238,11 @@ class Tx:
 
     def amount(self, value: object, what: str = "amount", allow_zero: bool = False) -> int:
         return check_amount(value, self.ed, allow_zero=allow_zero, what=what)
+
+
+def _with_amounts(debts: tuple[Debt, ...], amounts: list[int]) -> list[Debt]:
+    """``debts`` with the amounts ``amounts`` (what is left of each after a pass of the settlement)."""
+    return [d if d.amount == a else replace(d, amount=a) for d, a in zip(debts, amounts, strict=True)]
 
 
 def _copy(value: Any) -> Any:

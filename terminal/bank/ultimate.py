@@ -89,7 +89,7 @@ from terminal.bank.operations import (
 )
 from terminal.bank.state import BANK, POT, State, standings
 from terminal.bank.tx import Tx
-from terminal.bank.types import Debt, GameConfig
+from terminal.bank.types import Debt, GameConfig, Rent
 from terminal.errors import RuleViolation
 
 __all__ = ["SIDES", "EVENT_TARGETS", "handler_for", "refuse_on_classic", "rent_due", "raisable", "level",
@@ -215,10 +215,11 @@ def slump_of(state: State, player: str) -> int:
 
 
 # -- money questions -------------------------------------------------------------------------------------------
-def rent_due(state: State, config: GameConfig, payer: str, deed: Square) -> tuple[int, str]:
-    """``(amount, owner)``: the rent ``payer`` owes on landing on ``deed``: the rent at its level, at level 1
-    while the payer's market slump lasts, doubled for a whole colour group one owner holds when
-    ``group_rent = "double"``. Raises RuleViolation for an unowned or own property."""
+def rent_due(state: State, config: GameConfig, payer: str, deed: Square) -> Rent:
+    """The rent ``payer`` owes on landing on ``deed`` (:class:`~terminal.bank.types.Rent`): the rent at its
+    level (reason ``level``), at level 1 while the payer's market slump lasts (``level_slump``), doubled for a
+    whole colour group one owner holds when ``group_rent = "double"`` (``level_group``). Raises RuleViolation for
+    an unowned or own property."""
     owner = state.owner.get(deed.index)
     if owner is None:
         raise RuleViolation(f"No rent on {deed.name}: nobody owns it. The player may buy it or it is auctioned.",
@@ -227,12 +228,13 @@ def rent_due(state: State, config: GameConfig, payer: str, deed: Square) -> tupl
         raise RuleViolation(f"No rent: {payer} owns {deed.name}; landing on it raises its level.",
                             code="rent_own_deed",
                             params={"square": deed.index, "deed": deed.name, "player": payer, "owner": owner})
-    at = 1 if slump_of(state, payer) else level(state, deed.index)
+    slump = bool(slump_of(state, payer))
+    at = 1 if slump else level(state, deed.index)
     rent = deed.rents[at - 1]
     if config.rules.get("group_rent") == "double" and all(
             state.owner.get(s) == owner for s in config.edition.group_of(deed.index)):
-        rent *= 2
-    return rent, owner
+        return Rent(rent * 2, owner, "level_group", {"level": at})
+    return Rent(rent, owner, "level_slump" if slump else "level", {"level": at})
 
 
 def raisable(state: State, config: GameConfig, player: str) -> int:
@@ -253,14 +255,14 @@ def _land(tx: Tx, player: str, deed: Square) -> None:
     +1 level (the owner's own landing included)."""
     owner = tx.s.owner[deed.index]
     if owner != player:
-        amount, owner = rent_due(tx.s, tx.cfg, player, deed)
+        rent = tx.effects.rent = rent_due(tx.s, tx.cfg, player, deed)
         left = slump_of(tx.s, player)
         if left:
             slump = {p: n for p, n in _slumps(tx.s).items() if p != player}
             if left > 1:
                 slump[player] = left - 1
             tx.set("game", "slump", slump or None)
-        tx.charge(player, owner, amount)
+        tx.charge(player, rent.owner, rent.amount)
     _set_level(tx, deed.index, level(tx.s, deed.index) + 1)
 
 

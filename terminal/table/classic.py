@@ -8,6 +8,7 @@ from typing import Any
 
 from cards.editions import RULE_FLAGS, Edition
 from cards.registry import DeedCard, Role
+from terminal.bank.door import Preview
 from terminal.bank.money import ten_percent
 from terminal.bank.operations import (
     Build,
@@ -24,12 +25,11 @@ from terminal.bank.operations import (
     UseJailCard,
 )
 from terminal.bank.state import MODES
-from terminal.bank.types import Effects
 from terminal.errors import GameError
 from terminal.table.i18n import N_, OPTIONS
 from terminal.table.screens.base import ChoiceNext, KeypadNext, PlayerTap, Table
 from terminal.table.screens.decks import pick_deck_card
-from terminal.table.screens.deeds import BuildPrice, OwnDeed, rent, rent_shown
+from terminal.table.screens.deeds import BuildPrice, OwnDeed, rent, rent_shown, rent_why
 from terminal.table.screens.player import amount_option
 from terminal.table.screens.trade import Partner
 from terminal.table.view import DeedView, Msg, Option, Pending
@@ -74,7 +74,7 @@ class ClassicBoard:
         if owner and deed.kind != "utility" and not state.mortgaged.get(square):
             other = payer if payer and payer != owner else next((p for p in state.players if p != owner), None)
             try:
-                shown = t.bank.rent(other, square)[0] if other else None
+                shown = t.bank.rent(other, square).amount if other else None
             except GameError:
                 shown = None
         # the edition's name as it is (a Localized text): the screen shows it in its own language
@@ -89,14 +89,15 @@ class ClassicBoard:
             return Msg("deed_tap_player", {}, "Tap the player's card"), []
         kind = t.bank.edition.squares[square].kind
         shown = rent_shown(t, square, owner, dice, card)
-        why = self.rent_reason(t, square, owner, dice, card)
+        why = rent_why(shown)
         if shown is None:
             title = Msg("deed_tap_player", {}, "Tap the player's card")
         elif why is None:
-            title = Msg("deed_rent_tap_payer", {"rent": t.fmt(shown)}, f"Rent {shown}: payer, tap your card")
+            title = Msg("deed_rent_tap_payer", {"rent": t.fmt(shown.amount)},
+                        f"Rent {shown.amount}: payer, tap your card")
         else:
-            title = Msg("deed_rent_why_tap_payer", {"rent": t.fmt(shown), "why": why},
-                        f"Rent {shown} ({why.english}): payer, tap your card")
+            title = Msg("deed_rent_why_tap_payer", {"rent": t.fmt(shown.amount), "why": why},
+                        f"Rent {shown.amount} ({why.english}): payer, tap your card")
         options = []
         if kind == "railroad":
             options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
@@ -212,15 +213,17 @@ class ClassicBoard:
         options = []
         for choice in ("flat", "percent"):
             try:
-                amount = sum(a for p, _, a in t.preview(PayTax(player, square, choice)).postings if p == player)
+                amount = t.preview(PayTax(player, square, choice)).paid(player, "bank")
             except GameError:
                 amount = 0
             options.append(Option(choice, Msg(OPTIONS[choice], {"amount": t.fmt(amount)}, choice)))
         t.ask_choice(purpose, options, TaxChoice(player, square))
 
-    def reasons(self, t: Table, op: Operation, effects: Effects) -> tuple[Msg, ...]:
-        """Why a computed amount is what it is: the rent's reason, the 10 % interest of a mortgage, a price set by a
-        building auction (housing shortage), the 10 % income tax, the interest on mortgaged deeds traded."""
+    def reasons(self, t: Table, preview: Preview) -> tuple[Msg, ...]:
+        """Why a computed amount is what it is: the rent's reason (the rules'), the 10 % interest of a mortgage, a
+        price set by a building auction (housing shortage), the 10 % income tax, the interest on mortgaged deeds
+        traded."""
+        op = preview.operation
         edition = t.bank.edition
         square = getattr(op, "square", None)
         deed = edition.squares[square] if isinstance(square, int) and 0 <= square < len(edition.squares) else None
@@ -229,9 +232,8 @@ class ClassicBoard:
             return (Msg("why_unmortgage", {"value": t.fmt(deed.mortgage),
                                            "interest": t.fmt(ten_percent(deed.mortgage, rounding))},
                         "mortgage value + 10 % interest"),)
-        if isinstance(op, PayRent) and deed is not None:
-            owner = t.bank.current.owner.get(deed.index)
-            why = self.rent_reason(t, deed.index, owner, op.dice, op.card) if owner else None
+        if isinstance(op, PayRent):
+            why = rent_why(preview.rent)
             return (why,) if why is not None else ()
         if isinstance(op, Build) and op.price is not None:
             return (Msg("why_shortage_price", {"price": t.fmt(op.price)},
@@ -254,33 +256,6 @@ class ClassicBoard:
                                                                     "amount": t.fmt(interest)}, d.name))
             return tuple(lines)
         return ()
-
-    def rent_reason(self, t: Table, square: int, owner: str, dice: int | None, card: str | None,
-                    payer: str | None = None) -> Msg | None:
-        """Why the rent is what it is: a whole colour group, the buildings, the railroads or utilities held, the
-        dice, a card's rule."""
-        state = t.bank.current
-        edition = t.bank.edition
-        deed = edition.squares[square]
-        if deed.kind == "street":
-            level = state.level.get(square, 0)
-            if level >= 5:
-                return Msg("why_hotel", {}, "a hotel")
-            if level > 0:
-                return Msg("why_houses", {"n": level}, f"{level} house(s)")
-            group = [s.index for s in edition.deeds() if s.group == deed.group]
-            if all(state.owner.get(s) == owner for s in group):
-                return Msg("why_group", {}, "whole colour group: double rent")
-            return None
-        held = sum(1 for s in edition.deeds() if s.kind == deed.kind and state.owner.get(s.index) == owner)
-        if deed.kind == "railroad":
-            if card == "nearest_railroad":
-                return Msg("why_railroad_card", {"n": held}, f"{held} railroad(s), card: twice the rent")
-            return Msg("why_railroads", {"n": held}, f"{held} railroad(s)")
-        if deed.kind == "utility" and dice is not None:
-            times = 10 if card == "nearest_utility" or held >= 2 else 4
-            return Msg("why_dice", {"times": times, "dice": dice}, f"{times} × {dice}")
-        return None
 
     def confirm_shows_deed(self, pending: Pending) -> bool:
         return True

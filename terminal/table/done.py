@@ -2,8 +2,7 @@
 built, the card kept, the deeds traded, what an undo undid), the money moved, and the debts it created."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from terminal.bank.door import Receipt
 from terminal.bank.operations import (
     Auction,
     BankPays,
@@ -15,7 +14,6 @@ from terminal.bank.operations import (
     GainJailCard,
     JailFine,
     Mortgage,
-    Operation,
     PassGo,
     PayBank,
     PayEachPlayer,
@@ -30,38 +28,27 @@ from terminal.bank.operations import (
     Unmortgage,
     UseJailCard,
 )
-from terminal.bank.types import Owed, Receipt
 from terminal.table.screens.base import Table
 from terminal.table.view import Msg
 from terminal.table.words import account_label, account_msg, describe_undo, joined
 
 
-def debts_created(before: Mapping[str, list[Owed]], after: Mapping[str, list[Owed]]) -> list[tuple[str, str, int]]:
-    """The debts an operation created or raised, from the debts before and after it: ``(debtor, creditor, amount
-    more owed)``."""
-    def totals(debts: Mapping[str, list[Owed]]) -> dict[tuple[str, str], int]:
-        out: dict[tuple[str, str], int] = {}
-        for debtor, owed in debts.items():
-            for debt in owed:
-                out[(debtor, debt["to"])] = out.get((debtor, debt["to"]), 0) + debt["amount"]
-        return out
-    old, new = totals(before), totals(after)
-    return [(d, c, a - old.get((d, c), 0)) for (d, c), a in new.items() if a > old.get((d, c), 0)]
-
-
-def done_message(t: Table, op: Operation | None, receipt: Receipt | None,
-                 debts_before: Mapping[str, list[Owed]] | None = None) -> Msg:
-    """The message after ``op`` was committed (``receipt``: what the Bank recorded; None for the end of a
-    time-limited game, recorded by the clock): what moved, and who owes what to whom now."""
+def done_message(t: Table, receipt: Receipt | None) -> Msg:
+    """The message after a commit (``receipt``: what the Bank recorded; None for the end of a time-limited game,
+    recorded by the clock): what moved, and who owes what to whom now (the debts the commit created; the Free
+    Parking pot is shown as the Bank)."""
     language = t.settings.language
     moved = ", ".join(f"{account_label(p, language)} → {account_label(q, language)} {t.fmt(a)}" for p, q, a in
                       (receipt.postings if receipt else ()))
-    what = what_happened(t, op, receipt) if op is not None and receipt is not None else None
-    if receipt is not None and debts_before is not None and not isinstance(op, Undo | DeclareBankruptcy):
+    what = what_happened(t, receipt) if receipt is not None else None
+    if receipt is not None and not isinstance(receipt.operation, Undo | DeclareBankruptcy):
         # a charge beyond the payer's cash: the done message says who owes what to whom now
+        owed: dict[tuple[str, str], int] = {}
+        for debt in receipt.debts_created:
+            key = (debt.debtor, "bank" if debt.creditor == "pot" else debt.creditor)
+            owed[key] = owed.get(key, 0) + debt.amount
         created = [Msg("did_owe", {"player": d, "amount": t.fmt(a), "creditor": account_msg(c)},
-                       f"{d} owes {c} {t.fmt(a)}")
-                   for d, c, a in debts_created(debts_before, receipt.debts)]
+                       f"{d} owes {c} {t.fmt(a)}") for (d, c), a in owed.items()]
         if created:
             owes = joined(created)
             what = owes if what is None else Msg("did_with_debt", {"what": what, "owes": owes},
@@ -71,9 +58,10 @@ def done_message(t: Table, op: Operation | None, receipt: Receipt | None,
     return Msg("done_what", {"what": what, "detail": moved}, f"Done: {what.english}. {moved}".strip())
 
 
-def what_happened(t: Table, op: Operation, receipt: Receipt) -> Msg | None:
+def what_happened(t: Table, receipt: Receipt) -> Msg | None:
     """What a committed operation moved, in words (the money moved is listed after it), or None (the money says
     it all)."""
+    op = receipt.operation
     edition = t.bank.edition
     square = getattr(op, "square", None)
     deed = edition.squares[square].name if isinstance(square, int) and 0 <= square < len(edition.squares) else ""
@@ -82,10 +70,9 @@ def what_happened(t: Table, op: Operation, receipt: Receipt) -> Msg | None:
     got = sum(a for _, q, a in receipt.postings if q == player)
     match op:
         case Undo():
-            undone = receipt.op.get("undoes")
-            if not isinstance(undone, Mapping):
+            if receipt.undone is None:
                 return None
-            return Msg("did_undo", {"what": describe_undo(undone, edition, plain=True)}, "Undone")
+            return Msg("did_undo", {"what": describe_undo(receipt.undone, edition, plain=True)}, "Undone")
         case Buy():
             return Msg("did_buy", {"player": player, "deed": deed, "amount": t.fmt(paid)}, f"{player} buys {deed}")
         case Auction(winner=winner, price=price):

@@ -54,10 +54,10 @@ from collections.abc import Callable, Mapping
 from cards.editions import Edition
 from cards.registry import BankerCard, DeedCard, Enrolment, EventCard, PlayerCard, PropertyCard
 from hal.interfaces import ButtonPressed, CardPresented, CardRemoved, ReaderBack, ReaderLost
+from terminal.bank.door import Preview, Receipt
 from terminal.bank.game import Game
 from terminal.bank.money import format_amount
-from terminal.bank.operations import DeclareBankruptcy, Operation, PassGo, Undo
-from terminal.bank.types import Effects, Owed, Receipt
+from terminal.bank.operations import DeclareBankruptcy, Operation, PassGo
 from terminal.errors import AuditFailed, GameError
 from terminal.table.boards import board_for
 from terminal.table.done import done_message
@@ -77,7 +77,7 @@ from terminal.table.screens.base import (
     Tapped,
 )
 from terminal.table.screens.choose import Choice
-from terminal.table.screens.confirm import Confirm, owes_of, pending_of
+from terminal.table.screens.confirm import Confirm, pending_of
 from terminal.table.screens.damaged import Damaged, restore_backup
 from terminal.table.screens.game_over import GameOver
 from terminal.table.screens.idle import Idle
@@ -450,64 +450,65 @@ class Terminal:
 
     def ask_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (), warning: Msg | None = None,
                     double: bool = False, card_only: bool = False, rent: RentAsk | None = None,
-                    effects: Effects | None = None, back: Screen | None = None) -> None:
-        """Show a pending operation (checked by a preview: a refusal is shown at once and nothing changes).
-        A charge larger than the payer's cash says what is paid and what stays owed."""
-        if effects is None:
+                    preview: Preview | None = None, back: Screen | None = None) -> None:
+        """Show a pending operation, computed by the Bank (``preview``, computed here when not given: a refusal is
+        shown at once and nothing changes). A charge larger than the payer's cash says what is paid and what stays
+        owed. Confirmed, that very computation is committed."""
+        if preview is None:
             try:
-                effects = self.preview(op)
+                preview = self.preview(op)
             except GameError as exc:
                 return self.refuse_error(exc)
-        pending = pending_of(self, op, purpose, effects, confirm_by, warning)
+        pending = pending_of(self, preview, purpose, confirm_by, warning)
         self.go(Confirm(pending=pending, shown_at=self.clock(), double=double, card_only=card_only, rent=rent,
                         back=back))
 
     def commit_or_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (),
-                          uid: str | None = None, rent: RentAsk | None = None) -> None:
+                          uid: str | None = None, rent: RentAsk | None = None, preview: Preview | None = None) -> None:
         """The touch that names the amount commits, unless the operation would create a debt: then its
-        confirmation says what is paid and what stays owed. A refusal is shown and nothing changes."""
-        try:
-            effects = self.preview(op)
-        except GameError as exc:
-            return self.refuse_error(exc)
-        if owes_of(effects):
-            return self.ask_confirm(op, purpose, confirm_by, rent=rent, effects=effects)
-        self.commit(op, uid, effects)
+        confirmation says what is paid and what stays owed. A refusal is shown and nothing changes. One
+        computation: the preview decides, and is what is committed."""
+        if preview is None:
+            try:
+                preview = self.preview(op)
+            except GameError as exc:
+                return self.refuse_error(exc)
+        if preview.debts_created:
+            return self.ask_confirm(op, purpose, confirm_by, rent=rent, preview=preview)
+        self.commit(preview, uid)
 
-    def preview(self, op: Operation) -> Effects:
+    def preview(self, op: Operation) -> Preview:
         return self.bank.preview(op)
 
-    def commit(self, op: Operation, uid: str | None = None, effects: Effects | None = None) -> None:
-        """Commit ``op``; the done message says what moved. A refusal (the game moved since the preview) goes back
-        to idle with the Bank's message; a file that cannot be written stops payments."""
-        game = self.bank
-        debts_before = game.debts()
+    def commit(self, preview: Preview, uid: str | None = None) -> None:
+        """Commit ``preview`` (computed again by the Bank only if the journal moved since); the done message says
+        what moved. A refusal (the game moved since the preview) goes back to idle with the Bank's message; a file
+        that cannot be written stops payments."""
         try:
-            receipt = game.undo() if isinstance(op, Undo) else game.apply(op)
+            receipt = self.bank.commit(preview)
         except GameError as exc:
             if self._damage_of(exc):
                 return None
             self.go_idle()
             return self.refuse_error(exc)
-        if isinstance(op, PassGo):
-            self._last_go[op.player] = self.clock()
+        if isinstance(receipt.operation, PassGo):
+            self._last_go[receipt.operation.player] = self.clock()
         if uid is not None:
             self._guard_uid, self._guard_until = uid, self.clock() + self.settings.retap_guard_s
         self.go_idle()
-        self._after_commit(op, receipt, debts_before)
+        self._after_commit(receipt)
 
-    def _after_commit(self, op: Operation | None, receipt: Receipt | None = None,
-                      debts_before: Mapping[str, list[Owed]] | None = None) -> None:
-        """The beep of a commit (``op`` None: the end of a time-limited game, recorded by the clock), and the
+    def _after_commit(self, receipt: Receipt | None) -> None:
+        """The beep of a commit (``receipt`` None: the end of a time-limited game, recorded by the clock), and the
         done message."""
         if self.bank.is_over():
             self.beep("game_over")
             self.go(GameOver())
-        elif isinstance(op, DeclareBankruptcy):
+        elif receipt is not None and isinstance(receipt.operation, DeclareBankruptcy):
             self.beep("bankruptcy")
         else:
             self.beep("success")
-        self.say(done_message(self, op, receipt, debts_before), "success")
+        self.say(done_message(self, receipt), "success")
 
     def ask_banker(self, then: str | None = None) -> None:
         if then is not None:

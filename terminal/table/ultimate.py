@@ -22,14 +22,14 @@ from collections.abc import Mapping
 
 from cards.editions import Edition, load_edition
 from cards.registry import DeedCard, PropertyCard, Role, deed_squares
+from terminal.bank.door import Preview
 from terminal.bank.operations import JailFine, Operation, PassGo, PayRent, RaiseLevel, SellProperty
 from terminal.bank.state import ULTIMATE
-from terminal.bank.types import Effects
-from terminal.bank.ultimate import level, slump_of
+from terminal.bank.ultimate import level
 from terminal.errors import GameError
 from terminal.table.i18n import N_
 from terminal.table.screens.base import EventTap, PlayerTap, Table
-from terminal.table.screens.deeds import rent, rent_shown
+from terminal.table.screens.deeds import rent, rent_shown, rent_why
 from terminal.table.screens.event import EventScreen, event_tapped
 from terminal.table.screens.location import LocationScreen
 from terminal.table.screens.player import amount_option
@@ -128,7 +128,7 @@ class UltimateBoard:
         other = payer if payer and payer != owner else next((p for p in state.active_players() if p != owner), None)
         if owner and other:
             try:
-                shown = t.bank.rent(other, square)[0]
+                shown = t.bank.rent(other, square).amount
             except GameError:
                 shown = None
         return DeedView(square=square, name=deed.name, kind=deed.kind, group=deed.group or "", price=deed.price,
@@ -139,11 +139,11 @@ class UltimateBoard:
                          card: str | None) -> tuple[Msg, list[Option]]:
         """The payer's card pays the rent of its level, the owner's card raises the level."""
         shown = rent_shown(t, square, owner, None, None)
-        why = self.rent_reason(t, square, owner, None, None)
+        why = rent_why(shown)
         if shown is None or why is None:
             return Msg("deed_tap_player", {}, "Tap the player's card"), []
-        return Msg("deed_own_raise", {"rent": t.fmt(shown), "why": why},
-                   f"Rent {shown} ({why.english}): the payer taps their card; the owner raises the level"), []
+        return Msg("deed_own_raise", {"rent": t.fmt(shown.amount), "why": why},
+                   f"Rent {shown.amount} ({why.english}): the payer taps their card; the owner raises the level"), []
 
     def owner_tapped(self, t: Table, square: int, tapped: PlayerTap) -> None:
         """The owner's card raises the level (the deed screen said so)."""
@@ -162,7 +162,8 @@ class UltimateBoard:
         if owner is None or owner == payer:
             return False
         try:
-            return t.bank.rent(payer, square)[0] != rent_shown(t, square, owner, None, None)
+            shown = rent_shown(t, square, owner, None, None)
+            return shown is None or t.bank.rent(payer, square).amount != shown.amount
         except GameError:
             return False
 
@@ -219,16 +220,15 @@ class UltimateBoard:
             return True
         return False
 
-    def reasons(self, t: Table, op: Operation, effects: Effects) -> tuple[Msg, ...]:
-        """The rent's level, the levels that change, the properties that change hands."""
+    def reasons(self, t: Table, preview: Preview) -> tuple[Msg, ...]:
+        """The rent's level (the rules' reason), the levels that change, the properties that change hands."""
+        op = preview.operation
         lines: list[Msg] = []
-        if isinstance(op, PayRent):
-            owner = t.bank.current.owner.get(op.square)
-            why = self.rent_reason(t, op.square, owner, None, None, op.player) if owner else None
-            if why is not None:
-                lines.append(why)
+        why = rent_why(preview.rent) if isinstance(op, PayRent) else None
+        if why is not None:
+            lines.append(why)
         edition = t.bank.edition
-        for section, key, before, after in effects.changes:
+        for section, key, before, after in preview.effects.changes:
             # a level that moves (a purchase sets level 1, a return to the Bank takes it: their own lines say so)
             if section == "level" and isinstance(key, int) and isinstance(before, int) and isinstance(after, int) \
                     and before != after:
@@ -241,16 +241,6 @@ class UltimateBoard:
                 else:
                     lines.append(Msg("lv_owner", {"deed": deed, "owner": account_msg(str(after))}, deed))
         return tuple(lines)
-
-    def rent_reason(self, t: Table, square: int, owner: str, dice: int | None, card: str | None,
-                    payer: str | None = None) -> Msg | None:
-        """The property's level (level 1 during the payer's market slump)."""
-        now = level(t.bank.current, square)
-        if not now:
-            return None
-        if payer and slump_of(t.bank.current, payer):
-            return Msg("why_level_slump", {}, "market slump: level 1 rent")
-        return Msg("why_level", {"level": now}, f"level {now}")
 
     def confirm_shows_deed(self, pending: Pending) -> bool:
         """An Event's levels or owners are said by its lines: no card when no money moves."""

@@ -11,7 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from terminal.bank.door import Preview
 from terminal.bank.operations import Operation
+from terminal.bank.types import Debt, Posting
 
 
 @dataclass(frozen=True)
@@ -76,20 +78,29 @@ class DeedView:
 
 @dataclass(frozen=True)
 class Pending:
-    """A money movement waiting for confirmation: who pays whom how much and why, before it commits.
-    ``op``: the operation (a record of :mod:`terminal.bank.operations`); ``postings``: ``(payer, payee, amount)``
-    as the Bank will record them; ``warning``: shown in red (a second GO salary, or what stays owed); ``owes``:
-    the debts it would create, ``(debtor, creditor, amount)``; ``details``: lines saying what else moves (a
-    bankruptcy's deeds, cards and ended debts)."""
+    """An operation waiting for confirmation: who pays whom how much and why, before it commits.
+    ``preview``: the Bank's computation of it (:class:`terminal.bank.door.Preview`: committed as it is when
+    confirmed, unless the game moved meanwhile); ``warning``: shown in red (a second GO salary, or what stays
+    owed); ``owes``: the debts it would create; ``details``: lines saying what else moves (a bankruptcy's deeds,
+    cards and ended debts, why an amount is what it is)."""
 
-    op: Operation
+    preview: Preview
     purpose: Msg
-    postings: tuple[tuple[str, str, int], ...]
     confirm_by: tuple[str, ...] = ()
     confirmed_by: tuple[str, ...] = ()
     warning: Msg | None = None
-    owes: tuple[tuple[str, str, int], ...] = ()
+    owes: tuple[Debt, ...] = ()
     details: tuple[Msg, ...] = ()
+
+    @property
+    def op(self) -> Operation:
+        """The operation (a record of :mod:`terminal.bank.operations`)."""
+        return self.preview.operation
+
+    @property
+    def postings(self) -> tuple[Posting, ...]:
+        """``(payer, payee, amount)`` as the Bank will record them, in order."""
+        return self.preview.postings
 
 
 @dataclass(frozen=True)

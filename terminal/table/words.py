@@ -3,10 +3,8 @@
 (:mod:`terminal.table.i18n`)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from cards.editions import Edition
+from terminal.bank.operations import Auction, Operation, Trade, Transfer
 from terminal.table.i18n import N_, OTHER_PURPOSE, PURPOSES, translate
 from terminal.table.view import Msg
 
@@ -38,18 +36,23 @@ def account_label(account: str, language: str) -> str:
     return translate(code, {}, language)
 
 
-def describe_undo(op: Mapping[str, Any], edition: Edition, plain: bool = False) -> Msg:
-    """What an undo will undo, for the confirmation screen: the recorded operation's purpose (translated,
-    with the deed's name) and who it concerns, e.g. "Défaire : Achat de Rue de la Paix (Anne)". ``op``: the
-    operation as the journal recorded it (``Game.last_undoable``); ``plain``: without the "Undo:" word (for
-    the message saying it was undone)."""
-    name = op.get("op", "?")
-    params = {k: v for k, v in op.items() if k != "op" and isinstance(k, str)}
-    square = op.get("square")
+def describe_undo(op: Operation, edition: Edition, plain: bool = False) -> Msg:
+    """What an undo will undo, for the confirmation screen: the operation's purpose (translated, with the deed's
+    name) and who it concerns, e.g. "Défaire : Achat de Rue de la Paix (Anne)". ``op``: the operation undone (the
+    Bank's ``Preview.undone``, ``Receipt.undone``); ``plain``: without the "Undo:" word (for the message saying it
+    was undone). The purpose's params are the operation's fields, as the journal writes them."""
+    name = op.op
+    params = {k: v for k, v in op.to_json().items() if k != "op"}
+    square = getattr(op, "square", None)
     if isinstance(square, int) and 0 <= square < len(edition.squares):
         params["deed"] = params["tax"] = edition.squares[square].name
-    who = op.get("player") or op.get("winner") or op.get("from") or \
-        (f"{op.get('a')} ↔ {op.get('b')}" if name == "trade" else "")
+    who = str(getattr(op, "player", "") or "")
+    if isinstance(op, Auction):
+        who = op.winner
+    elif isinstance(op, Transfer):
+        who = op.payer
+    elif isinstance(op, Trade):
+        who = f"{op.a} ↔ {op.b}"
     english = name.replace("_", " ") + (f" of {params['deed']}" if "deed" in params else "")
     what = Msg(PURPOSES.get(name, OTHER_PURPOSE), params, english)
     if plain:

@@ -113,7 +113,7 @@ def test_bankruptcy_to_a_player_moves_everything(make_game):
         game.build("Ann", 39)
     game.pay_rent("Bob", 39)  # 2000: far beyond Bob's means
     assert game.cash("Bob") == 0
-    owed = game.debts()["Bob"][0]["amount"]
+    owed = game.current.debts_of("Bob")[0].amount
     assert owed > game.raisable("Bob")
     ann_cash = game.cash("Ann")
     game.declare_bankruptcy("Bob", lift_now=[15])

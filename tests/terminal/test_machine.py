@@ -66,7 +66,7 @@ def test_resting_card_and_quick_retap_never_charge_twice(table):
     table.clock.advance(0.06)
     for event in table.reader.poll():
         table.terminal.handle(event)
-    assert table.game.cash("Bob") == 0 and table.game.current.debts_of("Bob")[0]["amount"] == 30
+    assert table.game.cash("Bob") == 0 and table.game.current.debts_of("Bob")[0].amount == 30
     assert table.entries() == 4
     assert table.beeps().count("success") == 1
 

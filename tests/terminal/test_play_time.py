@@ -14,7 +14,7 @@ from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from terminal.bank.game import PLAY_TIME_RECORD_S, Game
-from terminal.bank.operations import PlayTime
+from terminal.bank.operations import PlayTime, Undo
 from terminal.errors import GameOver, NothingToUndo, RuleViolation
 from terminal.table.machine import Terminal
 from terminal.table.settings import TerminalSettings
@@ -145,8 +145,8 @@ def test_undoing_the_end_lifts_the_limit_and_earlier_operations_undo_as_usual(ti
     clock.advance(60)
     assert game.tick() is not None and game.is_over()
     assert game.last_undoable() == {"op": "x_time_up"}
-    lift = game.preview({"op": "undo"})
-    assert ("game", "lifted", None, True) in lift.changes
+    lift = game.preview(Undo())
+    assert ("game", "lifted", None, True) in lift.effects.changes
     game.undo()
     assert not game.is_over() and game.time_state() == {"played_s": 600, "limit_s": None, "left_s": None,
                                                         "lifted": True}
@@ -184,17 +184,19 @@ def test_undoing_an_end_by_hand_before_the_time_keeps_the_limit(timed):
 
 def test_time_up_without_its_end_recorded_is_ended_at_the_next_tick(timed, key):
     game, _ = timed(1)
-    game._commit(PlayTime(60))  # the play time that reaches the limit, then a power cut before its end
-    assert not game.is_over()
-    with pytest.raises(GameOver) as info:
-        game.pass_go("Ann")
-    assert info.value.code == "time_up"
+    # the play time that reaches the limit is written, then a power cut before its end (x_time_up) is
+    played = game.preview(PlayTime(60))
+    game.ledger.append("op", played.operation.to_json(), None, played.effects.postings, played.effects.changes,
+                       played.after.to_json())
     abandon(game)
     with Game.open(game.path, key=key) as again:
+        assert not again.is_over()
+        with pytest.raises(GameOver) as info:
+            again.pass_go("Ann")
+        assert info.value.code == "time_up"
         again.start_play_clock(FakeClock())
         receipt = again.tick()
         assert receipt is not None and receipt.op == {"op": "x_time_up"} and again.is_over()
-        assert again.audit().ok
 
 
 def test_read_only_games_record_no_time(timed, key):
@@ -406,13 +408,14 @@ def test_play_time_follows_the_monotonic_clock_whatever_it_does(tmp_path_factory
 
 
 def test_the_undo_screen_names_the_end_on_time(timed):
+    from terminal.bank.operations import TimeUp, Undo
     from terminal.table.i18n import translate
     from terminal.table.words import describe_undo
     game, clock = timed(1)
     clock.advance(60)
     game.tick()
-    target = game.last_undoable()
-    assert target == {"op": "x_time_up"}
+    target = game.preview(Undo()).undone
+    assert target == TimeUp()
     msg = describe_undo(target, game.edition)
     assert translate(msg.code, msg.params, "fr", msg.english) == "Défaire : Fin de la partie (temps écoulé)"
 

@@ -167,8 +167,8 @@ def _cases() -> list[object]:
 def test_the_same_game_file_as_before_issue_23(log, way, tmp_path):
     expected = json.loads(FIXTURE.read_text(encoding="utf-8"))[f"{way}/{log.name}"]
     got = digest(WAYS[way](log, tmp_path))
-    assert got == expected, f"{way} replay of {log.name}: the tables that differ: " \
-        f"{sorted(t for t in set(got) | set(expected) if got.get(t) != expected.get(t))}"
+    differ = sorted(t for t in set(got) | set(expected) if got.get(t) != expected.get(t))
+    assert got == expected, f"{way} replay of {log.name}: the tables that differ: {differ}"
 
 
 def test_every_log_has_its_digests():

@@ -130,7 +130,7 @@ def engine_settlement(players, cash, debts, event):
 
 def _result(tx, players):
     return ({p: tx.s.cash[p] for p in players},
-            [(d["debtor"], d["creditor"], d["amount"]) for d in tx.s.debt_list])
+            [(d.debtor, d.creditor, d.amount) for d in tx.s.debt_list])
 
 
 @st.composite
@@ -303,7 +303,7 @@ def test_random_money_games_settle_by_the_rule(game):
             refused = True
         assert refused == expected_refused, op
         assert {p: state.cash[p] for p in PLAYERS4} == model.cash, op
-        assert [(d["debtor"], d["creditor"], d["amount"]) for d in state.debt_list] == model.debts, op
+        assert [(d.debtor, d.creditor, d.amount) for d in state.debt_list] == model.debts, op
 
 
 # -- the cases of the table logs, and the model on them ------------------------------------------------------

@@ -33,6 +33,7 @@ from cards.registry import (
 )
 from terminal.bank import ultimate
 from terminal.bank.game import Game
+from terminal.bank.types import Rent
 from terminal.errors import GameError, PlayerInDebt, RuleViolation
 from terminal.table.i18n import translate
 from tests.parsers.test_parsers_refuse_bad_input import HUGE_INT, VALUES, _refused_cleanly, _toml_value
@@ -186,13 +187,13 @@ def test_creation_takes_the_boards_mode_flags_and_players(tmp_path, key):
 def test_levels_rent_and_raisable_through_the_api(game):
     game.buy("Ann", 35)
     assert game.level(35) == 1 and game.level(33) == 0
-    assert game.rent("Bob", 35) == (300, "Ann")
+    assert game.rent("Bob", 35) == Rent(300, "Ann", "level", {"level": 1})
     with pytest.raises(RuleViolation) as refused:
         game.rent("Bob", 35, dice=7)
     assert refused.value.code == "rent_no_dice"
     receipt = game.pay_rent("Bob", 35)
     assert receipt.paid("Bob", "Ann") == 300 and game.level(35) == 2
-    assert game.rent("Cid", 35) == (400, "Ann")
+    assert game.rent("Cid", 35) == Rent(400, "Ann", "level", {"level": 2})
     game.raise_level("Ann", 35)
     assert game.level(35) == 3 and game.raisable("Ann") == 400 and game.raisable("Bob") == 0
     state = game.state()

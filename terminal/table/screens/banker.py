@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from terminal.bank.operations import EndGame, Transfer, Undo
+from terminal.errors import GameError
 from terminal.table.i18n import N_, OPTIONS
 from terminal.table.screens.base import (
     DEED_NEXT,
@@ -29,11 +30,15 @@ LANGUAGES = ("fr", "en", "uk")
 
 
 def ask_undo(t: Table) -> None:
-    """The undo of the last operation not yet undone, shown first (what it undoes)."""
-    target = t.game.last_undoable() if t.game else None
-    if target is None:
+    """The undo of the last operation not yet undone, shown first (what it undoes and pays back)."""
+    if t.game is None or t.game.last_undoable() is None:
         return t.refuse(Msg("nothing_to_undo", {}, "There is nothing to undo."))
-    t.ask_confirm(Undo(), describe_undo(target, t.bank.edition))
+    try:
+        preview = t.preview(Undo())
+    except GameError as exc:
+        return t.refuse_error(exc)
+    assert preview.undone is not None, "an undo's preview names what it undoes"
+    t.ask_confirm(Undo(), describe_undo(preview.undone, t.bank.edition), preview=preview)
 
 
 def adjust_amount(t: Table, player: str, give: bool) -> None:

@@ -25,7 +25,7 @@ def start_bankruptcy(t: Table, player: str) -> None:
     at once, before anyone chooses anything: the Bank's dry run of it says why."""
     op = DeclareBankruptcy(player)
     try:
-        effects = t.preview(op)
+        preview = t.preview(op)
     except GameError as exc:
         return t.refuse_error(exc, money=("owed", "raisable"))
     state = t.bank.current
@@ -35,7 +35,7 @@ def start_bankruptcy(t: Table, player: str) -> None:
     if creditor not in ("bank", "pot"):
         lift_options = [s for s in state.deeds_of(player) if state.mortgaged.get(s)]
     if not lift_options:
-        return t.ask_confirm(op, _purpose(player), confirm_by=(player,), effects=effects)
+        return t.ask_confirm(op, _purpose(player), confirm_by=(player,), preview=preview)
     t.go(BankruptcyScreen(player=player, creditor=creditor, lift_options=lift_options))
 
 
@@ -125,10 +125,10 @@ class BankruptcyScreen(Screen):
             return t.refuse_needs()
         op = DeclareBankruptcy(self.player, tuple(sorted(self.lift_now)) or None)
         try:
-            effects = t.preview(op)
+            preview = t.preview(op)
         except GameError as exc:
             return t.refuse_error(exc, money=("owed", "raisable"))
-        t.ask_confirm(op, _purpose(self.player), confirm_by=(self.player,), effects=effects)
+        t.ask_confirm(op, _purpose(self.player), confirm_by=(self.player,), preview=preview)
 
     def need(self, t: Table) -> Msg:
         if not self.decided:

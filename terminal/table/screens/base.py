@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
 
 from cards.editions import Edition
 from cards.registry import Enrolment
+from terminal.bank.door import Preview
 from terminal.bank.game import Game
 from terminal.bank.operations import Operation
-from terminal.bank.types import Effects
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.settings import Damage, GameFactory, Sounds, TerminalSettings
@@ -269,13 +269,8 @@ class Board(Protocol):
         """One of the board's own player options chosen: True when it was one (handled), else False."""
         ...
 
-    def reasons(self, t: Table, op: Operation, effects: Effects) -> tuple[Msg, ...]:
-        """What a confirmation lists besides the money: why a computed amount is what it is."""
-        ...
-
-    def rent_reason(self, t: Table, square: int, owner: str, dice: int | None, card: str | None,
-                    payer: str | None = None) -> Msg | None:
-        """Why the rent on ``square`` is what it is, or None."""
+    def reasons(self, t: Table, preview: Preview) -> tuple[Msg, ...]:
+        """What the confirmation of ``preview`` lists besides the money: why a computed amount is what it is."""
         ...
 
     def confirm_shows_deed(self, pending: Pending) -> bool:
@@ -379,21 +374,23 @@ class Table(Protocol):
 
     def ask_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (), warning: Msg | None = None,
                     double: bool = False, card_only: bool = False, rent: RentAsk | None = None,
-                    effects: Effects | None = None, back: Screen | None = None) -> None:
-        """Show ``op`` to be confirmed, with what it moves (checked by a preview: a refusal is shown at once)."""
+                    preview: Preview | None = None, back: Screen | None = None) -> None:
+        """Show ``op`` to be confirmed, with what it moves: its ``preview`` (computed here when not given: a refusal
+        is shown at once). Confirmed, that very preview is committed."""
         ...
 
     def commit_or_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (),
-                          uid: str | None = None, rent: RentAsk | None = None) -> None:
-        """Commit ``op`` (the touch that named its amount), unless it would create a debt: then confirm it."""
+                          uid: str | None = None, rent: RentAsk | None = None, preview: Preview | None = None) -> None:
+        """Commit ``op`` (the touch that named its amount), unless it would create a debt: then confirm it. One
+        computation: its ``preview`` (computed here when not given) is what is committed."""
         ...
 
-    def commit(self, op: Operation, uid: str | None = None, effects: Effects | None = None) -> None:
-        """Commit ``op`` (``uid``: the card that committed it, ignored for a moment after). ``effects``: its
-        preview, when the screen has one."""
+    def commit(self, preview: Preview, uid: str | None = None) -> None:
+        """Commit ``preview`` (``uid``: the card that committed it, ignored for a moment after); the done message
+        says what moved."""
         ...
 
-    def preview(self, op: Operation) -> Effects:
+    def preview(self, op: Operation) -> Preview:
         """What ``op`` would do now (raises the Bank's refusal)."""
         ...
 

@@ -3,12 +3,13 @@ before the touch that commits it. Opened by ``Table.ask_confirm``, which checks 
 card of ``confirm_by`` commits it (every card of a trade's two players), cancel drops it."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from terminal.bank.door import Preview
 from terminal.bank.operations import DeclareBankruptcy, Operation, PayRent, PayTax, Undo
-from terminal.bank.types import Effects
+from terminal.bank.types import Debt, Posting
 from terminal.table.i18n import N_
 from terminal.table.screens.bankruptcy import bankruptcy_lines
 from terminal.table.screens.base import Common, PlayerTap, RentAsk, Screen, Table, Tapped, inputs
@@ -23,30 +24,13 @@ LONG_CONFIRMS: tuple[type[Operation], ...] = (DeclareBankruptcy, Undo)
 RENT_CARDS: Mapping[str, str] = {"rent_railroad_card": "nearest_railroad", "rent_utility_card": "nearest_utility"}
 
 
-def owes_of(effects: Effects) -> tuple[tuple[str, str, int], ...]:
-    """The debts an operation would create or raise (from its preview): ``(debtor, creditor, amount more
-    owed)``."""
-    lists = [c for c in effects.changes if c[0] == "debts"]
-    if not lists:
-        return ()
-
-    def totals(debts: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], int]:
-        out: dict[tuple[str, str], int] = {}
-        for debt in debts:
-            key = (debt["debtor"], debt["creditor"])
-            out[key] = out.get(key, 0) + debt["amount"]
-        return out
-    before, after = totals(lists[0][2]), totals(lists[-1][3])
-    return tuple((d, c, a - before.get((d, c), 0)) for (d, c), a in after.items() if a > before.get((d, c), 0))
-
-
-def owes_warning(t: Table, owes: tuple[tuple[str, str, int], ...], postings: tuple[tuple[str, str, int], ...]) -> Msg:
+def owes_warning(t: Table, owes: tuple[Debt, ...], postings: tuple[Posting, ...]) -> Msg:
     """"Chloé pays 915 €, still owes 485 € to Anne" (each debtor, each creditor)."""
     lines = []
-    for debtor in dict.fromkeys(d for d, _, _ in owes):
+    for debtor in dict.fromkeys(d.debtor for d in owes):
         paid = sum(a for p, _, a in postings if p == debtor)
-        owed = joined([Msg("owes_to", {"amount": t.fmt(a), "creditor": account_msg(c)},
-                           f"{t.fmt(a)} → {c}") for d, c, a in owes if d == debtor])
+        owed = joined([Msg("owes_to", {"amount": t.fmt(d.amount), "creditor": account_msg(d.creditor)},
+                           f"{t.fmt(d.amount)} → {d.creditor}") for d in owes if d.debtor == debtor])
         lines.append(Msg("pays_owes", {"player": debtor, "pays": t.fmt(paid), "owes": owed},
                          f"{debtor} pays {t.fmt(paid)}, owes {owed.english}"))
     if len(lines) == 1:
@@ -54,18 +38,18 @@ def owes_warning(t: Table, owes: tuple[tuple[str, str, int], ...], postings: tup
     return Msg("pays_owes_more", {"first": lines[0], "n": len(lines) - 1}, "; ".join(m.english for m in lines))
 
 
-def pending_of(t: Table, op: Operation, purpose: Msg, effects: Effects, confirm_by: tuple[str, ...] = (),
+def pending_of(t: Table, preview: Preview, purpose: Msg, confirm_by: tuple[str, ...] = (),
                warning: Msg | None = None) -> Pending:
-    """What the confirmation of ``op`` shows, from its preview ``effects``: the postings, the debts it would
-    create (a charge beyond the payer's cash says what is paid and what stays owed) and what else moves (a
-    bankruptcy's deeds, cards and ended debts; why an amount is what it is)."""
-    postings = tuple(effects.postings)
-    bankruptcy = isinstance(op, DeclareBankruptcy)
-    owes = () if bankruptcy else owes_of(effects)
+    """What the confirmation of ``preview`` shows: the postings, the debts it would create (a charge beyond the
+    payer's cash says what is paid and what stays owed) and what else moves (a bankruptcy's deeds, cards and
+    ended debts; why an amount is what it is)."""
+    op = preview.operation
+    owes = () if isinstance(op, DeclareBankruptcy) else preview.debts_created
     if owes and warning is None:
-        warning = owes_warning(t, owes, postings)
-    details = bankruptcy_lines(t, op, effects) if isinstance(op, DeclareBankruptcy) else t.board.reasons(t, op, effects)
-    return Pending(op=op, purpose=purpose, postings=postings, confirm_by=confirm_by, warning=warning, owes=owes,
+        warning = owes_warning(t, owes, preview.postings)
+    details = (bankruptcy_lines(t, op, preview.effects) if isinstance(op, DeclareBankruptcy)
+               else t.board.reasons(t, preview))
+    return Pending(preview=preview, purpose=purpose, confirm_by=confirm_by, warning=warning, owes=owes,
                    details=details)
 
 
@@ -99,7 +83,7 @@ class Confirm(Screen):
             return t.refuse_needs()
         if self.double:
             return self._again(t)
-        t.commit(self.pending.op)
+        t.commit(self.pending.preview)
 
     def on_card(self, t: Table, tapped: Tapped) -> None:
         pending = self.pending
@@ -111,11 +95,11 @@ class Confirm(Screen):
             self.cards.add(tapped.player)
             self.pending = replace(pending, confirmed_by=tuple(sorted(self.cards)))
             if self.cards >= set(pending.confirm_by):
-                return t.commit(pending.op, tapped.uid)
+                return t.commit(pending.preview, tapped.uid)
             return t.accept()
         if self.double:
             return self._again(t)
-        t.commit(pending.op, tapped.uid)
+        t.commit(pending.preview, tapped.uid)
 
     def on_option(self, t: Table, option_id: str) -> None:
         """A rent card's rule (nearest railroad or utility: twice the rent, ten times the dice), or its removal:

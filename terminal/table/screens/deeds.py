@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from terminal.bank.operations import Build, Buy, PayRent
+from terminal.bank.types import Rent
 from terminal.errors import GameError
 from terminal.table.i18n import N_, translate
 from terminal.table.screens.auction import start_auction
@@ -73,15 +74,45 @@ def rent(t: Table, player: str, square: int, dice: int | None = None, card: str 
     t.ask_confirm(op, purpose, confirm_by=(player,), rent=ask)
 
 
-def rent_shown(t: Table, square: int, owner: str, dice: int | None, card: str | None) -> int | None:
-    """The rent another player would pay now (None when it cannot be said yet)."""
+def rent_shown(t: Table, square: int, owner: str, dice: int | None, card: str | None) -> Rent | None:
+    """The rent another player would pay now, with its reason (the rules'), or None when it cannot be said yet
+    (a utility's dice not typed)."""
     payer = next((p for p in t.bank.current.active_players() if p != owner), None)
     if payer is None:
         return None
     try:
-        return t.bank.rent(payer, square, dice, card)[0]
+        return t.bank.rent(payer, square, dice, card)
     except GameError:
         return None
+
+
+def rent_why(rent: Rent | None) -> Msg | None:
+    """Why ``rent`` is what it is, in words: the reason the rules that computed it gave (``Rent.reason``, one of
+    ``terminal.bank.types.RENT_REASONS``, and its numbers); None for a bare street's rent, or no rent."""
+    if rent is None:
+        return None
+    n, level = rent.detail.get("n", 0), rent.detail.get("level", 0)
+    match rent.reason:
+        case "group":
+            return Msg("why_group", {}, "whole colour group: double rent")
+        case "houses":
+            return Msg("why_houses", {"n": n}, f"{n} house(s)")
+        case "hotel":
+            return Msg("why_hotel", {}, "a hotel")
+        case "railroads":
+            return Msg("why_railroads", {"n": n}, f"{n} railroad(s)")
+        case "railroad_card":
+            return Msg("why_railroad_card", {"n": n}, f"{n} railroad(s), card: twice the rent")
+        case "dice":
+            times, dice = rent.detail["times"], rent.detail["dice"]
+            return Msg("why_dice", {"times": times, "dice": dice}, f"{times} × {dice}")
+        case "level":
+            return Msg("why_level", {"level": level}, f"level {level}")
+        case "level_slump":
+            return Msg("why_level_slump", {}, "market slump: level 1 rent")
+        case "level_group":
+            return Msg("why_level_group", {"level": level}, f"level {level}, whole colour group: double rent")
+    return None
 
 
 def pick_deed(t: Table, player: str | None, mine: bool = False) -> None:
@@ -266,13 +297,12 @@ class DeedDice(KeypadNext):
         if not keypad.buffer:
             return None
         owner = t.bank.current.owner.get(self.square)
-        dice = int(keypad.buffer)
-        shown = rent_shown(t, self.square, owner, dice, None) if owner else None
-        why = t.board.rent_reason(t, self.square, owner, dice, None) if owner else None
+        shown = rent_shown(t, self.square, owner, int(keypad.buffer), None) if owner else None
+        why = rent_why(shown)
         if shown is None or why is None:
             return None
-        title = Msg("deed_rent_why_tap_payer", {"rent": t.fmt(shown), "why": why},
-                    f"Rent {shown}: payer, tap your card")
+        title = Msg("deed_rent_why_tap_payer", {"rent": t.fmt(shown.amount), "why": why},
+                    f"Rent {shown.amount}: payer, tap your card")
         return View("keypad", title, keypad=keypad.buffer, keypad_label=keypad.label, extra=extra,
                     deed=t.board.deed_view(t, self.square), **base)
 

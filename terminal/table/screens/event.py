@@ -171,7 +171,7 @@ class EventScreen(Screen):
         assert card is not None and self.player is not None
         try:
             op = self._operation(t)
-            effects = t.preview(op)
+            preview = t.preview(op)
         except GameError as exc:  # the last choice is asked again (the card, when it asked for nothing)
             if self.picks:
                 self.picks.popitem()
@@ -180,7 +180,7 @@ class EventScreen(Screen):
             if t.screen is not self:
                 t.go(self)
             return t.refuse_error(exc, money=("amount", "cash", "owed"))
-        if card.action != "movement" and not effects.postings and not effects.changes:
+        if card.action != "movement" and not preview.effects.postings and not preview.effects.changes:
             # nothing to move or change (M50 per property, with no property): never a confirmation of "—" nor an
             # empty entry to undo later
             t.go_idle()
@@ -190,8 +190,8 @@ class EventScreen(Screen):
                                 f"Event card aside. ({text})"))
         purpose = Msg("deck_card", {"text": _event_text(t, card)}, _event_text(t, card))
         if card.action == "movement":  # no money, no level: recorded at once (the card said so)
-            return t.commit_or_confirm(op, purpose, (self.player,))
-        t.ask_confirm(op, purpose, confirm_by=(self.player,), effects=effects)
+            return t.commit_or_confirm(op, purpose, (self.player,), preview=preview)
+        t.ask_confirm(op, purpose, confirm_by=(self.player,), preview=preview)
 
     def on_card(self, t: Table, tapped: Tapped) -> None:
         """A player's card or a property's sticker: the drawer, an opponent, a property."""

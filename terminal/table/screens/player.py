@@ -36,7 +36,6 @@ from terminal.table.screens.base import (
     Tapped,
     inputs,
 )
-from terminal.table.screens.confirm import owes_of
 from terminal.table.screens.deeds import deed_with_player, look_at_deed, pick_deed
 from terminal.table.view import Msg, Option, View
 
@@ -64,14 +63,14 @@ def signed(t: Table, op: Operation, player: str) -> str:
     """What ``op`` would move for ``player``, signed: "+200 €" received from the Bank, "−100 €" charged (what is
     paid and what would stay owed), or "" (refused)."""
     try:
-        effects = t.preview(op)
+        preview = t.preview(op)
     except GameError:
         return ""
-    received = sum(a for p, q, a in effects.postings if q == player and p == "bank")
+    received = sum(a for p, q, a in preview.postings if q == player and p == "bank")
     if received:
         return "+" + t.fmt(received)
-    charged = sum(a for p, _, a in effects.postings if p == player) + sum(
-        a for d, _, a in owes_of(effects) if d == player)
+    charged = sum(a for p, _, a in preview.postings if p == player) + sum(
+        d.amount for d in preview.debts_created if d.debtor == player)
     return "−" + t.fmt(charged) if charged else ""
 
 
