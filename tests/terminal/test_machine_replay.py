@@ -38,7 +38,9 @@ def _normal(op: dict) -> dict:
     return op
 
 
-def drive(log_path, tmp_path, key):
+def drive(log_path, tmp_path, key, on_terminal=None):
+    """Play ``log_path`` through a terminal on a new game in ``tmp_path``, checking each line; returns the game.
+    ``on_terminal(terminal)`` is called once the terminal is made, before the first input (to watch it)."""
     log = read_table_log(log_path)
     header = log.header
     clock = FakeClock()
@@ -53,6 +55,8 @@ def drive(log_path, tmp_path, key):
     terminal = Terminal(game, make_registry(len(header["players"])), beeper, clock,
                         TerminalSettings(banker_protection=True))
     driver = TableDriver(terminal, reader, clock, list(header["players"]), play_clock=play_clock)
+    if on_terminal is not None:
+        on_terminal(terminal)
     for line in log.lines:
         data = line.data
         if "expect" in data:
