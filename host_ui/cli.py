@@ -19,6 +19,7 @@ import getpass
 import json
 import os
 import sys
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -566,7 +567,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *,
+         commands: Mapping[str, Callable[[argparse.Namespace], int]] | None = None) -> int:
+    """Run the ``banquier`` command with ``argv`` (default: the process's arguments); returns its exit code.
+    ``commands``: the function run for a subcommand instead of its own, by the subcommand's name (``doctor``,
+    ``run``...), given the parsed arguments (the tests' seam)."""
     global _CONFIG_PATH
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -578,6 +583,8 @@ def main(argv: list[str] | None = None) -> int:
     _use_configured_key()
     if not args.command:
         args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
+    if commands and args.command in commands:
+        args.func = commands[args.command]
     try:
         if args.func in ("games", "cards"):
             if args.func == "games" and args.action != "list" and not args.game:

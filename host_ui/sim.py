@@ -141,7 +141,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             screenshot: str | os.PathLike[str] | None = None, key: bytes | None = None, audio: bool | str = "auto",
             stay: bool = False, settings: TerminalSettings | None = None,
             desktop: tuple[int, int] | None = None,
-            on_start: Callable[[TerminalApp], None] | None = None) -> int:
+            on_start: Callable[[TerminalApp], None] | None = None,
+            on_terminal: Callable[[Terminal], None] | None = None) -> int:
     """Run the simulator; returns an exit code (0 done, 1 the demo failed or a check of its log disagreed,
     2 bad arguments or log, 3 no screen or a file problem).
 
@@ -171,7 +172,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
       protection and PIN); ``key``: the device key's bytes (default: read from the configured key file, made
       for a new game).
     - ``on_start``: called with the loop (:class:`host_ui.screen.app.TerminalApp`) once its first frame is drawn
-      (tests post their inputs there).
+      (tests post their inputs there); ``on_terminal``: called with the tap machine as soon as it is made (tests
+      look at it after the run).
     """
     config = None
     if settings is None or data_dir is None:
@@ -289,6 +291,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     with_ultimate_cards(registry)  # the electronic board's property and Event stickers are in the tray too
     terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
                         notice=notice, damage=damage, restore=restore, find_backup=find_backup)
+    if on_terminal is not None:
+        on_terminal(terminal)
     keeper = BackupKeeper(backups, config.storage.backup_every if config is not None else 20,
                           config.storage.backups_kept if config is not None else 5)
     panel = panel_size(size, rotation)
@@ -461,7 +465,6 @@ class Tray:
         self.cards: list[TrayCard] = []
         self.drag: Drag | None = None
         self.demo: tuple[float, int, int] | None = None  # speed, operations done, operations in the log
-        self.flash_until = 0.0
 
     def _layout(self) -> None:
         import pygame as pg  # loaded late: see run_sim
