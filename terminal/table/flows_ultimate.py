@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 from cards.editions import Edition, EventCard, load_edition
 from cards.registry import EventCard as EventCardRole
 from cards.registry import deed_squares
-from terminal.bank.state import MODES, ULTIMATE
+from terminal.bank.state import MODES
 from terminal.bank.types import Effects
-from terminal.bank.ultimate import EVENT_TARGETS, event_operation, level, sides, slump_of
+from terminal.bank.ultimate import EVENT_TARGETS, ULTIMATE, event_operation, level, sides, slump_of
 from terminal.errors import GameError
 from terminal.table.dialogs import DeedScreen, DeedTap, Idle, OwnDeed, PlayerScreen, PlayerTap, RentAsk, Tapped
 from terminal.table.dialogs_ultimate import EventScreen, EventTap, LocationScreen
@@ -302,7 +302,7 @@ class UltimateFlows(TerminalParts):
     def _event_op(self, screen: EventScreen) -> dict[str, Any]:
         assert screen.card is not None and screen.player is not None, "an Event's operation once card and player"
         targets = {SLOT_TARGETS[slot]: value for slot, value in screen.picks.items()}
-        return event_operation(self._game.edition, screen.card, screen.player, **targets)
+        return event_operation(self._game.edition, screen.card, screen.player, **targets).to_json()
 
     def _event_choices(self, screen: EventScreen) -> dict[str, list[Any]]:
         """Where the effect would apply now, for each thing it asks for (the Bank's ``event_targets``)."""
