@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from cards.editions import Edition, load_edition
-from terminal.bank import engine, ultimate
+from terminal.bank import engine
 from terminal.bank.auction import BuildingAuction, DeedAuction
 from terminal.bank.audit import DAMAGE, AuditReport, BackgroundAudit, QuickCheckFirst, audit_ledger, quick_check
+from terminal.bank.boards import ALL_MODES, board_of
 from terminal.bank.door import Preview, Receipt
 from terminal.bank.durable import fsync_directory
 from terminal.bank.history import (
@@ -87,8 +88,7 @@ from terminal.bank.operations import (
     UseJailCard,
     parse_operation,
 )
-from terminal.bank.rules import raisable, rent_due
-from terminal.bank.state import ALL_MODES, BANK, MODES, POT, ULTIMATE, State, standings, worth
+from terminal.bank.state import BANK, POT, State, standings, worth
 from terminal.bank.tx import Tx
 from terminal.bank.types import LEGACY_SETTLEMENT, SETTLEMENTS, Effects, GameConfig, Owed, Rent
 from terminal.errors import AuditFailed, GameError, LedgerError, NothingToUndo, RuleViolation, UnknownName
@@ -115,6 +115,8 @@ class Game:
                  clock: Callable[[], datetime] | None) -> None:
         self._ledger = ledger
         self.config = config
+        #: The board the game is played on, chosen from its edition (:func:`terminal.bank.boards.board_of`).
+        self.board = board_of(config.edition)
         self.meta = meta
         self._state = state
         self._clock = clock
@@ -165,7 +167,7 @@ class Game:
                                 params={"count": 1})
         players = tuple(players)
         _check_players(players, edition)
-        modes = (ULTIMATE,) if edition.is_ultimate else MODES
+        modes = board_of(edition).modes
         if mode is None:
             mode = modes[0]
         if mode not in modes:
@@ -796,10 +798,11 @@ class Game:
         """End a time-limited game now."""
         return self.apply(EndGame())
 
-    # -- the Ultimate Banking board (terminal/bank/ultimate.py) --------------------------------------------
+    # -- the electronic board's operations (terminal/bank/ultimate.py) ---------------------------------------
     def level(self, square: int) -> int:
-        """The rent level (1-5) of a property on the Ultimate board; 0 while the Bank holds it."""
-        return ultimate.level(self._state, square)
+        """The level of ``square``: on the electronic board a property's rent level (1-5), on the classic board a
+        street's houses (5: a hotel); 0 while the Bank holds it."""
+        return self.board.level(self._state, square)
 
     def raise_level(self, player: str, square: int) -> Receipt:
         """The owner lands on their own property: +1 rent level (refused at 5)."""
@@ -815,13 +818,14 @@ class Game:
 
     def event(self, player: str, card: int, **targets: Any) -> Receipt:
         """Play Event card number ``card`` (1-based, the edition's order) for ``player`` with the targets its
-        action needs (``ultimate.EVENT_TARGETS``: ``square``, ``other``, ``side``, ``group``, ``opponent``)."""
-        return self.apply(ultimate.event_operation(self.edition, card, player, **targets))
+        action needs (``terminal.bank.ultimate.EVENT_TARGETS``: ``square``, ``other``, ``side``, ``group``,
+        ``opponent``). RuleViolation on a board without Event cards."""
+        return self.apply(self.board.event_operation(self.edition, card, player, **targets))
 
     def event_targets(self, player: str, action: str) -> dict[str, list[Any]]:
         """Where Event ``action`` would apply for ``player`` now: the accepted choices of each target it needs
         (an empty list: the card cannot apply; it is set aside without an operation)."""
-        return ultimate.event_targets(self._state, self.config, player, action)
+        return self.board.event_targets(self._state, self.config, player, action)
 
     # -- play time (docs/table-log.md, Time limit) ---------------------------------------------------------
     def start_play_clock(self, clock: Callable[[], float]) -> None:
@@ -945,21 +949,14 @@ class Game:
     def rent(self, payer: str, square: int, dice: int | None = None, card: str | None = None) -> Rent:
         """The rent :meth:`pay_rent` would charge ``payer`` on ``square`` now, with its reason
         (:class:`~terminal.bank.types.Rent`: ``amount``, ``owner``, ``reason``, ``detail``); raises as it would."""
-        tx = Tx(self._state, self.config)
-        if self.edition.is_ultimate:
-            deed = tx.deed(square)
-            if dice is not None or card is not None:
-                raise RuleViolation(f"Rent on {deed.name} depends on neither dice nor cards: leave them out.",
-                                    code="rent_no_dice", params={"square": square, "deed": deed.name})
-            return ultimate.rent_due(self._state, self.config, tx.player(payer), deed)
-        return rent_due(self._state, self.config, tx.player(payer), tx.deed(square), dice, card)
+        tx = Tx(self._state, self.config, self.board)
+        return self.board.rent_due(self._state, self.config, tx.player(payer), tx.deed(square), dice, card)
 
     def raisable(self, player: str) -> int:
-        """What a player could still raise from the Bank (half their buildings + unmortgaged deeds; on the Ultimate
-        board, their properties at their printed price)."""
-        if self.edition.is_ultimate:
-            return ultimate.raisable(self._state, self.config, player)
-        return raisable(self._state, self.config, player)
+        """What a player could still raise from the Bank before a bankruptcy (the classic board: half their
+        buildings + their unmortgaged deeds' mortgage value; the electronic board: their properties at their
+        printed price)."""
+        return self.board.raisable(self._state, self.config, player)
 
     def state(self) -> dict[str, Any]:
         """Everything a table-log ``expect`` can check (docs/table-log.md, Checks):
@@ -973,36 +970,18 @@ class Game:
         is added.
         """
         s = self._state
-        deeds = [d.index for d in self.edition.deeds()]
-        if self.edition.is_ultimate:
-            return {
-                "cash": {p: s.cash[p] for p in s.players},
-                "owner": {str(i): s.owner.get(i, BANK) for i in deeds},
-                "levels": {str(i): ultimate.level(s, i) for i in deeds},
-                "slump": {p: ultimate.slump_of(s, p) for p in s.players},
-                "mortgaged": [],
-                "debt": self.debts(),
-                "jail_cards": dict.fromkeys(s.players, 0),
-                "bankrupt": list(s.bankrupt_list),
-                "bank": {"houses": 0, "hotels": 0, "pot": s.cash[POT]},
-                "worth": {p: self.worth(p) for p in s.players},
-                "standings": self.standings(),
-                "game_over": self.is_over(),
-            }
-        return {
+        common: dict[str, Any] = {
             "cash": {p: s.cash[p] for p in s.players},
-            "owner": {str(i): s.owner.get(i, BANK) for i in deeds},
-            "buildings": {str(i): s.level.get(i, 0) for i in deeds},
-            "mortgaged": sorted(i for i, m in s.mortgaged.items() if m),
+            "owner": {str(d.index): s.owner.get(d.index, BANK) for d in self.edition.deeds()},
             "debt": self.debts(),
-            "jail_cards": {p: len(s.jail_cards_of(p)) for p in s.players},
             "bankrupt": list(s.bankrupt_list),
-            "bank": {"houses": s.bank["houses"], "hotels": s.bank["hotels"], "pot": s.cash[POT]},
             "worth": {p: self.worth(p) for p in s.players},
             "standings": self.standings(),
             "game_over": self.is_over(),
-            **({"x_time": self.time_state()} if self.mode == "time_limit" else {}),
         }
+        if self.mode == "time_limit":
+            common["x_time"] = self.time_state()
+        return self.board.checks(s, self.config, common)
 
     def time_state(self) -> dict[str, Any]:
         """A time-limited game's clock as recorded (the ``x_time`` check of docs/table-log.md): ``played_s``,
@@ -1100,7 +1079,7 @@ def _header_problem(meta: Mapping[str, Any]) -> str | None:
         return f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names"
     if not isinstance(meta.get("edition"), str):
         return "edition must be a name"
-    if meta.get("mode") not in ALL_MODES:
+    if meta.get("mode") not in ALL_MODES:  # every board's
         return f"mode must be one of {', '.join(ALL_MODES)}"
     if not isinstance(meta.get("rules"), dict):
         return "rules must be an object"

@@ -27,7 +27,7 @@ __all__ = [
     "PlayTime", "TimeLimit", "TimeUp", "CLOCK_OPERATIONS",
     "RaiseLevel", "SellProperty", "Location", "EventSwap", "EventResetLevel", "EventMaxLevel", "EventNeighbours",
     "EventSideUp", "EventSideDown", "EventGroupUp", "EventGroupDown", "EventPayPerProperty", "EventMarketSlump",
-    "EventBothCollect", "EventMovement", "EVENT_OPERATIONS", "ULTIMATE_OPERATIONS",
+    "EventBothCollect", "EventMovement", "EVENT_OPERATIONS", "ULTIMATE_OPERATIONS", "CLASSIC_OPERATIONS",
 ]
 
 
@@ -492,6 +492,8 @@ _ALL: tuple[type[Operation], ...] = (
     DeclareBankruptcy, Undo, EndGame, PlayTime, TimeLimit, TimeUp,
     RaiseLevel, SellProperty, Location, *_EVENTS)
 OPERATIONS: dict[str, type[Operation]] = {cls.op: cls for cls in _ALL}
+#: The operations a game of the classic board takes (``undo`` included: the ledger's).
+CLASSIC_OPERATIONS: frozenset[type[Operation]] = frozenset(_ALL) - ULTIMATE_OPERATIONS
 
 #: The clock's entries: recorded by the terminal, never undone (an undo skips them).
 CLOCK_OPERATIONS: frozenset[str] = frozenset({PlayTime.op, TimeLimit.op})

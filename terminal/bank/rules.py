@@ -1,7 +1,9 @@
-"""Pure rule computations: rent, taxes, what may be built, sold or mortgaged, when the game ends.
+"""Pure rule computations of the classic board: rent, taxes, what may be built, sold or mortgaged, what a player
+could still raise.
 
-Nothing here changes a state; the engine calls these and records what follows. Sources: RULES.md sections
-"Title deeds", "Money in and out", "Buildings", "Mortgages", "End of the game".
+Nothing here changes a state: each function answers from the state it is given; the engine
+(terminal/bank/engine.py) records what follows. Sources: RULES.md sections "Title deeds", "Money in and out",
+"Buildings", "Mortgages", "Debts and bankruptcy".
 """
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from dataclasses import dataclass
 from cards.editions import Edition, Square, join_localized
 from terminal.bank.money import half, ten_percent
 from terminal.bank.state import HOTEL, State
-from terminal.bank.tx import Tx
 from terminal.bank.types import GameConfig, Rent
 from terminal.errors import RuleViolation
 
@@ -34,10 +35,11 @@ def holds_whole_group(state: State, config: GameConfig, owner: str, deed: Square
     return all(state.owner.get(s) == owner for s in config.edition.group_of(deed.index))
 
 
-def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: int | None = None,
-             card: str | None = None) -> Rent:
-    """The rent ``payer`` owes for landing on ``deed``: its amount, to whom, and why (:class:`~terminal.bank.
-    types.Rent`, its ``reason`` one of :data:`~terminal.bank.types.RENT_REASONS`).
+def rent_of(state: State, config: GameConfig, owner: str, deed: Square, dice: int | None = None,
+            card: str | None = None) -> Rent:
+    """The rent of ``deed``, held by ``owner`` and not mortgaged, on the classic board, and why
+    (:class:`~terminal.bank.types.Rent`, its ``reason`` one of :data:`~terminal.bank.types.RENT_REASONS`). Who may
+    be charged it is :meth:`terminal.bank.board.Board.rent_due`'s question.
 
     - Street: printed rent for its houses or hotel; a bare street of a colour group one owner holds entirely
       pays double, except that (flag ``double_rent_with_mortgaged_street`` off) the double is lost while any
@@ -45,19 +47,8 @@ def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: i
     - Railroad: 25/50/100/200 for 1-4 railroads held (mortgaged ones count); card ``nearest_railroad``: x2.
     - Utility: 4 x dice with one utility held, 10 x with both; card ``nearest_utility``: 10 x dice whatever
       the owner holds. ``dice`` (2-12) is required for utilities and refused elsewhere.
-    Raises RuleViolation when no rent is due: unowned deed, own deed, mortgaged deed, a card on the wrong
-    kind of deed, dice missing or out of range.
+    Raises RuleViolation for a card on the wrong kind of deed, dice missing or out of range.
     """
-    owner = state.owner.get(deed.index)
-    if owner is None:
-        raise RuleViolation(f"No rent on {deed.name}: nobody owns it. The player may buy it or it is auctioned.",
-                            code="rent_unowned", params={"square": deed.index, "deed": deed.name})
-    if owner == payer:
-        raise RuleViolation(f"No rent: {payer} owns {deed.name}.", code="rent_own_deed",
-                            params={"square": deed.index, "deed": deed.name, "player": payer, "owner": owner})
-    if state.mortgaged.get(deed.index):
-        raise RuleViolation(f"No rent on {deed.name}: it is mortgaged.", code="rent_mortgaged",
-                            params={"square": deed.index, "deed": deed.name, "owner": owner})
     if card is not None and card not in RENT_CARDS:
         raise RuleViolation(f"Unknown rent card {card!r}: 'nearest_railroad' or 'nearest_utility'.",
                             code="unknown_rent_card",
@@ -276,19 +267,3 @@ def raisable(state: State, config: GameConfig, player: str) -> int:
         if not state.mortgaged.get(s):
             total += deed.mortgage
     return total
-
-
-def update_game_over(tx: Tx) -> None:
-    """Mark the game over when its mode says so (RULES.md, End of the game): classic and every mode when
-    one player is left; sans_frontieres and the Ultimate board at the first bankruptcy; quick at the second."""
-    state = tx.s
-    if state.game.get("over"):
-        return
-    bankruptcies = len(state.bankrupt_list)
-    over = len(state.active_players()) <= 1
-    if tx.cfg.mode in ("sans_frontieres", "ultimate") and bankruptcies >= 1:
-        over = True
-    if tx.cfg.mode == "quick" and bankruptcies >= 2:
-        over = True
-    if over:
-        tx.set("game", "over", True)

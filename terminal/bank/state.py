@@ -17,12 +17,8 @@ BANK = "bank"
 POT = "pot"
 HOTEL = 5
 DECKS = ("chance", "community_chest")
+#: The classic board's modes (RULES.md, End of the game); every board's: terminal.bank.boards.ALL_MODES.
 MODES = ("classic", "sans_frontieres", "quick", "time_limit")
-#: The mode of every game on the Ultimate Banking board (an edition with ``board = "ultimate"``): its own rules,
-#: the game ending at the first bankruptcy (terminal/bank/ultimate.py).
-ULTIMATE = "ultimate"
-#: Every mode a game header may name: the classic board's modes, then the Ultimate board's.
-ALL_MODES = (*MODES, ULTIMATE)
 
 
 @dataclass

@@ -6,26 +6,53 @@ become a debt, the settlement of debts) and the checks of names and amounts. The
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from cards.editions import Square
 from terminal.bank.money import check_amount, ten_percent
 from terminal.bank.state import BANK, POT, State
-from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting
+from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting, Rent
 from terminal.errors import InsufficientCash, PlayerBankrupt, PlayerInDebt, RuleViolation, UnknownName
 
 _SENTINEL = object()
 
 
-class Tx:
-    """A working copy of the state on which one operation is computed, recording each change."""
+class BoardRules(Protocol):
+    """What a transaction, and the operations computed on it, ask of the board the game is played on. The
+    answers are :class:`terminal.bank.board.Board`'s (the classic board) or those of its subclass for the
+    electronic board (:class:`terminal.bank.ultimate.UltimateBoard`)."""
 
-    def __init__(self, state: State, config: GameConfig) -> None:
+    def in_debt(self, player: str, what: str, debts: Sequence[Debt]) -> PlayerInDebt:
+        """The refusal of ``what`` (a voluntary payment) while ``player`` owes ``debts``: it says how the money
+        is raised on this board."""
+
+    def rent_due(self, state: State, config: GameConfig, payer: str, deed: Square, dice: int | None = None,
+                 card: str | None = None) -> Rent:
+        """The rent ``payer`` owes on landing on ``deed``, with its reason; raises RuleViolation when none is."""
+
+    def raisable(self, state: State, config: GameConfig, player: str) -> int:
+        """The cash ``player`` could still raise from the Bank before a bankruptcy."""
+
+    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
+        """Refuse a bankruptcy this board does not allow: debts of ``owed`` that ``raisable`` covers, or a
+        ``lift_now`` it has no mortgages for."""
+
+    def hand_over(self, tx: Tx, player: str, creditor: str) -> None:
+        """Pass a bankrupt ``player``'s cash and holdings to ``creditor`` (their buildings, deeds and cards as this
+        board says), recording each change on ``tx``: its debts are already passed on, the settlement follows."""
+
+
+class Tx:
+    """A working copy of the state on which one operation is computed, recording each change. ``board``: the
+    board the game is played on (its few different answers: :class:`BoardRules`)."""
+
+    def __init__(self, state: State, config: GameConfig, board: BoardRules) -> None:
         self.s = state.copy()
         self.cfg = config
         self.ed = config.edition
+        self.board = board
         self.effects = Effects()
 
     # -- primitive changes ---------------------------------------------------------------------------------
@@ -41,7 +68,7 @@ class Tx:
             table.pop(key, None)
         else:
             table[key] = value
-        self.effects.changes.append(Change(section, key, _copy(before), _copy(value)))
+        self.effects.changes.append(Change(section, key, copy_value(before), copy_value(value)))
 
     def set_debts(self, debts: Iterable[Debt]) -> None:
         """Replace the outstanding debts by ``debts``, oldest first; those paid off (amount 0) go. Recorded as
@@ -197,23 +224,11 @@ class Tx:
         return name
 
     def require_no_debt(self, player: str, what: str) -> None:
+        """Refuse ``what`` (PlayerInDebt, saying how the money is raised on this board) while ``player`` owes
+        anything (RULES.md, Debts: a player in debt makes no voluntary payment)."""
         debts = self.s.debts_of(player)
         if debts:
-            owed = ", ".join(f"{d.amount} to {_account_name(d.creditor)}" for d in debts)
-            total, creditors = sum(d.amount for d in debts), [d.creditor for d in debts]
-            # how to raise the money depends on the board: the electronic one has no buildings and no mortgages,
-            # a property is sold back to the Bank (docs/RULES.md, the Ultimate Banking board)
-            if self.ed.is_ultimate:
-                raise PlayerInDebt(
-                    f"{player} owes {owed}: {what} must wait. Raise the money by selling properties back to the "
-                    f"Bank, or declare bankruptcy.",
-                    params={"player": player, "what": what, "debts": [d.to_json() for d in debts], "owed": total,
-                            "creditor_list": creditors, "remedy_code": "part_debt_remedy_ultimate"})
-            raise PlayerInDebt(
-                f"{player} owes {owed}: {what} must wait. Raise the money by selling buildings, mortgaging "
-                f"deeds or trading, or declare bankruptcy.",
-                params={"player": player, "what": what, "debts": [d.to_json() for d in debts], "owed": total,
-                        "creditor_list": creditors, "remedy_code": "part_debt_remedy"})
+            raise self.board.in_debt(player, what, debts)
 
     def deed(self, square: object) -> Square:
         last = len(self.ed.squares) - 1
@@ -245,7 +260,7 @@ def _with_amounts(debts: tuple[Debt, ...], amounts: list[int]) -> list[Debt]:
     return [d if d.amount == a else replace(d, amount=a) for d, a in zip(debts, amounts, strict=True)]
 
 
-def _copy(value: Any) -> Any:
+def copy_value(value: Any) -> Any:
     if isinstance(value, list):
         return [dict(v) if isinstance(v, dict) else v for v in value]
     if isinstance(value, dict):
@@ -253,5 +268,6 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _account_name(account: str) -> str:
+def account_name(account: str) -> str:
+    """An account as a message names it: "the Bank" for the Bank and the Free Parking pot, else the player."""
     return "the Bank" if account in (BANK, POT) else account

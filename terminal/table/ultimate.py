@@ -24,8 +24,7 @@ from cards.editions import Edition, load_edition
 from cards.registry import DeedCard, PropertyCard, Role, deed_squares
 from terminal.bank.door import Preview
 from terminal.bank.operations import JailFine, Operation, PassGo, PayRent, RaiseLevel, SellProperty
-from terminal.bank.state import ULTIMATE
-from terminal.bank.ultimate import level
+from terminal.bank.ultimate import ULTIMATE, level
 from terminal.errors import GameError
 from terminal.table.i18n import N_
 from terminal.table.screens.base import EventTap, PlayerTap, Table

@@ -8,10 +8,12 @@ import re
 
 import pytest
 
-from terminal.bank import engine
+from terminal.bank import engine, ultimate
 from terminal.bank.ledger import canonical
 from terminal.bank.operations import (
+    CLASSIC_OPERATIONS,
     OPERATIONS,
+    ULTIMATE_OPERATIONS,
     Buy,
     SellBuilding,
     Trade,
@@ -45,8 +47,11 @@ def test_every_operation_of_the_spec_has_a_record():
             names.update(re.findall(r"`([a-z_]+)`", row.split("|")[1]))
     assert names == set(OPERATIONS)
     assert all(OPERATIONS[name].op == name for name in names)
-    # The engine computes every one of them but undo (the ledger's).
-    assert set(engine._HANDLERS) == set(OPERATIONS.values()) - {Undo}
+    # The engine computes every operation of the classic board but undo (the ledger's); the electronic board's
+    # own operations are computed in its file.
+    assert set(engine._HANDLERS) == CLASSIC_OPERATIONS - {Undo}
+    assert set(ultimate._HANDLERS) >= ULTIMATE_OPERATIONS
+    assert set(engine._HANDLERS) | set(ultimate._HANDLERS) == set(OPERATIONS.values()) - {Undo}
 
 
 def test_every_logged_operation_is_written_back_as_it_was_read():

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from cards.editions import load_edition
 from terminal.bank import engine
+from terminal.bank.board import CLASSIC
 from terminal.bank.game import Game
 from terminal.bank.state import BANK, State
 from terminal.bank.tx import Tx
@@ -113,7 +114,7 @@ def engine_settlement(players, cash, debts, event):
     state.cash.update(cash)
     state.cash[BANK] = -sum(cash.values())
     state.debts = tuple(BankDebt(d, c, a) for d, c, a in debts)
-    tx = Tx(state, CONFIG)
+    tx = Tx(state, CONFIG, CLASSIC)
     start_cash, start_debts = dict(cash), list(debts)
     if event[0] == "settle":
         tx.settle()

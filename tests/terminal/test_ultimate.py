@@ -33,6 +33,7 @@ from cards.registry import (
 )
 from terminal.bank import ultimate
 from terminal.bank.game import Game
+from terminal.bank.operations import EventBothCollect, EventSwap
 from terminal.bank.types import Rent
 from terminal.errors import GameError, PlayerInDebt, RuleViolation
 from terminal.table.i18n import translate
@@ -213,11 +214,10 @@ def test_a_market_slump_runs_out(game):
 def test_event_cards_by_number_ask_for_exactly_their_targets(game):
     game.buy("Ann", 1)
     game.buy("Bob", 35)
-    assert ultimate.event_operation(ULTIMATE, 1, "Ann", square=1, other=35) == {
-        "op": "event_swap", "player": "Ann", "other": 35, "square": 1, "card": 1}
-    assert ultimate.event_operation(ULTIMATE, 14, "Ann") == {
+    assert ultimate.event_operation(ULTIMATE, 1, "Ann", square=1, other=35) == EventSwap("Ann", 1, 35, card=1)
+    assert ultimate.event_operation(ULTIMATE, 14, "Ann").to_json() == {
         "op": "event_pay_per_property", "player": "Ann", "amount": 50, "card": 14}
-    assert ultimate.event_operation(ULTIMATE, 16, "Ann", opponent="Bob")["amount"] == 200
+    assert ultimate.event_operation(ULTIMATE, 16, "Ann", opponent="Bob") == EventBothCollect("Ann", "Bob", 200, 16)
     for number, targets in [(1, {"square": 1}), (14, {"square": 1}), (9, {}), (11, {"side": 1}), (0, {}),
                             (23, {})]:
         with pytest.raises(RuleViolation) as refused:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from cards.editions import EventCard
-from terminal.bank.operations import Operation, parse_operation
+from terminal.bank.operations import Operation
 from terminal.bank.ultimate import EVENT_TARGETS, event_operation, sides
 from terminal.errors import GameError
 from terminal.table.i18n import N_, translate
@@ -142,7 +142,7 @@ class EventScreen(Screen):
     def _operation(self, t: Table) -> Operation:
         assert self.card is not None and self.player is not None, "an Event's operation once card and player"
         targets = {SLOT_TARGETS[slot]: value for slot, value in self.picks.items()}
-        return parse_operation(event_operation(t.bank.edition, self.card, self.player, **targets))
+        return event_operation(t.bank.edition, self.card, self.player, **targets)
 
     def choices(self, t: Table) -> dict[str, list[Any]]:
         """Where the effect would apply now, for each thing it asks for (the Bank's ``event_targets``)."""
