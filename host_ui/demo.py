@@ -28,6 +28,7 @@ from cards.registry import (
     Role,
 )
 from hal.sim_reader import SimReader
+from terminal.bank.operations import parse_operation
 from terminal.table.machine import Terminal
 from terminal.table.ultimate import sticker_of_property
 
@@ -504,7 +505,7 @@ class TableDriver:
         """Recorded by the terminal itself when it opens an end_time game (no person's input)."""
         if self.terminal.game is None:
             raise GaveUp("no game")
-        self.terminal.game.apply(op)
+        self.terminal.game.apply(parse_operation(dict(op)))
 
 
 DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32, 34, 35, 37,
