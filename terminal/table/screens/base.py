@@ -23,7 +23,7 @@ give it a role). An input a screen does not take gets one message, the same for 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
 
@@ -420,7 +420,3 @@ class Table(Protocol):
     def deed_name(self, square: int) -> str: ...
 
     def in_debt(self, player: str) -> bool: ...
-
-
-#: A mapping of screen names to screen classes (what :func:`terminal.table.screens.check` checks).
-ScreenTable = Mapping[str, type[Screen]]

@@ -1,6 +1,6 @@
 """A list to choose from (an income tax's two ways, a Chance card, a deed, a payee...): the choice, or a card
 tapped on it, goes to the flow that opened it (:class:`~terminal.table.screens.base.ChoiceNext`). Opened by
-``Table.choose``."""
+``Table.ask_choice``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
