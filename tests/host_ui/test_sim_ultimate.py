@@ -164,14 +164,14 @@ def test_a_whole_game_on_the_electronic_board_from_the_wizard_to_the_standings(p
         hands.tap(player_uid(2))
         assert hands.view.screen == "confirm" and hands.view.pending.warning is not None
         hands.ok()
-        assert game.cash(b) == 0 and game.debts()[b]
+        assert game.cash(b) == 0 and game.current.debts_of(b)
         # he sells his property back to the Bank, still owes, and goes bankrupt: the end, ranked by worth
         hands.tap(player_uid(2))
         hands.choose("my_deeds")
         hands.choose("33")
         hands.choose("sell_property")
         hands.ok()
-        assert 33 not in game.current.owner and game.debts()[b]
+        assert 33 not in game.current.owner and game.current.debts_of(b)
         hands.tap(player_uid(2))
         hands.choose("bankruptcy")
         hands.ok()

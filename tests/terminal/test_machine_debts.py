@@ -117,7 +117,7 @@ def test_a_rent_paid_with_no_cash_names_the_creditor_and_the_debt(make_game, lan
     d.tap(BOB)                            # a debt: the confirmation first
     assert table.view.screen == "confirm"
     d.tap(BOB)
-    assert table.game.debts()["Bob"] == [{"to": "Ann", "amount": 600}]
+    assert table.game.current.debts_of("Bob") == [Debt("Bob", "Ann", 600)]
     message = table.view.message
     assert message.code == "done_what"
     assert text(message, language).replace(NBSP, " ").strip() == expected

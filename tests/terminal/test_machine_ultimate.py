@@ -267,7 +267,7 @@ def test_bankruptcy_ends_the_game_on_the_standings(table):
     t.tap(BOB)  # more than Bob has: confirmed, with what stays owed
     assert t.view.screen == "confirm" and t.view.pending.warning is not None
     t.ok()
-    assert g.debts()["Bob"]
+    assert g.current.debts_of("Bob")
     t.tap(BOB)
     t.choose("bankruptcy")
     t.ok()
