@@ -37,16 +37,16 @@ def _normal(op: dict) -> dict:
     return op
 
 
-def drive(log_path, tmp_path, key):
+def drive(log_path, tmp_path, key, wall_clock=None):
     log = read_table_log(log_path)
     header = log.header
     clock = FakeClock()
     game = Game.create(tmp_path / "machine.db", header["edition"], header["players"],
                        mode=header.get("mode"), rules=header.get("rules") or None,
                        dealt=header.get("dealt") or None, end_time=header.get("end_time"),
-                       length_minutes=header.get("length_minutes"), key=key)
+                       length_minutes=header.get("length_minutes"), key=key, wall_clock=wall_clock)
     play_clock = FakeClock(0.0)  # moved by the log's x_play_time lines only (docs/table-log.md, Time limit)
-    game.start_play_clock(play_clock)
+    game.play_clock.start(play_clock)
     beeper = SimBeeper(audio=False, clock=clock)
     reader = SimReader(clock=clock)
     terminal = Terminal(game, make_registry(len(header["players"])), beeper, clock,
