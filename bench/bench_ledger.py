@@ -231,7 +231,7 @@ def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[Wri
 
 
 def bare(path: Path, rows: Written, schema: list[str]) -> tuple[float, float]:
-    from terminal.bank.ledger import BUSY_TIMEOUT_MS, WAL_PAGES
+    from terminal.bank.ledger.schema import BUSY_TIMEOUT_MS, WAL_PAGES
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

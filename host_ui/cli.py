@@ -28,9 +28,8 @@ import terminal
 from cards.errors import CardsError
 from host_ui.shell import manage
 from terminal.bank.audit import DAMAGE
-from terminal.bank.ledger import one_line
 from terminal.bank.money import format_amount
-from terminal.errors import AuditFailed, GameError, LedgerError
+from terminal.errors import AuditFailed, GameError, LedgerError, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

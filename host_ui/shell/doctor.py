@@ -47,8 +47,8 @@ from hal.mfrc522_reader import KNOWN_VERSIONS
 from host_ui.shell.config import Config
 from host_ui.shell.outputs import is_sqlite
 from terminal.bank.game import Game
-from terminal.bank.ledger import one_line, private_copy
-from terminal.errors import AuditFailed, GameError
+from terminal.bank.ledger.files import private_copy
+from terminal.errors import AuditFailed, GameError, one_line
 from terminal.table.i18n import MissingCatalog, check_catalogs
 
 __all__ = ["Check", "run_checks", "format_checks", "worst", "read_model", "is_pi5", "installed_version",

@@ -68,8 +68,11 @@ class Receipt:
     - ``debts_created``: the debts it created or raised, one :class:`~terminal.bank.types.Debt` per debtor and
       creditor with the amount more owed (:meth:`~terminal.bank.types.Effects.debts_created`).
     - ``rent``: the rent it charged, with its reason, or None (see :attr:`Preview.rent`).
-    - ``debts``: each player's outstanding debts after it, ``{player: [{"to", "amount"}]}`` (what
-      :meth:`terminal.Game.debts` answered before issue 23; kept for the table until it reads ``debts_created``).
+    - ``followed_by``: the receipt of the entry this commit caused right after it, or None: the end of a
+      time-limited game (``x_time_up``) after the ``x_play_time`` that reached the limit.
+    - ``debts``: each player's outstanding debts after it, ``{player: [{"to", "amount"}]}``
+      (:meth:`terminal.Game.debts`): a shim for callers that compare the debts before and after a commit;
+      :attr:`debts_created` is the answer.
     """
 
     seq: int
@@ -78,12 +81,13 @@ class Receipt:
     debts_created: tuple[Debt, ...] = ()
     rent: Rent | None = None
     undone: Operation | None = None
+    followed_by: Receipt | None = None
     debts: Mapping[str, list[Owed]] = field(default_factory=dict)
 
     @property
     def op(self) -> dict[str, Any]:
         """The operation as a table-log line: an undo is ``{"op": "undo", "undoes": <the undone line>}``
-        (the form callers read before issue 23; :attr:`operation` and :attr:`undone` are the records)."""
+        (a shim for callers that read lines: :attr:`operation` and :attr:`undone` are the records)."""
         if isinstance(self.operation, Undo):
             return {"op": Undo.op, "undoes": None if self.undone is None else self.undone.to_json()}
         return self.operation.to_json()

@@ -2,7 +2,7 @@
 
 A file's data is flushed by ``fsync`` of the file; its *name* (a new file, a rename, a new folder) only by ``fsync``
 of the folder that holds it. Until then a power cut may leave the folder as it was: the file gone, the old name
-back, an empty file under the new name (issue 21, point 2). So:
+back, an empty file under the new name. So:
 
 - :func:`fsync_directory`: make a new name, a rename or a removal in a folder durable.
 - :func:`make_directories`: ``mkdir -p`` whose every new folder's name is durable.

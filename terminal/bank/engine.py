@@ -58,7 +58,7 @@ from terminal.bank.tx import Tx, account_name, copy_value
 from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting
 from terminal.errors import GameOver, InsufficientCash, MalformedOperation, RuleViolation, UnknownName
 
-__all__ = ["Effects", "GameConfig", "Tx", "apply", "invert", "replay_effects", "setup_effects", "time_limit",
+__all__ = ["apply", "invert", "replay_effects", "setup_effects", "time_limit",
            "time_is_up", "undo_effects"]
 
 _Op = TypeVar("_Op", bound=Operation)
@@ -122,7 +122,8 @@ def _pay_rent(tx: Tx, op: PayRent) -> None:
 
 @_handles(PayTax)
 def _pay_tax(tx: Tx, op: PayTax) -> None:
-    """Income tax (square 4) or luxury tax (square 38); the 10 % choice when ``income_tax_percent`` is on."""
+    """Income tax or luxury tax (:func:`terminal.bank.rules.tax_due`); the 10 % choice when ``income_tax_percent``
+    is on."""
     player = tx.player(op.player)
     amount = rules.tax_due(tx.s, tx.cfg, player, op.square, op.choice)
     tx.charge(player, tx.bank_creditor(), amount)
@@ -541,8 +542,8 @@ def setup_effects(state: State, config: GameConfig, dealt: Mapping[str, Iterable
 
     The players pay for their deeds in seat order (``state.players``), whatever the order of ``dealt``'s keys: a
     game's header stores the deal as a JSON object, whose keys are sorted, so the order it was given in is not
-    kept. ``order``: the players' order of payment as a file recorded it (the audit of a game written before
-    issue 21, where the players paid in the order the deal was given: see :func:`terminal.bank.audit.deal_order`);
+    kept. ``order``: the players' order of payment as a file recorded it (the audit of an older file,
+    whose players paid in the order the deal was given: see :func:`terminal.bank.audit.deal_order`);
     a name of ``dealt`` it leaves out pays after them, in seat order."""
     tx = Tx(state, config, board_of(config.edition))
     for player in state.players:

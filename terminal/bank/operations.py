@@ -1,14 +1,16 @@
-"""The operations of ``docs/table-log.md`` as typed records, parsed and checked once where input enters.
+"""The operations of ``docs/table-log.md`` as typed records, each checked when it is made.
 
-One frozen record per operation (:class:`Buy`, :class:`Trade`...). :func:`parse_operation` turns a table-log
-line (a dict read from JSON, built by the state machine, or stored in the journal) into its record and refuses
-a line of the wrong shape with :class:`~terminal.errors.MalformedOperation`: not an object, an unknown ``op``,
-an unknown field, a wrong JSON type, a missing field. :meth:`Operation.to_json` gives back the dict the
-journal stores: the fields the line gave, without the ``refused`` marker.
+One frozen record per operation (:class:`Buy`, :class:`Trade`...), built by the table (and the Game's facade)
+directly: every field is checked for its JSON type as the record is made (:class:`~terminal.errors.
+MalformedOperation`, ``wrong_type`` or ``missing_field``). :func:`parse_operation` turns a table-log line (a dict
+read from a table log, or a journal entry read back) into its record, once, where it enters, and refuses a line of
+the wrong shape: not an object, an unknown ``op``, an unknown field, a wrong JSON type, a missing field.
+:meth:`Operation.to_json` gives back the dict the journal stores: the fields the line gave, without the
+``refused`` marker.
 
-A record says only that a line is well formed; whether the rules allow it is the engine's business. An
-optional field the line leaves out is ``None`` in the record (so that ``to_json`` gives back exactly the
-line's fields: ``"whole": false`` stays written out, an absent ``whole`` stays absent).
+A record says only that an operation is well formed; whether the rules allow it is the engine's business. An
+optional field left out is ``None`` in the record (so that ``to_json`` gives back exactly the line's fields:
+``"whole": false`` stays written out, an absent ``whole`` stays absent).
 """
 from __future__ import annotations
 

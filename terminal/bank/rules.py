@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cards.editions import Edition, Square, join_localized
+from cards.editions import INCOME_TAX_SQUARE, LUXURY_TAX_SQUARE, Edition, Square, join_localized
 from terminal.bank.money import half, ten_percent
 from terminal.bank.state import HOTEL, State
 from terminal.bank.types import GameConfig, Rent
@@ -97,20 +97,22 @@ def rent_of(state: State, config: GameConfig, owner: str, deed: Square, dice: in
 
 
 def tax_due(state: State, config: GameConfig, player: str, square: int, choice: str | None) -> int:
-    """The tax for square 4 (income tax) or 38 (luxury tax).
+    """The tax for the income tax square or the luxury tax square (:data:`cards.editions.INCOME_TAX_SQUARE`, 4, and
+    :data:`cards.editions.LUXURY_TAX_SQUARE`, 38): the edition's :attr:`~cards.editions.Edition.income_tax` and
+    :attr:`~cards.editions.Edition.luxury_tax`.
 
-    With ``income_tax_percent`` on, square 4 takes ``choice``: ``flat`` (the printed amount) or ``percent``:
+    With ``income_tax_percent`` on, the income tax takes ``choice``: ``flat`` (the printed amount) or ``percent``:
     10 % of the player's total worth = cash + printed price of every deed held, mortgaged or not + the cost
     of their buildings (RULES.md, Money in and out), rounded per ``interest_rounding``. Our reading: a
     hotel's cost includes the houses given for it, as in the worth of RULES.md, End of the game.
     """
     edition = config.edition
-    if square not in (4, 38):
+    if square not in (INCOME_TAX_SQUARE, LUXURY_TAX_SQUARE):
         name = square_name(edition, square)
-        raise RuleViolation(f"{name} is not a tax square (income tax is square 4, luxury tax 38).",
-                            code="not_a_tax", params={"square": square, "deed": name})
+        raise RuleViolation(f"{name} is not a tax square (income tax is square {INCOME_TAX_SQUARE}, luxury tax "
+                            f"{LUXURY_TAX_SQUARE}).", code="not_a_tax", params={"square": square, "deed": name})
     if choice is not None:
-        if square != 4 or not config.rules.get("income_tax_percent"):
+        if square != INCOME_TAX_SQUARE or not config.rules.get("income_tax_percent"):
             raise RuleViolation("Only the income tax, with the 10 % rule on, offers a choice.",
                                 code="tax_no_choice",
                                 params={"square": square, "deed": edition.squares[square].name})
@@ -125,7 +127,7 @@ def tax_due(state: State, config: GameConfig, player: str, square: int, choice: 
             level = state.level.get(s, 0)
             total += deed.price + deed.house_cost * (config.houses_before_hotel + 1 if level == HOTEL else level)
         return ten_percent(total, config.rounding)
-    return edition.squares[square].amount
+    return edition.income_tax if square == INCOME_TAX_SQUARE else edition.luxury_tax
 
 
 def group_levels(state: State, config: GameConfig, deed: Square) -> dict[int, int]:
@@ -232,7 +234,7 @@ def plan_sale(state: State, config: GameConfig, deed: Square, whole: bool) -> Sa
 
 def check_mortgage(state: State, config: GameConfig, deed: Square) -> None:
     """A deed may be mortgaged when it is not already and no street of its colour group has a building
-    (RULES.md, Mortgages: the whole group, our decision after seed 003)."""
+    (docs/RULES.md, Mortgages: the whole group)."""
     if state.mortgaged.get(deed.index):
         raise RuleViolation(f"{deed.name} is already mortgaged.", code="already_mortgaged",
                             params={"square": deed.index, "deed": deed.name})

@@ -51,9 +51,6 @@ class State:
     bank: dict[str, int] = field(default_factory=dict)
     game: dict[str, bool] = field(default_factory=dict)
 
-    #: The sections an operation may change (besides ``cash``, which only postings change).
-    SECTIONS = ("owner", "level", "mortgaged", "jail_card", "debts", "bankrupt", "bank", "game")
-
     @classmethod
     def new(cls, edition: Edition, players: tuple[str, ...]) -> State:
         """The state before the setup entry: every account at 0, the Bank holding everything."""

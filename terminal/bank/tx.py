@@ -206,7 +206,7 @@ class Tx:
         RULES.md, Mortgages."""
         deed = self.ed.squares[square]
         # Our reading: the interest is owed to the Bank even under the Free Parking jackpot house rule, whose
-        # pot takes "taxes, fines and street repairs" and card payments (RULES.md, Free Parking; seed 003):
+        # pot takes "taxes, fines and street repairs" and card payments (docs/RULES.md, Free Parking):
         # mortgage interest is none of these, it is the Bank's charge for its loan.
         self.charge(taker, BANK, ten_percent(deed.mortgage, self.cfg.rounding))
         if lift_now:

@@ -8,15 +8,28 @@ is written as a JSON array), a debt the object ``{"debtor", "creditor", "amount"
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, NamedTuple, TypedDict
 
 from cards.editions import Edition
 
+#: The wall clock the Bank reads (an aware ``datetime``, or a naive one in local time): when each journal entry is
+#: recorded, when a game was created, and how much of an older game's ``end_time`` is left. Injected by whoever
+#: makes or opens a game (:class:`terminal.Game`, :func:`terminal.bank.tablelog.replay`); play time never runs on
+#: it (:mod:`terminal.bank.play_clock`).
+WallClock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    """The system's wall clock, in UTC: what a game reads when it is given no other clock."""
+    return datetime.now(UTC)
+
+
 #: The settlement orders a game can be started with (:attr:`GameConfig.settlement`).
 SETTLEMENTS = ("oldest_first", "passes_v1")
-#: The order of games whose header names none: those started before the order was fixed (issue 17).
+#: The order of games whose header names none: those started before the order was fixed.
 LEGACY_SETTLEMENT = "passes_v1"
 
 
@@ -31,7 +44,7 @@ class GameConfig:
     #: How debts are settled (see :meth:`terminal.bank.tx.Tx.settle`): ``oldest_first`` for every game
     #: started by this version; ``passes_v1`` for games started before it, whose header has no
     #: ``settlement`` field: their journal was computed that way, and the audit recomputes every entry, so
-    #: such a game keeps the order it was started with (issue 17).
+    #: such a game keeps the order it was started with.
     settlement: str = "oldest_first"
     #: The agreed length of a time-limited game in seconds of play (the header's ``length_minutes``), or None
     #: (no agreed length: none given, or a game started with a wall-clock ``end_time``; see

@@ -48,11 +48,11 @@ from cards.editions import COLOR_GROUPS, ULTIMATE_CORNERS, ULTIMATE_LEVELS, Edit
 from terminal.bank.board import Board, Handler, owed_text
 from terminal.bank.operations import (
     EVENT_OPERATIONS,
-    OPERATIONS,
     Auction,
-    Build,
+    BankPays,
     Buy,
-    EndGame,
+    CollectFromEachPlayer,
+    DeclareBankruptcy,
     EventBothCollect,
     EventGroupDown,
     EventGroupUp,
@@ -65,23 +65,18 @@ from terminal.bank.operations import (
     EventSideDown,
     EventSideUp,
     EventSwap,
-    GainJailCard,
+    FreeParking,
     JailFine,
     Location,
-    Mortgage,
     Operation,
+    PassGo,
+    PayBank,
+    PayEachPlayer,
     PayRent,
-    PayTax,
-    PlayTime,
     RaiseLevel,
-    Repairs,
-    SellBuilding,
     SellProperty,
-    TimeLimit,
-    TimeUp,
-    Trade,
-    Unmortgage,
-    UseJailCard,
+    Transfer,
+    Undo,
     parse_operation,
 )
 from terminal.bank.state import BANK, POT, State, standings
@@ -115,10 +110,11 @@ EVENT_TARGETS: Mapping[str, tuple[str, ...]] = {
     "movement": (),
 }
 
-#: The classic board's operations a game of this board refuses (``not_on_this_board``).
-_CLASSIC_ONLY: frozenset[type[Operation]] = frozenset({
-    PayTax, Repairs, GainJailCard, UseJailCard, Build, SellBuilding, Mortgage, Unmortgage, Trade, EndGame,
-    PlayTime, TimeLimit, TimeUp})
+#: The operations this board plays as the classic board does (the engine's handlers): GO salary, card payments,
+#: transfers, Free Parking, bankruptcy (its hand-over is this board's: :meth:`UltimateBoard.hand_over`), undo.
+_SHARED: frozenset[type[Operation]] = frozenset({
+    PassGo, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Transfer, FreeParking, DeclareBankruptcy, Undo})
+
 #: The mode of every game on this board: its own rules, the game ending at the first bankruptcy.
 ULTIMATE = "ultimate"
 
@@ -577,7 +573,8 @@ class UltimateBoard(Board):
 
     name: ClassVar[str] = "ultimate"
     modes: ClassVar[tuple[str, ...]] = (ULTIMATE,)
-    operations: ClassVar[frozenset[type[Operation]]] = frozenset(OPERATIONS.values()) - _CLASSIC_ONLY
+    #: Its own operations (computed here) and those it plays as the classic board does; any other is refused.
+    operations: ClassVar[frozenset[type[Operation]]] = frozenset(_HANDLERS) | _SHARED
 
     def handler(self, kind: type[Operation]) -> Handler | None:
         """This board's computation of ``kind`` (Buy, Auction, PayRent, JailFine and its own operations), None

@@ -300,7 +300,7 @@ class Terminal:
         if self.game is not None and self.game.mode == "time_limit" and not self.game.is_over() \
                 and self.damage is None:
             try:
-                if self.game.tick() is not None:
+                if self.game.play_clock.tick() is not None:
                     self._after_commit(None)
             except GameError:
                 pass

@@ -30,9 +30,8 @@ def test_the_classic_code_tests_no_board(path):
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in ("is_ultimate", "board") and \
-                isinstance(node.value, (ast.Attribute, ast.Name)) and \
-                ast.unparse(node.value).endswith(("ed", "edition")):
+        edition = isinstance(node, ast.Attribute) and ast.unparse(node.value).endswith(("ed", "edition"))
+        if edition and node.attr in ("is_ultimate", "board"):
             found.append(f"line {node.lineno}: {ast.unparse(node)}")
         if isinstance(node, ast.Constant) and node.value == "ultimate":
             found.append(f"line {node.lineno}: the string 'ultimate'")

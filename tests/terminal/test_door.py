@@ -10,6 +10,7 @@ from terminal.bank.door import Preview
 from terminal.bank.operations import Buy, PassGo, PayRent, PlayTime, TimeUp, Transfer, Undo
 from terminal.bank.types import Debt, Rent
 from terminal.errors import InsufficientCash, NothingToUndo
+from tests.terminal.oracles import journal_of
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def test_a_preview_commits_without_being_computed_again(make_game, count_engine)
     assert len(count_engine) == 1, "the commit computed the operation again"
     assert receipt.operation == Buy("Ann", 39) and receipt.postings == preview.postings
     assert game.cash("Ann") == 1100 and game.current is preview.after
-    assert game.history()[-1]["op"] == {"op": "buy", "player": "Ann", "square": 39}
+    assert journal_of(game)[-1]["op"] == {"op": "buy", "player": "Ann", "square": 39}
 
 
 def test_apply_computes_once(make_game, count_engine):

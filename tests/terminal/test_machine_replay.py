@@ -38,18 +38,19 @@ def _normal(op: dict) -> dict:
     return op
 
 
-def drive(log_path, tmp_path, key, on_terminal=None):
+def drive(log_path, tmp_path, key, wall_clock=None, on_terminal=None):
     """Play ``log_path`` through a terminal on a new game in ``tmp_path``, checking each line; returns the game.
-    ``on_terminal(terminal)`` is called once the terminal is made, before the first input (to watch it)."""
+    ``wall_clock``: the game's wall clock (the Bank's entries' times); ``on_terminal(terminal)`` is called once the
+    terminal is made, before the first input (to watch it)."""
     log = read_table_log(log_path)
     header = log.header
     clock = FakeClock()
     game = Game.create(tmp_path / "machine.db", header["edition"], header["players"],
                        mode=header.get("mode"), rules=header.get("rules") or None,
                        dealt=header.get("dealt") or None, end_time=header.get("end_time"),
-                       length_minutes=header.get("length_minutes"), key=key)
+                       length_minutes=header.get("length_minutes"), key=key, wall_clock=wall_clock)
     play_clock = FakeClock(0.0)  # moved by the log's x_play_time lines only (docs/table-log.md, Time limit)
-    game.start_play_clock(play_clock)
+    game.play_clock.start(play_clock)
     beeper = SimBeeper(audio=False, clock=clock)
     reader = SimReader(clock=clock)
     terminal = Terminal(game, make_registry(len(header["players"])), beeper, clock,

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from terminal.bank import engine, ultimate
-from terminal.bank.ledger import canonical
+from terminal.bank.ledger.records import canonical
 from terminal.bank.operations import (
     CLASSIC_OPERATIONS,
     OPERATIONS,
@@ -26,6 +26,7 @@ from terminal.bank.state import State
 from terminal.bank.types import Change, Debt, Effects, Posting
 from terminal.errors import MalformedOperation
 from tests.conftest import OWN_LOGS, RECORDED, ROOT
+from tests.terminal.oracles import journal_of
 
 
 def _operation_lines():
@@ -149,7 +150,7 @@ def test_the_game_takes_a_record_or_a_line(make_game):
     game = make_game("us", ("Ann", "Bob"))
     receipt = game.apply(Buy("Ann", 39))
     assert receipt.op == {"op": "buy", "player": "Ann", "square": 39}
-    assert game.history()[-1]["op"] == receipt.op
+    assert journal_of(game)[-1]["op"] == receipt.op
     assert game.preview(Undo()).effects.postings == [Posting("bank", "Ann", 400)]
     game.apply({"op": "undo"})
     assert game.cash("Ann") == 1500

@@ -3,10 +3,11 @@ clock and key, every column of every table byte for byte (issue 23, "what must h
 split and its boards change no journal).
 
 The digests in ``tests/fixtures/journals.json`` were written by the Bank as it was before issue 23 (main at
-0bf2096), through the two ways a game is written: the API replay of a table log (:func:`terminal.bank.tablelog.
-replay`) and the state machine driven by a person's taps (``tests/terminal/test_machine_replay.drive``). Each
-table is digested on its own, so a difference names the table. To write them again (only for a change that is
-meant to change the journal, said in its commit): ``python -m tests.terminal.test_same_journal --write``.
+0bf2096, its wall clock patched to :data:`MOMENT`), through the two ways a game is written: the API replay of a
+table log (:func:`terminal.bank.tablelog.replay`) and the state machine driven by a person's taps
+(``tests/terminal/test_machine_replay.drive``). Each table is digested on its own, so a difference names the
+table. To write them again (only for a change that is meant to change the journal, said in its commit):
+``python -m tests.terminal.test_same_journal --write``.
 """
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ def api_replay(log: Path, folder: Path) -> Path:
     from terminal.bank.tablelog import replay
     path = folder / "api.db"
     with _wall_clock():
-        replay(log, path, **_replay_clock(), key=KEY)
+        replay(log, path, key=KEY, wall_clock=wall_clock)
     return path
 
 
@@ -93,62 +94,19 @@ def machine_replay(log: Path, folder: Path) -> Path:
     """The log played through the state machine by a person's taps, the game closed: its file."""
     from tests.terminal.test_machine_replay import drive
     with _wall_clock():
-        game = drive(log, folder, KEY, **_drive_clock())
+        game = drive(log, folder, KEY, wall_clock=wall_clock)
         game.close()
     return folder / "machine.db"
 
 
-# -- the fixed clock ------------------------------------------------------------------------------------------
-# Before issue 23 the Bank read the wall clock itself (the ledger's time.time(), Game.create's datetime.now()):
-# the digests were written with both patched to MOMENT. Since, the clock is injected: wall_clock is passed.
-
-def _replay_clock() -> dict[str, Callable[[], datetime]]:
-    return {"clock": wall_clock} if _injected() else {}
-
-
-def _drive_clock() -> dict[str, Callable[[], datetime]]:
-    return {"clock": wall_clock} if _injected() else {}
-
-
-def _injected() -> bool:
-    import inspect
-
-    from terminal.bank.tablelog import replay
-    return "clock" in inspect.signature(replay).parameters
-
+# -- the fixed clock ---------------------------------------------------------------------------------------------
+# Before issue 23 the Bank read the wall clock itself (the ledger's time.time(), Game.create's datetime.now()): the
+# digests were written with both patched to MOMENT. Since, the clock is injected (wall_clock) and gives the same.
 
 @contextmanager
 def _wall_clock() -> Iterator[None]:
     with fixed_time_zone():
-        if _injected():
-            yield
-            return
-        import terminal.bank.game as game_module
-        import terminal.bank.ledger as ledger_module
-
-        class FixedTime:
-            @staticmethod
-            def time() -> float:
-                return MOMENT.timestamp()
-
-            @staticmethod
-            def time_ns() -> int:
-                return int(MOMENT.timestamp()) * 10**9
-
-            def __getattr__(self, name: str) -> object:
-                return getattr(time, name)
-
-        class FixedDatetime(datetime):
-            @classmethod
-            def now(cls, tz=None):  # type: ignore[override]
-                return MOMENT if tz is not None else MOMENT.astimezone().replace(tzinfo=None)
-
-        saved = ledger_module.time, game_module.datetime
-        ledger_module.time, game_module.datetime = FixedTime(), FixedDatetime  # type: ignore[assignment]
-        try:
-            yield
-        finally:
-            ledger_module.time, game_module.datetime = saved
+        yield
 
 
 WAYS: dict[str, Callable[[Path, Path], Path]] = {"api": api_replay, "machine": machine_replay}

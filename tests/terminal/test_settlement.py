@@ -28,6 +28,7 @@ from terminal.bank.tx import Tx
 from terminal.bank.types import Debt as BankDebt
 from terminal.bank.types import GameConfig
 from terminal.errors import GameError
+from tests.terminal.oracles import journal_of
 
 NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay")
 QUICK = settings(derandomize=True, database=None, deadline=None,
@@ -390,4 +391,4 @@ def test_a_settlement_is_one_entry_that_undo_restores_exactly(case, tmp_path, ke
     with Game.open(tmp_path / "game.db", key=key, check="full") as again:
         assert again.raw_state.to_json() == after
         assert again.audit().ok, again.audit().summary()
-        assert [e["postings"] for e in again.history()][-1] == postings
+        assert [e["postings"] for e in journal_of(again)][-1] == postings

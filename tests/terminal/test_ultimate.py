@@ -39,6 +39,7 @@ from terminal.errors import GameError, PlayerInDebt, RuleViolation
 from terminal.table.i18n import translate
 from tests.parsers.test_parsers_refuse_bad_input import HUGE_INT, VALUES, _refused_cleanly, _toml_value
 from tests.parsers.test_parsers_refuse_bad_input import SETTINGS as PARSER_SETTINGS
+from tests.terminal.oracles import journal_of
 
 ULTIMATE = load_edition("ultimate")
 DATA = Path(__file__).resolve().parents[2] / "cards" / "data" / "ultimate.toml"
@@ -225,7 +226,7 @@ def test_event_cards_by_number_ask_for_exactly_their_targets(game):
         assert refused.value.code in ("event_targets", "unknown_event_card")
     game.event("Ann", 1, square=1, other=35)
     assert game.state()["owner"]["35"] == "Ann" and game.state()["owner"]["1"] == "Bob"
-    assert game.history()[-1]["op"] == {"op": "event_swap", "player": "Ann", "square": 1, "other": 35, "card": 1}
+    assert journal_of(game)[-1]["op"] == {"op": "event_swap", "player": "Ann", "square": 1, "other": 35, "card": 1}
 
 
 def test_event_targets_list_what_would_be_accepted(game):
@@ -298,7 +299,7 @@ def test_the_end_and_its_standings_are_in_the_journal(game):
     game.declare_bankruptcy("Bob")
     assert game.cash("Ann") == 3000 and game.worth("Ann") == 3400
     assert game.is_over()
-    last = game.ledger.entry(game.history()[-1]["seq"])
+    last = game.ledger.entry(journal_of(game)[-1]["seq"])
     assert ["game", "standings", None, ["Ann", "Cid", "Bob"]] in [list(c) for c in last.changes]
     assert game.standings() == ["Ann", "Cid", "Bob"]
     assert game.audit().ok
