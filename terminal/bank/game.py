@@ -380,8 +380,7 @@ class Game:
 
     def _receipt(self, seq: int, preview: Preview) -> Receipt:
         return Receipt(seq=seq, operation=preview.operation, postings=tuple(preview.effects.postings),
-                       debts_created=preview.effects.debts_created(), rent=preview.rent, undone=preview.undone,
-                       debts=self.debts())
+                       effects=preview.effects, rent=preview.rent, undone=preview.undone, debts=self.debts())
 
     # -- one method per operation (docs/table-log.md): each applies its record ---------------------------
     def pass_go(self, player: str) -> Receipt:
