@@ -84,7 +84,7 @@ class TableDriver:
     confirm_with_card_every: int = 3
     inputs: list[tuple[str, str | int]] = field(default_factory=list)
     pause: Callable[[float], None] | None = None
-    #: The game's play clock (``Game.start_play_clock``), advanced only by the log's ``x_play_time`` lines.
+    #: The game's play clock (``Game.play_clock``), advanced only by the log's ``x_play_time`` lines.
     play_clock: FakeClock | None = None
     _count: int = 0
 

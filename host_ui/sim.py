@@ -241,7 +241,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         found = resume_at_startup(folder, key, key_file=key_path, backups=backups, clock=wall_clock)
         path, game = found.path or current, found.game
         if game is not None:
-            game.start_play_clock(time.monotonic)
+            game.play_clock.start(time.monotonic)
             notice = resumed_notice(game)
         elif found.problem is not None:
             damage = Damage(found.problem, found.backup.name if found.backup is not None else None)
@@ -259,13 +259,13 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         # the wizard's game is the one resumed after a restart or a crash
         created = create_game(folder, key, edition_name, names, mode, backups=backups, stem="sim",
                            rules=rules or None, player_cards=cards, clock=wall_clock, length_minutes=minutes)
-        created.start_play_clock(time.monotonic)
+        created.play_clock.start(time.monotonic)
         return created
 
     def playing(restore: Callable[[], Game]) -> Callable[[], Game]:
         def restored() -> Game:
             game = restore()
-            game.start_play_clock(time.monotonic)
+            game.play_clock.start(time.monotonic)
             return game
         return restored
 
@@ -391,7 +391,7 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     app.reader = None  # the driver polls the reader itself, in step with the table's clock
     play_clock = FakeClock(0.0)  # play time goes by as the log's x_play_time lines say, not with the inputs
     if terminal.game is not None:
-        terminal.game.start_play_clock(play_clock)
+        terminal.game.play_clock.start(play_clock)
     driver = TableDriver(terminal, reader, clock, names, pause=pause, play_clock=play_clock)
     total = sum(1 for line in log.lines if "op" in line.data)
     tray.demo = (speed, 0, total)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -248,10 +248,6 @@ class Game:
         its start-up check has passed. Never raises: a failure (a full disk) is logged once and the next call
         tries again. Returns how many rows were written."""
         return self._upkeep.step(stretches, budget_s)
-
-    def start_play_clock(self, clock: Callable[[], float]) -> None:
-        """A shim for callers not yet moved: :meth:`play_clock.start <terminal.bank.play_clock.PlayClock.start>`."""
-        self.play_clock.start(clock)
 
     def tick(self, now: float | None = None) -> Receipt | None:
         """A shim for callers not yet moved: :meth:`play_clock.tick <terminal.bank.play_clock.PlayClock.tick>`."""
