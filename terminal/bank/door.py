@@ -19,7 +19,7 @@ from terminal.bank.types import Debt, Effects, Owed, Posting, Rent
 
 __all__ = ["Preview", "Receipt"]
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Preview:
     """An operation computed on the game as it stood (:meth:`terminal.Game.preview`), not committed: what it
     would move and change, to show before it is confirmed. Give it to :meth:`terminal.Game.commit` to commit it.
@@ -57,14 +57,14 @@ class Preview:
         return sum(a for p, q, a in self.effects.postings if p == payer and q == payee)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Receipt:
     """What a committed operation did.
 
     - ``seq``: its journal number.
     - ``operation``: the record committed (:class:`~terminal.bank.operations.Undo` for an undo); ``undone``: for
       an undo, the operation it undid (as recorded), else None.
-    - ``postings``: the money moved, in order (``"bank"``, ``"pot"`` or a player).
+    - ``postings``: the money moved, in order (``"bank"``, ``"pot"`` or a player); ``effects``: all it recorded.
     - ``debts_created``: the debts it created or raised, one :class:`~terminal.bank.types.Debt` per debtor and
       creditor with the amount more owed (:meth:`~terminal.bank.types.Effects.debts_created`).
     - ``rent``: the rent it charged, with its reason, or None (see :attr:`Preview.rent`).
@@ -78,11 +78,17 @@ class Receipt:
     seq: int
     operation: Operation
     postings: tuple[Posting, ...]
-    debts_created: tuple[Debt, ...] = ()
+    effects: Effects = field(default_factory=Effects, repr=False, compare=False)
     rent: Rent | None = None
     undone: Operation | None = None
     followed_by: Receipt | None = None
     debts: Mapping[str, list[Owed]] = field(default_factory=dict)
+
+    @property
+    def debts_created(self) -> tuple[Debt, ...]:
+        """The debts it created or raised (:meth:`~terminal.bank.types.Effects.debts_created` of :attr:`effects`,
+        its recorded effects)."""
+        return self.effects.debts_created()
 
     @property
     def op(self) -> dict[str, Any]:

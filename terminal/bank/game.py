@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -249,10 +249,6 @@ class Game:
         tries again. Returns how many rows were written."""
         return self._upkeep.step(stretches, budget_s)
 
-    def start_play_clock(self, clock: Callable[[], float]) -> None:
-        """A shim for callers not yet moved: :meth:`play_clock.start <terminal.bank.play_clock.PlayClock.start>`."""
-        self.play_clock.start(clock)
-
     def tick(self, now: float | None = None) -> Receipt | None:
         """A shim for callers not yet moved: :meth:`play_clock.tick <terminal.bank.play_clock.PlayClock.tick>`."""
         return self.play_clock.tick(now)
@@ -380,8 +376,7 @@ class Game:
 
     def _receipt(self, seq: int, preview: Preview) -> Receipt:
         return Receipt(seq=seq, operation=preview.operation, postings=tuple(preview.effects.postings),
-                       debts_created=preview.effects.debts_created(), rent=preview.rent, undone=preview.undone,
-                       debts=self.debts())
+                       effects=preview.effects, rent=preview.rent, undone=preview.undone, debts=self.debts())
 
     # -- one method per operation (docs/table-log.md): each applies its record ---------------------------
     def pass_go(self, player: str) -> Receipt:

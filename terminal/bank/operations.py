@@ -592,7 +592,11 @@ def parse_operation(line: object) -> Operation:
     for spec in _FIELDS[name]:
         if spec.key in line and spec.attr not in values:
             values[spec.attr] = line[spec.key]
-    return OPERATIONS[name](**values)
+    # Every field was checked above: the record is built without checking them again (its __post_init__).
+    record = object.__new__(OPERATIONS[name])
+    for spec in _FIELDS[name]:
+        object.__setattr__(record, spec.attr, values.get(spec.attr))
+    return record
 
 
 def _trade_side(name: str, key: str, side: dict[str, Any]) -> TradeSide:

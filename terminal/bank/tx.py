@@ -7,7 +7,6 @@ become a debt, the settlement of debts) and the checks of names and amounts. The
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any, Protocol
 
 from cards.editions import Square
@@ -257,7 +256,7 @@ class Tx:
 
 def _with_amounts(debts: tuple[Debt, ...], amounts: list[int]) -> list[Debt]:
     """``debts`` with the amounts ``amounts`` (what is left of each after a pass of the settlement)."""
-    return [d if d.amount == a else replace(d, amount=a) for d, a in zip(debts, amounts, strict=True)]
+    return [d if d.amount == a else Debt(d.debtor, d.creditor, a) for d, a in zip(debts, amounts, strict=True)]
 
 
 def copy_value(value: Any) -> Any:

@@ -130,7 +130,7 @@ RENT_REASONS = ("bare", "group", "houses", "hotel", "railroads", "railroad_card"
                 "level_group")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rent:
     """The rent ``payer`` owes ``owner`` on landing on a deed now: ``amount`` (an int of the edition's unit) and
     why, from the rules that computed it: ``reason`` (one of :data:`RENT_REASONS`) and its numbers ``detail``
@@ -142,7 +142,7 @@ class Rent:
     detail: Mapping[str, int] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Effects:
     """What one operation did: the ``postings`` (money moved, in order) and the ``changes`` of everything
     else, in order (what the journal records), and the ``rent`` it charged with its reason (not recorded: the

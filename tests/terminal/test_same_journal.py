@@ -151,3 +151,21 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python -m tests.terminal.test_same_journal --write")
     write()
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURE.parent.glob("*.db")), ids=lambda p: p.name)
+def test_old_game_files_open_and_pass_their_audit(fixture, tmp_path):
+    """Game files written by older Banquiers (tests/fixtures/*.db) open for play through the start-up's sequence
+    and pass the full audit, their journal left as it was."""
+    from terminal.bank.game import Game
+    path = tmp_path / fixture.name
+    shutil.copyfile(fixture, path)
+    before = digest(path)
+    with Game.open(path, key=KEY, check="full", background=False) as game:
+        assert game.audit().ok, game.audit().summary()
+        state = game.state()
+    after = digest(path)
+    assert {t: after[t] for t in ("journal", "postings", "meta")} == {t: before[t] for t in ("journal", "postings",
+                                                                                            "meta")}
+    with Game.open(path, key=KEY) as again:
+        assert again.state() == state
