@@ -50,7 +50,7 @@ from host_ui.shell.startup import Recovery, StartUp, restore_at_startup, resume_
 from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
-from terminal.bank.game import _check_players as check_players
+from terminal.bank.players import check_players
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from cards.editions import available_editions, load_edition
 from cards.registry import PlayerCard, Role
-from terminal.bank.game import MAX_NAME_LENGTH
+from terminal.bank.players import MAX_NAME_LENGTH
 from terminal.bank.state import BANK, MODES, POT
 from terminal.errors import GameError
 from terminal.table.i18n import MODE_HINTS, N_
