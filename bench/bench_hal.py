@@ -200,7 +200,8 @@ def full_path(chip: FakeMFRC522, idle: float | None, trials: int, rng: random.Ra
     the payers alternating (each one a new presentation)."""
     from cards.registry import CardRegistry, DeedCard, PlayerCard
     from terminal.bank.game import Game
-    from terminal.table.machine import Terminal, TerminalSettings
+    from terminal.table.machine import Terminal
+    from terminal.table.settings import TerminalSettings
 
     game = Game.create(folder / f"path-{label}.db", "fr", ["Ann", "Bob"], key=bytes(32))
     game.buy("Ann", 37)

@@ -231,7 +231,7 @@ def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[Wri
 
 
 def bare(path: Path, rows: Written, schema: list[str]) -> tuple[float, float]:
-    from terminal.bank.ledger import BUSY_TIMEOUT_MS, WAL_PAGES
+    from terminal.bank.ledger.schema import BUSY_TIMEOUT_MS, WAL_PAGES
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -528,7 +528,8 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
     from hal.interfaces import CardPresented
     from host_ui.shell.backup import BackupWorker, rotate_backup
     from terminal.bank.audit import BackgroundAudit
-    from terminal.table.machine import Terminal, TerminalSettings
+    from terminal.table.machine import Terminal
+    from terminal.table.settings import TerminalSettings
 
     path = tmp / "taps.db"
     shutil.copyfile(game_path, path)

@@ -191,7 +191,8 @@ class Screens:
         from host_ui.demo import FakeClock, make_registry
         from host_ui.screen.render import Renderer
         from terminal.bank.game import Game
-        from terminal.table.machine import Terminal, TerminalSettings
+        from terminal.table.machine import Terminal
+        from terminal.table.settings import TerminalSettings
         self.game = Game.open(path, key=key)
         clock = FakeClock()
         self.terminal = Terminal(self.game, make_registry(4), SimBeeper(audio=False, clock=clock), clock,
@@ -204,8 +205,7 @@ class Screens:
         self.game.close()
 
     def history_first_page(self) -> None:
-        from terminal.table.dialogs import History
-        self.terminal._go(History())  # what choosing "history" on the banker's menu does
+        self.terminal.choose("history")  # the end of the game's "History"
         self.renderer = self.new_renderer()
         frame = self.renderer.render(self.terminal.view, "")
         assert frame.texts_with("history_seq"), "the history drew no row"

@@ -33,6 +33,8 @@ from cards.errors import EditionError, EditionFileError, UnknownEditionError
 DATA_DIR = Path(__file__).with_name("data")
 
 COLOR_GROUPS = ("brown", "light_blue", "pink", "orange", "red", "yellow", "green", "dark_blue")
+#: The classic board's tax squares (every classic edition has them there: checked as it is loaded).
+INCOME_TAX_SQUARE, LUXURY_TAX_SQUARE = 4, 38
 SQUARE_KINDS = ("go", "street", "railroad", "utility", "tax", "chance", "community_chest", "jail",
                 "free_parking", "go_to_jail")
 DECKS = ("chance", "community_chest")
@@ -304,13 +306,13 @@ class Edition:
 
     @property
     def income_tax(self) -> int:
-        """The flat income tax (square 4)."""
-        return self.squares[4].amount
+        """The flat income tax (the amount printed on its square, :data:`INCOME_TAX_SQUARE`)."""
+        return self.squares[INCOME_TAX_SQUARE].amount
 
     @property
     def luxury_tax(self) -> int:
-        """The luxury tax (square 38)."""
-        return self.squares[38].amount
+        """The luxury tax (the amount printed on its square, :data:`LUXURY_TAX_SQUARE`)."""
+        return self.squares[LUXURY_TAX_SQUARE].amount
 
     @property
     def max_amount(self) -> int:
@@ -549,8 +551,9 @@ def _squares(path: Path, table: Any, language: str) -> tuple[Square, ...]:
             raise _fail(path, f"group {group}", f"has {len(members)} streets (2 or 3 expected)")
         if len({s.house_cost for s in members}) != 1:
             raise _fail(path, f"group {group}", "streets of one colour group must share one house cost")
-    if [s.index for s in squares if s.kind == "tax"] != [4, 38]:
-        raise _fail(path, "[[square]]", "the tax squares must be 4 (income tax) and 38 (luxury tax)")
+    if [s.index for s in squares if s.kind == "tax"] != [INCOME_TAX_SQUARE, LUXURY_TAX_SQUARE]:
+        raise _fail(path, "[[square]]", f"the tax squares must be {INCOME_TAX_SQUARE} (income tax) and "
+                                        f"{LUXURY_TAX_SQUARE} (luxury tax)")
     return tuple(squares)
 
 

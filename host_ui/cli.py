@@ -19,6 +19,7 @@ import getpass
 import json
 import os
 import sys
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -27,9 +28,8 @@ import terminal
 from cards.errors import CardsError
 from host_ui.shell import manage
 from terminal.bank.audit import DAMAGE
-from terminal.bank.ledger import one_line
 from terminal.bank.money import format_amount
-from terminal.errors import AuditFailed, GameError, LedgerError
+from terminal.errors import AuditFailed, GameError, LedgerError, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -595,7 +595,11 @@ def _leading_config(argv: list[str]) -> tuple[str | None, list[str]]:
     return config, argv
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *,
+         commands: Mapping[str, Callable[[argparse.Namespace], int]] | None = None) -> int:
+    """Run the ``banquier`` command with ``argv`` (default: the process's arguments); returns its exit code.
+    ``commands``: the function run for a subcommand instead of its own, by the subcommand's name (``doctor``,
+    ``run``...), given the parsed arguments (the tests' seam)."""
     global _CONFIG_PATH
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -612,6 +616,8 @@ def main(argv: list[str] | None = None) -> int:
     _use_configured_key()
     if not args.command:
         args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
+    if commands and args.command in commands:
+        args.func = commands[args.command]
     try:
         if args.func in ("games", "cards"):
             if args.func == "games" and args.action != "list" and not args.game:

@@ -28,8 +28,9 @@ from cards.registry import (
     Role,
 )
 from hal.sim_reader import SimReader
-from terminal.table.flows_ultimate import sticker_of_property
+from terminal.bank.operations import parse_operation
 from terminal.table.machine import Terminal
+from terminal.table.ultimate import sticker_of_property
 
 #: One operation of a table log (``docs/table-log.md``), as its line's JSON object.
 Op = Mapping[str, Any]
@@ -58,6 +59,15 @@ def property_uid(number: int) -> str:
 UNKNOWN_UID = "DEADBEEF"
 
 
+def type_amount(terminal: Terminal, value: int) -> None:
+    """Type the whole amount ``value`` on the keypad shown and press OK, as fast as keys go (the scenes' and the
+    tests' shortcut; :meth:`TableDriver.type_number` types as a person does)."""
+    terminal.digit("C")
+    for char in str(value):
+        terminal.digit(char)
+    terminal.digit("OK")
+
+
 class GaveUp(Exception):
     """The screen did not offer what the operation needs."""
 
@@ -84,7 +94,7 @@ class TableDriver:
     confirm_with_card_every: int = 3
     inputs: list[tuple[str, str | int]] = field(default_factory=list)
     pause: Callable[[float], None] | None = None
-    #: The game's play clock (``Game.start_play_clock``), advanced only by the log's ``x_play_time`` lines.
+    #: The game's play clock (``Game.play_clock``), advanced only by the log's ``x_play_time`` lines.
     play_clock: FakeClock | None = None
     _count: int = 0
 
@@ -402,7 +412,7 @@ class TableDriver:
     # -- the electronic board (the "Ultimate Banking" edition) ------------------------------------------------
     def _deed_card(self, square: int) -> str:
         """The sticker a person taps for the deed on ``square``: on the electronic board, the sticker of the
-        classic street that stands for its property (``terminal.table.flows_ultimate``)."""
+        classic street that stands for its property (``terminal.table.ultimate``)."""
         game = self.terminal.game
         if game is None or not game.edition.is_ultimate:
             return deed_uid(square)
@@ -495,7 +505,7 @@ class TableDriver:
         """Recorded by the terminal itself when it opens an end_time game (no person's input)."""
         if self.terminal.game is None:
             raise GaveUp("no game")
-        self.terminal.game.apply(op)
+        self.terminal.game.apply(parse_operation(dict(op)))
 
 
 DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32, 34, 35, 37,

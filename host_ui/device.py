@@ -49,7 +49,7 @@ from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.errors import GameError
 from terminal.table.machine import Terminal
-from terminal.table.shared import Damage
+from terminal.table.settings import Damage
 
 if TYPE_CHECKING:  # for annotations only: pygame and the screen modules are loaded once a display opens
     import pygame
@@ -397,7 +397,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     game = found.game
     notice = None
     if game is not None:
-        game.start_play_clock(time.monotonic)
+        game.play_clock.start(time.monotonic)
         notice = resumed_notice(game)  # the first screen says the game was resumed
     damage = Damage(found.problem, found.backup.name if found.backup else None) \
         if found.problem is not None and game is None else None
@@ -408,7 +408,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
     def playing(restore: Callable[[], Game]) -> Callable[[], Game]:
         def restored() -> Game:
             game = restore()
-            game.start_play_clock(time.monotonic)
+            game.play_clock.start(time.monotonic)
             return game
         return restored
 
@@ -423,7 +423,7 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
                 minutes: int | None = None) -> Game:
         created = new_game(data, key, edition, names, mode, backups=backups, rules=rules or None,
                            player_cards=cards, clock=wall_clock, length_minutes=minutes)
-        created.start_play_clock(time.monotonic)
+        created.play_clock.start(time.monotonic)
         log.info("new game %s: %s, %s, %s", created.path.name, edition, mode, ", ".join(names))
         return created
 

@@ -24,11 +24,12 @@ from host_ui.demo import (
     make_registry,
     player_uid,
     property_uid,
+    type_amount,
     with_ultimate_cards,
 )
 from terminal.bank.game import Game
-from terminal.table.machine import Terminal, TerminalSettings
-from terminal.table.shared import Damage
+from terminal.table.machine import Terminal
+from terminal.table.settings import Damage, TerminalSettings
 from terminal.table.view import Msg, View
 
 PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
@@ -102,7 +103,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         clock.advance(2.0)
         on.cancel()
         on.message = None
-        on._changed()
+        on.changed()
 
     snap("idle", "idle")
     # a restart after an unexpected stop: the first screen says the game was resumed
@@ -184,7 +185,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     snap("auction", "auction")
     for seat, price in ((1, 120), (3, 150), (1, 180)):
         _tap(term, clock, player_uid(seat))
-        term.type_amount(price)
+        type_amount(term, price)
     snap("auction_bids", "auction")
     _tap(term, clock, player_uid(3))
     for char in "100":
@@ -199,7 +200,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     term.choose("deed:Anne:1")
     term.choose("deed:Anne:12")
     term.choose("cash:Chloé")
-    term.type_amount(200)
+    type_amount(term, 200)
     snap("trade", "trade")
     term.choose("done")
     snap("confirm_trade", "confirm")
@@ -267,10 +268,10 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     snap("idle_after", "idle")
     term.reader_ok = False
     term.message = None
-    term._changed()
+    term.changed()
     snap("idle_reader_lost", "idle")
     term.reader_ok = True
-    term._changed()
+    term.changed()
 
     # The longest names: the amounts keep their size.
     al, ba = LONG_PLAYERS[0], LONG_PLAYERS[1]
@@ -281,7 +282,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     _tap(long_term, clock, deed_uid(37))
     long_term.choose("decline")
     _tap(long_term, clock, player_uid(1))
-    long_term.type_amount(350)
+    type_amount(long_term, 350)
     long_term.confirm()  # the auction's price, confirmed
     snap("confirm_long_buy", "confirm", long_term)
     reset(long_term)
@@ -291,7 +292,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     reset(long_term)
     _tap(long_term, clock, player_uid(1))
     long_term.choose("pay_each_player")
-    long_term.type_amount(35)
+    type_amount(long_term, 35)
     snap("confirm_long_each", "confirm", long_term)
     reset(long_term)
 
@@ -357,7 +358,7 @@ def build_ultimate_scenes(tmp: Path, language: str, clock: FakeClock) -> list[Sc
         clock.advance(2.0)
         term.cancel()
         term.message = None
-        term._changed()
+        term.changed()
 
     properties = [s.index for s in edition.squares if s.kind == "street"]
 

@@ -50,12 +50,11 @@ from host_ui.shell.startup import Recovery, StartUp, restore_at_startup, resume_
 from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
-from terminal.bank.game import _check_players as check_players
+from terminal.bank.players import check_players
 from terminal.errors import GameError
-from terminal.table.flows_ultimate import is_ultimate
 from terminal.table.i18n import translate
-from terminal.table.machine import Terminal, TerminalSettings
-from terminal.table.shared import Damage
+from terminal.table.machine import Terminal
+from terminal.table.settings import Damage, TerminalSettings
 from terminal.table.view import Msg
 
 if TYPE_CHECKING:
@@ -144,7 +143,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             stay: bool = False, settings: TerminalSettings | None = None,
             desktop: tuple[int, int] | None = None,
             on_start: Callable[[TerminalApp], None] | None = None, force: bool = False,
-            protected: Protected | None = None) -> int:
+            protected: Protected | None = None,
+            on_terminal: Callable[[Terminal], None] | None = None) -> int:
     """Run the simulator; returns an exit code (0 done, 1 the demo failed or a check of its log disagreed,
     2 bad arguments or log, 3 no screen or a file problem).
 
@@ -176,7 +176,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
       protection and PIN); ``key``: the device key's bytes (default: read from the configured key file, made
       for a new game).
     - ``on_start``: called with the loop (:class:`host_ui.screen.app.TerminalApp`) once its first frame is drawn
-      (tests post their inputs there).
+      (tests post their inputs there); ``on_terminal``: called with the tap machine as soon as it is made (tests
+      look at it after the run).
     """
     config = None
     if settings is None or data_dir is None:
@@ -245,7 +246,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         found = resume_at_startup(folder, key, key_file=key_path, backups=backups, clock=wall_clock)
         path, game = found.path or current, found.game
         if game is not None:
-            game.start_play_clock(time.monotonic)
+            game.play_clock.start(time.monotonic)
             notice = resumed_notice(game)
         elif found.problem is not None:
             damage = Damage(found.problem, found.backup.name if found.backup is not None else None)
@@ -263,13 +264,13 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         # the wizard's game is the one resumed after a restart or a crash
         created = create_game(folder, key, edition_name, names, mode, backups=backups, stem="sim",
                            rules=rules or None, player_cards=cards, clock=wall_clock, length_minutes=minutes)
-        created.start_play_clock(time.monotonic)
+        created.play_clock.start(time.monotonic)
         return created
 
     def playing(restore: Callable[[], Game]) -> Callable[[], Game]:
         def restored() -> Game:
             game = restore()
-            game.start_play_clock(time.monotonic)
+            game.play_clock.start(time.monotonic)
             return game
         return restored
 
@@ -294,6 +295,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     with_ultimate_cards(registry)  # the electronic board's property and Event stickers are in the tray too
     terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
                         notice=notice, damage=damage, restore=restore, find_backup=find_backup)
+    if on_terminal is not None:
+        on_terminal(terminal)
     keeper = BackupKeeper(backups, config.storage.backup_every if config is not None else 20,
                           config.storage.backups_kept if config is not None else 5)
     panel = panel_size(size, rotation)
@@ -397,7 +400,7 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
     app.reader = None  # the driver polls the reader itself, in step with the table's clock
     play_clock = FakeClock(0.0)  # play time goes by as the log's x_play_time lines say, not with the inputs
     if terminal.game is not None:
-        terminal.game.start_play_clock(play_clock)
+        terminal.game.play_clock.start(play_clock)
     driver = TableDriver(terminal, reader, clock, names, pause=pause, play_clock=play_clock)
     total = sum(1 for line in log.lines if "op" in line.data)
     tray.demo = (speed, 0, total)
@@ -468,7 +471,6 @@ class Tray:
         self.cards: list[TrayCard] = []
         self.drag: Drag | None = None
         self.demo: tuple[float, int, int] | None = None  # speed, operations done, operations in the log
-        self.flash_until = 0.0
 
     def _layout(self) -> None:
         import pygame as pg  # loaded late: see run_sim
@@ -495,7 +497,7 @@ class Tray:
         cards.append((pg.Rect(x0, y, pw * 2 + 6, 36), BANKER_UID, None, theme.ACCENT, "banker"))
         y += 36 + 10
         dw, dh = (w - 3 * 5) // 4, 28
-        if is_ultimate(edition):  # the electronic board: its 22 properties' stickers, then its Event cards
+        if edition.is_ultimate:  # the electronic board: its 22 properties' stickers, then its Event cards
             self.cards = cards + _ultimate_cards(edition, x0, y, w, theme.GROUP_COLOURS)
             return
         for i, square in enumerate(DEED_SQUARES):

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from terminal.errors import GameError
 
 if TYPE_CHECKING:
+    from terminal.bank.door import Receipt
     from terminal.bank.game import Game
-    from terminal.bank.types import Receipt
 
 __all__ = ["Game", "Receipt", "GameError"]
 
@@ -23,6 +23,6 @@ def __getattr__(name: str) -> Any:
         from terminal.bank.game import Game
         return Game
     if name == "Receipt":
-        from terminal.bank.types import Receipt
+        from terminal.bank.door import Receipt
         return Receipt
     raise AttributeError(f"module 'terminal' has no attribute {name!r}")

@@ -95,3 +95,8 @@ class AuditFailed(LedgerError):
     lists what is wrong; ``params['first_bad_seq']`` names the first entry edited behind the Bank's back."""
 
     code = "audit_failed"
+
+
+def one_line(exc: BaseException | str) -> str:
+    """An error message on one line (SQLite's integrity messages span several), for a refusal or a log."""
+    return "; ".join(part.strip() for part in str(exc).splitlines() if part.strip())

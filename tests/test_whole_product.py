@@ -42,7 +42,8 @@ from hypothesis import strategies as st
 from cards.editions import load_edition
 from host_ui.shell.manage import set_current
 from host_ui.shell.startup import mirror_of, resume_at_startup
-from terminal.bank.game import MAX_NAME_LENGTH, RESERVED_NAMES, Game
+from terminal.bank.game import Game
+from terminal.bank.players import MAX_NAME_LENGTH, RESERVED_NAMES
 from terminal.errors import GameError
 from tests.terminal.strategies import draw_operation
 from tests.terminal.test_ultimate_properties import OPERATION as ULTIMATE_OPERATION
@@ -229,7 +230,7 @@ def _check(data, tmp_root: Path, key: bytes, mode: str) -> None:
         last = game.ledger.last_entry()[0]
         assert last >= acknowledged, (setup, "acknowledged entries lost", last, acknowledged)
         if last < len(states) and states[last] == "":  # between a play-time entry and the end it reached
-            game.tick()
+            game.play_clock.tick()
             last = game.ledger.last_entry()[0]
         assert last < len(states) and states[last] == json.dumps(game.state(), sort_keys=True, default=list), \
             (setup, "the state after the resume is not the reference's at that entry", last)

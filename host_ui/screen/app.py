@@ -2,7 +2,7 @@
 
 :class:`TerminalApp` polls the card reader (at its own bounded rate), feeds pygame / evdev input through
 the :class:`~host_ui.screen.input_map.InputMapper`, ticks the terminal (timeouts), and draws a frame only when
-``terminal.version`` or the clock's minute changed, at most ``fps`` times a second (field notes 16). Between
+``terminal.version`` or the clock's minute changed, at most ``fps`` times a second (docs/field-notes.md, 16). Between
 frames it sleeps in SDL (:func:`host_ui.screen.event_wait.wait_events`: woken by an input, not every
 millisecond as in ``pygame.event.wait``) until the next tick is due, so an idle terminal uses almost no CPU.
 
@@ -62,7 +62,7 @@ class TerminalApp:
       timeouts are checked.
     - ``on_frame``: called after each frame with the window surface (the simulator draws its tray there).
     - ``reader_thread``: poll the reader from its own thread (:class:`hal.poller.ReaderThread`, started at the
-      first turn, stopped when :meth:`run` ends or by :meth:`stop_reader`); the loop no longer wakes up for
+      first turn, stopped when :meth:`run` ends or by :meth:`stop_reader`); the loop then does not wake up for
       the reader's polls. ``poll_s``: the longest sleep between two turns, for inputs polled between turns
       (the device's buttons), or None.
     """

@@ -10,6 +10,7 @@ from typing import Any
 
 from cards.editions import Edition
 from host_ui.screen import theme
+from host_ui.screen.board import CLASSIC, ScreenBoard
 from host_ui.screen.history_text import Movement, account_name, movement_text
 from host_ui.screen.theme import Colour
 from terminal.bank.game import Game
@@ -27,7 +28,8 @@ class Context:
     """What a screen layout needs besides the view: translation, money, seats and the game for the chart.
 
     ``edition``: the game's edition (None when no game is open: nothing on screen is money then);
-    ``ui``: the screen-local state (page, scroll position, the chart's history)."""
+    ``ui``: the screen-local state (page, scroll position, the chart's history); ``board``: the board of the
+    edition (:class:`~host_ui.screen.board.ScreenBoard`)."""
 
     view: View
     language: str
@@ -36,6 +38,7 @@ class Context:
     game: Game | None = None
     ui: dict[str, Any] = field(default_factory=dict)
     clock_text: str = ""
+    board: ScreenBoard = CLASSIC
 
     def t(self, code: str, **params: Any) -> str:
         return translate(code, params, self.language)

@@ -1,6 +1,10 @@
 """A title deed drawn like the printed card: colour band with the name, the rent table with the current
 level marked, price / mortgage / house cost, buildings, a MORTGAGED stamp, and under it the owner and the
-rent due now."""
+rent due now.
+
+What is printed on the card is the board's :class:`DeedFace`: the classic board's (:data:`CLASSIC_FACE`: the
+rents by buildings, the mortgage value and the house cost, the houses under the name), or the electronic
+board's (:data:`host_ui.screen.levels.LEVELS_FACE`), chosen with the board (:mod:`host_ui.screen.boards`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,7 +13,6 @@ from typing import Any, Protocol
 import pygame
 
 from host_ui.screen import theme
-from host_ui.screen.levels import draw_level_marker, level_rows
 from host_ui.screen.widgets import MIN_TEXT_PX, Canvas, DrawnText, split_v
 from terminal.table.view import DeedView
 
@@ -35,54 +38,72 @@ def card_rect(area: pygame.Rect, aspect: float = 0.72) -> pygame.Rect:
     return rect
 
 
-def _rows(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str, bool]]:
-    rows: list[tuple[str, str, bool]] = []
-    if deed.rent_levels:  # the electronic board: five rent levels
-        return level_rows(deed, t, fmt)
-    if deed.kind == "street" and len(deed.rents) == 6:
-        labels = [t("ui_rent_bare")] + [t("ui_rent_houses", n=n) for n in range(1, 5)] + [t("ui_rent_hotel")]
-        for level, (label, rent) in enumerate(zip(labels, deed.rents, strict=True)):
-            rows.append((label, fmt(rent), deed.owner is not None and level == deed.level and level > 0))
-    elif deed.kind == "railroad":
-        for n, rent in enumerate(deed.rents, start=1):
-            rows.append((t("ui_railroads", n=n), fmt(rent), deed.rent is not None and rent == deed.rent))
-    else:
-        for n, mult in enumerate(deed.rents, start=1):
-            rows.append((t("ui_utilities", n=n), t("ui_times_dice", factor=mult), False))
-    return rows
+class DeedFace(Protocol):
+    """What a board prints on its title deeds: the rent rows (label, amount, whether it is the rent now), the
+    money rows (label, amount) under them, and the marker of the deed's ``level`` under its name."""
+
+    def rows(self, deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str, bool]]: ...
+
+    def money(self, deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str]]: ...
+
+    def marker(self, c: Canvas, rect: pygame.Rect, level: int) -> None: ...
 
 
-def _money(deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str]]:
-    money = [(t("ui_price", amount="").strip(), fmt(deed.price))]
-    if deed.rent_levels:  # the electronic board: no mortgage, no houses
+class ClassicFace:
+    """The classic board's deed: rents by buildings (a railroad's by railroads held, a utility's dice factors),
+    the price, the mortgage value and the house cost, the houses or the hotel under the name."""
+
+    def rows(self, deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str, bool]]:
+        rows: list[tuple[str, str, bool]] = []
+        if deed.kind == "street" and len(deed.rents) == 6:
+            labels = [t("ui_rent_bare")] + [t("ui_rent_houses", n=n) for n in range(1, 5)] + [t("ui_rent_hotel")]
+            for level, (label, rent) in enumerate(zip(labels, deed.rents, strict=True)):
+                rows.append((label, fmt(rent), deed.owner is not None and level == deed.level and level > 0))
+        elif deed.kind == "railroad":
+            for n, rent in enumerate(deed.rents, start=1):
+                rows.append((t("ui_railroads", n=n), fmt(rent), deed.rent is not None and rent == deed.rent))
+        else:
+            for n, mult in enumerate(deed.rents, start=1):
+                rows.append((t("ui_utilities", n=n), t("ui_times_dice", factor=mult), False))
+        return rows
+
+    def money(self, deed: DeedView, t: Translate, fmt: FormatMoney) -> list[tuple[str, str]]:
+        money = [(t("ui_price", amount="").strip(), fmt(deed.price)),
+                 (t("ui_mortgage_value", amount="").strip(), fmt(deed.mortgage_value))]
+        if deed.kind == "street":
+            money.append((t("ui_house_cost", amount="").strip(), fmt(deed.house_cost)))
         return money
-    money.append((t("ui_mortgage_value", amount="").strip(), fmt(deed.mortgage_value)))
-    if deed.kind == "street":
-        money.append((t("ui_house_cost", amount="").strip(), fmt(deed.house_cost)))
-    return money
+
+    def marker(self, c: Canvas, rect: pygame.Rect, level: int) -> None:
+        _buildings(c, rect, level)
 
 
-def min_card_width(c: Canvas, deed: DeedView, t: Translate, fmt: FormatMoney) -> int:
+#: The classic board's face.
+CLASSIC_FACE = ClassicFace()
+
+
+def min_card_width(c: Canvas, deed: DeedView, t: Translate, fmt: FormatMoney,
+                   face: DeedFace = CLASSIC_FACE) -> int:
     """The card's width at which its table is readable: every label and amount at the smallest font size."""
     bold = theme.font(MIN_TEXT_PX, True)
-    pairs = [(r[0], r[1]) for r in _rows(deed, t, fmt)] + _money(deed, t, fmt)
+    pairs = [(r[0], r[1]) for r in face.rows(deed, t, fmt)] + face.money(deed, t, fmt)
     widest_label = max(bold.size(label)[0] for label, _ in pairs)
     widest_value = max(bold.size(value)[0] for _, value in pairs)
     return widest_label + widest_value + c.px(8) + c.px(4) + 2 * c.px(5) + 2
 
 
 def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: FormatMoney,
-              seat_of: SeatOf | None = None, compact: bool = False) -> None:
+              seat_of: SeatOf | None = None, compact: bool = False, face: DeedFace = CLASSIC_FACE) -> None:
     """Draw ``deed`` in ``area``: the card, then (unless ``compact``) the owner and current rent below it.
     On a small screen the card is made wider than the printed one rather than its text smaller than
     :data:`~host_ui.screen.widgets.MIN_TEXT_PX`.
 
     ``t(code, **params)`` translates, ``fmt(amount)`` formats money, ``seat_of(name)`` gives a player's seat
-    (for their colour)."""
+    (for their colour), ``face`` is what the board prints on its deeds."""
     status_h = 0 if compact else c.px(44)
     card_area, status = split_v(area, 1, -status_h, gap=c.px(4)) if status_h else (area, None)
     rect = card_rect(card_area)
-    wide = min(card_area.w, min_card_width(c, deed, t, fmt))
+    wide = min(card_area.w, min_card_width(c, deed, t, fmt, face))
     if rect.w < wide:
         rect = pygame.Rect(0, 0, wide, rect.h)
         rect.center = card_area.center
@@ -104,14 +125,11 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: F
         name_rect.h = int(band.h * 0.62)
     c.paragraph(name_rect, deed.name.upper(), 14, fg, bold=True, align="center", role="deed_name", min_size=8,
                 max_lines=2)
-    if deed.level and deed.rent_levels:  # the electronic board's level marker
-        draw_level_marker(c, pygame.Rect(band.x, band.y + int(band.h * 0.62), band.w, band.h - int(band.h * 0.62)),
-                          deed.level)
-    elif deed.level:
-        _buildings(c, pygame.Rect(band.x, band.y + int(band.h * 0.62), band.w, band.h - int(band.h * 0.62)),
-                   deed.level)
-    rows = _rows(deed, t, fmt)
-    money = _money(deed, t, fmt)
+    if deed.level:
+        face.marker(c, pygame.Rect(band.x, band.y + int(band.h * 0.62), band.w, band.h - int(band.h * 0.62)),
+                    deed.level)
+    rows = face.rows(deed, t, fmt)
+    money = face.money(deed, t, fmt)
     table_top = band.bottom + c.px(4)
     table = pygame.Rect(inner.x, table_top, inner.w, inner.bottom - table_top)
     sep = c.px(5)

@@ -1,6 +1,6 @@
 """Where frames go: an SDL window, or a Linux framebuffer (``/dev/fbN``) for SPI panels.
 
-Field notes 14: on Raspberry Pi OS Lite SDL2 may silently pick the ``dummy`` or ``offscreen`` video driver
+docs/field-notes.md, 14: on Raspberry Pi OS Lite SDL2 may silently pick the ``dummy`` or ``offscreen`` video driver
 and run with a blank screen. :func:`check_driver` refuses that on a device: the terminal must not take
 payments blind.
 

@@ -13,7 +13,7 @@ drivers where SDL has no real wait (KMS/DRM on a device's console, the dummy dri
 output and of the tests) SDL would look every millisecond as pygame does: there the loop looks at SDL's
 queue every :data:`COARSE_LOOK_S` (10 ms: a touch or a key is seen within 10 ms) and is woken at once by
 :func:`notify` (the reader's thread calls it with its post). Where SDL's function cannot be reached (not
-Linux, an SDL older than 2.0.16) it uses ``pygame.event.wait`` as before.
+Linux, an SDL older than 2.0.16) it uses ``pygame.event.wait``.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Input mapping: touches, clicks and keys -> the terminal's actions. Pure: no pygame, no clock of its own.
 
-Field notes 15: touch panels report raw device coordinates, ignore the display's rotation, send a finger
+docs/field-notes.md, 15: touch panels report raw device coordinates, ignore the display's rotation, send a finger
 event *and* a synthetic mouse event for one touch, and resistive panels turn a sliding finger into a burst
 of taps. Everything that deals with that lives here, in :class:`InputMapper`, fed with plain
 :class:`Pointer` and :class:`Key` records (the adapters in :mod:`host_ui.screen.pg_events` and

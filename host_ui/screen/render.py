@@ -14,14 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 import pygame
 
 from cards.editions import Edition, load_edition
-from host_ui.screen import screens, theme, ultimate
+from host_ui.screen import theme
 from host_ui.screen.context import Context
 from host_ui.screen.input_map import check_rotation
+from host_ui.screen.layouts import LAYOUTS, board_for
 from host_ui.screen.widgets import ButtonAction, Canvas, DrawnText, Widget
 from terminal.bank.game import Game
 from terminal.bank.history import WorthSeries
@@ -46,12 +47,6 @@ def message_height(size: tuple[int, int]) -> int:
 @lru_cache(maxsize=8)
 def _edition(name: str) -> Edition:
     return load_edition(name or "fr")
-
-
-class _Layout(Protocol):
-    """A screen's layout: ``draw_<screen>(canvas, body, context)`` in :mod:`host_ui.screen.screens`."""
-
-    def __call__(self, c: Canvas, body: pygame.Rect, ctx: Context, /) -> None: ...
 
 
 @dataclass
@@ -143,13 +138,12 @@ class Renderer:
         c = Canvas(surface, self.scale)
         edition = _edition(view.edition) if view.edition else None
         ctx = Context(view, view.language or "fr", edition, self.display, self.game, self.ui,
-                      clock_text if clock_text is not None else (self.clock() if self.clock else ""))
+                      clock_text if clock_text is not None else (self.clock() if self.clock else ""),
+                      board_for(edition))
         if view.screen == "game_over":
             ctx.ui["worth_history"] = self.worth_history()
         _, body, _ = self._frame(c, view, ctx)
-        own = ultimate.layout(view.screen, ctx)  # the electronic board's own screens are in their own module
-        drawer: _Layout = own if own is not None else getattr(screens, f"draw_{view.screen}", screens.draw_unknown)
-        drawer(c, body, ctx)
+        LAYOUTS[view.screen](c, body, ctx)
         return Frame(surface, c.hits, c.texts, c.widgets)
 
     def _frame(self, c: Canvas, view: View, ctx: Context) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:

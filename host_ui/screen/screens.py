@@ -1,5 +1,7 @@
-"""One layout per screen of the state machine (``View.screen``). Each ``draw_<screen>(c, body, ctx)`` draws
-into ``body`` (the area under the header) and registers its buttons on the canvas.
+"""One layout per screen of the tap machine (``View.screen``), listed in :data:`LAYOUTS` (the electronic
+board's own screens are in :mod:`host_ui.screen.ultimate`; :data:`host_ui.screen.layouts.LAYOUTS` has them all).
+Each layout ``(c, body, ctx)`` draws into ``body`` (the area under the header) and registers its buttons on the
+canvas; the pieces they share are in :mod:`host_ui.screen.pieces`.
 
 Button actions: ``("choose", option_id)``, ``("digit", "0"-"9"/"C"/"<")``, ``("confirm",)``, ``("cancel",)``
 (terminal inputs) and ``("page", +-1)``, ``("scroll", +-n)`` (screen-local).
@@ -12,130 +14,40 @@ from typing import Any
 
 import pygame
 
-from cards.editions import DeckCard, Square, localized
+from cards.editions import DeckCard
 from host_ui.screen import history_text, theme
 from host_ui.screen.chart import draw_worth_chart
 from host_ui.screen.context import Context
-from host_ui.screen.deed_card import draw_deed as draw_deed_card
-from host_ui.screen.deed_card import draw_status, min_card_width
+from host_ui.screen.deed_card import draw_status
 from host_ui.screen.history_text import Movement, merged_movements
-from host_ui.screen.theme import Colour
-from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, ButtonAction, Canvas, best_grid, grid, split_h, split_v
+from host_ui.screen.pieces import (
+    FOOTER,
+    MIN_BUTTON,
+    FooterItem,
+    Layout,
+    card_width,
+    deed_and_side,
+    deed_card,
+    deed_grid,
+    deed_of,
+    deed_squares,
+    footer,
+    landscape,
+    option_grid,
+    page_of,
+    player_strip,
+)
+from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, Canvas, best_grid, grid, split_h, split_v
+from terminal.bank.operations import Trade
 from terminal.table.i18n import N_
-from terminal.table.view import DeedView, Msg, Option, PlayerLine
-
-FOOTER = 40      # design pixels: the height of the bottom button row
-MIN_BUTTON = 40  # design pixels: the smallest touch target (never under MIN_TARGET_PX pixels either)
-
-#: A button of the bottom row: label, action (None: shown disabled), colour (None: the default) and width weight.
-FooterItem = tuple[str, ButtonAction | None, Colour | None, float]
-
-
-def _landscape(body: pygame.Rect) -> bool:
-    return body.w >= body.h
-
-
-def _deed(ctx: Context) -> DeedView:
-    """The deed of a screen about a deed (the state machine always gives one there), named in the screen's
-    language."""
-    deed = ctx.view.deed
-    assert deed is not None, f"screen {ctx.view.screen} has no deed"
-    return replace(deed, name=localized(deed.name, ctx.language))
-
-
-# -- shared pieces ---------------------------------------------------------------------------------------
-def footer(c: Canvas, rect: pygame.Rect, ctx: Context, *, cancel: bool = True, ok: bool = False,
-           extra: Iterable[FooterItem] = (), pager: tuple[int, int] | None = None) -> None:
-    """Bottom row: [cancel] [extra buttons...] [< page/pages >] [OK]."""
-    items: list[FooterItem] = []
-    if cancel:
-        items.append((ctx.t("ui_cancel"), ("cancel",), theme.CANCEL, 1.0))
-    items.extend(extra)
-    if pager and pager[1] > 1:
-        page, pages = pager
-        items.append(("◀", ("page", -1) if page > 0 else None, None, 0.5))
-        items.append((f"{page + 1}/{pages}", None, theme.PANEL, 0.6))
-        items.append(("▶", ("page", +1) if page < pages - 1 else None, None, 0.5))
-    if ok:
-        items.append((ctx.t("ui_ok"), ("confirm",), theme.OK, 1.0))
-    if not items:
-        return
-    gap = c.px(6)
-    weights = [weight for *_, weight in items]
-    # a label that would not fit at the smallest font gets the width it needs; the others share the rest
-    unit = max(1.0, rect.w - gap * (len(items) - 1)) / sum(weights)
-    smallest = theme.font(MIN_TEXT_PX, True)
-    weights = [max(weight, (smallest.size(label)[0] + c.px(16)) / unit) for (label, *_), weight in
-               zip(items, weights, strict=True)]
-    cells = split_h(rect, *weights, gap=gap)
-    for cell, (label, action, colour, _) in zip(cells, items, strict=True):
-        c.button(cell, label, action, enabled=action is not None or colour == theme.PANEL, colour=colour, size=15,
-                 role="footer")
-
-
-def page_of(items: list[Option], per_page: int, ctx: Context) -> tuple[list[Option], int, int]:
-    """The items of the page shown (``ctx.ui["page"]``, clamped to the last page) when ``per_page`` fit on one,
-    that page and the number of pages; both are kept in ``ctx.ui`` for the footer's pager."""
-    pages = max(1, -(-len(items) // per_page))
-    page = min(ctx.ui.get("page", 0), pages - 1)
-    ctx.ui["page"], ctx.ui["pages"] = page, pages
-    return items[page * per_page:(page + 1) * per_page], page, pages
-
-
-def option_grid(c: Canvas, rect: pygame.Rect, options: Iterable[Option], ctx: Context, *, min_w: float = 140,
-                cols: int | None = None, min_h: float = MIN_BUTTON, max_h: float = 64) -> tuple[int, int]:
-    """Options as buttons, paginated; returns ``(page, pages)`` for the footer's pager."""
-    shown_options = list(options)
-    if not shown_options:
-        return 0, 1
-    gap = c.px(6)
-    if cols is None:
-        cols = max(1, min(3, (rect.w + gap) // (c.px(min_w) + gap)))
-    rows_fit = max(1, (rect.h + gap) // (max(c.px(min_h), MIN_TARGET_PX) + gap))
-    per_page = cols * rows_fit
-    shown, page, pages = page_of(shown_options, per_page, ctx)
-    rows = -(-len(shown) // cols) if pages == 1 else rows_fit
-    row_h = min(c.px(max_h), (rect.h - gap * (rows - 1)) // rows)
-    area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
-    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
-        c.button(cell, ctx.msg(option.label), ("choose", option.id), enabled=option.enabled,
-                 selected=option.selected, size=14, role="option")
-    return page, pages
-
-
-def player_strip(c: Canvas, rect: pygame.Rect, ctx: Context, name: str | None) -> None:
-    """A player's name (in their colour), cash and debts on one line (None: an empty strip)."""
-    name = name or ""
-    line = next((p for p in ctx.view.players if p.name == name), None)
-    c.box(rect, theme.PANEL, radius=6)
-    pygame.draw.rect(c.surface, ctx.colour_of(name), (rect.x, rect.y, c.px(6), rect.h),
-                     border_top_left_radius=c.px(6), border_bottom_left_radius=c.px(6))
-    inner = rect.inflate(-c.px(16), 0)
-    if line is None:
-        c.text(inner, name, 16, ctx.colour_of(name), bold=True, role="player_name")
-        return
-    cash = ctx.fmt(line.cash)
-    f, _ = c.fit(cash, inner.w // 2, inner.h, 16, bold=True)
-    cash_w = f.size(cash)[0]
-    debts = ctx.listing([ctx.t("ui_owes", amount=ctx.fmt(a), creditor=ctx.account(cr)) for cr, a in line.debts],
-                        N_("ui_owes_list"))
-    left, middle, right = split_h(inner, 1, 1.3 if debts else 0.01, -cash_w, gap=c.px(6))
-    c.text(left, name, 16, ctx.colour_of(name), bold=True, role="player_name")
-    if debts:
-        c.text(middle, debts, 12, theme.ERROR, align="right", role="debt", min_size=8)
-    c.text(right, cash, 16, theme.ERROR if line.debts else theme.TEXT, bold=True, align="right", role="balance")
-
-
-def draw_unknown(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
-    c.paragraph(body, ctx.view.screen, 18, theme.MUTED, align="center")
-    footer(c, pygame.Rect(body.x, body.bottom - c.px(FOOTER), body.w, c.px(FOOTER)), ctx)
+from terminal.table.view import Msg, Option, PlayerLine
 
 
 # -- idle: everyone's cash -------------------------------------------------------------------------------
 def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
-    landscape = _landscape(body)
-    strip_h = c.px(FOOTER) if landscape else c.px(FOOTER) + c.px(24)
+    wide = landscape(body)
+    strip_h = c.px(FOOTER) if wide else c.px(FOOTER) + c.px(24)
     tiles, strip = split_v(body, 1, -strip_h, gap=c.px(6))
     players = view.players
     if not players:
@@ -144,15 +56,16 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         cols, rows = best_grid(len(players), tiles, aspect=2.0)
         for cell, line in zip(grid(tiles, len(players), cols, rows, c.px(6)), players, strict=True):
             _player_tile(c, cell, ctx, line)
+    stock = view.bank_houses is not None and view.bank_hotels is not None  # None: no buildings on this board
     info = ctx.t("ui_bank_stock", houses=Msg("ui_bank_houses", {"n": view.bank_houses}),
-                                   hotels=Msg("ui_bank_hotels", {"n": view.bank_hotels})) if view.edition else ""
+                                   hotels=Msg("ui_bank_hotels", {"n": view.bank_hotels})) if stock else ""
     if view.pot is not None:
         info = ctx.t("ui_stock_and_pot", stock=info, pot=ctx.t("ui_pot", amount=ctx.fmt(view.pot)))
-    if landscape:
+    if wide:
         info_rect, buttons = split_h(strip, 1.1, 1.4, gap=c.px(6))
     else:
         info_rect, buttons = split_v(strip, -c.px(22), 1, gap=c.px(2))
-    if landscape:
+    if wide:
         c.paragraph(info_rect, info.replace("   ·   ", "\n"), 13, theme.MUTED, role="bank_info", min_size=8,
                     max_lines=2)
     else:
@@ -191,53 +104,29 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx: Context, line: PlayerLine) -
 
 
 # -- deeds -----------------------------------------------------------------------------------------------
-def _card_w(c: Canvas, ctx: Context) -> int:
-    """The narrowest deed card whose text is readable (see :func:`host_ui.screen.deed_card.min_card_width`)."""
-    return min_card_width(c, _deed(ctx), ctx.t, ctx.fmt)
-
-
-def _deed_and_side(c: Canvas, body: pygame.Rect, ctx: Context,
-                   need: Callable[[pygame.Rect], int] | None = None) -> tuple[pygame.Rect, pygame.Rect]:
-    """Split the body: the deed card on one side, its owner and rent now at the top of the other side.
-    ``need(side)``: the height the rest of the side needs; the status is left out if it would not leave it.
-    Returns (side, footer)."""
-    foot_h = c.px(FOOTER)
-    main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
-    if _landscape(main):
-        card_w = min(max(int(main.h * 0.74), _card_w(c, ctx)), main.w // 2)
-        card, side = split_h(main, -card_w, 1, gap=c.px(10))
-    else:
-        card, side = split_v(main, 1.3, 1, gap=c.px(6))
-    draw_deed_card(c, card, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
-    if need is None or side.h - c.px(44) >= need(side):
-        status_rect, side = split_v(side, -c.px(40), 1, gap=c.px(4))
-        draw_status(c, status_rect, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of)
-    return side, foot
-
-
 def draw_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if ctx.view.options:  # a deed for sale (Decline: auction) or an owned one with a rent card's rule
-        side, foot = _deed_and_side(c, body, ctx)
+        side, foot = deed_and_side(c, body, ctx)
         option_grid(c, side, ctx.view.options, ctx, cols=1, max_h=70)
         footer(c, foot, ctx)
         return
     foot_h = c.px(FOOTER)
     main, foot = split_v(body, 1, -foot_h, gap=c.px(6))
-    if _landscape(main):  # the card as tall as the screen allows, its owner and rent beside it
-        card_w = min(max(int(main.h * 0.74), _card_w(c, ctx)), main.w // 2)
+    if landscape(main):  # the card as tall as the screen allows, its owner and rent beside it
+        card_w = min(max(int(main.h * 0.74), card_width(c, ctx)), main.w // 2)
         side_w = (main.w - card_w) // 2 - c.px(10)
         card = pygame.Rect(0, main.y, card_w, main.h)
         card.centerx = main.centerx
-        draw_deed_card(c, card, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+        deed_card(c, card, ctx)
         status = pygame.Rect(card.right + c.px(10), main.centery - c.px(30), side_w, c.px(60))
-        draw_status(c, status, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of)
+        draw_status(c, status, deed_of(ctx), ctx.t, ctx.fmt, ctx.seat_of)
     else:
-        draw_deed_card(c, main, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of)
+        deed_card(c, main, ctx, compact=False)
     footer(c, foot, ctx)
 
 
 def draw_offer(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
-    side, foot = _deed_and_side(c, body, ctx)
+    side, foot = deed_and_side(c, body, ctx)
     top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
     player_strip(c, top, ctx, ctx.view.player)
     # upright, the side is short: options that do not fit go to a second page, with its buttons in the footer
@@ -246,7 +135,7 @@ def draw_offer(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
 
 
 def draw_own_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
-    if not _landscape(body):
+    if not landscape(body):
         return _own_deed_portrait(c, body, ctx)
     # the player strip already names the owner: the status (owner, rent now) is shown only if the options
     # keep room for all their rows (a button never moves to a second page for it)
@@ -256,7 +145,7 @@ def draw_own_deed(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     def need(side: pygame.Rect) -> int:
         rows = -(-len(ctx.view.options) // cols_of(side))
         return c.px(34 + 8) + rows * (c.px(MIN_BUTTON) + c.px(6))
-    side, foot = _deed_and_side(c, body, ctx, need=need)
+    side, foot = deed_and_side(c, body, ctx, need=need)
     top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
     player_strip(c, top, ctx, ctx.view.player)
     pager = option_grid(c, buttons, ctx.view.options, ctx, min_w=120, cols=cols_of(side))
@@ -270,13 +159,13 @@ def _own_deed_portrait(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     rows = max(1, -(-len(ctx.view.options) // cols))
     options_h = min(main.h // 2, rows * c.px(MIN_BUTTON) + (rows - 1) * c.px(6))
     top, buttons = split_v(main, 1, -options_h, gap=c.px(8))
-    card_w = min(max(int(top.h * 0.72), _card_w(c, ctx)), top.w // 2)
+    card_w = min(max(int(top.h * 0.72), card_width(c, ctx)), top.w // 2)
     card, right = split_h(top, -card_w, 1, gap=c.px(8))
-    draw_deed_card(c, card, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+    deed_card(c, card, ctx)
     strip = pygame.Rect(right.x, right.y, right.w, c.px(34))
     player_strip(c, strip, ctx, ctx.view.player)
     status = pygame.Rect(right.x, strip.bottom + c.px(10), right.w, c.px(48))
-    draw_status(c, status, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of)
+    draw_status(c, status, deed_of(ctx), ctx.t, ctx.fmt, ctx.seat_of)
     pager = option_grid(c, buttons, ctx.view.options, ctx, min_w=120, cols=cols)
     footer(c, foot, ctx, pager=pager)
 
@@ -368,56 +257,6 @@ def deck_grid(c: Canvas, rect: pygame.Rect, ctx: Context, cards: Mapping[str, De
     return page, pages
 
 
-def deed_squares(ctx: Context) -> dict[str, Square] | None:
-    """The title deeds by option id when the choice is one of the edition's deeds (the ids are the squares),
-    else None."""
-    if ctx.view.title.code != "choose_deed" or ctx.edition is None or not ctx.view.options:
-        return None
-    deeds = {str(square.index): square for square in ctx.edition.deeds()}
-    return deeds if all(o.id in deeds for o in ctx.view.options) else None
-
-
-def deed_grid(c: Canvas, rect: pygame.Rect, ctx: Context, deeds: Mapping[str, Square]) -> tuple[int, int]:
-    """Title deeds as tiles, each with its colour group's stripe, its name, its owner (in their colour) and its
-    price, two columns where they fit, paged; returns ``(page, pages)``. The 28 deeds of an edition take three
-    pages at 800x480 (four at 480x320)."""
-    options = list(ctx.view.options)
-    gap = c.px(6)
-    cols = 2 if rect.w >= c.px(380) else 1
-    target = max(MIN_TARGET_PX, c.px(32))
-    rows = max(1, (rect.h + gap) // (target + gap))
-    per_page = cols * rows
-    shown, page, pages = page_of(options, per_page, ctx)
-    row_h = min(c.px(56), (rect.h - gap * (rows - 1)) // rows)
-    area = pygame.Rect(rect.x, rect.y, rect.w, rows * row_h + gap * (rows - 1))
-    state = ctx.game.current if ctx.game is not None else None
-    for cell, option in zip(grid(area, len(shown), cols, rows, gap), shown, strict=True):
-        deed = deeds[option.id]
-        c.box(cell, theme.BUTTON if option.enabled else theme.BUTTON_OFF, radius=7)
-        stripe_w = c.px(9)
-        band = theme.GROUP_COLOURS.get(deed.group or "", theme.GROUP_COLOURS.get(deed.kind, (90, 90, 90)))
-        pygame.draw.rect(c.surface, band, (cell.x, cell.y, stripe_w, cell.h),
-                         border_top_left_radius=c.px(7), border_bottom_left_radius=c.px(7))
-        inner = pygame.Rect(cell.x + stripe_w + c.px(6), cell.y + c.px(2), cell.w - stripe_w - c.px(12),
-                            cell.h - c.px(4))
-        price = ctx.fmt(deed.price)
-        owner = state.owner.get(deed.index) if state is not None else None
-        f = theme.font(max(MIN_TEXT_PX, c.px(12)), True)
-        side_w = min(inner.w * 2 // 5, max(f.size(price)[0], f.size(owner or "")[0]) + c.px(4))
-        name_rect, side = split_h(inner, 1, -side_w, gap=c.px(6))
-        if owner:
-            top, bottom = split_v(side, 1, 1)
-            c.text(top, owner, 11, ctx.colour_of(owner), bold=True, align="right", role="deed_owner", min_size=9)
-            c.text(bottom, price, 12, theme.MUTED, bold=True, align="right", role="amount", min_size=12)
-        else:
-            c.text(side, price, 12, theme.MUTED, bold=True, align="right", role="amount", min_size=12)
-        c.paragraph(name_rect, ctx.msg(option.label), 12.5, theme.TEXT, bold=True, role="option", min_size=9,
-                    max_lines=2)
-        if option.enabled:
-            c.hits.append((cell, ("choose", option.id)))
-    return page, pages
-
-
 def draw_choose(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     cards = deck_cards(ctx)
@@ -454,7 +293,7 @@ def draw_keypad(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     extra = view.extra or {}
     has_context = bool(view.player or extra.get("purpose") or extra.get("deed"))
-    if _landscape(body):
+    if landscape(body):
         left, pad = split_h(body, 1, 1.1, gap=c.px(10))
         if has_context:
             info, display, foot = split_v(left, 1, 1, -c.px(FOOTER), gap=c.px(6))
@@ -510,7 +349,6 @@ def _keypad_context(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
         c.paragraph(rect, purpose, 15, theme.TEXT, bold=True, role="purpose", max_lines=2, min_size=10)
 
 
-draw_pin = draw_keypad
 
 
 # -- confirmation ----------------------------------------------------------------------------------------
@@ -560,11 +398,11 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     pending = view.pending
     purpose_text = ctx.msg(pending.purpose) if pending is not None else ""
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
-    if view.deed is not None and _landscape(main) and main.w > c.px(330):
-        card_w = min(max(int(main.h * 0.72), _card_w(c, ctx)), main.w * 2 // 5)
+    if view.deed is not None and landscape(main) and main.w > c.px(330):
+        card_w = min(max(int(main.h * 0.72), card_width(c, ctx)), main.w * 2 // 5)
         main, card = split_h(main, 1, -card_w, gap=c.px(10))
         draw_deed_compact(c, card, ctx)
-    elif view.deed is not None and not _landscape(main) and main.h > c.px(300):
+    elif view.deed is not None and not landscape(main) and main.h > c.px(300):
         # the movements take what they need; the card gets the rest (at least half)
         count = min(len(merged_movements(pending.postings)) if pending else 1, 6)
         wanted = _purpose_height(c, purpose_text, main.w)[1] + c.px(22 + 16) + count * c.px(58) + (
@@ -590,8 +428,8 @@ def draw_confirm(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         for i, line in enumerate(lines):
             c.text(pygame.Rect(block.x, block.y + i * line_h, block.w, line_h), line, px / c.scale, theme.TEXT,
                    role="detail", min_size=px / c.scale)
-    if pending.op.get("op") == "trade":
-        moves, rows = _trade_sides(c, moves, ctx, pending.op), rows
+    if isinstance(pending.op, Trade):
+        moves = _trade_sides(c, moves, ctx, pending.op)
     if rows:
         row_h = min(c.px(58), moves.h // max(1, min(len(rows), 6)))
         fits = max(1, moves.h // max(row_h, 1))
@@ -708,16 +546,15 @@ def _name_shares(c: Canvas, names: tuple[str, str], width: int, size: float) -> 
     return first, max(1, width - first)
 
 
-def _trade_sides(c: Canvas, rect: pygame.Rect, ctx: Context, op: Mapping[str, Any]) -> pygame.Rect:
+def _trade_sides(c: Canvas, rect: pygame.Rect, ctx: Context, op: Trade) -> pygame.Rect:
     """What each side of a trade gives (deeds and Jail cards; the cash is in the postings below).
     Returns the space left."""
     edition = ctx.edition
     lines: list[tuple[str, str]] = []
-    for side, giver in (("a_gives", op["a"]), ("b_gives", op["b"])):  # a trade always names both sides
-        gives = op.get(side) or {}
-        items = [edition.squares[s].name_in(ctx.language) if edition else str(s) for s in gives.get("squares", [])]
-        if gives.get("jail_cards"):
-            items.append(ctx.t("gives_jail_cards", n=int(gives["jail_cards"])))
+    for gives, giver in ((op.a_gives, op.a), (op.b_gives, op.b)):
+        items = [edition.squares[s].name_in(ctx.language) if edition else str(s) for s in gives.squares or ()]
+        if gives.jail_cards:
+            items.append(ctx.t("gives_jail_cards", n=gives.jail_cards))
         if items:
             lines.append((giver, ctx.listing(items)))
     if not lines:
@@ -738,14 +575,14 @@ def _trade_sides(c: Canvas, rect: pygame.Rect, ctx: Context, op: Mapping[str, An
 
 
 def draw_deed_compact(c: Canvas, rect: pygame.Rect, ctx: Context) -> None:
-    draw_deed_card(c, rect, _deed(ctx), ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+    deed_card(c, rect, ctx)
 
 
 # -- auction, trade, bankruptcy --------------------------------------------------------------------------
 def draw_auction(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     # the best bid, a bid or two and the hint; the deed's status ("for sale") is left out if it would not leave that
-    side, foot = _deed_and_side(c, body, ctx, need=lambda side: c.px(22 + 52 + 36 + 3 * 4 + 20))
+    side, foot = deed_and_side(c, body, ctx, need=lambda side: c.px(22 + 52 + 36 + 3 * 4 + 20))
     best = (view.extra or {}).get("best")
     bids = list((view.extra or {}).get("bids") or [])
     label, value, history, hint = split_v(side, -c.px(22), -c.px(52), 1, -c.px(36), gap=c.px(4))
@@ -793,7 +630,7 @@ def draw_trade(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         for cell, option in zip(split_h(lift_rect, *[1] * len(lifts), gap=c.px(6)), lifts, strict=True):
             c.button(cell, ctx.msg(option.label), ("choose", option.id), selected=option.selected, size=12,
                      role="option")
-    columns = split_h(main, 1, 1, gap=c.px(10)) if _landscape(main) else split_v(main, 1, 1, gap=c.px(8))
+    columns = split_h(main, 1, 1, gap=c.px(10)) if landscape(main) else split_v(main, 1, 1, gap=c.px(8))
     page = ctx.ui.get("page", 0)
     pages = 1
     for column, giver in zip(columns, (a, b), strict=True):
@@ -943,7 +780,7 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
         return draw_name_entry(c, body, ctx)
     seats = list((view.extra or {}).get("seats") or [])
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
-    if _landscape(main):
+    if landscape(main):
         seats_rect, options_rect = split_h(main, 1, 2, gap=c.px(10))
     else:
         seats_rect, options_rect = split_v(main, 1, 1.6, gap=c.px(6))
@@ -1001,7 +838,7 @@ def draw_damaged(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     c.paragraph(said, ctx.msg(explained) if explained is not None else ctx.msg(view.title), 17, theme.ERROR,
                 bold=True, align="center", role="prompt", max_lines=4)
     c.paragraph(problem, str((view.extra or {}).get("problem", "")), 12, theme.MUTED, align="center",
-                role="problem", min_size=8, max_lines=3 if _landscape(body) else 6)
+                role="problem", min_size=8, max_lines=3 if landscape(body) else 6)
     pager = option_grid(c, options, view.options, ctx, min_w=150)
     footer(c, foot, ctx, cancel=False, pager=pager)
 
@@ -1024,7 +861,7 @@ def _card_icon(c: Canvas, rect: pygame.Rect) -> None:
 def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
-    if _landscape(main):  # on a small screen the table takes what its headings need at the smallest font
+    if landscape(main):  # on a small screen the table takes what its headings need at the smallest font
         table, chart = split_h(main, 2 if main.w < 600 else 1, 1, gap=c.px(8))
     else:
         table, chart = split_v(main, 1, 1, gap=c.px(6))
@@ -1070,3 +907,11 @@ def draw_game_over(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     draw_worth_chart(c, chart, history, seats, ctx.fmt, ctx.t("ui_worth_chart"))
     extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), None, 1.0) for o in view.options]
     footer(c, foot, ctx, cancel=False, extra=extra)
+
+
+#: The layout of each screen, by its name (``View.screen``, a key of :data:`terminal.table.screens.SCREENS`).
+LAYOUTS: Mapping[str, Layout] = {
+    "idle": draw_idle, "deed": draw_deed, "offer": draw_offer, "own_deed": draw_own_deed, "player": draw_player,
+    "choose": draw_choose, "banker": draw_banker, "keypad": draw_keypad, "pin": draw_keypad, "confirm": draw_confirm,
+    "auction": draw_auction, "trade": draw_trade, "bankruptcy": draw_bankruptcy, "history": draw_history,
+    "new_game": draw_new_game, "enrol": draw_enrol, "damaged": draw_damaged, "game_over": draw_game_over}

@@ -1,4 +1,4 @@
-"""Colours, sizes and fonts. Fonts are loaded by path (field notes 17: ``SysFont`` silently falls back to a
+"""Colours, sizes and fonts. Fonts are loaded by path (docs/field-notes.md, 17: ``SysFont`` silently falls back to a
 font without the euro sign or Cyrillic); the shipped one is DejaVu Sans (``host_ui/screen/fonts``, licence in
 ``LICENSE-DejaVu.txt``: the Bitstream Vera licence, free and compatible with GPL-3.0-or-later).
 """

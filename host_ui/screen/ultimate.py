@@ -1,31 +1,35 @@
-"""The screens of the electronic board (the "Ultimate Banking" edition): an Event card's effect (``event``) and
-a Location square (``location``); a property's deed with its five rent levels is :mod:`host_ui.screen.levels`.
-Each ``draw_<screen>(c, body, ctx)`` draws into ``body`` like the layouts of :mod:`host_ui.screen.screens` (the
-renderer looks here for the screens it does not find there).
+"""The screen of the electronic board (the "Ultimate Banking" edition): its board (:data:`ULTIMATE`: its deeds
+print the five rent levels, :mod:`host_ui.screen.levels`) and the layouts of its own screens (:data:`LAYOUTS`): an
+Event card's effect (``event``) and a Location square (``location``). Each layout ``(c, body, ctx)`` draws into
+``body`` like those of :mod:`host_ui.screen.screens`, with the same pieces (:mod:`host_ui.screen.pieces`).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Mapping
 
 import pygame
 
 from cards.editions import Square
-from host_ui.screen import screens, theme
+from host_ui.screen import theme
+from host_ui.screen.board import ScreenBoard
 from host_ui.screen.context import Context
-from host_ui.screen.deed_card import draw_deed as draw_deed_card
-from host_ui.screen.screens import (
+from host_ui.screen.levels import LEVELS_FACE
+from host_ui.screen.pieces import (
     FOOTER,
     MIN_BUTTON,
-    _deed_and_side,
-    _landscape,
+    Layout,
+    deed_and_side,
+    deed_card,
     deed_grid,
     footer,
+    landscape,
     option_grid,
     player_strip,
 )
 from host_ui.screen.widgets import Canvas, split_h, split_v
 
+#: The electronic board: its deeds print their rent levels.
+ULTIMATE = ScreenBoard("ultimate", LEVELS_FACE)
 #: The colour of an Event card's band.
 EVENT_BAND = (232, 120, 30)
 
@@ -81,26 +85,11 @@ def _choices(c: Canvas, rect: pygame.Rect, ctx: Context, upright: bool = False) 
     return option_grid(c, rect, ctx.view.options, ctx, cols=cols, min_h=44)
 
 
-def layout(screen: str, ctx: Context) -> Callable[[Canvas, pygame.Rect, Context], None] | None:
-    """The layout of ``screen`` when it is this board's own (its Event and Location screens, and the idle
-    screen of a game on this board), else None (the renderer then uses :mod:`host_ui.screen.screens`)."""
-    own: dict[str, Callable[[Canvas, pygame.Rect, Context], None]] = {"event": draw_event, "location": draw_location}
-    if ctx.edition is not None and ctx.edition.is_ultimate:
-        own["idle"] = draw_idle
-    return own.get(screen)
-
-
-def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
-    """Idle on this board: everyone's cash as on the classic board, without the Bank's houses and hotels (this
-    board has no buildings)."""
-    screens.draw_idle(c, body, replace(ctx, view=replace(ctx.view, edition="")))
-
-
 def draw_event(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     """An Event card's effect: the card (its text, what was chosen), the player who drew it, and the choices
     the effect asks for now (the taps of a card do the same)."""
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
-    if _landscape(main):
+    if landscape(main):
         card_w = min(main.w * 2 // 5, max(c.px(170), int(main.h * 0.7)))
         card, side = split_h(main, -card_w, 1, gap=c.px(10))
     else:
@@ -109,7 +98,7 @@ def draw_event(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if ctx.view.player:
         top, side = split_v(side, -c.px(34), 1, gap=c.px(6))
         player_strip(c, top, ctx, ctx.view.player)
-    pager = _choices(c, side, ctx, upright=not _landscape(main)) if ctx.view.options else (0, 1)
+    pager = _choices(c, side, ctx, upright=not landscape(main)) if ctx.view.options else (0, 1)
     footer(c, foot, ctx, pager=pager)
 
 
@@ -117,17 +106,17 @@ def draw_location(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     """A Location square: the player, then the property they choose (its card or the list); when the Bank
     holds it, its deed with Buy / Do not buy."""
     view = ctx.view
-    if view.deed is not None and not _landscape(body):  # upright: the card above, both choices under it
+    if view.deed is not None and not landscape(body):  # upright: the card above, both choices under it
         main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
         choices_h = len(view.options) * (c.px(MIN_BUTTON) + c.px(6))
         card, top, buttons = split_v(main, 1, -c.px(34), -choices_h, gap=c.px(6))
-        draw_deed_card(c, card, view.deed, ctx.t, ctx.fmt, ctx.seat_of, compact=True)
+        deed_card(c, card, ctx, deed=view.deed)
         player_strip(c, top, ctx, view.player)
         option_grid(c, buttons, view.options, ctx, cols=1)
         footer(c, foot, ctx)
         return
     if view.deed is not None:
-        side, foot = _deed_and_side(c, body, ctx)
+        side, foot = deed_and_side(c, body, ctx)
         top, buttons = split_v(side, -c.px(34), 1, gap=c.px(8))
         player_strip(c, top, ctx, view.player)
         option_grid(c, buttons, view.options, ctx, cols=1, max_h=70)
@@ -137,3 +126,7 @@ def draw_location(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     player_strip(c, top, ctx, view.player)
     pager = _choices(c, options, ctx)
     footer(c, foot, ctx, pager=pager)
+
+
+#: The layouts of this board's own screens.
+LAYOUTS: Mapping[str, Layout] = {"event": draw_event, "location": draw_location}

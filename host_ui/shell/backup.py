@@ -33,8 +33,8 @@ from terminal.bank.audit import DAMAGE
 from terminal.bank.background import lower_priority
 from terminal.bank.durable import fsync_directory, make_directories
 from terminal.bank.game import Game
-from terminal.bank.ledger import make_private_file, one_line
-from terminal.errors import AuditFailed, GameError, LedgerError
+from terminal.bank.ledger.files import make_private_file
+from terminal.errors import AuditFailed, GameError, LedgerError, one_line
 
 __all__ = ["BackupError", "BackupKeeper", "BackupWorker", "rotate_backup", "list_backups", "backup_name", "backup_due",
            "snapshot", "newest_good_backup", "restore_backup", "remove_stale_temporaries"]

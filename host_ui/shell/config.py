@@ -42,7 +42,7 @@ from terminal.table.i18n import LANGUAGES
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-    from terminal.table.machine import TerminalSettings
+    from terminal.table.settings import TerminalSettings
 
 __all__ = [
     "ConfigError", "ConfigFileError", "Config", "ReaderSettings", "BeeperSettings", "ButtonsSettings",
@@ -334,7 +334,7 @@ class DisplaySettings:
 
 @dataclass(frozen=True)
 class TimeoutSettings:
-    """``[game.timeouts]``, seconds (see ``terminal.table.machine.TerminalSettings``)."""
+    """``[game.timeouts]``, seconds (see ``terminal.table.settings.TerminalSettings``)."""
 
     timeout_s: float = _key(_Rule("float", lo=3, hi=600, hint="s"), 10.0)
     long_timeout_s: float = _key(_Rule("float", lo=10, hi=3600, hint="s"), 60.0)
@@ -418,9 +418,9 @@ class Config:
         return self.hardware.buttons
 
     def terminal_settings(self) -> TerminalSettings:
-        """The state machine's :class:`terminal.table.machine.TerminalSettings` from ``[game]``."""
+        """The state machine's :class:`terminal.table.settings.TerminalSettings` from ``[game]``."""
         # Late: the table machine is only for the terminal's run, not for the commands that read the configuration.
-        from terminal.table.machine import TerminalSettings
+        from terminal.table.settings import TerminalSettings
         game, t = self.game, self.game.timeouts
         return TerminalSettings(timeout_s=t.timeout_s, long_timeout_s=t.long_timeout_s,
                                 go_repeat_window_s=t.go_repeat_window_s,

@@ -50,8 +50,8 @@ from host_ui.shell.config import Config
 from host_ui.shell.outputs import is_sqlite
 from host_ui.shell.sandbox import needed_devices, read_proc_devices, read_unit_devices
 from terminal.bank.game import Game
-from terminal.bank.ledger import one_line, private_copy
-from terminal.errors import AuditFailed, GameError
+from terminal.bank.ledger.files import private_copy
+from terminal.errors import AuditFailed, GameError, one_line
 from terminal.table.i18n import MissingCatalog, check_catalogs
 
 __all__ = ["Check", "run_checks", "format_checks", "worst", "read_model", "is_pi5", "installed_version",

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Required, TypedDict
 from cards.errors import CardsError
 from terminal.bank.audit import DAMAGE
 from terminal.bank.durable import fsync_directory, make_directories, replace_durably
-from terminal.bank.ledger import one_line
-from terminal.errors import GameError
+from terminal.errors import GameError, one_line
 
 if TYPE_CHECKING:
     from cards.registry import CardRegistry

@@ -10,7 +10,7 @@ wrong tries, the slowing down kept on disk.
   configuration accepts can never make a typed PIN fail (a hash with n = 2^20, r = 32 needs 4 GiB: refused when
   the configuration is read, with the command that makes a good one).
 - :class:`PinCheck` is what the terminal compares a typed PIN with (it is the table's
-  :class:`terminal.table.shared.BankerPin`): :meth:`PinCheck.matches` compares the hash of the typed digits
+  :class:`terminal.table.settings.BankerPin`): :meth:`PinCheck.matches` compares the hash of the typed digits
   against the stored one with :func:`hmac.compare_digest`. After 3 wrong tries in a row every try waits: a try
   during the wait is refused whatever it is (so a right PIN after thousands of wrong ones does not open the
   banker menu), and the wait doubles with each further wrong try (1 s, 2 s, 4 s ... at most 5 minutes). Each

@@ -28,8 +28,7 @@ from host_ui.shell.manage import GameRow, current_game_and_listing, games_dir, s
 from terminal.bank.audit import DAMAGE
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
-from terminal.bank.ledger import one_line
-from terminal.errors import GameError, LedgerError
+from terminal.errors import GameError, LedgerError, one_line
 
 __all__ = ["StartUp", "Recovery", "resume_at_startup", "restore_at_startup", "mirror_of", "new_game",
            "new_game_path"]

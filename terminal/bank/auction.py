@@ -11,10 +11,12 @@ from typing import Protocol
 
 from cards.editions import Edition
 from terminal.bank import rules
+from terminal.bank.board import Board
+from terminal.bank.door import Receipt
 from terminal.bank.money import check_amount
 from terminal.bank.state import State
 from terminal.bank.tx import Tx
-from terminal.bank.types import GameConfig, Receipt
+from terminal.bank.types import GameConfig
 from terminal.errors import GameOver, InsufficientCash, RuleViolation
 
 
@@ -24,6 +26,8 @@ class AuctionTable(Protocol):
 
     @property
     def raw_state(self) -> State: ...
+    @property
+    def board(self) -> Board: ...
     @property
     def config(self) -> GameConfig: ...
     @property
@@ -66,7 +70,7 @@ class _Auction:
     def _check_bid(self, player: str, amount: int) -> None:
         if self.closed:
             raise RuleViolation("This auction is closed.", code="auction_closed")
-        tx = Tx(self.game.raw_state, self.game.config)
+        tx = Tx(self.game.raw_state, self.game.config, self.game.board)
         tx.player(player)
         check_amount(amount, self.game.edition, what="bid")
         tx.require_no_debt(player, "a bid")
@@ -86,7 +90,7 @@ class DeedAuction(_Auction):
 
     def __init__(self, game: AuctionTable, square: int):
         super().__init__(game)
-        tx = Tx(game.raw_state, game.config)
+        tx = Tx(game.raw_state, game.config, game.board)
         self.deed = tx.deed(square)
         if game.raw_state.owner.get(square):
             raise RuleViolation(f"{self.deed.name} belongs to {game.raw_state.owner[square]}: only the Bank's "
@@ -124,7 +128,7 @@ class BuildingAuction(_Auction):
         """Record a bid for building on ``square``. Refused where the player could not build that building
         there, below the printed house price, not above the best bid, or above the player's cash."""
         state = self.game.raw_state
-        tx = Tx(state, self.game.config)
+        tx = Tx(state, self.game.config, self.game.board)
         deed = tx.own_deed(tx.player(player), square)
         _, level = rules.check_build(state, self.game.config, deed)
         wanted = "hotel" if level == 5 else "house"

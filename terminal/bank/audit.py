@@ -32,10 +32,11 @@ from cards.editions import load_edition
 from terminal.bank import engine
 from terminal.bank.background import BACKGROUND_NICE, lower_priority
 from terminal.bank.history import summary_problems
-from terminal.bank.ledger import Ledger, canonical, one_line
+from terminal.bank.ledger.journal import Ledger
+from terminal.bank.ledger.records import canonical
 from terminal.bank.state import State
 from terminal.bank.types import LEGACY_SETTLEMENT, Effects, GameConfig
-from terminal.errors import AuditFailed, GameError, LedgerError
+from terminal.errors import AuditFailed, GameError, LedgerError, one_line
 
 log = logging.getLogger("banquier")
 
@@ -105,7 +106,7 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         report.fail(f"SQLite integrity check: {'; '.join(problems[:5])}"
                     + (f" (and {len(problems) - 5} more)." if len(problems) > 5 else "."))
     meta = ledger.meta()
-    if meta.get("meta_mac") != ledger._meta_mac(meta):
+    if meta.get("meta_mac") != ledger.keys.meta_mac(meta):
         report.fail("The game's header (players, edition, rules) was edited.", 0)
         report.first_bad_seq = 0
     prev = meta.get("meta_mac", "")
@@ -120,7 +121,7 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
             report.fail(f"Entry #{expected_seq} is missing (next is #{seq}).", expected_seq)
         expected_seq = seq + 1
         rows = ledger.posting_rows_of(seq)
-        mac = ledger.entry_mac(prev, seq, entry.kind, entry.op, entry.undoes, rows, entry.changes,
+        mac = ledger.keys.entry_mac(prev, seq, entry.kind, entry.op, entry.undoes, rows, entry.changes,
                                entry.recorded_at)
         if mac != entry.mac:
             report.fail(f"Entry #{seq} ({entry.op.get('op')}) does not match its keyed hash: it was edited "
@@ -136,7 +137,7 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
             if entry.kind == "setup":
                 dealt = meta.get("dealt") or None
                 state_after, effects = engine.setup_effects(state, config, dealt)
-                if dealt and not _same(effects.to_json(), recorded):  # written before issue 21: the deal's order
+                if dealt and not _same(effects.to_json(), recorded):  # an older file: the deal's order
                     state_after, effects = engine.setup_effects(state, config, dealt,
                                                                 order=deal_order(recorded["postings"], dealt))
             elif entry.kind == "undo":
@@ -185,11 +186,11 @@ def deal_order(postings: list[list[Any]], dealt: Any) -> list[str]:
     """The order in which the players of ``dealt`` paid for their dealt deeds in a setup entry's recorded
     ``postings`` (``[payer, payee, amount]`` lists): the order of their first payment.
 
-    Our reading (issue 21): a deal is a set of deeds per player; the order in which the players pay for them is
-    no rule. Until issue 21 they paid in the order the deal was given (the seats' for a deal drawn by the
-    terminal, the table log's for a given one), which the header, a JSON object with sorted keys, does not
-    keep; since then they pay in seat order. The audit of an older file takes the order its setup entry
-    recorded and recomputes everything else, so a game is never refused for it and no other difference passes."""
+    Our reading: a deal is a set of deeds per player; the order in which the players pay for them is no rule.
+    Games pay in seat order; older files paid in the order the deal was given (the seats' for a deal drawn by
+    the terminal, the table log's for a given one), which the header, a JSON object with sorted keys, does not
+    keep. The audit of such a file takes the order its setup entry recorded and recomputes everything else, so
+    a game is never refused for it and no other difference passes."""
     names = dealt if isinstance(dealt, dict) else {}
     order: list[str] = []
     for posting in postings:
@@ -240,9 +241,9 @@ class BackgroundAudit(QuickCheckFirst):
     the tap loop): SQLite's ``quick_check`` first, then the full audit (every entry replayed), both read in one
     read transaction through a read-only connection (nothing is written).
 
-    Play does not wait for it (issue 21, point 8: the first payment after the resume of a long game waited 0.4 to
-    1.2 s for the quick check on a PC, 4 to 10 times that on a Pi): the ledger holds the game's files as found
-    meanwhile (:meth:`terminal.bank.ledger.Ledger.hold`: no checkpoint, the WAL as found recorded), and every
+    Play does not wait for it (the quick check of a long game takes 0.4 to 1.2 s on a PC, 4 to 10 times that on a
+    Pi): the ledger holds the game's files as found
+    meanwhile (:meth:`terminal.bank.ledger.journal.Ledger.hold`: no checkpoint, the WAL as found recorded), and every
     entry is acknowledged only once in the mirror. Once either check has failed every payment is refused at once
     (:class:`~terminal.errors.AuditFailed` or LedgerError with the problem and the fix) and the files are put back
     as found, so nothing judged damaged keeps a write and nothing acknowledged is lost (restoring the newest good
@@ -402,7 +403,7 @@ def _checks(path: Path, key: bytes) -> Iterator[dict[str, Any]]:
         yield {"stage": "quick", "ok": False, "problem": one_line(exc)[:300]}
         yield {"stage": "full", "ok": False, "summary": one_line(exc)[:300]}
     finally:
-        ledger._discard()
+        ledger.discard()
 
 
 def _worker(path: Path, key: bytes) -> None:

@@ -3,9 +3,9 @@ start-up).
 
 A file's data is flushed by ``fsync`` of the file; its *name* (a new file, a rename, a new folder) only by ``fsync``
 of the folder that holds it. Until then a power cut may leave the folder as it was: the file gone, the old name
-back, an empty file under the new name (issue 21, point 2). And a data folder is the service's own, but a step
-that writes a name never follows a link planted there (it would make the write land wherever the link points),
-and never lets the umask decide who may read what it makes (issue 22, point 8). So:
+back, an empty file under the new name. And a data folder is the service's own, but a step that writes a name
+never follows a link planted there (it would make the write land wherever the link points), and never lets the
+umask decide who may read what it makes. So:
 
 - :func:`fsync_directory`: make a new name, a rename or a removal in a folder durable.
 - :func:`make_directories`: ``mkdir -p`` whose every new folder has a fixed mode and a durable name.

@@ -1,12 +1,14 @@
-"""The rules engine: applies one operation to a :class:`State` and says exactly what it changed.
+"""The rules engine: computes one operation on a :class:`State` and says exactly what it changed.
 
-:func:`apply` takes a state and an operation (a record of :mod:`terminal.bank.operations`; a table-log line is
-parsed into one first, see ``docs/table-log.md``) and returns :class:`Effects`: the postings (money moved
-between accounts; they sum to zero by construction) and the changes (section, key, value before, value after)
-of everything else. The state passed in is never touched: a refused operation raises a
-:class:`~terminal.errors.GameError` and changes nothing. :func:`replay_effects` and :func:`invert` apply and
-undo recorded effects.
+:func:`apply` takes a state, the game's configuration and an operation (a record of
+:mod:`terminal.bank.operations`) and returns ``(new_state, effects)``: the state after it and its
+:class:`~terminal.bank.types.Effects`, the postings (money moved between accounts; they sum to zero by
+construction) and the changes (section, key, value before, value after) of everything else. The state passed in
+is never touched: a refused operation raises a :class:`~terminal.errors.GameError` and changes nothing.
+:func:`replay_effects` and :func:`invert` apply and undo recorded effects.
 
+The handlers here are the classic computations; the board the game is played on takes the operations it takes
+and computes some its own way (:meth:`terminal.bank.board.Board.handler`), and says when the game is over.
 Money rules follow RULES.md; where it is silent, the reading chosen is written beside the code.
 """
 from __future__ import annotations
@@ -15,11 +17,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar
 
-from terminal.bank import rules, ultimate
+from terminal.bank import rules
 from terminal.bank.bankruptcy import declare_bankruptcy
+from terminal.bank.board import Handler
+from terminal.bank.boards import board_of
 from terminal.bank.money import ten_percent
 from terminal.bank.operations import (
-    ULTIMATE_OPERATIONS,
     Auction,
     BankPays,
     Build,
@@ -51,17 +54,17 @@ from terminal.bank.operations import (
     parse_operation,
 )
 from terminal.bank.state import BANK, DECKS, HOTEL, POT, State
-from terminal.bank.tx import Tx, _account_name, _copy
+from terminal.bank.tx import Tx, account_name, copy_value
 from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting
 from terminal.errors import GameOver, InsufficientCash, MalformedOperation, RuleViolation, UnknownName
 
-__all__ = ["Effects", "GameConfig", "Tx", "apply", "invert", "replay_effects", "setup_effects", "time_limit",
+__all__ = ["apply", "invert", "replay_effects", "setup_effects", "time_limit",
            "time_is_up", "undo_effects"]
 
 _Op = TypeVar("_Op", bound=Operation)
 
 #: The handler of each operation (filled by :func:`_handles`; ``undo`` is the ledger's).
-_HANDLERS: dict[type[Operation], Callable[[Tx, Any], None]] = {}
+_HANDLERS: dict[type[Operation], Handler] = {}
 
 
 def _handles(kind: type[_Op]) -> Callable[[Callable[[Tx, _Op], None]], Callable[[Tx, _Op], None]]:
@@ -113,13 +116,14 @@ def _pay_rent(tx: Tx, op: PayRent) -> None:
     """Pay the owner's rent (RULES.md, Title deeds), with the two card variants."""
     payer = tx.player(op.player)
     deed = tx.deed(op.square)
-    amount, owner = rules.rent_due(tx.s, tx.cfg, payer, deed, op.dice, op.card)
-    tx.charge(payer, owner, amount)
+    rent = tx.effects.rent = tx.board.rent_due(tx.s, tx.cfg, payer, deed, op.dice, op.card)
+    tx.charge(payer, rent.owner, rent.amount)
 
 
 @_handles(PayTax)
 def _pay_tax(tx: Tx, op: PayTax) -> None:
-    """Income tax (square 4) or luxury tax (square 38); the 10 % choice when ``income_tax_percent`` is on."""
+    """Income tax or luxury tax (:func:`terminal.bank.rules.tax_due`); the 10 % choice when ``income_tax_percent``
+    is on."""
     player = tx.player(op.player)
     amount = rules.tax_due(tx.s, tx.cfg, player, op.square, op.choice)
     tx.charge(player, tx.bank_creditor(), amount)
@@ -300,10 +304,10 @@ def _transfer(tx: Tx, op: Transfer) -> None:
     if payee != BANK:
         tx.player(payee)
     if payer == payee:
-        raise RuleViolation(f"{_account_name(payer)} cannot pay themselves.", code="pay_self",
+        raise RuleViolation(f"{account_name(payer)} cannot pay themselves.", code="pay_self",
                             params={"player": payer})
     amount = tx.amount(op.amount)
-    tx.pay_voluntary(payer, payee, amount, f"a payment of {amount} to {_account_name(payee)}")
+    tx.pay_voluntary(payer, payee, amount, f"a payment of {amount} to {account_name(payee)}")
 
 
 @_handles(Trade)
@@ -468,12 +472,6 @@ def _time_up(tx: Tx, op: TimeUp) -> None:
     tx.set("game", "over", True)
 
 
-# The Ultimate Banking board's own operations: a classic game refuses them (``ultimate_only``); a game of that
-# board computes them in terminal/bank/ultimate.py.
-for _kind in ULTIMATE_OPERATIONS:
-    _HANDLERS[_kind] = ultimate.refuse_on_classic
-
-
 def undo_effects(state: State, config: GameConfig, target_op: Mapping[str, Any], target: Effects) -> Effects:
     """The effects of undoing a journal entry (its operation ``target_op``, its effects ``target``): their
     inverse; undoing the end of a time-limited game (``end_game`` or ``x_time_up``) once its time has been
@@ -489,8 +487,8 @@ def undo_effects(state: State, config: GameConfig, target_op: Mapping[str, Any],
 def apply(state: State, config: GameConfig, op: Operation | Mapping[str, Any]) -> tuple[State, Effects]:
     """Compute one operation (not ``undo``: the ledger handles it) on a copy of ``state``.
 
-    ``op``: a record of :mod:`terminal.bank.operations`, or a table-log line (a stored journal entry, say),
-    parsed first. Returns the new state and the effects. Raises :class:`MalformedOperation` for a badly shaped
+    ``op``: a record of :mod:`terminal.bank.operations`, or a table-log line (a journal entry read back, say),
+    parsed first. Returns ``(new_state, effects)``. Raises :class:`MalformedOperation` for a badly shaped
     operation and a :class:`~terminal.errors.GameError` for a refusal; ``state`` is never modified.
     """
     op = parse_operation(op)
@@ -500,15 +498,11 @@ def apply(state: State, config: GameConfig, op: Operation | Mapping[str, Any]) -
         raise GameOver("The game is over: only undo is possible now.")
     if time_is_up(state, config) and not isinstance(op, (PlayTime, TimeUp, EndGame)):
         raise GameOver("The agreed time is up: the game ends now; undo its end to play on.", code="time_up")
-    tx = Tx(state, config)
-    if config.edition.is_ultimate:  # the Ultimate Banking board's rules (terminal/bank/ultimate.py)
-        handler = ultimate.handler_for(type(op)) or _HANDLERS[type(op)]
-    else:
-        handler = _HANDLERS[type(op)]
+    board = board_of(config.edition)
+    handler = board.handler(type(op)) or _HANDLERS[type(op)]  # raises for an operation the board does not take
+    tx = Tx(state, config, board)
     handler(tx, op)
-    rules.update_game_over(tx)
-    if config.edition.is_ultimate:
-        ultimate.record_end(tx)
+    board.after(tx)  # the end of the game, as the board says
     return tx.s, tx.effects
 
 
@@ -522,7 +516,7 @@ def replay_effects(state: State, effects: Effects, inverse: bool = False) -> Sta
     for section, key, before, after in (reversed(changes) if inverse else changes):
         value = before if inverse else after
         if section == "debts":  # the one key "list": every outstanding debt, in their stored form
-            new.debts = tuple(Debt.of(d) for d in value or ())
+            new.debts = tuple(Debt.from_json(d) for d in value or ())
             continue
         table = getattr(new, section)
         if section in ("owner", "level", "mortgaged"):
@@ -530,7 +524,7 @@ def replay_effects(state: State, effects: Effects, inverse: bool = False) -> Sta
         if value is None or (section == "level" and value == 0) or (section == "mortgaged" and not value):
             table.pop(key, None)
         else:
-            table[key] = _copy(value)
+            table[key] = copy_value(value)
     return new
 
 
@@ -548,10 +542,10 @@ def setup_effects(state: State, config: GameConfig, dealt: Mapping[str, Iterable
 
     The players pay for their deeds in seat order (``state.players``), whatever the order of ``dealt``'s keys: a
     game's header stores the deal as a JSON object, whose keys are sorted, so the order it was given in is not
-    kept. ``order``: the players' order of payment as a file recorded it (the audit of a game written before
-    issue 21, where the players paid in the order the deal was given: see :func:`terminal.bank.audit.deal_order`);
+    kept. ``order``: the players' order of payment as a file recorded it (the audit of an older file,
+    whose players paid in the order the deal was given: see :func:`terminal.bank.audit.deal_order`);
     a name of ``dealt`` it leaves out pays after them, in seat order."""
-    tx = Tx(state, config)
+    tx = Tx(state, config, board_of(config.edition))
     for player in state.players:
         tx.move(BANK, player, config.edition.starting_cash)
     deal = dict(dealt or {})

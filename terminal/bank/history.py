@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from cards.editions import Edition
-from terminal.bank.ledger import CLOCK_ENTRY, CLOCK_INDEX, Ledger, canonical, transfers
+from terminal.bank.ledger.journal import Ledger
+from terminal.bank.ledger.records import canonical, transfers
+from terminal.bank.ledger.schema import CLOCK_ENTRY, CLOCK_INDEX
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.bank.state import State, worth
 from terminal.bank.types import Debt
@@ -275,7 +277,7 @@ def chart_level(last: int, limit: int = CHART_POINTS) -> int:
 
 
 def _row_mac(ledger: Ledger, level: int, bucket: int, last_mac: str, data: str) -> str:
-    return ledger._mac(canonical(["chart_summary", level, bucket, last_mac, data]))
+    return ledger.keys.mac(canonical(["chart_summary", level, bucket, last_mac, data]))
 
 
 def _encode(stretch: Stretch) -> str:
@@ -536,7 +538,7 @@ def worth_series(ledger: Ledger, edition: Edition, players: Sequence[str], house
                 state.cash[account] += amount
         for (section, key), value in values.items():
             if section == "debts":
-                state.debts = tuple(Debt.of(d) for d in value or ())
+                state.debts = tuple(Debt.from_json(d) for d in value or ())
             elif section == "bankrupt":
                 _set(state.bankrupt, section, key, list(value) if value is not None else None)
             else:

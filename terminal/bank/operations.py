@@ -1,18 +1,21 @@
-"""The operations of ``docs/table-log.md`` as typed records, parsed and checked once where input enters.
+"""The operations of ``docs/table-log.md`` as typed records, each checked when it is made.
 
-One frozen record per operation (:class:`Buy`, :class:`Trade`...). :func:`parse_operation` turns a table-log
-line (a dict read from JSON, built by the state machine, or stored in the journal) into its record and refuses
-a line of the wrong shape with :class:`~terminal.errors.MalformedOperation`: not an object, an unknown ``op``,
-an unknown field, a wrong JSON type, a missing field. :meth:`Operation.to_json` gives back the dict the
-journal stores: the fields the line gave, without the ``refused`` marker.
+One frozen record per operation (:class:`Buy`, :class:`Trade`...), built by the table (and the Game's facade)
+directly: every field is checked for its JSON type as the record is made (:class:`~terminal.errors.
+MalformedOperation`, ``wrong_type`` or ``missing_field``). :func:`parse_operation` turns a table-log line (a dict
+read from a table log, or a journal entry read back) into its record, once, where it enters, and refuses a line of
+the wrong shape: not an object, an unknown ``op``, an unknown field, a wrong JSON type, a missing field.
+:meth:`Operation.to_json` gives back the dict the journal stores: the fields the line gave, without the
+``refused`` marker.
 
-A record says only that a line is well formed; whether the rules allow it is the engine's business. An
-optional field the line leaves out is ``None`` in the record (so that ``to_json`` gives back exactly the
-line's fields: ``"whole": false`` stays written out, an absent ``whole`` stays absent).
+A record says only that an operation is well formed; whether the rules allow it is the engine's business. An
+optional field left out is ``None`` in the record (so that ``to_json`` gives back exactly the line's fields:
+``"whole": false`` stays written out, an absent ``whole`` stays absent).
 """
 from __future__ import annotations
 
 import types
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
@@ -26,7 +29,7 @@ __all__ = [
     "PlayTime", "TimeLimit", "TimeUp", "CLOCK_OPERATIONS",
     "RaiseLevel", "SellProperty", "Location", "EventSwap", "EventResetLevel", "EventMaxLevel", "EventNeighbours",
     "EventSideUp", "EventSideDown", "EventGroupUp", "EventGroupDown", "EventPayPerProperty", "EventMarketSlump",
-    "EventBothCollect", "EventMovement", "EVENT_OPERATIONS", "ULTIMATE_OPERATIONS",
+    "EventBothCollect", "EventMovement", "EVENT_OPERATIONS", "ULTIMATE_OPERATIONS", "CLASSIC_OPERATIONS",
 ]
 
 
@@ -52,8 +55,33 @@ class TradeSide:
             out["jail_cards"] = self.jail_cards
         return out
 
+    def __post_init__(self) -> None:
+        for name, kind in self.KINDS.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if kind is list:
+                if not isinstance(value, (list, tuple)) or not all(_is(v, int) for v in value):
+                    raise MalformedOperation(f"trade: {name} must list square numbers, not {value!r}.",
+                                             code="wrong_type", params={"op": "trade", "field": name})
+                object.__setattr__(self, name, tuple(value))
+            elif not _is(value, kind):
+                raise MalformedOperation(f"trade: {name} must be {kind.__name__}, not {value!r}.",
+                                         code="wrong_type", params={"op": "trade", "field": name})
+
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TradeSide:
+    def of(cls, value: TradeSide | Mapping[str, Any], key: str = "a_gives") -> TradeSide:
+        """``value`` as a record: a record as it is, or its table-log form ``{"cash", "squares", "jail_cards"}``
+        checked (MalformedOperation for an unknown key or a wrong type, naming ``key``)."""
+        if isinstance(value, TradeSide):
+            return value
+        if not isinstance(value, Mapping):
+            raise MalformedOperation(f"trade: {key} must be an object, not {value!r}.", code="wrong_type",
+                                     params={"op": "trade", "field": key})
+        return _trade_side(Trade.op, key, dict(value))
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TradeSide:
         squares = data.get("squares")
         return cls(cash=data.get("cash"), squares=None if squares is None else tuple(squares),
                    jail_cards=data.get("jail_cards"))
@@ -64,6 +92,30 @@ class Operation:
     """An operation of the table log. ``op`` (a class attribute) is its name in the log."""
 
     op: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        """Every field of its JSON type (MalformedOperation ``wrong_type`` otherwise), a list of squares kept as
+        a tuple, a trade side given in its table-log form made a :class:`TradeSide`: a record built by hand is
+        checked as :func:`parse_operation` checks a line (which builds its record the same way, once)."""
+        for spec in _FIELDS[self.op]:
+            value = getattr(self, spec.attr)
+            if value is None:
+                if spec.required:
+                    raise MalformedOperation(f"{self.op}: missing field {spec.key!r}.", code="missing_field",
+                                             params={"op": self.op, "field": spec.key})
+                continue
+            if spec.kind is dict:
+                if not isinstance(value, TradeSide):
+                    object.__setattr__(self, spec.attr, TradeSide.of(value, spec.key))
+            elif spec.kind is list:
+                if not isinstance(value, (list, tuple)) or not all(_is(v, int) for v in value):
+                    raise MalformedOperation(f"{self.op}: {spec.key} must list square numbers.", code="wrong_type",
+                                             params={"op": self.op, "field": spec.key})
+                if not isinstance(value, tuple):
+                    object.__setattr__(self, spec.attr, tuple(value))
+            elif not _is(value, spec.kind):
+                raise MalformedOperation(f"{self.op}: field {spec.key!r} must be {spec.kind.__name__}, not {value!r}.",
+                                         code="wrong_type", params={"op": self.op, "field": spec.key})
 
     def to_json(self) -> dict[str, Any]:
         """The operation as the journal stores it: ``{"op": ..., field: value, ...}``, the fields given only."""
@@ -442,6 +494,8 @@ _ALL: tuple[type[Operation], ...] = (
     DeclareBankruptcy, Undo, EndGame, PlayTime, TimeLimit, TimeUp,
     RaiseLevel, SellProperty, Location, *_EVENTS)
 OPERATIONS: dict[str, type[Operation]] = {cls.op: cls for cls in _ALL}
+#: The operations a game of the classic board takes (``undo`` included: the ledger's).
+CLASSIC_OPERATIONS: frozenset[type[Operation]] = frozenset(_ALL) - ULTIMATE_OPERATIONS
 
 #: The clock's entries: recorded by the terminal, never undone (an undo skips them).
 CLOCK_OPERATIONS: frozenset[str] = frozenset({PlayTime.op, TimeLimit.op})
@@ -538,7 +592,11 @@ def parse_operation(line: object) -> Operation:
     for spec in _FIELDS[name]:
         if spec.key in line and spec.attr not in values:
             values[spec.attr] = line[spec.key]
-    return OPERATIONS[name](**values)
+    # Every field was checked above: the record is built without checking them again (its __post_init__).
+    record = object.__new__(OPERATIONS[name])
+    for spec in _FIELDS[name]:
+        object.__setattr__(record, spec.attr, values.get(spec.attr))
+    return record
 
 
 def _trade_side(name: str, key: str, side: dict[str, Any]) -> TradeSide:

@@ -1,17 +1,18 @@
-"""Pure rule computations: rent, taxes, what may be built, sold or mortgaged, when the game ends.
+"""Pure rule computations of the classic board: rent, taxes, what may be built, sold or mortgaged, what a player
+could still raise.
 
-Nothing here changes a state; the engine calls these and records what follows. Sources: RULES.md sections
-"Title deeds", "Money in and out", "Buildings", "Mortgages", "End of the game".
+Nothing here changes a state: each function answers from the state it is given; the engine
+(terminal/bank/engine.py) records what follows. Sources: RULES.md sections "Title deeds", "Money in and out",
+"Buildings", "Mortgages", "Debts and bankruptcy".
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cards.editions import Edition, Square, join_localized
+from cards.editions import INCOME_TAX_SQUARE, LUXURY_TAX_SQUARE, Edition, Square, join_localized
 from terminal.bank.money import half, ten_percent
 from terminal.bank.state import HOTEL, State
-from terminal.bank.tx import Tx
-from terminal.bank.types import GameConfig
+from terminal.bank.types import GameConfig, Rent
 from terminal.errors import RuleViolation
 
 RENT_CARDS = ("nearest_railroad", "nearest_utility")
@@ -34,9 +35,11 @@ def holds_whole_group(state: State, config: GameConfig, owner: str, deed: Square
     return all(state.owner.get(s) == owner for s in config.edition.group_of(deed.index))
 
 
-def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: int | None = None,
-             card: str | None = None) -> tuple[int, str]:
-    """The rent ``payer`` owes for landing on ``deed``, and to whom: ``(amount, owner)``.
+def rent_of(state: State, config: GameConfig, owner: str, deed: Square, dice: int | None = None,
+            card: str | None = None) -> Rent:
+    """The rent of ``deed``, held by ``owner`` and not mortgaged, on the classic board, and why
+    (:class:`~terminal.bank.types.Rent`, its ``reason`` one of :data:`~terminal.bank.types.RENT_REASONS`). Who may
+    be charged it is :meth:`terminal.bank.board.Board.rent_due`'s question.
 
     - Street: printed rent for its houses or hotel; a bare street of a colour group one owner holds entirely
       pays double, except that (flag ``double_rent_with_mortgaged_street`` off) the double is lost while any
@@ -44,19 +47,8 @@ def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: i
     - Railroad: 25/50/100/200 for 1-4 railroads held (mortgaged ones count); card ``nearest_railroad``: x2.
     - Utility: 4 x dice with one utility held, 10 x with both; card ``nearest_utility``: 10 x dice whatever
       the owner holds. ``dice`` (2-12) is required for utilities and refused elsewhere.
-    Raises RuleViolation when no rent is due: unowned deed, own deed, mortgaged deed, a card on the wrong
-    kind of deed, dice missing or out of range.
+    Raises RuleViolation for a card on the wrong kind of deed, dice missing or out of range.
     """
-    owner = state.owner.get(deed.index)
-    if owner is None:
-        raise RuleViolation(f"No rent on {deed.name}: nobody owns it. The player may buy it or it is auctioned.",
-                            code="rent_unowned", params={"square": deed.index, "deed": deed.name})
-    if owner == payer:
-        raise RuleViolation(f"No rent: {payer} owns {deed.name}.", code="rent_own_deed",
-                            params={"square": deed.index, "deed": deed.name, "player": payer, "owner": owner})
-    if state.mortgaged.get(deed.index):
-        raise RuleViolation(f"No rent on {deed.name}: it is mortgaged.", code="rent_mortgaged",
-                            params={"square": deed.index, "deed": deed.name, "owner": owner})
     if card is not None and card not in RENT_CARDS:
         raise RuleViolation(f"Unknown rent card {card!r}: 'nearest_railroad' or 'nearest_utility'.",
                             code="unknown_rent_card",
@@ -81,43 +73,46 @@ def rent_due(state: State, config: GameConfig, payer: str, deed: Square, dice: i
             held = sum(1 for s in config.edition.group_of(deed.index) if state.owner.get(s) == owner)
             multiplier = deed.rents[held - 1]
         # Dice multipliers are not amounts: a scaled edition (francs x 100) scales the dice rent.
-        return multiplier * dice * config.edition.scale, owner
+        return Rent(multiplier * dice * config.edition.scale, owner, "dice", {"times": multiplier, "dice": dice})
     if dice is not None:
         raise RuleViolation(f"Rent on {deed.name} does not depend on the dice; leave the dice out.",
                             code="rent_no_dice", params={"square": deed.index, "deed": deed.name})
     if deed.kind == "railroad":
         held = sum(1 for s in config.edition.group_of(deed.index) if state.owner.get(s) == owner)
         rent = deed.rents[held - 1]
-        return (rent * 2 if card == "nearest_railroad" else rent), owner
+        if card == "nearest_railroad":
+            return Rent(rent * 2, owner, "railroad_card", {"n": held})
+        return Rent(rent, owner, "railroads", {"n": held})
     level = state.level.get(deed.index, 0)
     if level == HOTEL:
-        return deed.rents[5], owner
+        return Rent(deed.rents[5], owner, "hotel")
     if level:
-        return deed.rents[level], owner
-    rent = deed.rents[0]
+        return Rent(deed.rents[level], owner, "houses", {"n": level})
     group = config.edition.group_of(deed.index)
     if holds_whole_group(state, config, owner, deed):
         any_mortgaged = any(state.mortgaged.get(s) for s in group)
         if not any_mortgaged or config.rules.get("double_rent_with_mortgaged_street"):
-            rent *= 2
-    return rent, owner
+            return Rent(deed.rents[0] * 2, owner, "group")
+    return Rent(deed.rents[0], owner, "bare")
 
 
 def tax_due(state: State, config: GameConfig, player: str, square: int, choice: str | None) -> int:
-    """The tax for square 4 (income tax) or 38 (luxury tax).
+    """The tax for the income tax square or the luxury tax square (:data:`cards.editions.INCOME_TAX_SQUARE`, 4, and
+    :data:`cards.editions.LUXURY_TAX_SQUARE`, 38): the edition's :attr:`~cards.editions.Edition.income_tax` and
+    :attr:`~cards.editions.Edition.luxury_tax`.
 
-    With ``income_tax_percent`` on, square 4 takes ``choice``: ``flat`` (the printed amount) or ``percent``:
+    With ``income_tax_percent`` on, the income tax takes ``choice``: ``flat`` (the printed amount) or ``percent``:
     10 % of the player's total worth = cash + printed price of every deed held, mortgaged or not + the cost
     of their buildings (RULES.md, Money in and out), rounded per ``interest_rounding``. Our reading: a
     hotel's cost includes the houses given for it, as in the worth of RULES.md, End of the game.
     """
     edition = config.edition
-    if square not in (4, 38):
+    if square not in (INCOME_TAX_SQUARE, LUXURY_TAX_SQUARE):
         name = square_name(edition, square)
-        raise RuleViolation(f"{name} is not a tax square (income tax is square 4, luxury tax 38).",
-                            code="not_a_tax", params={"square": square, "deed": name})
+        raise RuleViolation(f"{name} is not a tax square (income tax is square {INCOME_TAX_SQUARE}, luxury tax "
+                            f"{LUXURY_TAX_SQUARE}).", code="not_a_tax", params={"square": square, "deed": name})
     if choice is not None:
-        if square != 4 or not config.rules.get("income_tax_percent"):
+        if square != INCOME_TAX_SQUARE or not config.rules.get("income_tax_percent"):
             raise RuleViolation("Only the income tax, with the 10 % rule on, offers a choice.",
                                 code="tax_no_choice",
                                 params={"square": square, "deed": edition.squares[square].name})
@@ -132,7 +127,7 @@ def tax_due(state: State, config: GameConfig, player: str, square: int, choice: 
             level = state.level.get(s, 0)
             total += deed.price + deed.house_cost * (config.houses_before_hotel + 1 if level == HOTEL else level)
         return ten_percent(total, config.rounding)
-    return edition.squares[square].amount
+    return edition.income_tax if square == INCOME_TAX_SQUARE else edition.luxury_tax
 
 
 def group_levels(state: State, config: GameConfig, deed: Square) -> dict[int, int]:
@@ -239,7 +234,7 @@ def plan_sale(state: State, config: GameConfig, deed: Square, whole: bool) -> Sa
 
 def check_mortgage(state: State, config: GameConfig, deed: Square) -> None:
     """A deed may be mortgaged when it is not already and no street of its colour group has a building
-    (RULES.md, Mortgages: the whole group, our decision after seed 003)."""
+    (docs/RULES.md, Mortgages: the whole group)."""
     if state.mortgaged.get(deed.index):
         raise RuleViolation(f"{deed.name} is already mortgaged.", code="already_mortgaged",
                             params={"square": deed.index, "deed": deed.name})
@@ -274,19 +269,3 @@ def raisable(state: State, config: GameConfig, player: str) -> int:
         if not state.mortgaged.get(s):
             total += deed.mortgage
     return total
-
-
-def update_game_over(tx: Tx) -> None:
-    """Mark the game over when its mode says so (RULES.md, End of the game): classic and every mode when
-    one player is left; sans_frontieres and the Ultimate board at the first bankruptcy; quick at the second."""
-    state = tx.s
-    if state.game.get("over"):
-        return
-    bankruptcies = len(state.bankrupt_list)
-    over = len(state.active_players()) <= 1
-    if tx.cfg.mode in ("sans_frontieres", "ultimate") and bankruptcies >= 1:
-        over = True
-    if tx.cfg.mode == "quick" and bankruptcies >= 2:
-        over = True
-    if over:
-        tx.set("game", "over", True)

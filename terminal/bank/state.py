@@ -17,12 +17,8 @@ BANK = "bank"
 POT = "pot"
 HOTEL = 5
 DECKS = ("chance", "community_chest")
+#: The classic board's modes (RULES.md, End of the game); every board's: terminal.bank.boards.ALL_MODES.
 MODES = ("classic", "sans_frontieres", "quick", "time_limit")
-#: The mode of every game on the Ultimate Banking board (an edition with ``board = "ultimate"``): its own rules,
-#: the game ending at the first bankruptcy (terminal/bank/ultimate.py).
-ULTIMATE = "ultimate"
-#: Every mode a game header may name: the classic board's modes, then the Ultimate board's.
-ALL_MODES = (*MODES, ULTIMATE)
 
 
 @dataclass
@@ -54,9 +50,6 @@ class State:
     bankrupt: dict[str, list[str]] = field(default_factory=dict)
     bank: dict[str, int] = field(default_factory=dict)
     game: dict[str, bool] = field(default_factory=dict)
-
-    #: The sections an operation may change (besides ``cash``, which only postings change).
-    SECTIONS = ("owner", "level", "mortgaged", "jail_card", "debts", "bankrupt", "bank", "game")
 
     @classmethod
     def new(cls, edition: Edition, players: tuple[str, ...]) -> State:
@@ -90,7 +83,7 @@ class State:
                    owner={int(k): v for k, v in data["owner"].items()},
                    level={int(k): v for k, v in data["level"].items()},
                    mortgaged={int(k): v for k, v in data["mortgaged"].items()},
-                   jail_card=dict(data["jail_card"]), debts=tuple(Debt.of(d) for d in data["debts"]["list"]),
+                   jail_card=dict(data["jail_card"]), debts=tuple(Debt.from_json(d) for d in data["debts"]["list"]),
                    bankrupt={"list": list(data["bankrupt"]["list"])}, bank=dict(data["bank"]),
                    game=dict(data["game"]))
 

@@ -20,6 +20,7 @@ from cards.inputs import read_input, shown_path
 from terminal.bank.game import Game
 from terminal.bank.history import iter_operations
 from terminal.bank.operations import Operation, TimeUp, parse_operation
+from terminal.bank.types import WallClock, system_clock
 from terminal.errors import GameError, LedgerError, MalformedOperation
 
 HEADER_FIELDS = {"format", "version", "edition", "players", "mode", "rules", "dealt", "end_time", "length_minutes",
@@ -177,19 +178,22 @@ def _compare(number: int, field: str, expected: Any, actual: Any) -> None:
 
 
 def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
-           progress: Callable[[int], object] | None = None) -> ReplayResult:
+           progress: Callable[[int], object] | None = None, wall_clock: WallClock = system_clock) -> ReplayResult:
     """Replay a table log into a new game file ``game_path``.
 
     Returns the counts on success. Raises TableLogError (malformed line: the replay stops there),
     ReplayMismatch (an accepted refusal, a refused operation, or a failing check), or LedgerError.
     ``key``: the device key's bytes. ``progress``: optional callable(line_number) called after each line.
+    ``wall_clock``: the time the entries are recorded at (default: now); a log's ``end_time`` is never
+    converted into play time (it is no table's).
     """
     log = log if isinstance(log, TableLog) else read_table_log(log)
     h = log.header
     try:
         game = Game.create(game_path, h["edition"], h["players"], mode=h.get("mode"),
                            rules=h.get("rules") or None, dealt=h.get("dealt") or None,
-                           end_time=h.get("end_time"), length_minutes=h.get("length_minutes"), key=key)
+                           end_time=h.get("end_time"), length_minutes=h.get("length_minutes"), key=key,
+                           wall_clock=wall_clock)
     except LedgerError:
         raise  # the game file, not the log: an existing or unwritable path
     except GameError as exc:

@@ -6,25 +6,52 @@ become a debt, the settlement of debts) and the checks of names and amounts. The
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from cards.editions import Square
 from terminal.bank.money import check_amount, ten_percent
 from terminal.bank.state import BANK, POT, State
-from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting
+from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting, Rent
 from terminal.errors import InsufficientCash, PlayerBankrupt, PlayerInDebt, RuleViolation, UnknownName
 
 _SENTINEL = object()
 
 
-class Tx:
-    """A working copy of the state on which one operation is computed, recording each change."""
+class BoardRules(Protocol):
+    """What a transaction, and the operations computed on it, ask of the board the game is played on. The
+    answers are :class:`terminal.bank.board.Board`'s (the classic board) or those of its subclass for the
+    electronic board (:class:`terminal.bank.ultimate.UltimateBoard`)."""
 
-    def __init__(self, state: State, config: GameConfig) -> None:
+    def in_debt(self, player: str, what: str, debts: Sequence[Debt]) -> PlayerInDebt:
+        """The refusal of ``what`` (a voluntary payment) while ``player`` owes ``debts``: it says how the money
+        is raised on this board."""
+
+    def rent_due(self, state: State, config: GameConfig, payer: str, deed: Square, dice: int | None = None,
+                 card: str | None = None) -> Rent:
+        """The rent ``payer`` owes on landing on ``deed``, with its reason; raises RuleViolation when none is."""
+
+    def raisable(self, state: State, config: GameConfig, player: str) -> int:
+        """The cash ``player`` could still raise from the Bank before a bankruptcy."""
+
+    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
+        """Refuse a bankruptcy this board does not allow: debts of ``owed`` that ``raisable`` covers, or a
+        ``lift_now`` it has no mortgages for."""
+
+    def hand_over(self, tx: Tx, player: str, creditor: str) -> None:
+        """Pass a bankrupt ``player``'s cash and holdings to ``creditor`` (their buildings, deeds and cards as this
+        board says), recording each change on ``tx``: its debts are already passed on, the settlement follows."""
+
+
+class Tx:
+    """A working copy of the state on which one operation is computed, recording each change. ``board``: the
+    board the game is played on (its few different answers: :class:`BoardRules`)."""
+
+    def __init__(self, state: State, config: GameConfig, board: BoardRules) -> None:
         self.s = state.copy()
         self.cfg = config
         self.ed = config.edition
+        self.board = board
         self.effects = Effects()
 
     # -- primitive changes ---------------------------------------------------------------------------------
@@ -40,13 +67,12 @@ class Tx:
             table.pop(key, None)
         else:
             table[key] = value
-        self.effects.changes.append(Change(section, key, _copy(before), _copy(value)))
+        self.effects.changes.append(Change(section, key, copy_value(before), copy_value(value)))
 
-    def set_debts(self, debts: Iterable[Mapping[str, Any]]) -> None:
-        """Replace the outstanding debts by ``debts`` (records or their stored form), oldest first; those paid
-        off (amount 0) go. Recorded as the journal has them: section ``debts``, key ``list``, the lists of
-        stored debts before and after."""
-        new = tuple(Debt.of(d) for d in debts if d["amount"] > 0)
+    def set_debts(self, debts: Iterable[Debt]) -> None:
+        """Replace the outstanding debts by ``debts``, oldest first; those paid off (amount 0) go. Recorded as
+        the journal has them: section ``debts``, key ``list``, the lists of stored debts before and after."""
+        new = tuple(d for d in debts if d.amount > 0)
         if new == self.s.debts:
             return
         before = [d.to_json() for d in self.s.debts]
@@ -83,7 +109,7 @@ class Tx:
         """
         if amount <= 0:
             return
-        self.set_debts((*self.s.debt_list, Debt(debtor, creditor, amount)))
+        self.set_debts((*self.s.debts, Debt(debtor, creditor, amount)))
         self.settle()
 
     def bank_creditor(self) -> str:
@@ -129,24 +155,25 @@ class Tx:
             self._settle_passes_v1()
             return
         while True:
-            debts = [dict(d) for d in self.s.debt_list]
+            debts = self.s.debts
+            left = [d.amount for d in debts]
             paid = False
             owing: set[str] = set()  # debtors with an outstanding debt earlier in this pass
-            for debt in debts:
-                debtor = debt["debtor"]
+            for i, debt in enumerate(debts):
+                debtor = debt.debtor
                 if debtor in (BANK, POT):
                     continue
                 available = self.s.cash[debtor]
-                if debtor not in owing and available > 0 and debt["amount"] > 0:
-                    amount = min(available, debt["amount"])
-                    self.move(debtor, debt["creditor"], amount)
-                    debt["amount"] -= amount
+                if debtor not in owing and available > 0 and left[i] > 0:
+                    amount = min(available, left[i])
+                    self.move(debtor, debt.creditor, amount)
+                    left[i] -= amount
                     paid = True
-                if debt["amount"] > 0:
+                if left[i] > 0:
                     owing.add(debtor)
             if not paid:
                 return
-            self.set_debts(debts)
+            self.set_debts(_with_amounts(debts, left))
 
     def _settle_passes_v1(self) -> None:
         """The settlement of games started before the order was fixed (:data:`~terminal.bank.types.
@@ -155,21 +182,22 @@ class Tx:
         passed. Kept, unchanged, only so that those games' journals still audit and play on the way they
         were computed; every new game uses the order of :meth:`settle`."""
         while True:
-            debts = [dict(d) for d in self.s.debt_list]
+            debts = self.s.debts
+            left = [d.amount for d in debts]
             paid = False
-            for debt in debts:
-                debtor = debt["debtor"]
+            for i, debt in enumerate(debts):
+                debtor = debt.debtor
                 if debtor in (BANK, POT):
                     continue
                 available = self.s.cash[debtor]
-                if available > 0 and debt["amount"] > 0:
-                    amount = min(available, debt["amount"])
-                    self.move(debtor, debt["creditor"], amount)
-                    debt["amount"] -= amount
+                if available > 0 and left[i] > 0:
+                    amount = min(available, left[i])
+                    self.move(debtor, debt.creditor, amount)
+                    left[i] -= amount
                     paid = True
             if not paid:
                 return
-            self.set_debts(debts)
+            self.set_debts(_with_amounts(debts, left))
 
     def receive_mortgaged(self, taker: str, square: int, lift_now: bool) -> None:
         """A mortgaged deed received in a trade or a bankruptcy: 10 % interest to the Bank at once (a
@@ -177,7 +205,7 @@ class Tx:
         RULES.md, Mortgages."""
         deed = self.ed.squares[square]
         # Our reading: the interest is owed to the Bank even under the Free Parking jackpot house rule, whose
-        # pot takes "taxes, fines and street repairs" and card payments (RULES.md, Free Parking; seed 003):
+        # pot takes "taxes, fines and street repairs" and card payments (docs/RULES.md, Free Parking):
         # mortgage interest is none of these, it is the Bank's charge for its loan.
         self.charge(taker, BANK, ten_percent(deed.mortgage, self.cfg.rounding))
         if lift_now:
@@ -195,23 +223,11 @@ class Tx:
         return name
 
     def require_no_debt(self, player: str, what: str) -> None:
+        """Refuse ``what`` (PlayerInDebt, saying how the money is raised on this board) while ``player`` owes
+        anything (RULES.md, Debts: a player in debt makes no voluntary payment)."""
         debts = self.s.debts_of(player)
         if debts:
-            owed = ", ".join(f"{d.amount} to {_account_name(d.creditor)}" for d in debts)
-            total, creditors = sum(d.amount for d in debts), [d.creditor for d in debts]
-            # how to raise the money depends on the board: the electronic one has no buildings and no mortgages,
-            # a property is sold back to the Bank (docs/RULES.md, the Ultimate Banking board)
-            if self.ed.is_ultimate:
-                raise PlayerInDebt(
-                    f"{player} owes {owed}: {what} must wait. Raise the money by selling properties back to the "
-                    f"Bank, or declare bankruptcy.",
-                    params={"player": player, "what": what, "debts": [d.to_json() for d in debts], "owed": total,
-                            "creditor_list": creditors, "remedy_code": "part_debt_remedy_ultimate"})
-            raise PlayerInDebt(
-                f"{player} owes {owed}: {what} must wait. Raise the money by selling buildings, mortgaging "
-                f"deeds or trading, or declare bankruptcy.",
-                params={"player": player, "what": what, "debts": [d.to_json() for d in debts], "owed": total,
-                        "creditor_list": creditors, "remedy_code": "part_debt_remedy"})
+            raise self.board.in_debt(player, what, debts)
 
     def deed(self, square: object) -> Square:
         last = len(self.ed.squares) - 1
@@ -238,7 +254,12 @@ class Tx:
         return check_amount(value, self.ed, allow_zero=allow_zero, what=what)
 
 
-def _copy(value: Any) -> Any:
+def _with_amounts(debts: tuple[Debt, ...], amounts: list[int]) -> list[Debt]:
+    """``debts`` with the amounts ``amounts`` (what is left of each after a pass of the settlement)."""
+    return [d if d.amount == a else Debt(d.debtor, d.creditor, a) for d, a in zip(debts, amounts, strict=True)]
+
+
+def copy_value(value: Any) -> Any:
     if isinstance(value, list):
         return [dict(v) if isinstance(v, dict) else v for v in value]
     if isinstance(value, dict):
@@ -246,5 +267,6 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _account_name(account: str) -> str:
+def account_name(account: str) -> str:
+    """An account as a message names it: "the Bank" for the Bank and the Free Parking pot, else the player."""
     return "the Bank" if account in (BANK, POT) else account

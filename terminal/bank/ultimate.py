@@ -1,8 +1,10 @@
 """The Ultimate Banking board: rent levels, Location squares, Event cards, sales to the Bank and the end.
 
-A game of an edition with ``board = "ultimate"`` (``cards/data/ultimate.toml``) is played in the mode
-``ultimate`` (:data:`terminal.bank.state.ULTIMATE`) by these rules (docs/RULES.md, The Ultimate Banking board);
-:func:`terminal.bank.engine.apply` hands each of its operations to :func:`handler_for`. The state is the
+Everything that differs on the electronic board is in this file: its answers to the Bank's board questions
+(:class:`UltimateBoard`, a :class:`terminal.bank.board.Board`) and its own computations of the operations. A game
+of an edition with ``board = "ultimate"`` (``cards/data/ultimate.toml``) is played in the mode :data:`ULTIMATE`
+by these rules (docs/RULES.md, The Ultimate Banking board); :func:`terminal.bank.engine.apply` asks
+:meth:`UltimateBoard.handler` how each operation is computed. The state is the
 classic one: ``level`` holds each owned property's rent level (1 to 5; absent: the Bank holds it) and the
 ``game`` section the market slump (``slump``: {player: rent payments left at level 1}) and, once over, the
 ``standings``. Every change is recorded like any other, so an undo restores it exactly.
@@ -39,19 +41,18 @@ this board's operations (``ultimate_only``).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
 from cards.editions import COLOR_GROUPS, ULTIMATE_CORNERS, ULTIMATE_LEVELS, Edition, EventCard, Square
+from terminal.bank.board import Board, Handler, owed_text
 from terminal.bank.operations import (
     EVENT_OPERATIONS,
     Auction,
     BankPays,
-    Build,
     Buy,
     CollectFromEachPlayer,
     DeclareBankruptcy,
-    EndGame,
     EventBothCollect,
     EventGroupDown,
     EventGroupUp,
@@ -65,36 +66,26 @@ from terminal.bank.operations import (
     EventSideUp,
     EventSwap,
     FreeParking,
-    GainJailCard,
     JailFine,
     Location,
-    Mortgage,
     Operation,
     PassGo,
     PayBank,
     PayEachPlayer,
     PayRent,
-    PayTax,
-    PlayTime,
     RaiseLevel,
-    Repairs,
-    SellBuilding,
     SellProperty,
-    TimeLimit,
-    TimeUp,
-    Trade,
     Transfer,
-    Unmortgage,
-    UseJailCard,
+    Undo,
+    parse_operation,
 )
 from terminal.bank.state import BANK, POT, State, standings
 from terminal.bank.tx import Tx
-from terminal.bank.types import Debt, GameConfig
-from terminal.errors import RuleViolation
+from terminal.bank.types import Debt, GameConfig, Rent
+from terminal.errors import PlayerInDebt, RuleViolation
 
-__all__ = ["SIDES", "EVENT_TARGETS", "handler_for", "refuse_on_classic", "rent_due", "raisable", "level",
-           "side_of", "sides", "property_number", "neighbours", "event_operation", "event_targets", "record_end",
-           "slump_of"]
+__all__ = ["ULTIMATE", "BOARD", "UltimateBoard", "SIDES", "EVENT_TARGETS", "rent_at_level", "raisable", "level",
+           "side_of", "sides", "property_number", "neighbours", "event_operation", "event_targets", "slump_of"]
 
 #: The four sides of the board, numbered 1 to 4 from GO: side 1 holds squares 1-8, side 2 10-17, side 3
 #: 19-26, side 4 28-35 (the corners belong to no side).
@@ -119,42 +110,23 @@ EVENT_TARGETS: Mapping[str, tuple[str, ...]] = {
     "movement": (),
 }
 
-#: The classic board's operations a game of this board refuses (``not_on_this_board``).
-_CLASSIC_ONLY: frozenset[type[Operation]] = frozenset({
-    PayTax, Repairs, GainJailCard, UseJailCard, Build, SellBuilding, Mortgage, Unmortgage, Trade, EndGame,
-    PlayTime, TimeLimit, TimeUp})
-#: The operations both boards play alike (the engine's own handlers).
+#: The operations this board plays as the classic board does (the engine's handlers): GO salary, card payments,
+#: transfers, Free Parking, bankruptcy (its hand-over is this board's: :meth:`UltimateBoard.hand_over`), undo.
 _SHARED: frozenset[type[Operation]] = frozenset({
-    PassGo, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Transfer, FreeParking})
+    PassGo, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Transfer, FreeParking, DeclareBankruptcy, Undo})
 
-_Handler = Callable[[Tx, Any], None]
-_HANDLERS: dict[type[Operation], _Handler] = {}
+#: The mode of every game on this board: its own rules, the game ending at the first bankruptcy.
+ULTIMATE = "ultimate"
+
+#: This board's own computations of the operations (the others it takes are the engine's: terminal/bank/engine.py).
+_HANDLERS: dict[type[Operation], Handler] = {}
 
 
-def _handles(kind: type[Operation]) -> Callable[[_Handler], _Handler]:
-    def register(handler: _Handler) -> _Handler:
+def _handles(kind: type[Operation]) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
         _HANDLERS[kind] = handler
         return handler
     return register
-
-
-def handler_for(kind: type[Operation]) -> _Handler | None:
-    """The handler of operation ``kind`` in a game of this board; None for an operation both boards play alike
-    (the engine's own handler applies). Raises RuleViolation for a classic-only operation."""
-    if kind in _SHARED:
-        return None
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise RuleViolation(f"The Ultimate Banking board has no {kind.op.replace('_', ' ')}: no houses, no "
-                            f"mortgages, no trades, no taxes, no Jail cards, no time limit.",
-                            code="not_on_this_board", params={"op": kind.op})
-    return handler
-
-
-def refuse_on_classic(tx: Tx, op: Operation) -> None:
-    """The handler of this board's operations in a classic game: always refuses (``ultimate_only``)."""
-    raise RuleViolation(f"{op.op.replace('_', ' ').capitalize()} is an operation of the Ultimate Banking board; "
-                        f"this game is played on the classic board.", code="ultimate_only", params={"op": op.op})
 
 
 # -- the board -------------------------------------------------------------------------------------------------
@@ -215,24 +187,17 @@ def slump_of(state: State, player: str) -> int:
 
 
 # -- money questions -------------------------------------------------------------------------------------------
-def rent_due(state: State, config: GameConfig, payer: str, deed: Square) -> tuple[int, str]:
-    """``(amount, owner)``: the rent ``payer`` owes on landing on ``deed``: the rent at its level, at level 1
-    while the payer's market slump lasts, doubled for a whole colour group one owner holds when
-    ``group_rent = "double"``. Raises RuleViolation for an unowned or own property."""
-    owner = state.owner.get(deed.index)
-    if owner is None:
-        raise RuleViolation(f"No rent on {deed.name}: nobody owns it. The player may buy it or it is auctioned.",
-                            code="rent_unowned", params={"square": deed.index, "deed": deed.name})
-    if owner == payer:
-        raise RuleViolation(f"No rent: {payer} owns {deed.name}; landing on it raises its level.",
-                            code="rent_own_deed",
-                            params={"square": deed.index, "deed": deed.name, "player": payer, "owner": owner})
-    at = 1 if slump_of(state, payer) else level(state, deed.index)
+def rent_at_level(state: State, config: GameConfig, owner: str, payer: str, deed: Square) -> Rent:
+    """The rent of ``deed`` held by ``owner`` that ``payer`` owes (:class:`~terminal.bank.types.Rent`): the rent at
+    its level (reason ``level``), at level 1 while the payer's market slump lasts (``level_slump``), doubled for a
+    whole colour group one owner holds when ``group_rent = "double"`` (``level_group``)."""
+    slump = bool(slump_of(state, payer))
+    at = 1 if slump else level(state, deed.index)
     rent = deed.rents[at - 1]
     if config.rules.get("group_rent") == "double" and all(
             state.owner.get(s) == owner for s in config.edition.group_of(deed.index)):
-        rent *= 2
-    return rent, owner
+        return Rent(rent * 2, owner, "level_group", {"level": at})
+    return Rent(rent, owner, "level_slump" if slump else "level", {"level": at})
 
 
 def raisable(state: State, config: GameConfig, player: str) -> int:
@@ -253,14 +218,14 @@ def _land(tx: Tx, player: str, deed: Square) -> None:
     +1 level (the owner's own landing included)."""
     owner = tx.s.owner[deed.index]
     if owner != player:
-        amount, owner = rent_due(tx.s, tx.cfg, player, deed)
+        rent = tx.effects.rent = tx.board.rent_due(tx.s, tx.cfg, player, deed)
         left = slump_of(tx.s, player)
         if left:
             slump = {p: n for p, n in _slumps(tx.s).items() if p != player}
             if left > 1:
                 slump[player] = left - 1
             tx.set("game", "slump", slump or None)
-        tx.charge(player, owner, amount)
+        tx.charge(player, rent.owner, rent.amount)
     _set_level(tx, deed.index, level(tx.s, deed.index) + 1)
 
 
@@ -308,13 +273,7 @@ def _pay_rent(tx: Tx, op: PayRent) -> None:
     """Rent at the property's level, then its level rises by one (up to 5)."""
     payer = tx.player(op.player)
     deed = _property(tx, op.square)
-    if op.dice is not None:
-        raise RuleViolation(f"Rent on {deed.name} does not depend on the dice; leave the dice out.",
-                            code="rent_no_dice", params={"square": deed.index, "deed": deed.name})
-    if op.card is not None:
-        raise RuleViolation("The Ultimate Banking board has no rent cards; leave the card out.",
-                            code="rent_no_card", params={"square": deed.index, "deed": deed.name, "card": op.card})
-    rent_due(tx.s, tx.cfg, payer, deed)  # refuses an unowned or own property
+    tx.board.rent_due(tx.s, tx.cfg, payer, deed, op.dice, op.card)  # refuses an unowned or own property, dice, card
     _land(tx, payer, deed)
 
 
@@ -376,56 +335,6 @@ def _jail_fine(tx: Tx, op: JailFine) -> None:
     """The fee to leave Jail (flag ``jail_fee``). A charge."""
     player = tx.player(op.player)
     tx.charge(player, BANK, int(tx.cfg.rules.get("jail_fee", tx.ed.jail_fine)))
-
-
-@_handles(DeclareBankruptcy)
-def _declare_bankruptcy(tx: Tx, op: DeclareBankruptcy) -> None:
-    """Bankruptcy: refused without a debt, or while selling properties back could still pay it. The player's
-    properties return to the Bank unowned (their levels go), their cash to the creditor of their oldest debt;
-    debts others owed them pass to that creditor. The game then ends (rules.update_game_over)."""
-    player = tx.player(op.player)
-    if op.lift_now:
-        raise RuleViolation("The Ultimate Banking board has no mortgages: leave lift_now out.",
-                            code="no_mortgages_here", params={"square": op.lift_now[0]})
-    state = tx.s
-    debts = state.debts_of(player)
-    if not debts:
-        raise RuleViolation(f"{player} owes nothing: bankruptcy is only for a player who cannot pay a debt.",
-                            code="bankruptcy_no_debt", params={"player": player})
-    total = sum(d.amount for d in debts)
-    could_raise = raisable(state, tx.cfg, player)
-    if total <= could_raise:
-        raise RuleViolation(
-            f"{player} owes {total} but could still raise {could_raise} by selling properties back to the Bank: "
-            f"sell them instead of going bankrupt.", code="bankruptcy_can_sell",
-            params={"player": player, "owed": total, "raisable": could_raise})
-    creditor = debts[0].creditor
-    remaining: list[Debt] = []
-    for debt in state.debt_list:
-        if debt.debtor == player:
-            continue
-        if debt.creditor == player:
-            if debt.debtor == creditor:
-                continue
-            debt = Debt(debt.debtor, creditor, debt.amount)
-        remaining.append(debt)
-    tx.set_debts(remaining)
-    tx.set("bankrupt", "list", state.bankrupt_list + [player])
-    tx.move(player, BANK if creditor == POT else creditor, state.cash[player])
-    for square in state.deeds_of(player):
-        tx.set("owner", square, None)
-        tx.set("level", square, None)
-    slump = _slumps(state)
-    if player in slump:
-        del slump[player]
-        tx.set("game", "slump", slump or None)
-    tx.settle()
-
-
-def record_end(tx: Tx) -> None:
-    """Once the game is over, record the standings by worth in the journal (the ``game`` section)."""
-    if tx.s.game.get("over") and "standings" not in tx.s.game:
-        tx.set("game", "standings", standings(tx.s, tx.ed, 0))
 
 
 # -- Event cards -----------------------------------------------------------------------------------------------
@@ -603,8 +512,8 @@ def _event_movement(tx: Tx, op: EventMovement) -> None:
     _card(tx, op, "movement")
 
 
-def event_operation(edition: Edition, number: int, player: str, **targets: Any) -> dict[str, Any]:
-    """The operation (a table-log line) that plays Event card ``number`` of ``edition`` for ``player``, with the
+def event_operation(edition: Edition, number: int, player: str, **targets: Any) -> Operation:
+    """The operation (its record) that plays Event card ``number`` of ``edition`` for ``player``, with the
     ``targets`` its action needs (:data:`EVENT_TARGETS`): ``square`` (own/owned property), ``other`` (the
     opponent's property of a swap), ``side``, ``group``, ``opponent``. Raises RuleViolation for an unknown card
     or a missing or unexpected target."""
@@ -622,9 +531,8 @@ def event_operation(edition: Edition, number: int, player: str, **targets: Any) 
         raise RuleViolation(f"Event card {number} ({card.action}) needs {', '.join(sorted(wanted)) or 'no target'}; "
                             f"missing: {missing}.", code="event_targets",
                             params={"card": number, "needs": list(needs)})
-    op: dict[str, Any] = {"op": EVENT_OPERATIONS[card.action].op, "player": player,
-                          **{k: targets[k] for k in sorted(wanted)}, **dict(card.params), "card": number}
-    return op
+    return parse_operation({"op": EVENT_OPERATIONS[card.action].op, "player": player,
+                            **{k: targets[k] for k in sorted(wanted)}, **dict(card.params), "card": number})
 
 
 def event_targets(state: State, config: GameConfig, player: str, action: str) -> dict[str, list[Any]]:
@@ -657,3 +565,114 @@ def event_targets(state: State, config: GameConfig, player: str, action: str) ->
         raise RuleViolation(f"Unknown Event action {action!r}.", code="unknown_event_action",
                             params={"action": action})
     return choices.get(action, {})
+
+
+# -- the board's answers (terminal/bank/board.py asks them) ------------------------------------------------------
+class UltimateBoard(Board):
+    """The Ultimate Banking board's answers to what differs between boards (:class:`terminal.bank.board.Board`)."""
+
+    name: ClassVar[str] = "ultimate"
+    modes: ClassVar[tuple[str, ...]] = (ULTIMATE,)
+    #: Its own operations (computed here) and those it plays as the classic board does; any other is refused.
+    operations: ClassVar[frozenset[type[Operation]]] = frozenset(_HANDLERS) | _SHARED
+
+    def handler(self, kind: type[Operation]) -> Handler | None:
+        """This board's computation of ``kind`` (Buy, Auction, PayRent, JailFine and its own operations), None
+        for the operations it plays as the classic board does (GO salary, card payments, transfers, Free
+        Parking, bankruptcy). Raises RuleViolation (``not_on_this_board``) for the classic board's own: houses,
+        mortgages, trades, taxes, Jail cards, time limits."""
+        if kind not in self.operations:
+            raise RuleViolation(f"The Ultimate Banking board has no {kind.op.replace('_', ' ')}: no houses, no "
+                                f"mortgages, no trades, no taxes, no Jail cards, no time limit.",
+                                code="not_on_this_board", params={"op": kind.op})
+        return _HANDLERS.get(kind)
+
+    def after(self, tx: Tx) -> None:
+        """The game ends at the first bankruptcy (or when one player is left); once over, the standings by worth
+        (cash + printed prices) are recorded in the journal (the ``game`` section)."""
+        self.end_if_over(tx, 1)
+        if tx.s.game.get("over") and "standings" not in tx.s.game:
+            tx.set("game", "standings", standings(tx.s, tx.ed, 0))
+
+    def rent_of(self, state: State, config: GameConfig, owner: str, payer: str, deed: Square, dice: int | None,
+                card: str | None) -> Rent:
+        """The rent at the property's level (:func:`rent_at_level`). No dice and no rent cards here:
+        ``rent_no_dice``, ``rent_no_card``."""
+        if dice is not None:
+            raise RuleViolation(f"Rent on {deed.name} does not depend on the dice; leave the dice out.",
+                                code="rent_no_dice", params={"square": deed.index, "deed": deed.name})
+        if card is not None:
+            raise RuleViolation("The Ultimate Banking board has no rent cards; leave the card out.",
+                                code="rent_no_card", params={"square": deed.index, "deed": deed.name, "card": card})
+        return rent_at_level(state, config, owner, payer, deed)
+
+    def raisable(self, state: State, config: GameConfig, player: str) -> int:
+        """What ``player`` could still raise: :func:`raisable` (their properties sold back at the printed price)."""
+        return raisable(state, config, player)
+
+    def in_debt(self, player: str, what: str, debts: Sequence[Debt]) -> PlayerInDebt:
+        """The money is raised by selling properties back to the Bank (no buildings, no mortgages here)."""
+        return PlayerInDebt(
+            f"{player} owes {owed_text(debts)}: {what} must wait. Raise the money by selling properties back to the "
+            f"Bank, or declare bankruptcy.",
+            params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
+                    "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts],
+                    "remedy_code": "part_debt_remedy_ultimate"})
+
+    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
+        """No mortgages to lift (``no_mortgages_here``); refused while selling properties back could still pay
+        the debts (``bankruptcy_can_sell``)."""
+        if lift_now:
+            raise RuleViolation("The Ultimate Banking board has no mortgages: leave lift_now out.",
+                                code="no_mortgages_here", params={"square": lift_now[0]})
+        if owed <= raisable:
+            raise RuleViolation(
+                f"{player} owes {owed} but could still raise {raisable} by selling properties back to the Bank: "
+                f"sell them instead of going bankrupt.", code="bankruptcy_can_sell",
+                params={"player": player, "owed": owed, "raisable": raisable})
+
+    def hand_over(self, tx: Tx, player: str, creditor: str) -> None:
+        """The bankrupt's cash to the creditor; their properties return to the Bank unowned (their levels go),
+        and their market slump ends."""
+        state = tx.s
+        tx.move(player, creditor, state.cash[player])
+        for square in state.deeds_of(player):
+            tx.set("owner", square, None)
+            tx.set("level", square, None)
+        slump = _slumps(state)
+        if player in slump:
+            del slump[player]
+            tx.set("game", "slump", slump or None)
+
+    def event_operation(self, edition: Edition, number: int, player: str, **targets: Any) -> Operation:
+        """:func:`event_operation`."""
+        return event_operation(edition, number, player, **targets)
+
+    def event_targets(self, state: State, config: GameConfig, player: str, action: str) -> dict[str, list[Any]]:
+        """:func:`event_targets`."""
+        return event_targets(state, config, player, action)
+
+    def checks(self, state: State, config: GameConfig, common: Mapping[str, Any]) -> dict[str, Any]:
+        """The checks of a table log on this board: ``owner`` covers its 22 properties, ``levels`` {"square": 1-5,
+        0 unowned} replaces ``buildings``, ``slump`` {player: rent payments left at level 1} is added; no
+        mortgages, Jail cards, houses or hotels (``mortgaged`` [], ``jail_cards`` 0 each, ``bank`` 0 and 0 and the
+        pot)."""
+        deeds = [d.index for d in config.edition.deeds()]
+        return {
+            "cash": common["cash"],
+            "owner": common["owner"],
+            "levels": {str(i): level(state, i) for i in deeds},
+            "slump": {p: slump_of(state, p) for p in state.players},
+            "mortgaged": [],
+            "debt": common["debt"],
+            "jail_cards": dict.fromkeys(state.players, 0),
+            "bankrupt": common["bankrupt"],
+            "bank": {"houses": 0, "hotels": 0, "pot": state.cash[POT]},
+            "worth": common["worth"],
+            "standings": common["standings"],
+            "game_over": common["game_over"],
+        }
+
+
+#: The Ultimate Banking board.
+BOARD = UltimateBoard()

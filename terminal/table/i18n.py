@@ -86,7 +86,7 @@ PURPOSES: Mapping[str, str] = {
     "declare_bankruptcy": N_("purpose_declare_bankruptcy"), "undo": N_("purpose_undo"),
     "end_game": N_("purpose_end_game"), "x_play_time": N_("purpose_x_play_time"),
     "x_time_limit": N_("purpose_x_time_limit"), "x_time_up": N_("purpose_x_time_up"),
-    # the electronic board's (terminal/table/flows_ultimate.py)
+    # the electronic board's (terminal/table/ultimate.py and its screens)
     "raise_level": N_("purpose_raise_level"), "sell_property": N_("purpose_sell_property"),
     "location": N_("purpose_location"), "event_swap": N_("purpose_event_swap"),
     "event_reset_level": N_("purpose_event_reset_level"), "event_max_level": N_("purpose_event_max_level"),

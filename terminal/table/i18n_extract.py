@@ -5,8 +5,8 @@ ids are the program's stable codes (:mod:`terminal.table.i18n`), written as stri
 made; this reads them with :mod:`ast`:
 
 - the id argument of a marker call: ``Msg(id, ...)``, ``translate(id, ...)``, ``t(id, ...)``, ``N_(id)`` (an id
-  kept in a map for later), ``EnrolmentStep(role, id, ...)``, ``EnrolmentResult(..., id, ...)`` and the screens'
-  table ``_state(name, takes, id, ...)``; a conditional ``"a" if c else "b"`` gives both, and
+  kept in a map for later, as a screen's ``needs``), ``EnrolmentStep(role, id, ...)`` and
+  ``EnrolmentResult(..., id, ...)``; a conditional ``"a" if c else "b"`` gives both, and
   ``getattr(x, "code", id)`` its default;
 - the ``code=`` keyword of any call (a refusal's code), and the ``code = "..."`` attribute of
   a class (an error class's default code, the enrolment summary's);
@@ -31,7 +31,7 @@ from babel.messages.pofile import read_po
 
 #: Marker calls: the name called -> the position of the message id among its positional arguments.
 MARKERS: Mapping[str, int] = {"Msg": 0, "translate": 0, "t": 0, "N_": 0, "EnrolmentStep": 1,
-                              "EnrolmentResult": 3, "_state": 2}
+                              "EnrolmentResult": 3}
 #: Keyword arguments that hold a message id, in any call.
 ID_KEYWORDS = frozenset({"code"})
 #: The param of a plural entry that holds its count, and the suffix of its plural id.

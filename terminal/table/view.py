@@ -11,6 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from terminal.bank.door import Preview
+from terminal.bank.operations import Operation
+from terminal.bank.types import Debt, Posting
+
 
 @dataclass(frozen=True)
 class Msg:
@@ -52,9 +56,11 @@ class PlayerLine:
 
 @dataclass(frozen=True)
 class DeedView:
-    """A title deed as drawn on screen: ``level`` 0-4 houses or 5 = hotel; ``rent`` the rent due now (None
-    for utilities, whose rent depends on the dice, or when no rent is due); ``rents`` the printed table;
-    ``name`` the edition's name (a :class:`cards.editions.Localized`: the screen shows it in its language)."""
+    """A title deed as drawn on screen: ``level`` 0-4 houses or 5 = hotel (on the electronic board, the rent
+    level 1-5, 0 while the Bank holds it); ``rent`` the rent due now (None for utilities, whose rent depends on the
+    dice, or when no rent is due); ``rents`` the printed table (on the electronic board, the five rents of the
+    levels); ``name`` the edition's name (a :class:`cards.editions.Localized`: the screen shows it in its
+    language). A board without mortgages or houses gives 0 for ``mortgage_value`` and ``house_cost``."""
 
     square: int
     name: str
@@ -68,33 +74,41 @@ class DeedView:
     level: int
     mortgaged: bool
     rent: int | None
-    #: The electronic board: ``level`` is the rent level 1-5 (0 while the Bank holds it) and ``rents`` the five
-    #: rents of the levels (no houses, no mortgage).
-    rent_levels: bool = False
 
 
 @dataclass(frozen=True)
 class Pending:
-    """A money movement waiting for confirmation: who pays whom how much and why, before it commits.
-    ``postings``: ``(payer, payee, amount)`` as the Bank will record them; ``warning``: shown in red (a
-    second GO salary, or what stays owed); ``owes``: the debts it would create, ``(debtor, creditor,
-    amount)``; ``details``: lines saying what else moves (a bankruptcy's deeds, cards and ended debts)."""
+    """An operation waiting for confirmation: who pays whom how much and why, before it commits.
+    ``preview``: the Bank's computation of it (:class:`terminal.bank.door.Preview`: committed as it is when
+    confirmed, unless the game moved meanwhile); ``warning``: shown in red (a second GO salary, or what stays
+    owed); ``owes``: the debts it would create; ``details``: lines saying what else moves (a bankruptcy's deeds,
+    cards and ended debts, why an amount is what it is)."""
 
-    op: Mapping[str, Any]
+    preview: Preview
     purpose: Msg
-    postings: tuple[tuple[str, str, int], ...]
     confirm_by: tuple[str, ...] = ()
     confirmed_by: tuple[str, ...] = ()
     warning: Msg | None = None
-    owes: tuple[tuple[str, str, int], ...] = ()
+    owes: tuple[Debt, ...] = ()
     details: tuple[Msg, ...] = ()
+
+    @property
+    def op(self) -> Operation:
+        """The operation (a record of :mod:`terminal.bank.operations`)."""
+        return self.preview.operation
+
+    @property
+    def postings(self) -> tuple[Posting, ...]:
+        """``(payer, payee, amount)`` as the Bank will record them, in order."""
+        return self.preview.postings
 
 
 @dataclass(frozen=True)
 class View:
-    """Everything one screen shows. ``screen`` names the layout (idle, player, deed, keypad, confirm, choose,
-    auction, trade, bankruptcy, banker, enrol, new_game, game_over, history, pin); ``message`` is the last
-    feedback with its ``message_kind`` (info, success, error)."""
+    """Everything one screen shows. ``screen`` names the screen and its layout (a key of
+    :data:`terminal.table.screens.SCREENS`); ``message`` is the last feedback with its ``message_kind`` (info,
+    success, error); ``bank_houses`` and ``bank_hotels``: the Bank's stock of buildings (None without a game, and
+    on a board without buildings); ``pot``: the Free Parking pot (None without the jackpot rule)."""
 
     screen: str
     title: Msg
@@ -107,8 +121,8 @@ class View:
     pending: Pending | None = None
     message: Msg | None = None
     message_kind: str = "info"
-    bank_houses: int = 0
-    bank_hotels: int = 0
+    bank_houses: int | None = None
+    bank_hotels: int | None = None
     pot: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     reader_ok: bool = True

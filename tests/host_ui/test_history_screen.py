@@ -1,5 +1,5 @@
 """The history screen reads the game a page at a time (terminal.bank.history.HistoryPages) and draws the very
-texts it drew from the whole history in memory (Game.history(), balances counted from every posting)."""
+texts it drew from the whole history in memory (every entry read at once, balances counted from every posting)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from host_ui.screen.render import SIZES, Renderer
+from tests.terminal.oracles import journal_of
 
 ROLES = ("history_seq", "history_what", "history_moves", "history_balance")
 
@@ -20,7 +21,7 @@ def test_the_paged_history_draws_the_texts_of_the_whole_history(pg, scenes_by_la
     scene = next(s for s in scenes_by_language[language] if s.name == "history")
     game = scene.game
     assert type(scene.view.extra["history"]).__name__ == "HistoryPages"
-    whole = replace(scene.view, extra={**scene.view.extra, "history": game.history()})
+    whole = replace(scene.view, extra={**scene.view.extra, "history": journal_of(game)})
     for size in SIZES:
         paged_r, whole_r = Renderer(size, game=game), Renderer(size, game=game)
         pages = set()

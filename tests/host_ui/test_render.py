@@ -17,6 +17,7 @@ import pytest
 
 from host_ui.screen.render import SIZES, Renderer, to_panel
 from terminal.bank.money import format_amount
+from tests.terminal.oracles import journal_of
 
 LANGUAGES = ("fr", "en", "uk")
 MONEY_ROLES = {"balance", "amount", "keypad_value", "best_bid", "worth", "property"}
@@ -113,13 +114,13 @@ def _turn_rect(pg, rect, size, rotation):
 
 
 def test_every_screen_of_the_machine_is_covered(scenes_by_language):
-    from terminal.table.states import STATES
+    from terminal.table.screens import SCREENS
     screens = {scene.view.screen for scene in scenes_by_language["fr"]}
     expected = {"idle", "deed", "offer", "own_deed", "player", "keypad", "pin", "confirm", "choose", "auction",
                 "trade", "bankruptcy", "banker", "history", "new_game", "enrol", "game_over",
                 "event", "location"}  # the electronic board's own screens
     assert expected <= screens, expected - screens
-    assert set(STATES) <= screens, f"declared screens without a scene: {sorted(set(STATES) - screens)}"
+    assert set(SCREENS) <= screens, f"declared screens without a scene: {sorted(set(SCREENS) - screens)}"
 
 
 def test_texts_are_translated(pg, scenes_by_language):
@@ -155,7 +156,7 @@ def test_game_over_draws_a_line_per_player(pg, scenes_by_language):
     scene = next(s for s in scenes_by_language["en"] if s.name == "game_over")
     renderer = Renderer((1024, 600), game=scene.game)
     frame = renderer.render(scene.view, "")
-    assert len(renderer.worth_history()) == len(scene.game.history())
+    assert len(renderer.worth_history()) == len(journal_of(scene.game))
     from host_ui.screen import theme
     for line in scene.view.players:
         colour = theme.player_colour(line.seat)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from host_ui.demo import BANKER_UID, event_uid, player_uid
-from terminal.table.machine import TerminalSettings
+from terminal.table.settings import TerminalSettings
 
 KEY = bytes(range(32))
 
@@ -108,7 +108,7 @@ def test_a_whole_game_on_the_electronic_board_from_the_wizard_to_the_standings(p
         assert len(game.players) == 5 and all(game.cash(p) == 1500 for p in game.players)
         # Anne buys the dearest property: its sticker, then her card under the price
         hands.deed(35)
-        assert hands.view.screen == "deed" and hands.view.deed.rent_levels
+        assert hands.view.screen == "deed" and len(hands.view.deed.rents) == 5  # its five rent levels
         hands.tap(player_uid(1))
         assert game.current.owner[35] == a and game.cash(a) == 1100 and game.level(35) == 1
         # Chloé lands on it: the rent of level 1, then the level rises
@@ -164,14 +164,14 @@ def test_a_whole_game_on_the_electronic_board_from_the_wizard_to_the_standings(p
         hands.tap(player_uid(2))
         assert hands.view.screen == "confirm" and hands.view.pending.warning is not None
         hands.ok()
-        assert game.cash(b) == 0 and game.debts()[b]
+        assert game.cash(b) == 0 and game.current.debts_of(b)
         # he sells his property back to the Bank, still owes, and goes bankrupt: the end, ranked by worth
         hands.tap(player_uid(2))
         hands.choose("my_deeds")
         hands.choose("33")
         hands.choose("sell_property")
         hands.ok()
-        assert 33 not in game.current.owner and game.debts()[b]
+        assert 33 not in game.current.owner and game.current.debts_of(b)
         hands.tap(player_uid(2))
         hands.choose("bankruptcy")
         hands.ok()

@@ -47,7 +47,8 @@ def _deck_view(tmp_path, edition, deck, language="fr"):
     from hal.sim_beeper import SimBeeper
     from host_ui.demo import FakeClock, make_registry, player_uid
     from terminal.bank.game import Game
-    from terminal.table.machine import Terminal, TerminalSettings
+    from terminal.table.machine import Terminal
+    from terminal.table.settings import TerminalSettings
     game = Game.create(tmp_path / f"{edition}-{deck}-{language}.db", edition, ["Anne", "Bob", "Chloé"], key=KEY)
     clock = FakeClock()
     terminal = Terminal(game, make_registry(3), SimBeeper(audio=False, clock=clock), clock,

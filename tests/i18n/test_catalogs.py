@@ -141,7 +141,8 @@ def test_there_is_one_catalog_per_screen_language():
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_player_may_take_the_name_a_screen_gives_the_bank_or_the_pot(tmp_path, key, language):
     # a player called "Banque" made messages read "Bob → Banque 60 €" about a player
-    from terminal.bank.game import RESERVED_NAMES, Game
+    from terminal.bank.game import Game
+    from terminal.bank.players import RESERVED_NAMES
     from terminal.errors import RuleViolation
     for code in ("ui_bank_name", "ui_pot_name"):
         name = i18n.translate(code, {}, language)

@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 
 from cards.editions import RULE_FLAGS
 from terminal.bank import operations
-from terminal.bank.state import ALL_MODES
+from terminal.bank.boards import ALL_MODES
 from terminal.table import i18n
 from terminal.table.i18n import LANGUAGES, LOCALE_DIR, translate
 from terminal.table.i18n_extract import MARKERS, called

@@ -20,7 +20,9 @@ from terminal.bank.history import (
     summary_problems,
     worth_series,
 )
-from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.machine import Terminal
+from terminal.table.settings import TerminalSettings
+from tests.terminal.oracles import worth_history
 from tests.terminal.test_history import PLAYERS, played, salaries
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, player_uid
 from tests.unclean import abandon
@@ -81,7 +83,7 @@ def test_ticks_keep_the_summary_during_play_and_it_survives_an_unclean_stop(make
     assert written_at and last == 951
     assert set(kept) == {(level, b) for b in range(last // (1 << level))}  # every complete stretch, one level
     assert summary_problems(game.ledger) == []
-    full = game.worth_history()
+    full = worth_history(game)
     assert list(series_of(game)) == list(series_without_summary(game))
     assert series_of(game)[-1] == full[-1]
     path = game.path

@@ -29,10 +29,10 @@ from pathlib import Path
 
 import pytest
 
-import terminal.bank.game as game_module
+import terminal.bank.opening as opening_module
 from terminal.bank import engine
 from terminal.bank.game import Game
-from terminal.bank.ledger import canonical
+from terminal.bank.ledger.records import canonical
 from terminal.bank.operations import parse_operation
 from terminal.bank.state import State
 from terminal.bank.tablelog import read_table_log
@@ -212,7 +212,7 @@ class Child:
 @pytest.mark.slow
 def test_sigkill_at_random_moments(tmp_path, key, mocker):
     rng = random.Random(SEED)
-    audit_spy = mocker.spy(game_module, "audit_ledger")
+    audit_spy = mocker.spy(opening_module, "audit_ledger")
     kills = audited_kills = killed_mid_operation = timer_kills = 0
     # How long the last child took to import, open (and audit) the file and commit once: the timer kills are
     # drawn around it, so that they land before, during and after that on a slow disk or a RAM disk alike.
@@ -337,7 +337,7 @@ def _assert_durable(game: Game) -> None:
 
 CREATE_THEN_DIE = r"""
 import os, sys
-from terminal.bank.ledger import Ledger
+from terminal.bank.ledger.journal import Ledger
 from terminal.bank.game import Game
 
 original = Ledger.append

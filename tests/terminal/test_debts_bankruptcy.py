@@ -7,6 +7,7 @@ from datetime import UTC
 import pytest
 
 from terminal.errors import GameOver, InsufficientCash, PlayerBankrupt, PlayerInDebt, RuleViolation
+from tests.terminal.oracles import worth_history
 
 
 def test_a_charge_beyond_cash_takes_all_and_leaves_a_debt(make_game):
@@ -113,7 +114,7 @@ def test_bankruptcy_to_a_player_moves_everything(make_game):
         game.build("Ann", 39)
     game.pay_rent("Bob", 39)  # 2000: far beyond Bob's means
     assert game.cash("Bob") == 0
-    owed = game.debts()["Bob"][0]["amount"]
+    owed = game.current.debts_of("Bob")[0].amount
     assert owed > game.raisable("Bob")
     ann_cash = game.cash("Ann")
     game.declare_bankruptcy("Bob", lift_now=[15])
@@ -221,9 +222,9 @@ def test_time_limited_game_ends_at_its_time(make_game):
     game = make_game("us", ("Ann", "Bob"), mode="time_limit", end_time=end.isoformat(), rng=random.Random(1),
                      clock=lambda: end - timedelta(minutes=30))
     assert sum(len(game.raw_state.deeds_of(p)) for p in game.players) == 4
-    assert game.time_left() == 30 * 60
-    assert game.tick(0.0) is None and game.tick(30 * 60 - 1.0) is None and not game.is_over()
-    assert game.tick(30 * 60.0) is not None
+    assert game.play_clock.time_left() == 30 * 60
+    assert game.play_clock.tick(0.0) is None and game.play_clock.tick(30 * 60 - 1.0) is None and not game.is_over()
+    assert game.play_clock.tick(30 * 60.0) is not None
     assert game.is_over()
     with pytest.raises(GameOver):
         game.pass_go("Ann")
@@ -253,7 +254,7 @@ def test_worth_history_has_one_row_per_entry(make_game):
     game = make_game("fr", ("Ann", "Bob"))
     game.buy("Ann", 39)
     game.pay_rent("Bob", 39)
-    history = game.worth_history()
+    history = worth_history(game)
     assert history == [{"Ann": 1500, "Bob": 1500}, {"Ann": 1500, "Bob": 1500}, {"Ann": 1550, "Bob": 1450}]
 
 

@@ -20,10 +20,11 @@ from terminal.bank.history import (
     summary_problems,
     worth_series,
 )
-from terminal.bank.ledger import CLOCK_INDEX
+from terminal.bank.ledger.schema import CLOCK_INDEX
 from terminal.bank.operations import CLOCK_OPERATIONS
 from terminal.errors import GameError
 from tests.conftest import RECORDED
+from tests.terminal.oracles import journal_of, worth_history
 
 PLAYERS = ("Ann", "Bob", "Cleo")
 
@@ -76,8 +77,8 @@ def test_the_clock_index_names_the_clock_operations():
 
 
 def test_pages_are_the_history_and_balances_are_those_of_the_postings(long_game):
-    history = long_game.history()
-    assert any(h["undone"] for h in history) and len(history) < len(long_game.history(with_clock=True))
+    history = journal_of(long_game)
+    assert any(h["undone"] for h in history) and len(history) < len(journal_of(long_game, with_clock=True))
     pages = long_game.history_pages()
     assert len(pages) == len(history)
     assert pages[0:len(pages)] == history
@@ -103,7 +104,7 @@ def test_pages_show_the_journal_as_it_was_when_made(long_game):
 
 
 def test_pages_read_the_same_without_the_clock_index(long_game, tmp_path, key):
-    history = long_game.history()
+    history = journal_of(long_game)
     long_game.close()
     with sqlite3.connect(long_game.path) as conn:
         conn.execute("DROP INDEX journal_clock")  # a file written before the index
@@ -118,14 +119,14 @@ def test_pages_read_the_same_without_the_clock_index(long_game, tmp_path, key):
 
 
 def test_the_stream_is_the_history(long_game):
-    assert list(iter_history(long_game.ledger, chunk=13)) == long_game.history()
-    assert list(iter_history(long_game.ledger, with_clock=True, chunk=50)) == long_game.history(with_clock=True)
+    assert list(iter_history(long_game.ledger, chunk=13)) == journal_of(long_game)
+    assert list(iter_history(long_game.ledger, with_clock=True, chunk=50)) == journal_of(long_game, with_clock=True)
     assert [(s, k, op) for s, k, op in iter_operations(long_game.ledger, chunk=9)] == [
         (e.seq, e.kind, e.op) for e in long_game.ledger.entries()]
 
 
 def test_the_chart_has_every_point_of_a_short_game(long_game):
-    full = long_game.worth_history()
+    full = worth_history(long_game)
     series = long_game.worth_series()
     assert len(full) < 400 and list(series) == full
     assert series.positions == tuple(range(len(full))) and series.length == len(full)
@@ -133,7 +134,7 @@ def test_the_chart_has_every_point_of_a_short_game(long_game):
 
 @pytest.mark.parametrize("limit", [1, 2, 7, 50, 129])
 def test_the_chart_of_a_long_game_is_exact_at_its_points_and_ends_on_the_final_worth(long_game, limit):
-    full = long_game.worth_history()
+    full = worth_history(long_game)
     series = worth_series(long_game.ledger, long_game.edition, long_game.players,
                           long_game.config.houses_before_hotel, limit)
     assert 1 <= len(series) <= limit and series.length == len(full)
@@ -147,13 +148,13 @@ def test_the_chart_of_a_long_game_is_exact_at_its_points_and_ends_on_the_final_w
 def test_the_chart_of_the_long_recorded_game_is_exact(direct_replay, tmp_path, key):
     path = direct_replay(RECORDED / "long-us-greedy-4p-200.jsonl").copy_to(tmp_path)
     with Game.open(path, key=key, read_only=True) as game:
-        full = game.worth_history()
+        full = worth_history(game)
         series = game.worth_series()
         assert len(series) <= 400 < len(full) == series.length
         assert all(full[pos] == point for pos, point in zip(series.positions, series, strict=True))
         assert series[-1] == full[-1]
         pages = game.history_pages()
-        history = game.history()
+        history = journal_of(game)
         assert pages[len(pages) - 20:len(pages)] == history[-20:]
         balances = balances_after(history, game.players)
         assert [pages.balances(i) for i in range(0, len(history), 97)] == balances[::97]
@@ -163,7 +164,7 @@ def test_the_chart_of_the_long_recorded_game_is_exact(direct_replay, tmp_path, k
 def test_the_chart_of_each_recorded_game_is_exact(direct_replay, tmp_path, key, name):
     path = direct_replay(RECORDED / name).copy_to(tmp_path)
     with Game.open(path, key=key, read_only=True) as game:
-        full = game.worth_history()
+        full = worth_history(game)
         assert list(game.worth_series()) == full
         series = worth_series(game.ledger, game.edition, game.players, game.config.houses_before_hotel, 10)
         assert all(full[pos] == point for pos, point in zip(series.positions, series, strict=True))
@@ -193,7 +194,7 @@ def exact_at_points(series, full) -> bool:
 
 
 def test_the_summary_kept_at_close_gives_the_same_chart(long_game, key):
-    full = long_game.worth_history()
+    full = worth_history(long_game)
     without = series_of(long_game, 16)
     assert keep_summary(long_game.ledger, 16) > 0 and keep_summary(long_game.ledger, 16) == 0
     kept = long_game.ledger.db.execute("SELECT COUNT(*), MIN(level), MAX(level) FROM chart_summary").fetchone()
@@ -209,7 +210,7 @@ def test_a_game_that_grows_past_its_summary_is_charted_exactly(long_game):
     level = ledger.db.execute("SELECT MAX(level) FROM chart_summary").fetchone()[0]
     played(long_game, 500, seed=3)  # a longer game: stretches twice or four times as long
     assert chart_level(ledger.last_entry()[0], 16) > level
-    full = long_game.worth_history()
+    full = worth_history(long_game)
     series = series_of(long_game, 16)
     assert exact_at_points(series, full)
     keep_summary(ledger, 16)  # the finer rows merged into the new level, the old level dropped
@@ -222,7 +223,7 @@ def test_a_game_that_grows_past_its_summary_is_charted_exactly(long_game):
 def test_an_edited_summary_is_not_used_and_the_audit_names_it(long_game):
     ledger = long_game.ledger
     keep_summary(ledger, 16)
-    full = long_game.worth_history()
+    full = worth_history(long_game)
     row = ledger.db.execute("SELECT level, bucket, data FROM chart_summary ORDER BY bucket LIMIT 1 OFFSET 2").fetchone()
     data = json.loads(row[2])
     data["cash"]["Ann"] = data["cash"].get("Ann", 0) + 1000
@@ -244,7 +245,7 @@ def test_a_long_game_keeps_its_summary_when_closed(make_game, key):
     with Game.open(path, key=key, read_only=True) as again:
         rows = again.ledger.db.execute("SELECT COUNT(*) FROM chart_summary").fetchone()[0]
         assert rows == 451 // 2
-        assert list(again.worth_series()) == again.worth_history()[1::2][:rows] + [again.worth_history()[-1]]
+        assert list(again.worth_series()) == worth_history(again)[1::2][:rows] + [worth_history(again)[-1]]
 
 
 def test_a_journal_with_a_missing_entry_is_paged_as_it_is(long_game):
@@ -254,7 +255,7 @@ def test_a_journal_with_a_missing_entry_is_paged_as_it_is(long_game):
     db.execute("DROP TRIGGER postings_append_only_delete")
     db.execute("DELETE FROM postings WHERE seq = 10")
     db.execute("DELETE FROM journal WHERE seq = 10")
-    history = long_game.history()
+    history = journal_of(long_game)
     pages = long_game.history_pages()
     assert len(pages) == len(history) and pages[0:len(pages)] == history
     assert [pages.balances(i) for i in range(0, len(history), 11)] == balances_after(history, PLAYERS)[::11]

@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
-import terminal.bank.game as game_module
-import terminal.bank.ledger as ledger_module
+import terminal.bank.ledger.journal as ledger_module
+import terminal.bank.opening as opening_module
 from terminal.bank.game import Game
-from terminal.bank.ledger import Ledger, canonical
+from terminal.bank.ledger.journal import Ledger
+from terminal.bank.ledger.records import canonical
 from terminal.errors import AuditFailed, GameError, LedgerError
+from tests.terminal.oracles import journal_of
 from tests.unclean import abandon
 
 TABLES = {
@@ -208,7 +210,7 @@ def test_failed_undo_writes_nothing_and_the_next_undo_works(make_game, key, monk
     assert receipt.paid("Ann", "Bob") == 50  # Rue de la Paix' bare rent, back to Bob
     assert game.cash("Bob") == after_rent["cash"]["Bob"] + 50
     assert game.cash("Ann") == after_rent["cash"]["Ann"] - 50
-    history = game.history()
+    history = journal_of(game)
     assert history[-1]["kind"] == "undo" and history[-2]["undone"]
     assert game.audit().ok
 
@@ -270,7 +272,7 @@ def test_failed_open_mark_writes_nothing(make_game, key, monkeypatch, mocker):
         with pytest.raises(LedgerError):
             Game.open(path, key=key)
     assert snapshot(path) == before
-    spy = mocker.spy(game_module, "audit_ledger")
+    spy = mocker.spy(opening_module, "audit_ledger")
     with Game.open(path, key=key) as reopened:
         assert not reopened.ledger.was_unclean
         assert spy.call_count == 0
@@ -288,7 +290,7 @@ def test_failed_close_mark_leaves_the_game_marked_open_and_it_is_audited(make_ga
     after = snapshot(path)
     assert after["journal"] == journal
     assert after["session"] == [(1, 1)], "the clean-close mark was written although it failed"
-    spy = mocker.spy(game_module, "audit_ledger")
+    spy = mocker.spy(opening_module, "audit_ledger")
     with Game.open(path, key=key, background=False) as reopened:  # audited before it resumes
         assert reopened.ledger.was_unclean
         assert spy.call_count == 1 and spy.spy_return.ok
@@ -593,7 +595,7 @@ def test_undo_survives_close_and_open(make_game, key):
     with Game.open(path, key=key) as game:
         assert game.state() == states[1]
         assert game.last_undoable() == {"op": "pass_go", "player": "Ann"}
-        assert [h["undone"] for h in game.history()] == [False, False, True, True, False, False]
+        assert [h["undone"] for h in journal_of(game)] == [False, False, True, True, False, False]
         assert game.audit().ok
     # After an unclean stop too.
     game = Game.open(path, key=key)
@@ -613,7 +615,7 @@ def test_clean_open_skips_the_audit_unclean_open_runs_it(make_game, key, mocker)
     path = game.path
     state = game.state()
     game.close()
-    spy = mocker.spy(game_module, "audit_ledger")
+    spy = mocker.spy(opening_module, "audit_ledger")
     game = Game.open(path, key=key, background=False)
     assert spy.call_count == 0 and not game.ledger.was_unclean
     game.pass_go("Bob")
@@ -635,7 +637,7 @@ def test_by_default_every_open_is_judged_beside_play_in_full(make_game, key, moc
     game = played(make_game)
     path = game.path
     (abandon if unclean else Game.close)(game)
-    spy = mocker.spy(game_module, "audit_ledger")
+    spy = mocker.spy(opening_module, "audit_ledger")
     with Game.open(path, key=key) as game:
         assert game.ledger.was_unclean == unclean and spy.call_count == 0
         assert game.judged is None

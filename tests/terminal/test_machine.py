@@ -8,8 +8,9 @@ import pytest
 
 from cards.registry import PlayerCard
 from hal.interfaces import ButtonPressed, ReaderBack, ReaderLost
+from terminal.bank.operations import Undo
 from tests.terminal.machine_table import WiredTable, classic_registry
-from tests.terminal.ui_driver import BANKER_UID, UNKNOWN_UID, deed_uid, player_uid
+from tests.terminal.ui_driver import BANKER_UID, UNKNOWN_UID, deed_uid, player_uid, type_amount
 
 ANN, BOB, CID = player_uid(1), player_uid(2), player_uid(3)
 
@@ -65,7 +66,7 @@ def test_resting_card_and_quick_retap_never_charge_twice(table):
     table.clock.advance(0.06)
     for event in table.reader.poll():
         table.terminal.handle(event)
-    assert table.game.cash("Bob") == 0 and table.game.current.debts_of("Bob")[0]["amount"] == 30
+    assert table.game.cash("Bob") == 0 and table.game.current.debts_of("Bob")[0].amount == 30
     assert table.entries() == 4
     assert table.beeps().count("success") == 1
 
@@ -241,9 +242,9 @@ def test_banker_pin(make_game):
     d = table.driver
     d.choose("banker")
     assert table.view.screen == "pin"
-    table.terminal.type_amount(1111)
+    type_amount(table.terminal, 1111)
     assert table.view.message.code == "wrong_pin" and table.view.screen == "pin"
-    table.terminal.type_amount(2468)
+    type_amount(table.terminal, 2468)
     assert table.view.screen == "banker"
 
 
@@ -312,7 +313,7 @@ def test_undo_from_the_history_needs_the_banker_then_shows_what_it_undoes(table)
     d.choose("undo")
     assert table.view.message.code == "needs_banker" and table.game.cash("Ann") == 1100
     d.tap(BANKER_UID)
-    assert table.view.screen == "confirm" and table.view.pending.op == {"op": "undo"}
+    assert table.view.screen == "confirm" and table.view.pending.op == Undo()
     d.button("confirm")
     assert table.game.cash("Ann") == 1500
     assert table.view.message.params["detail"].startswith("Banque")

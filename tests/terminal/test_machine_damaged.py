@@ -16,10 +16,10 @@ from host_ui.shell.pin import PinCheck, hash_pin
 from host_ui.shell.startup import Recovery, new_game, restore_at_startup, resume_at_startup
 from terminal.bank.game import Game
 from terminal.table.i18n import LANGUAGES, translate
-from terminal.table.shared import Damage
+from terminal.table.settings import Damage
 from tests.host_ui.shell.damage import edit_keeping_triggers
 from tests.terminal.machine_table import WiredTable, classic_registry
-from tests.terminal.ui_driver import BANKER_UID, FakeClock, player_uid
+from tests.terminal.ui_driver import BANKER_UID, FakeClock, player_uid, type_amount
 
 ANN, BOB = player_uid(1), player_uid(2)
 
@@ -69,7 +69,7 @@ def test_a_damaged_game_at_start_up_is_named_and_its_newest_good_backup_restored
     # restoring is the banker's: the PIN first, then the backup becomes the game in play
     d.choose("restore")
     assert table.view.screen == "pin"
-    table.terminal.type_amount(2468)
+    type_amount(table.terminal, 2468)
     assert table.view.screen == "idle" and table.view.message.code == "backup_restored"
     game = table.terminal.game
     try:
@@ -170,9 +170,9 @@ def test_wrong_pins_show_the_wait_and_every_key_is_refused_during_it(make_game, 
     d.choose("banker")
     assert table.view.screen == "pin"
     for _ in range(2):
-        terminal.type_amount(1111)
+        type_amount(terminal, 1111)
         assert table.view.message.code == "wrong_pin"
-    terminal.type_amount(1111)  # the third wrong try: a wait of 1 s
+    type_amount(terminal, 1111)  # the third wrong try: a wait of 1 s
     assert table.view.message.code == "wrong_pin_wait" and table.view.message.params["seconds"] == 1
     assert table.view.extra["wait_s"] == 1
     table.beeps()
@@ -187,15 +187,15 @@ def test_wrong_pins_show_the_wait_and_every_key_is_refused_during_it(make_game, 
     clock.advance(1.01)
     terminal.tick()
     assert table.view.message.code == "pin_try_now"
-    terminal.type_amount(1111)  # the fourth: the wait doubles
+    type_amount(terminal, 1111)  # the fourth: the wait doubles
     assert table.view.message.params["seconds"] == 2
     clock.advance(1.0)
     terminal.tick()
     assert table.view.message.code == "wrong_pin_wait" and table.view.message.params["seconds"] == 1
-    terminal.type_amount(2468)  # the right PIN during the wait: refused all the same
+    type_amount(terminal, 2468)  # the right PIN during the wait: refused all the same
     assert table.view.screen == "pin"
     clock.advance(1.01)
-    terminal.type_amount(2468)
+    type_amount(terminal, 2468)
     assert table.view.screen == "banker"
 
 
@@ -205,7 +205,7 @@ def test_the_pin_screen_opened_during_a_wait_says_it_at_once(make_game):
     table = Table(make_game("fr", ("Ann", "Bob")), clock=clock, banker_pin=check)
     table.driver.choose("banker")
     for _ in range(3):
-        table.terminal.type_amount(1111)
+        type_amount(table.terminal, 1111)
     table.terminal.cancel()
     table.terminal.choose("banker")
     assert table.view.screen == "pin" and table.view.message.code == "pin_wait"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from terminal.bank.types import Debt
 from terminal.table.i18n import text
 from tests.terminal.test_machine import ANN, BOB, Table
 from tests.terminal.ui_driver import deed_uid
@@ -33,7 +34,7 @@ def test_a_rent_beyond_the_cash_says_what_is_paid_and_owed_before_commit(table):
     assert "600" in text(table.view.title, "en")
     table.driver.tap(BOB)
     pending = table.view.pending
-    assert table.entries() == start and pending.owes == (("Bob", "Ann", 270),)
+    assert table.entries() == start and pending.owes == (Debt("Bob", "Ann", 270),)
     assert text(pending.warning, "en").startswith("Bob pays ") and "owes" in text(pending.warning, "en")
 
 
@@ -54,7 +55,7 @@ def test_bankruptcy_lists_per_creditor_and_the_creditor_decides_on_their_tap(tab
     d.choose("lift:5")
     d.choose("done")
     pending = table.view.pending
-    assert table.view.screen == "confirm" and pending.op["lift_now"] == [5]
+    assert table.view.screen == "confirm" and pending.op.lift_now == (5,)
     lines = [text(m, "en") for m in pending.details]
     receives = next(line for line in lines if line.startswith("Ann receives: "))
     assert "Mediterranean Avenue" in receives and "Baltic Avenue" in receives
@@ -116,7 +117,7 @@ def test_a_rent_paid_with_no_cash_names_the_creditor_and_the_debt(make_game, lan
     d.tap(BOB)                            # a debt: the confirmation first
     assert table.view.screen == "confirm"
     d.tap(BOB)
-    assert table.game.debts()["Bob"] == [{"to": "Ann", "amount": 600}]
+    assert table.game.current.debts_of("Bob") == [Debt("Bob", "Ann", 600)]
     message = table.view.message
     assert message.code == "done_what"
     assert text(message, language).replace(NBSP, " ").strip() == expected
@@ -132,7 +133,7 @@ def test_a_rent_paid_in_part_says_what_is_still_owed(table):
     d.tap(BOB)
     said = text(table.view.message, "en").replace(NBSP, " ")
     assert said.startswith("Done: Bob pays Ann the rent on Boardwalk ($100); Bob owes Ann $")
-    assert str(g.debts()["Bob"][0]["amount"]) in said
+    assert str(g.current.debts_of("Bob")[0].amount) in said
 
 
 def test_two_debts_to_one_creditor_show_as_one_sum(table):
@@ -141,8 +142,8 @@ def test_two_debts_to_one_creditor_show_as_one_sum(table):
     g = table.game
     g.pay_rent("Bob", 39)
     g.pay_rent("Bob", 39)
-    owed = sum(d["amount"] for d in g.current.debts_of("Bob") if d["creditor"] == "Ann")
-    assert len([d for d in g.current.debts_of("Bob") if d["creditor"] == "Ann"]) == 2 and owed > 0  # two records
+    owed = sum(d.amount for d in g.current.debts_of("Bob") if d.creditor == "Ann")
+    assert len([d for d in g.current.debts_of("Bob") if d.creditor == "Ann"]) == 2 and owed > 0  # two records
     table.driver.tap(BOB)
     table.driver.button("cancel")
     line = next(p for p in table.view.players if p.name == "Bob")

@@ -11,7 +11,8 @@ from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from terminal.bank.game import Game
 from terminal.bank.tablelog import _compare, read_table_log
-from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.machine import Terminal
+from terminal.table.settings import TerminalSettings
 from tests.conftest import OWN_LOGS, RECORDED
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, GaveUp, TableDriver, deed_uid, player_uid
 
@@ -37,21 +38,26 @@ def _normal(op: dict) -> dict:
     return op
 
 
-def drive(log_path, tmp_path, key):
+def drive(log_path, tmp_path, key, wall_clock=None, on_terminal=None):
+    """Play ``log_path`` through a terminal on a new game in ``tmp_path``, checking each line; returns the game.
+    ``wall_clock``: the game's wall clock (the Bank's entries' times); ``on_terminal(terminal)`` is called once the
+    terminal is made, before the first input (to watch it)."""
     log = read_table_log(log_path)
     header = log.header
     clock = FakeClock()
     game = Game.create(tmp_path / "machine.db", header["edition"], header["players"],
                        mode=header.get("mode"), rules=header.get("rules") or None,
                        dealt=header.get("dealt") or None, end_time=header.get("end_time"),
-                       length_minutes=header.get("length_minutes"), key=key)
+                       length_minutes=header.get("length_minutes"), key=key, wall_clock=wall_clock)
     play_clock = FakeClock(0.0)  # moved by the log's x_play_time lines only (docs/table-log.md, Time limit)
-    game.start_play_clock(play_clock)
+    game.play_clock.start(play_clock)
     beeper = SimBeeper(audio=False, clock=clock)
     reader = SimReader(clock=clock)
     terminal = Terminal(game, make_registry(len(header["players"])), beeper, clock,
                         TerminalSettings(banker_protection=True))
     driver = TableDriver(terminal, reader, clock, list(header["players"]), play_clock=play_clock)
+    if on_terminal is not None:
+        on_terminal(terminal)
     for line in log.lines:
         data = line.data
         if "expect" in data:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from terminal.bank.operations import Undo
+from terminal.bank.types import Debt
 from terminal.table.i18n import text
 from tests.terminal.test_machine import ANN, BOB, Table
 from tests.terminal.ui_driver import BANKER_UID, deed_uid
@@ -141,11 +143,11 @@ def test_a_payment_that_creates_a_debt_shows_what_stays_owed_before_it_commits(t
     d.tap(BOB)
     view = table.view
     assert view.screen == "confirm" and table.entries() == start
-    assert view.pending.owes == (("Bob", "Ann", 485),)
+    assert view.pending.owes == (Debt("Bob", "Ann", 485),)
     assert text(view.pending.warning, "fr") == f"Bob paie 915{NBSP}€, doit encore 485{NBSP}€ → Ann"
     table.clock.advance(1)
     d.tap(BOB)
-    assert table.entries() == start + 1 and table.game.current.debts_of("Bob")[0]["amount"] == 485
+    assert table.entries() == start + 1 and table.game.current.debts_of("Bob")[0].amount == 485
 
 
 def test_a_charge_that_creates_a_debt_from_a_button_is_confirmed(table):
@@ -170,7 +172,7 @@ def test_trade_bankruptcy_and_undo_keep_their_confirmation(table):
     d.button("cancel")
     d.tap(BANKER_UID)
     d.choose("undo")
-    assert table.view.screen == "confirm" and table.view.pending.op == {"op": "undo"}
+    assert table.view.screen == "confirm" and table.view.pending.op == Undo()
     d.button("cancel")
     table.game.pay_bank("Bob", 2000)
     d.tap(BOB)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from terminal.bank.operations import Undo
 from tests.terminal.test_machine import ANN, BOB, Table
 from tests.terminal.ui_driver import BANKER_UID, deed_uid
 
@@ -180,7 +181,7 @@ def test_an_undo_confirmation_has_the_long_timeout(table):
     d = table.driver
     d.tap(BANKER_UID)
     d.choose("undo")
-    assert table.view.screen == "confirm" and table.view.pending.op == {"op": "undo"}
+    assert table.view.screen == "confirm" and table.view.pending.op == Undo()
     wait(table, 30)                       # the banker reads what is undone
     assert table.view.screen == "confirm"
     d.button("confirm")

@@ -1,15 +1,21 @@
 """Inputs aimed at the screen they were meant for (issue 12, point 2): a key or a touch carries the version of
 the screen it was aimed at and is dropped, with the refusal beep, once that screen is gone; card taps apply
-to the current screen. And the machine is declared: its table is whole and refuses undeclared transitions."""
+to the current screen. And the machine is declared: its screens are whole (checked at import) and it refuses an
+undeclared transition."""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
 
 from hal.interfaces import ButtonPressed
-from terminal.table import states
-from terminal.table.dialogs import Idle, TradeScreen
+from terminal.table import screens
+from terminal.table.screens.base import Screen, inputs
+from terminal.table.screens.idle import Idle
+from terminal.table.screens.trade import TradeScreen
 from tests.terminal.test_machine import ANN, BOB, Table
-from tests.terminal.ui_driver import deed_uid
+from tests.terminal.ui_driver import deed_uid, type_amount
 
 
 @pytest.fixture
@@ -48,7 +54,7 @@ def test_hardware_buttons_are_matched_against_the_screen_drawn(table):
     t = table.terminal
     table.driver.tap(ANN)
     table.driver.choose("pay_bank")
-    t.type_amount(50)
+    type_amount(t, 50)
     assert t.view.screen == "confirm"
     t.shown(t.view.screen_version - 1)  # the host still shows the keypad
     t.handle(ButtonPressed("confirm"))
@@ -70,18 +76,43 @@ def test_card_taps_apply_to_the_current_screen(table):
     assert table.game.cash("Bob") < 1500
 
 
-def test_the_table_is_whole_and_checked():
-    states.check()
-    broken = dict(states.STATES)
-    broken["idle"] = states.State("idle", frozenset({"player"}), "part_card_player", frozenset({"nowhere"}))
+def test_the_screens_are_whole_and_checked():
+    screens.check()
+
+    @dataclass
+    class Nowhere(Idle):
+        goes_to: ClassVar[frozenset[str]] = inputs("nowhere")
+
     with pytest.raises(AssertionError, match="nowhere"):
-        states.check(broken)
+        screens.check({**screens.SCREENS, "idle": Nowhere})
+
+    @dataclass
+    class Deaf(Idle):  # takes OK, handles none
+        takes: ClassVar[frozenset[str]] = inputs("player deed option ok")
+
+    with pytest.raises(AssertionError, match="on_ok missing"):
+        screens.check({**screens.SCREENS, "idle": Deaf})
+
+    @dataclass
+    class Mute(Screen):  # no view
+        name: ClassVar[str] = "idle"
+        needs: ClassVar[str] = "part_card_choice"
+
+    with pytest.raises(AssertionError, match="no view"):
+        screens.check({**screens.SCREENS, "idle": Mute})
+
+    @dataclass
+    class Wordless(Idle):
+        needs: ClassVar[str] = "no_such_text"
+
+    with pytest.raises(AssertionError, match="no_such_text"):
+        screens.check({**screens.SCREENS, "idle": Wordless})
 
 
 def test_an_undeclared_transition_is_refused(table):
     assert isinstance(table.terminal.dialog, Idle)
     with pytest.raises(AssertionError, match="undeclared transition idle -> trade"):
-        table.terminal._go(TradeScreen("Ann", "Bob", {}))
+        table.terminal.go(TradeScreen("Ann", "Bob", {}))
     assert isinstance(table.terminal.dialog, Idle)
 
 

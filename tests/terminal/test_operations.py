@@ -12,17 +12,18 @@ from terminal.errors import (
     RuleViolation,
     UnknownName,
 )
+from tests.terminal.oracles import journal_of
 
 EDITIONS = ["fr", "us"]
 
 
 def refused(game, call, error=GameError, match=None):
     """Assert that ``call`` is refused with ``error`` and changes nothing."""
-    before, entries = game.state(), len(game.history())
+    before, entries = game.state(), len(journal_of(game))
     with pytest.raises(error, match=match):
         call()
     assert game.state() == before
-    assert len(game.history()) == entries
+    assert len(journal_of(game)) == entries
 
 
 @pytest.fixture(params=EDITIONS)

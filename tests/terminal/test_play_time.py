@@ -13,10 +13,13 @@ from hypothesis import strategies as st
 from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
-from terminal.bank.game import PLAY_TIME_RECORD_S, Game
-from terminal.bank.operations import PlayTime
+from terminal.bank.game import Game
+from terminal.bank.operations import PlayTime, Undo
+from terminal.bank.play_clock import PLAY_TIME_RECORD_S
 from terminal.errors import GameOver, NothingToUndo, RuleViolation
-from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.machine import Terminal
+from terminal.table.settings import TerminalSettings
+from tests.terminal.oracles import journal_of
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, TableDriver, deed_uid, player_uid
 from tests.unclean import abandon
 
@@ -34,7 +37,7 @@ class Wall:
 
 
 def clock_ops(game: Game) -> list[str]:
-    return [h["op"]["op"] for h in game.history(with_clock=True)]
+    return [h["op"]["op"] for h in journal_of(game, with_clock=True)]
 
 
 @pytest.fixture
@@ -43,7 +46,7 @@ def timed(make_game):
     def make(minutes: int | None = 60, **kwargs):
         game = make_game("fr", ("Ann", "Bob"), mode="time_limit", dealt=DEALT, length_minutes=minutes, **kwargs)
         clock = FakeClock(500.0)
-        game.start_play_clock(clock)
+        game.play_clock.start(clock)
         return game, clock
     return make
 
@@ -54,40 +57,40 @@ def test_the_length_is_in_the_header_and_play_time_in_the_journal(timed):
     assert game.meta["length_minutes"] == 60 and game.meta["end_time"] is None
     assert game.time_state() == {"played_s": 0, "limit_s": 3600, "left_s": 3600, "lifted": False}
     clock.advance(59)
-    assert game.tick() is None and clock_ops(game) == ["setup"], "less than a minute: not written yet"
-    assert game.time_left() == 3600 - 59
+    assert game.play_clock.tick() is None and clock_ops(game) == ["setup"], "less than a minute: not written yet"
+    assert game.play_clock.time_left() == 3600 - 59
     clock.advance(1)
-    assert game.tick() is None
+    assert game.play_clock.tick() is None
     assert clock_ops(game) == ["setup", "x_play_time"] and game.played() == PLAY_TIME_RECORD_S
     assert game.ledger.entry(2).op == {"op": "x_play_time", "seconds": 60}
-    assert game.history() == game.history(with_clock=True)[:1], "the history screen shows no clock entries"
+    assert journal_of(game) == journal_of(game, with_clock=True)[:1], "the history screen shows no clock entries"
     assert game.audit().ok
 
 
 def test_a_jumping_monotonic_clock_ends_the_game_at_its_length_exactly(timed):
     game, clock = timed(60)
     clock.advance(45 * 60)  # the loop stalled, or the clock jumped: all of it is play
-    assert game.tick() is None and game.played() == 2700
+    assert game.play_clock.tick() is None and game.played() == 2700
     clock.advance(14 * 60 + 59)
-    assert game.tick() is None and not game.is_over() and game.played() == 3599
+    assert game.play_clock.tick() is None and not game.is_over() and game.played() == 3599
     clock.advance(1)
-    receipt = game.tick()
+    receipt = game.play_clock.tick()
     assert receipt is not None and receipt.op == {"op": "x_time_up"}
     assert game.is_over() and game.played() == 3600
     with pytest.raises(GameOver):
         game.pass_go("Ann")
     clock.advance(3600)
-    assert game.tick() is None and game.played() == 3600, "no play time while the game stands over"
+    assert game.play_clock.tick() is None and game.played() == 3600, "no play time while the game stands over"
 
 
 def test_a_monotonic_clock_that_goes_back_counts_nothing(timed):
     game, clock = timed(60)
     clock.advance(120)
-    game.tick()
+    game.play_clock.tick()
     clock.now -= 1000
-    assert game.tick() is None and game.played() == 120
+    assert game.play_clock.tick() is None and game.played() == 120
     clock.advance(60)
-    game.tick()
+    game.play_clock.tick()
     assert game.played() == 180
 
 
@@ -97,13 +100,13 @@ def test_the_wall_clock_jumping_back_and_forward_changes_nothing(timed):
     for jump in (timedelta(days=-20000), timedelta(days=365 * 30), timedelta(hours=-5), timedelta(minutes=29)):
         wall.now += jump
         clock.advance(5 * 60)
-        assert game.tick() is None and not game.is_over()
+        assert game.play_clock.tick() is None and not game.is_over()
     assert game.played() == 20 * 60
     wall.now = datetime(2100, 1, 1, tzinfo=UTC)  # long past any end
     clock.advance(9 * 60 + 59)
-    assert game.tick() is None and not game.is_over()
+    assert game.play_clock.tick() is None and not game.is_over()
     clock.advance(1)
-    assert game.tick() is not None and game.is_over()
+    assert game.play_clock.tick() is not None and game.is_over()
     assert "x_time_limit" not in clock_ops(game), "a game with a length never reads the wall clock"
 
 
@@ -111,16 +114,16 @@ def test_a_restart_in_the_middle_carries_the_time_played(timed, key):
     game, clock = timed(60)
     path = game.path
     clock.advance(25 * 60 + 30)
-    game.tick()
+    game.play_clock.tick()
     game.close()  # a clean stop writes the last 30 s too
     with Game.open(path, key=key) as again:
-        assert again.played() == 25 * 60 + 30 and again.time_left() == 34 * 60 + 30
+        assert again.played() == 25 * 60 + 30 and again.play_clock.time_left() == 34 * 60 + 30
         later = FakeClock(9_999_999.0)  # another boot: another monotonic origin; the time off is no play
-        again.start_play_clock(later)
+        again.play_clock.start(later)
         later.advance(34 * 60 + 29)
-        assert again.tick() is None and not again.is_over()
+        assert again.play_clock.tick() is None and not again.is_over()
         later.advance(1)
-        assert again.tick() is not None and again.is_over()
+        assert again.play_clock.tick() is not None and again.is_over()
         assert again.played() == 3600 and again.audit().ok
 
 
@@ -128,8 +131,8 @@ def test_an_unclean_stop_loses_at_most_the_last_minute(timed, key):
     game, clock = timed(60)
     for _ in range(150):  # ticks every second, as the terminal's loop does
         clock.advance(1)
-        game.tick()
-    assert game.played() == 120 and game.time_left() == 3600 - 150
+        game.play_clock.tick()
+    assert game.played() == 120 and game.play_clock.time_left() == 3600 - 150
     abandon(game)  # power cut: no close()
     with Game.open(game.path, key=key) as again:
         assert again.played() == 120
@@ -139,18 +142,18 @@ def test_undoing_the_end_lifts_the_limit_and_earlier_operations_undo_as_usual(ti
     game, clock = timed(10)
     game.pass_go("Ann")
     clock.advance(9 * 60)
-    game.tick()
+    game.play_clock.tick()
     game.transfer("Ann", "Bob", 300)  # a mistaken payment just before the end
     clock.advance(60)
-    assert game.tick() is not None and game.is_over()
+    assert game.play_clock.tick() is not None and game.is_over()
     assert game.last_undoable() == {"op": "x_time_up"}
-    lift = game.preview({"op": "undo"})
-    assert ("game", "lifted", None, True) in lift.changes
+    lift = game.preview(Undo())
+    assert ("game", "lifted", None, True) in lift.effects.changes
     game.undo()
     assert not game.is_over() and game.time_state() == {"played_s": 600, "limit_s": None, "left_s": None,
                                                         "lifted": True}
     clock.advance(3600)
-    assert game.tick() is None and not game.is_over(), "the limit is lifted: it does not end again"
+    assert game.play_clock.tick() is None and not game.is_over(), "the limit is lifted: it does not end again"
     assert game.played() == 4200
     cash = game.cash("Ann")
     assert game.last_undoable() == {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 300}
@@ -169,40 +172,42 @@ def test_undoing_the_end_lifts_the_limit_and_earlier_operations_undo_as_usual(ti
 def test_undoing_an_end_by_hand_before_the_time_keeps_the_limit(timed):
     game, clock = timed(10)
     clock.advance(120)
-    game.tick()
+    game.play_clock.tick()
     game.end_game()
     clock.advance(1000)  # the game stands over: no play
-    game.tick()
+    game.play_clock.tick()
     game.undo()
     assert game.time_state() == {"played_s": 120, "limit_s": 600, "left_s": 480, "lifted": False}
     clock.advance(479)
-    assert game.tick() is None
+    assert game.play_clock.tick() is None
     clock.advance(1)
-    assert game.tick() is not None and game.is_over()
+    assert game.play_clock.tick() is not None and game.is_over()
 
 
 def test_time_up_without_its_end_recorded_is_ended_at_the_next_tick(timed, key):
     game, _ = timed(1)
-    game._commit(PlayTime(60))  # the play time that reaches the limit, then a power cut before its end
-    assert not game.is_over()
-    with pytest.raises(GameOver) as info:
-        game.pass_go("Ann")
-    assert info.value.code == "time_up"
+    # the play time that reaches the limit is written, then a power cut before its end (x_time_up) is
+    played = game.preview(PlayTime(60))
+    game.ledger.append("op", played.operation.to_json(), None, played.effects.postings, played.effects.changes,
+                       played.after.to_json())
     abandon(game)
     with Game.open(game.path, key=key) as again:
-        again.start_play_clock(FakeClock())
-        receipt = again.tick()
+        assert not again.is_over()
+        with pytest.raises(GameOver) as info:
+            again.pass_go("Ann")
+        assert info.value.code == "time_up"
+        again.play_clock.start(FakeClock())
+        receipt = again.play_clock.tick()
         assert receipt is not None and receipt.op == {"op": "x_time_up"} and again.is_over()
-        assert again.audit().ok
 
 
 def test_read_only_games_record_no_time(timed, key):
     game, clock = timed(60)
     game.close()
     with Game.open(game.path, key=key, read_only=True) as look:
-        look.start_play_clock(clock)
+        look.play_clock.start(clock)
         clock.advance(7200)
-        assert look.tick() is None and look.played() == 0
+        assert look.play_clock.tick() is None and look.played() == 0
 
 
 def test_refusals(make_game, timed):
@@ -218,7 +223,7 @@ def test_refusals(make_game, timed):
     with pytest.raises(RuleViolation) as info:
         classic.apply({"op": "x_play_time", "seconds": 60})
     assert info.value.code == "play_time_not_time_limit"
-    assert classic.tick(1e9) is None and "x_time" not in classic.state()
+    assert classic.play_clock.tick(1e9) is None and "x_time" not in classic.state()
     game, _ = timed(60)
     for op, code in (({"op": "x_play_time", "seconds": 0}, "bad_play_time"),
                      ({"op": "x_time_limit", "seconds": 60}, "time_limit_set"),
@@ -240,19 +245,19 @@ def test_an_end_time_game_is_converted_once_at_its_first_open(make_game, key):
         assert game.ledger.entry(2).op == {"op": "x_time_limit", "seconds": 1200}
         assert game.time_state() == {"played_s": 0, "limit_s": 1200, "left_s": 1200, "lifted": False}
         play = FakeClock()
-        game.start_play_clock(play)
+        game.play_clock.start(play)
         play.advance(600)
-        game.tick()
+        game.play_clock.tick()
     wall.now = end + timedelta(days=1)  # the wall clock jumps past the end time: read only once, it ends nothing
     with Game.open(path, key=key, clock=wall) as game:
         assert clock_ops(game).count("x_time_limit") == 1
-        assert game.time_left() == 600
+        assert game.play_clock.time_left() == 600
         play = FakeClock()
-        game.start_play_clock(play)
+        game.play_clock.start(play)
         play.advance(599)
-        assert game.tick() is None and not game.is_over()
+        assert game.play_clock.tick() is None and not game.is_over()
         play.advance(1)
-        assert game.tick() is not None and game.is_over()
+        assert game.play_clock.tick() is not None and game.is_over()
         assert game.audit().ok
 
 
@@ -274,11 +279,11 @@ def test_an_ended_end_time_game_undone_goes_on_without_a_limit(make_game, key):
     with Game.open(old.path, key=key, clock=Wall(end + timedelta(minutes=5))) as game:
         assert game.is_over() and game.time_limit() == 0
         play = FakeClock()
-        game.start_play_clock(play)
+        game.play_clock.start(play)
         game.undo()
         assert not game.is_over() and game.time_state()["lifted"]
         play.advance(600)
-        assert game.tick() is None and not game.is_over(), "it does not end again at once"
+        assert game.play_clock.tick() is None and not game.is_over(), "it does not end again at once"
         game.undo()
         assert game.cash("Ann") == 1500 - 280
         assert game.audit().ok
@@ -299,7 +304,7 @@ def _terminal(game: Game, players=("Ann", "Bob")):
     beeper = SimBeeper(audio=False, clock=clock)
     terminal = Terminal(game, registry, beeper, clock, TerminalSettings())
     play = FakeClock(77.0)
-    game.start_play_clock(play)
+    game.play_clock.start(play)
     driver = TableDriver(terminal, SimReader(clock=clock), clock, list(players), play_clock=play)
     return terminal, driver, beeper, play
 
@@ -338,7 +343,7 @@ def test_the_wizard_starts_a_game_of_that_many_minutes_of_play(make_game, tmp_pa
     def factory(edition, names, mode, rules, cards, minutes=None):
         game = Game.create(tmp_path / "new.db", edition, names, mode, rules or None, key=key, player_cards=cards,
                            length_minutes=minutes, clock=Wall(datetime(1999, 1, 1, tzinfo=UTC)))
-        game.start_play_clock(play)
+        game.play_clock.start(play)
         return game
 
     table.terminal.game_factory = factory
@@ -369,7 +374,7 @@ def test_play_time_follows_the_monotonic_clock_whatever_it_does(tmp_path_factory
     game = Game.create(path, "fr", ("Ann", "Bob"), mode="time_limit", dealt=DEALT, length_minutes=60, key=key,
                        rng=random.Random(0))
     clock = FakeClock(0.0)
-    game.start_play_clock(clock)
+    game.play_clock.start(clock)
     shown = 0  # the play the clock showed while the game ran (since the last restart: what was recorded)
     try:
         for kind, amount in steps:
@@ -378,10 +383,10 @@ def test_play_time_follows_the_monotonic_clock_whatever_it_does(tmp_path_factory
                 seconds = amount if kind == "jump" else amount % 5
                 clock.advance(seconds)
                 shown += 0 if game.is_over() else seconds
-                game.tick()
+                game.play_clock.tick()
             elif kind == "back":
                 clock.now -= amount
-                game.tick()
+                game.play_clock.tick()
             elif kind == "op" and not game.is_over():
                 game.bank_pays("Ann", 1 + amount)
             elif kind == "undo":
@@ -395,7 +400,7 @@ def test_play_time_follows_the_monotonic_clock_whatever_it_does(tmp_path_factory
                 shown = game.played()
                 game = Game.open(path, key=key)
                 clock = FakeClock(float(amount))  # another boot, another origin
-                game.start_play_clock(clock)
+                game.play_clock.start(clock)
             assert 0 <= shown - game.played() < PLAY_TIME_RECORD_S, "at most the last minute is not written yet"
             limit = game.time_limit()
             assert game.is_over() == (limit is not None and game.played() >= limit), (limit, game.played())
@@ -405,13 +410,14 @@ def test_play_time_follows_the_monotonic_clock_whatever_it_does(tmp_path_factory
 
 
 def test_the_undo_screen_names_the_end_on_time(timed):
-    from terminal.table.flows import describe_undo
+    from terminal.bank.operations import TimeUp, Undo
     from terminal.table.i18n import translate
+    from terminal.table.words import describe_undo
     game, clock = timed(1)
     clock.advance(60)
-    game.tick()
-    target = game.last_undoable()
-    assert target == {"op": "x_time_up"}
+    game.play_clock.tick()
+    target = game.preview(Undo()).undone
+    assert target == TimeUp()
     msg = describe_undo(target, game.edition)
     assert translate(msg.code, msg.params, "fr", msg.english) == "Défaire : Fin de la partie (temps écoulé)"
 
@@ -455,9 +461,9 @@ def test_a_failed_write_keeps_the_time_to_count(timed, monkeypatch):
     monkeypatch.setattr(game.ledger, "append", failing)
     clock.advance(90)
     with pytest.raises(LedgerError):
-        game.tick()
-    assert game.played() == 0 and game.time_left() == 3600 - 90
+        game.play_clock.tick()
+    assert game.played() == 0 and game.play_clock.time_left() == 3600 - 90
     monkeypatch.setattr(game.ledger, "append", real)
     clock.advance(10)
-    game.tick()
+    game.play_clock.tick()
     assert game.played() == 100

@@ -373,7 +373,7 @@ class BankMachine(RuleBasedStateMachine):
         outcomes = []
         for version in (op, swapped):
             try:
-                effects = self.game.preview(version)
+                effects = self.game.preview(version).effects
             except GameError as exc:
                 outcomes.append(("refused", type(exc).__name__))
             else:
@@ -389,13 +389,13 @@ class BankMachine(RuleBasedStateMachine):
     # -- coverage ----------------------------------------------------------------------------------------
     def count(self, op, before, after) -> None:
         new_debts = len(after.debt_list) > len(before.debt_list) or any(
-            d["amount"] > sum(b["amount"] for b in before.debt_list if b["debtor"] == d["debtor"])
+            d.amount > sum(b.amount for b in before.debt_list if b.debtor == d.debtor)
             for d in after.debt_list)
         if new_debts:
             COVERAGE["debt created"] += 1
             event("debt created")
         if op["op"] == "declare_bankruptcy":
-            to = "player" if before.debts_of(op["player"])[0]["creditor"] in before.players else "bank"
+            to = "player" if before.debts_of(op["player"])[0].creditor in before.players else "bank"
             COVERAGE[f"bankruptcy to {to}"] += 1
             event(f"bankruptcy to {to}")
         if after.game.get("over") and not before.game.get("over"):
@@ -407,7 +407,7 @@ class BankMachine(RuleBasedStateMachine):
             COVERAGE["hotel sold" + (" in a shortage" if before.bank["houses"] < self.hbh else "")] += 1
         if op["op"] == "build":
             event("building")
-        if op["op"] == "trade" and any(d["creditor"] == op["a"] and d["debtor"] == op["b"]
+        if op["op"] == "trade" and any(d.creditor == op["a"] and d.debtor == op["b"]
                                        for d in before.debt_list):
             COVERAGE["trade with a creditor"] += 1
 
@@ -446,17 +446,17 @@ class BankMachine(RuleBasedStateMachine):
         bankrupt = set(s.bankrupt_list)
         assert len(bankrupt) == len(s.bankrupt_list) and bankrupt <= set(s.players)
         for debt in s.debt_list:
-            assert debt["amount"] > 0, f"empty debt {debt}"
-            assert debt["debtor"] in s.players and debt["debtor"] not in bankrupt, f"debt of {debt['debtor']}"
-            assert debt["creditor"] != debt["debtor"]
-            assert debt["creditor"] in (BANK, POT) or debt["creditor"] in s.players
-            assert debt["creditor"] not in bankrupt, f"a debt to a bankrupt player: {debt}"
-            assert s.cash[debt["debtor"]] == 0, \
-                f"{debt['debtor']} owes {debt['amount']} to {debt['creditor']} but kept {s.cash[debt['debtor']]}"
+            assert debt.amount > 0, f"empty debt {debt}"
+            assert debt.debtor in s.players and debt.debtor not in bankrupt, f"debt of {debt.debtor}"
+            assert debt.creditor != debt.debtor
+            assert debt.creditor in (BANK, POT) or debt.creditor in s.players
+            assert debt.creditor not in bankrupt, f"a debt to a bankrupt player: {debt}"
+            assert s.cash[debt.debtor] == 0, \
+                f"{debt.debtor} owes {debt.amount} to {debt.creditor} but kept {s.cash[debt.debtor]}"
             # Under the jackpot rule taxes, fines, repairs and card payments are owed to the pot; the 10 %
             # interest on a received mortgaged deed stays owed to the Bank (RULES.md, Free Parking, Mortgages).
             if not self.cfg.jackpot:
-                assert debt["creditor"] != POT, f"a debt to the pot without the jackpot rule: {debt}"
+                assert debt.creditor != POT, f"a debt to the pot without the jackpot rule: {debt}"
         for player in bankrupt:
             assert s.cash[player] == 0, f"bankrupt {player} has cash {s.cash[player]}"
             assert not s.deeds_of(player), f"bankrupt {player} holds {s.deeds_of(player)}"
@@ -580,17 +580,17 @@ class BankMachine(RuleBasedStateMachine):
             paid = min(cash, amount)
             assert after.cash[player] == cash - paid, f"{player} paid {cash - after.cash[player]}, not {paid}"
             assert after.cash[creditor] - before.cash[creditor] == paid, f"{creditor} got the wrong amount"
-            owed = [(d["creditor"], d["amount"]) for d in before.debts_of(player)]
+            owed = [(d.creditor, d.amount) for d in before.debts_of(player)]
             if amount > paid:
                 owed.append((creditor, amount - paid))
-            got = [(d["creditor"], d["amount"]) for d in after.debts_of(player)]
+            got = [(d.creditor, d.amount) for d in after.debts_of(player)]
             assert got == owed, f"debts of {player}: {got}, expected {owed} (charge of {amount}, cash {cash})"
         return check
 
     def _income_check(self, player, amount):
         """``player`` receives ``amount``: it pays their debts first, oldest first (RULES.md, Debts)."""
         def check(before, after):
-            if any(before.debts_of(d["creditor"]) for d in before.debts_of(player)):
+            if any(before.debts_of(d.creditor) for d in before.debts_of(player)):
                 return  # a creditor in debt passes the money on, maybe back to this player
             owed = before.total_debt(player)
             repaid = min(owed, before.cash[player] + amount)
@@ -630,7 +630,7 @@ class BankMachine(RuleBasedStateMachine):
             if any(before.debts_of(p) for p in others):
                 return  # the others pass what they get on to their creditors
             cash = before.cash[player]
-            owed = [(d["creditor"], d["amount"]) for d in before.debts_of(player)]
+            owed = [(d.creditor, d.amount) for d in before.debts_of(player)]
             for other in others:
                 paid = min(cash, amount)
                 cash -= paid
@@ -638,7 +638,7 @@ class BankMachine(RuleBasedStateMachine):
                 if amount > paid:
                     owed.append((other, amount - paid))
             assert after.cash[player] == cash
-            assert [(d["creditor"], d["amount"]) for d in after.debts_of(player)] == owed
+            assert [(d.creditor, d.amount) for d in after.debts_of(player)] == owed
         return check
 
     def model_collect_from_each_player(self, op, s):
@@ -656,10 +656,10 @@ class BankMachine(RuleBasedStateMachine):
                 paid = min(before.cash[other], amount)
                 total += paid
                 assert after.cash[other] == before.cash[other] - paid, f"{other} paid the wrong amount"
-                owed = [(d["creditor"], d["amount"]) for d in before.debts_of(other)]
+                owed = [(d.creditor, d.amount) for d in before.debts_of(other)]
                 if amount > paid:
                     owed.append((player, amount - paid))
-                assert [(d["creditor"], d["amount"]) for d in after.debts_of(other)] == owed, f"debts of {other}"
+                assert [(d.creditor, d.amount) for d in after.debts_of(other)] == owed, f"debts of {other}"
             assert after.cash[player] == before.cash[player] + total
         return check
 
@@ -772,7 +772,7 @@ class BankMachine(RuleBasedStateMachine):
             raise Refuse("not enough cash")
 
         def check(before, after):
-            if payer != BANK and not any(d["creditor"] == payer for d in before.debts_of(payee)):
+            if payer != BANK and not any(d.creditor == payer for d in before.debts_of(payee)):
                 assert after.cash[payer] == before.cash[payer] - amount
             if payee != BANK:
                 self._income_check(payee, amount)(before, after)
@@ -871,9 +871,9 @@ class BankMachine(RuleBasedStateMachine):
             d = self.ed.squares[sq]
             raisable += d.house_cost * _rank(s.level.get(sq, 0), self.hbh) // 2
             raisable += 0 if s.mortgaged.get(sq) else d.mortgage
-        if sum(d["amount"] for d in debts) <= raisable:
+        if sum(d.amount for d in debts) <= raisable:
             raise Refuse("could still raise the money")
-        creditor = debts[0]["creditor"]
+        creditor = debts[0].creditor
         to_player = creditor in s.players
         deeds = s.deeds_of(player)
         mortgaged = [sq for sq in deeds if s.mortgaged.get(sq)]
@@ -931,13 +931,13 @@ class BankMachine(RuleBasedStateMachine):
             for other in before.players:
                 if other in (player, creditor):
                     continue
-                expected = [(creditor if d["creditor"] == player else d["creditor"], d["amount"])
+                expected = [(creditor if d.creditor == player else d.creditor, d.amount)
                             for d in before.debts_of(other)]
-                got = [(d["creditor"], d["amount"]) for d in after.debts_of(other)]
+                got = [(d.creditor, d.amount) for d in after.debts_of(other)]
                 assert got == expected, f"debts of {other} after {player}'s bankruptcy: {got}, not {expected}"
             if to_player:
-                left = [(d["creditor"], d["amount"]) for d in after.debts_of(creditor)
-                        if d["creditor"] not in (BANK, POT)]
+                left = [(d.creditor, d.amount) for d in after.debts_of(creditor)
+                        if d.creditor not in (BANK, POT)]
                 assert not left, f"{creditor}'s debts to {player} were not cancelled: {left}"
         # A creditor with debts of their own may or may not be able to lift now: not decided here.
         return Expect(check, must_accept=exact or not lift)

@@ -6,6 +6,7 @@ import csv
 
 import pytest
 
+from terminal.bank.types import Rent
 from terminal.errors import RuleViolation
 from tests.conftest import ROOT
 
@@ -36,7 +37,7 @@ def test_every_street_at_every_level(make_game, edition, row):
         if s != square:
             game.bank_pays("Ann", game.edition.squares[s].price)
             game.buy("Ann", s)
-    assert game.rent("Bob", square) == (2 * int(row["rent_0"]), "Ann")
+    assert game.rent("Bob", square) == Rent(2 * int(row["rent_0"]), "Ann", "group")
     # 1..4 houses and a hotel, built evenly.
     game.bank_pays("Ann", 5 * 3 * int(row["house_cost"]))
     for level in range(1, 6):
@@ -47,6 +48,8 @@ def test_every_street_at_every_level(make_game, edition, row):
         game.bank_pays("Bob", 3000)
         game.pay_rent("Bob", square)
         assert before + 3000 - game.cash("Bob") == int(row[LEVELS[level]])
+        assert game.rent("Bob", square) == (Rent(int(row[LEVELS[level]]), "Ann", "hotel") if level == 5 else
+                                            Rent(int(row[LEVELS[level]]), "Ann", "houses", {"n": level}))
 
 
 @pytest.mark.parametrize("edition, flag_default", [("fr", False), ("us", True)])
@@ -56,10 +59,10 @@ def test_double_rent_with_a_mortgaged_street_follows_the_flag(make_game, edition
     game = make_game(edition, ("Ann", "Bob"), rules=rules)
     for s in (11, 13, 14):
         game.buy("Ann", s)
-    assert game.rent("Bob", 11)[0] == 20
+    assert game.rent("Bob", 11) == Rent(20, "Ann", "group")
     game.mortgage("Ann", 14)
     keeps = flag_default if flag is None else flag
-    assert game.rent("Bob", 11)[0] == (20 if keeps else 10)
+    assert game.rent("Bob", 11) == (Rent(20, "Ann", "group") if keeps else Rent(10, "Ann", "bare"))
     with pytest.raises(RuleViolation, match="mortgaged"):
         game.pay_rent("Bob", 14)
 
@@ -84,17 +87,18 @@ def test_railroads_count_mortgaged_ones(make_game, held, rent):
 def test_utilities(make_game, dice):
     game = make_game("fr", ("Ann", "Bob"))
     game.buy("Ann", 12)
-    assert game.rent("Bob", 12, dice=dice) == (4 * dice, "Ann")
-    assert game.rent("Bob", 12, dice=dice, card="nearest_utility") == (10 * dice, "Ann")
+    assert game.rent("Bob", 12, dice=dice) == Rent(4 * dice, "Ann", "dice", {"times": 4, "dice": dice})
+    assert game.rent("Bob", 12, dice=dice, card="nearest_utility") == Rent(10 * dice, "Ann", "dice",
+                                                                            {"times": 10, "dice": dice})
     game.buy("Ann", 28)
     game.mortgage("Ann", 28)
-    assert game.rent("Bob", 12, dice=dice) == (10 * dice, "Ann")
+    assert game.rent("Bob", 12, dice=dice) == Rent(10 * dice, "Ann", "dice", {"times": 10, "dice": dice})
 
 
 def test_utility_rent_scales_with_the_edition(make_game):
     game = make_game("fr-francs", ("Ann", "Bob"))
     game.buy("Ann", 12)
-    assert game.rent("Bob", 12, dice=7) == (2800, "Ann")
+    assert game.rent("Bob", 12, dice=7) == Rent(2800, "Ann", "dice", {"times": 4, "dice": 7})
 
 
 @pytest.mark.parametrize("dice", [None, 1, 13, 0, -3])

@@ -21,12 +21,14 @@ from hypothesis import strategies as st
 
 from cards.editions import load_edition
 from terminal.bank import engine
+from terminal.bank.board import CLASSIC
 from terminal.bank.game import Game
 from terminal.bank.state import BANK, State
 from terminal.bank.tx import Tx
 from terminal.bank.types import Debt as BankDebt
 from terminal.bank.types import GameConfig
 from terminal.errors import GameError
+from tests.terminal.oracles import journal_of
 
 NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay")
 QUICK = settings(derandomize=True, database=None, deadline=None,
@@ -113,7 +115,7 @@ def engine_settlement(players, cash, debts, event):
     state.cash.update(cash)
     state.cash[BANK] = -sum(cash.values())
     state.debts = tuple(BankDebt(d, c, a) for d, c, a in debts)
-    tx = Tx(state, CONFIG)
+    tx = Tx(state, CONFIG, CLASSIC)
     start_cash, start_debts = dict(cash), list(debts)
     if event[0] == "settle":
         tx.settle()
@@ -130,7 +132,7 @@ def engine_settlement(players, cash, debts, event):
 
 def _result(tx, players):
     return ({p: tx.s.cash[p] for p in players},
-            [(d["debtor"], d["creditor"], d["amount"]) for d in tx.s.debt_list])
+            [(d.debtor, d.creditor, d.amount) for d in tx.s.debt_list])
 
 
 @st.composite
@@ -303,7 +305,7 @@ def test_random_money_games_settle_by_the_rule(game):
             refused = True
         assert refused == expected_refused, op
         assert {p: state.cash[p] for p in PLAYERS4} == model.cash, op
-        assert [(d["debtor"], d["creditor"], d["amount"]) for d in state.debt_list] == model.debts, op
+        assert [(d.debtor, d.creditor, d.amount) for d in state.debt_list] == model.debts, op
 
 
 # -- the cases of the table logs, and the model on them ------------------------------------------------------
@@ -389,4 +391,4 @@ def test_a_settlement_is_one_entry_that_undo_restores_exactly(case, tmp_path, ke
     with Game.open(tmp_path / "game.db", key=key, check="full") as again:
         assert again.raw_state.to_json() == after
         assert again.audit().ok, again.audit().summary()
-        assert [e["postings"] for e in again.history()][-1] == postings
+        assert [e["postings"] for e in journal_of(again)][-1] == postings

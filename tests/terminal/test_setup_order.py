@@ -33,7 +33,7 @@ import pytest
 from terminal.bank import engine
 from terminal.bank.audit import deal_order
 from terminal.bank.game import Game
-from terminal.bank.ledger import Ledger
+from terminal.bank.ledger.journal import Ledger
 from terminal.bank.state import State
 from terminal.bank.types import GameConfig
 from terminal.errors import AuditFailed

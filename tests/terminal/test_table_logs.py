@@ -114,7 +114,7 @@ def test_a_bad_header_is_refused(tmp_path, key):
 # -- a replay commits in batches, ending with a durable commit -------------------------------------------------
 def _commits_traced(monkeypatch):
     """The COMMITs every game connection opened from now on executes (SQLite's own statement trace)."""
-    from terminal.bank.ledger import Ledger
+    from terminal.bank.ledger.journal import Ledger
     commits: list[str] = []
     connect = Ledger._connect
 
@@ -132,7 +132,7 @@ def _pass_go_log(tmp_path, n, tail=()):
 
 
 def test_a_replay_commits_in_batches_each_operation_its_own_entry(tmp_path, key, monkeypatch):
-    from terminal.bank.ledger import BATCH_ENTRIES
+    from terminal.bank.ledger.batch import BATCH_ENTRIES
     n = 2 * BATCH_ENTRIES + 10
     commits = _commits_traced(monkeypatch)
     path = _pass_go_log(tmp_path, n, [{"expect": {"cash": {"Ann": 1500 + 200 * (n // 2)}}}])
@@ -156,7 +156,7 @@ def test_a_live_game_still_commits_every_operation(tmp_path, key, monkeypatch):
 
 
 def test_a_failing_check_keeps_every_operation_before_it_committed(tmp_path, key):
-    from terminal.bank.ledger import BATCH_ENTRIES
+    from terminal.bank.ledger.batch import BATCH_ENTRIES
     n = BATCH_ENTRIES + 7  # one full batch, then some in the batch the failure ends
     path = _pass_go_log(tmp_path, n, [{"expect": {"cash": {"Ann": 0}}}, {"op": "pass_go", "player": "Ann"}])
     with pytest.raises(ReplayMismatch) as info:

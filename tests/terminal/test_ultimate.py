@@ -33,10 +33,13 @@ from cards.registry import (
 )
 from terminal.bank import ultimate
 from terminal.bank.game import Game
+from terminal.bank.operations import EventBothCollect, EventSwap
+from terminal.bank.types import Rent
 from terminal.errors import GameError, PlayerInDebt, RuleViolation
 from terminal.table.i18n import translate
 from tests.parsers.test_parsers_refuse_bad_input import HUGE_INT, VALUES, _refused_cleanly, _toml_value
 from tests.parsers.test_parsers_refuse_bad_input import SETTINGS as PARSER_SETTINGS
+from tests.terminal.oracles import journal_of
 
 ULTIMATE = load_edition("ultimate")
 DATA = Path(__file__).resolve().parents[2] / "cards" / "data" / "ultimate.toml"
@@ -186,13 +189,13 @@ def test_creation_takes_the_boards_mode_flags_and_players(tmp_path, key):
 def test_levels_rent_and_raisable_through_the_api(game):
     game.buy("Ann", 35)
     assert game.level(35) == 1 and game.level(33) == 0
-    assert game.rent("Bob", 35) == (300, "Ann")
+    assert game.rent("Bob", 35) == Rent(300, "Ann", "level", {"level": 1})
     with pytest.raises(RuleViolation) as refused:
         game.rent("Bob", 35, dice=7)
     assert refused.value.code == "rent_no_dice"
     receipt = game.pay_rent("Bob", 35)
     assert receipt.paid("Bob", "Ann") == 300 and game.level(35) == 2
-    assert game.rent("Cid", 35) == (400, "Ann")
+    assert game.rent("Cid", 35) == Rent(400, "Ann", "level", {"level": 2})
     game.raise_level("Ann", 35)
     assert game.level(35) == 3 and game.raisable("Ann") == 400 and game.raisable("Bob") == 0
     state = game.state()
@@ -212,11 +215,10 @@ def test_a_market_slump_runs_out(game):
 def test_event_cards_by_number_ask_for_exactly_their_targets(game):
     game.buy("Ann", 1)
     game.buy("Bob", 35)
-    assert ultimate.event_operation(ULTIMATE, 1, "Ann", square=1, other=35) == {
-        "op": "event_swap", "player": "Ann", "other": 35, "square": 1, "card": 1}
-    assert ultimate.event_operation(ULTIMATE, 14, "Ann") == {
+    assert ultimate.event_operation(ULTIMATE, 1, "Ann", square=1, other=35) == EventSwap("Ann", 1, 35, card=1)
+    assert ultimate.event_operation(ULTIMATE, 14, "Ann").to_json() == {
         "op": "event_pay_per_property", "player": "Ann", "amount": 50, "card": 14}
-    assert ultimate.event_operation(ULTIMATE, 16, "Ann", opponent="Bob")["amount"] == 200
+    assert ultimate.event_operation(ULTIMATE, 16, "Ann", opponent="Bob") == EventBothCollect("Ann", "Bob", 200, 16)
     for number, targets in [(1, {"square": 1}), (14, {"square": 1}), (9, {}), (11, {"side": 1}), (0, {}),
                             (23, {})]:
         with pytest.raises(RuleViolation) as refused:
@@ -224,7 +226,7 @@ def test_event_cards_by_number_ask_for_exactly_their_targets(game):
         assert refused.value.code in ("event_targets", "unknown_event_card")
     game.event("Ann", 1, square=1, other=35)
     assert game.state()["owner"]["35"] == "Ann" and game.state()["owner"]["1"] == "Bob"
-    assert game.history()[-1]["op"] == {"op": "event_swap", "player": "Ann", "square": 1, "other": 35, "card": 1}
+    assert journal_of(game)[-1]["op"] == {"op": "event_swap", "player": "Ann", "square": 1, "other": 35, "card": 1}
 
 
 def test_event_targets_list_what_would_be_accepted(game):
@@ -297,7 +299,7 @@ def test_the_end_and_its_standings_are_in_the_journal(game):
     game.declare_bankruptcy("Bob")
     assert game.cash("Ann") == 3000 and game.worth("Ann") == 3400
     assert game.is_over()
-    last = game.ledger.entry(game.history()[-1]["seq"])
+    last = game.ledger.entry(journal_of(game)[-1]["seq"])
     assert ["game", "standings", None, ["Ann", "Cid", "Bob"]] in [list(c) for c in last.changes]
     assert game.standings() == ["Ann", "Cid", "Bob"]
     assert game.audit().ok

@@ -6,7 +6,8 @@ from __future__ import annotations
 from hal.sim_beeper import SimBeeper
 from host_ui.demo import BANKER_UID, FakeClock, make_registry, player_uid
 from terminal.bank.game import Game
-from terminal.table.machine import Terminal, TerminalSettings
+from terminal.table.machine import Terminal
+from terminal.table.settings import TerminalSettings
 
 
 def _terminal(tmp_path, key, game=None, language="fr"):

@@ -96,12 +96,13 @@ def test_the_comparison_is_in_constant_time(monkeypatch):
 
 def test_the_terminal_asks_the_pin_through_the_hash(make_game):
     from tests.terminal.test_machine import Table
+    from tests.terminal.ui_driver import type_amount
     table = Table(make_game, banker_pin=PinCheck(hash_pin("2468")))
     table.driver.choose("banker")
     assert table.view.screen == "pin"
-    table.terminal.type_amount(1111)
+    type_amount(table.terminal, 1111)
     assert table.view.message.code == "wrong_pin" and table.view.screen == "pin"
-    table.terminal.type_amount(2468)
+    type_amount(table.terminal, 2468)
     assert table.view.screen == "banker"
 
 

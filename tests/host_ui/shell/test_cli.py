@@ -250,21 +250,14 @@ def test_audit_and_export_take_a_game_by_the_name_games_list_shows(capsys, tmp_p
     assert code == 3 and "monday" in err and err.count("\n") == 1
 
 
-def test_ctrl_c_says_what_was_kept(capsys, monkeypatch):
+def test_ctrl_c_says_what_was_kept(capsys):
     import host_ui.cli as cli
 
     def interrupted(_args):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli, "cmd_doctor", interrupted)
-    parser_func = cli.build_parser
-    monkeypatch.setattr(cli, "build_parser", lambda: _with_func(parser_func(), "doctor", interrupted))
-    code, _out, err = run(capsys, "doctor")
+    code = cli.main(["doctor"], commands={"doctor": interrupted})
+    err = capsys.readouterr().err
     assert code == 130 and "interrupted" in err and err.count("\n") == 1
-
-
-def _with_func(parser, command, func):
-    parser._subparsers._group_actions[0].choices[command].set_defaults(func=func)
-    return parser
 
 
 def test_an_empty_player_name_is_refused_not_dropped(capsys, tmp_path, monkeypatch):

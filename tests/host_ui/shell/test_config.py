@@ -17,7 +17,7 @@ from host_ui.shell.config import (
     user_config_path,
 )
 from terminal.errors import GameError
-from terminal.table.machine import TerminalSettings
+from terminal.table.settings import TerminalSettings
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "deploy" / "config.example.toml"
 

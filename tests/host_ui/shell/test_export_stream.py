@@ -1,5 +1,6 @@
 """``banquier export`` streams the journal (a chunk at a time) and writes, for every recorded game and format,
-the very bytes the whole-journal export wrote: the reference below is that export, built from Game.history()."""
+the very bytes the whole-journal export wrote: the reference below is that export, built from the whole journal
+read at once (tests/terminal/oracles.py)."""
 from __future__ import annotations
 
 import csv
@@ -15,6 +16,7 @@ from host_ui.screen.history_text import history_label, movement_text
 from terminal.bank.game import Game
 from terminal.bank.operations import TimeUp
 from tests.conftest import KEY, OWN_LOGS, RECORDED
+from tests.terminal.oracles import journal_of
 
 LOGS = sorted(RECORDED.glob("*.jsonl")) + [OWN_LOGS / "us-undo.jsonl", OWN_LOGS / "fr-time-limit-play-time.jsonl"]
 GAMES = [pytest.param(p, id=p.name, marks=[pytest.mark.slow] if p.name.startswith("long-") else []) for p in LOGS]
@@ -24,13 +26,13 @@ def whole_journal_export(game: Game, fmt: str) -> str:
     """The export as it was written from the whole journal in memory."""
     out = io.StringIO()
     if fmt == "json":
-        json.dump({"meta": game.meta, "history": game.history(), "state": game.state()}, out,
+        json.dump({"meta": game.meta, "history": journal_of(game), "state": game.state()}, out,
                   ensure_ascii=False, indent=1, default=list)
         out.write("\n")
     elif fmt == "csv":  # the words as the history screen says them, in the configured language (fr here)
         writer = csv.writer(out)
         writer.writerow(["seq", "kind", "operation", "undone", "payer", "payee", "amount", "description"])
-        for item in game.history():
+        for item in journal_of(game):
             op = json.dumps(item["op"], ensure_ascii=False)
             label = history_label(item, "fr", game.edition)
             if not item["postings"]:

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-import terminal.bank.ledger as ledger_module
 from host_ui import cli
 from host_ui.screen.render import Renderer
 from terminal.bank.game import Game
@@ -55,10 +54,21 @@ def world(tmp_path):
     return types.SimpleNamespace(data=data, games=data / "games", banquier=banquier, tmp=tmp_path)
 
 
+class _Clock:
+    """The wall clock the games below are played on (``wall_clock``): :func:`_at` sets it."""
+
+    now = datetime(2031, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+CLOCK = _Clock()
+
+
 def _at(monkeypatch, when: str) -> None:
     """Entries recorded from now on carry the time ``when`` (UTC), as if the game were played then."""
-    seconds = datetime.fromisoformat(when).replace(tzinfo=UTC).timestamp()
-    monkeypatch.setattr(ledger_module, "time", types.SimpleNamespace(time=lambda: seconds))
+    monkeypatch.setattr(CLOCK, "now", datetime.fromisoformat(when).replace(tzinfo=UTC))
 
 
 def _game_with_entries_in_its_wal(path: Path, monkeypatch, first: str, then: str) -> None:
@@ -66,7 +76,7 @@ def _game_with_entries_in_its_wal(path: Path, monkeypatch, first: str, then: str
     cut or a running terminal leaves it)."""
     building = path.with_name("building-" + path.name)
     _at(monkeypatch, first)
-    game = Game.create(building, "fr", ["Ann", "Bob"], key=KEY)
+    game = Game.create(building, "fr", ["Ann", "Bob"], key=KEY, wall_clock=CLOCK)
     play(game, 3)
     game.ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     game.ledger.db.execute("PRAGMA wal_autocheckpoint = 0")
@@ -87,7 +97,7 @@ def test_games_list_shows_the_last_entry_time_wal_included_newest_first(world, m
     _game_with_entries_in_its_wal(world.games / "saturday.db", monkeypatch, "2031-05-04T10:20:00",
                                   "2031-05-04T18:45:00")
     _at(monkeypatch, "2031-05-03T09:05:00")
-    with Game.create(world.games / "friday.db", "fr", ["Cleo", "Dan"], key=KEY) as game:
+    with Game.create(world.games / "friday.db", "fr", ["Cleo", "Dan"], key=KEY, wall_clock=CLOCK) as game:
         play(game, 2)
     # the files' own times say otherwise: saturday's file is the older, its entries in the WAL the newer
     os.utime(world.games / "saturday.db", (978_307_200, 978_307_200))  # 2001

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import terminal.bank.ledger as ledger_module
+import terminal.bank.ledger.schema as ledger_schema
 from host_ui.shell.backup import remove_stale_temporaries, rotate_backup
 from host_ui.shell.manage import current_game, set_current
 from host_ui.shell.startup import mirror_of, new_game, restore_at_startup, resume_at_startup
@@ -26,7 +26,7 @@ from tests.host_ui.shell.power_loss import PowerLoss, damage_frame, frames
 def no_folding(monkeypatch):
     """The WAL is not folded into the file while the test plays (a damaged frame already folded is the file's, and
     SQLite cannot tell: not the case the mirror is for)."""
-    monkeypatch.setattr(ledger_module, "WAL_PAGES", 100_000)
+    monkeypatch.setattr(ledger_schema, "WAL_PAGES", 100_000)
 
 
 def _entries(path: Path) -> int:

@@ -18,7 +18,7 @@ import pytest
 from host_ui.shell.backup import backup_due
 from host_ui.shell.startup import mirror_of, resume_at_startup
 from terminal.bank.game import Game
-from terminal.bank.ledger import CHECKPOINT_EVERY
+from terminal.bank.ledger.chain import CHECKPOINT_EVERY
 from terminal.errors import AuditFailed, LedgerError
 from tests.host_ui.shell.damage import OTHER_KEY, edit_entry_in_wal, edit_keeping_triggers, play, unclean_game
 from tests.host_ui.shell.helpers import hashes
@@ -78,7 +78,7 @@ def test_the_checkpoint_follows_the_game(tmp_path, key):
     abandon(game)  # an unclean stop
     assert CHECKPOINT_EVERY * 2 <= seq <= CHECKPOINT_EVERY * 2 + 6
     with Game.open(path, key=key, background=True) as again:
-        assert again.ledger.was_unclean and again.ledger._checkpoint[0] == CHECKPOINT_EVERY * 2 + 6
+        assert again.ledger.was_unclean and again.ledger.checkpoint.verified[0] == CHECKPOINT_EVERY * 2 + 6
 
 
 def test_an_edited_checkpoint_is_refused(tmp_path, key):
@@ -241,7 +241,7 @@ def test_an_edit_made_while_the_game_is_played_keeps_the_checkpoint_behind_it(tm
     path = tmp_path / "g.db"
     game = Game.create(path, "fr", ["Ann", "Bob"], key=key)
     play(game, CHECKPOINT_EVERY + 4)  # the checkpoint moved once
-    moved = game.ledger.checkpoint_stored
+    moved = game.ledger.checkpoint.stored
     assert moved > 0
     edited = moved + 3 if (moved + 3) % 2 == 0 else moved + 2  # one of Ann's GO salaries, after the checkpoint
     edit_keeping_triggers(path, statement.format(seq=edited))
@@ -258,14 +258,14 @@ def test_the_checkpoint_moves_over_the_entries_written_since_it(tmp_path, key):
     path = tmp_path / "g.db"
     game = Game.create(path, "fr", ["Ann", "Bob"], key=key)
     play(game, CHECKPOINT_EVERY * 3)
-    stored = game.ledger.checkpoint_stored
+    stored = game.ledger.checkpoint.stored
     assert CHECKPOINT_EVERY * 2 < stored <= CHECKPOINT_EVERY * 3 + 1
     game.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT seq FROM checkpoint").fetchone()[0] == CHECKPOINT_EVERY * 3 + 1
     conn.close()
     with Game.open(path, key=key, background=True) as again:
-        assert again.ledger._checkpoint[0] == CHECKPOINT_EVERY * 3 + 1
+        assert again.ledger.checkpoint.verified[0] == CHECKPOINT_EVERY * 3 + 1
 
 
 def test_with_no_game_to_resume_start_up_names_each_unreadable_game_file_and_keeps_it(tmp_path, key, caplog):
