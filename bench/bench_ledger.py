@@ -442,7 +442,7 @@ def first_payment(path: Path, key: bytes) -> tuple[float, float, bool]:
         assert guard is not None
         guard._quick_done.wait(120)  # type: ignore[attr-defined]
         checked = time.perf_counter() - t
-        judged_ok = guard.wait(300) and getattr(game, "judged", True) is True
+        judged_ok = guard.wait_verdict(300) is not None and getattr(game, "judged", True) is True
     finally:
         game.close()
     return paid, checked, judged_ok
@@ -604,7 +604,7 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
 
         def loop() -> None:
             while not stop[0]:
-                current[0].wait(120)
+                current[0].wait_verdict(120)
                 if not stop[0]:
                     current[0] = BackgroundAudit(path, key, start_after_s=0)
         _thread.start_new_thread(loop, ())

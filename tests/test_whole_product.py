@@ -240,7 +240,7 @@ def _check(data, tmp_root: Path, key: bytes, mode: str) -> None:
                 game.apply(op)
             except GameError:
                 pass
-        assert game.ledger.guard is not None and game.ledger.guard.wait(60), "the judgment beside play answered"
+        assert game.await_judgment(60) is not None, "the judgment beside play answered"
         assert game.judged is True, (setup, game.payments_stopped())
         assert game.payments_stopped() is None
         assert json.dumps(game.state(), sort_keys=True, default=list) == final, (setup, "not the reference's end")
@@ -290,7 +290,7 @@ def test_the_wizards_default_seats_across_a_kill_and_a_resume(tmp_path, key):
     assert found.problem is None and found.game is not None
     try:
         found.game.pass_go("Voiture")
-        assert found.game.ledger.guard.wait(60) and found.game.judged is True, found.game.payments_stopped()
+        assert found.game.await_judgment(60) is True, found.game.payments_stopped()
     finally:
         found.game.close()
     with Game.open(data / "games" / "game.db", key=key, check="full") as game:

@@ -25,6 +25,7 @@ import secrets
 import shutil
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +41,10 @@ __all__ = ["BackupError", "BackupKeeper", "BackupWorker", "rotate_backup", "list
            "snapshot", "newest_good_backup", "restore_backup", "remove_stale_temporaries"]
 
 BUSY_TIMEOUT_MS = 5000
+STOP_WAIT_S = 5.0
+"""How long a clean stop waits, in seconds, for what its last backup needs (the backup being made beside the loop
+and the judgment of the checks beside play, together): well under the 15 s systemd gives a stopping terminal
+before it kills it (``TimeoutStopSec`` in ``deploy/banquier.service``), so the copy and the close fit as well."""
 
 log = logging.getLogger("banquier")
 
@@ -297,25 +302,48 @@ class BackupKeeper:
         self._worker = BackupWorker()
 
     def maybe(self, game: Game | None, force: bool = False) -> Path | None:
-        """Start the backup that is due (returns None: it is made beside the loop); with ``force``, make it now
-        (after the one being made, if any) and return its path."""
-        if game is None or game.judged is not True:
+        """Start the backup that is due (returns None: it is made beside the loop); with ``force`` (a clean
+        stop), make it now and return its path, after the backup being made, if any, and the judgment of the
+        checks beside play, waiting for them at most :data:`STOP_WAIT_S` seconds in all. A last backup that
+        cannot be made (the game not judged sound in that time, the copy failing) is logged in one line, and
+        None returned."""
+        if game is None:
+            return None
+        if force:
+            return self._last_backup(game)
+        if game.judged is not True:
             return None  # a game not yet judged (or judged damaged) is not copied over the good backups
         last = game.ledger.last_entry()
         seq = last[0] if last else 0
         path = Path(game.path)
-        if not force and (self.every <= 0 or not backup_due(seq, self._last.get(path), self.every)):
+        if self.every <= 0 or not backup_due(seq, self._last.get(path), self.every):
             return None
-        if not force:
-            def done(written: Path | None, exc: OSError | None) -> None:
-                if exc is not None:  # a backup must never stop the game
-                    log.error("backup of %s failed: %s", path.name, exc)
-                    return
-                self._last[path] = seq
-                log.info("backed up %s at entry %d -> %s", path.name, seq, written)
-            self._worker.start(path, self.folder, self.keep, done)
+
+        def done(written: Path | None, exc: OSError | None) -> None:
+            if exc is not None:  # a backup must never stop the game
+                log.error("backup of %s failed: %s", path.name, exc)
+                return
+            self._last[path] = seq
+            log.info("backed up %s at entry %d -> %s", path.name, seq, written)
+        self._worker.start(path, self.folder, self.keep, done)
+        return None
+
+    def _last_backup(self, game: Game) -> Path | None:
+        """The backup made at a clean stop (:meth:`maybe` with ``force``)."""
+        path = Path(game.path)
+        deadline = time.monotonic() + STOP_WAIT_S
+        if not self._worker.wait(STOP_WAIT_S):
+            log.warning("no backup of %s at stop: the backup being made did not finish within %g s",
+                        path.name, STOP_WAIT_S)
             return None
-        self._worker.wait(60)  # the backup being made (at most a minute: the table is stopping)
+        judged = game.await_judgment(max(0.0, deadline - time.monotonic()))
+        if judged is not True:  # a game not judged sound is not copied over the good backups
+            why = (f"the checks beside play found it damaged ({game.payments_stopped()})" if judged is False else
+                   f"the checks beside play had not answered within {STOP_WAIT_S:g} s")
+            log.warning("no backup of %s at stop: %s", path.name, one_line(why))
+            return None
+        last = game.ledger.last_entry()
+        seq = last[0] if last else 0
         if self._last.get(path) == seq:
             return None
         try:

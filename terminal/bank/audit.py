@@ -221,6 +221,11 @@ class QuickCheckFirst:
         """Whether the game was judged sound (True), damaged (False), or not yet (None)."""
         return False if self.quick is False else None
 
+    def wait_verdict(self, timeout_s: float) -> bool | None:
+        """:meth:`verdict`, at once: this check runs before the first write, in this thread; nothing to wait
+        for."""
+        return self.verdict()
+
     def before_write(self, ledger: Ledger) -> None:
         if self.quick is None:  # the check runs here, once
             self.quick, self.quick_problem = quick_check(ledger)
@@ -340,9 +345,11 @@ class BackgroundAudit(QuickCheckFirst):
                 self.audited = (message["seq"], message["mac"])
             self._full_done.set()
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the full audit's answer (tests, benchmarks); True when it came."""
-        return self._full_done.wait(timeout) and self.full is not None
+    def wait_verdict(self, timeout_s: float) -> bool | None:
+        """:meth:`verdict`, once both checks answered or ``timeout_s`` seconds (>= 0) passed: True (both passed),
+        False (one failed), None (they had not answered in time, or were stopped)."""
+        self._full_done.wait(max(0.0, timeout_s))
+        return self.verdict()
 
     def verdict(self) -> bool | None:
         """True once both checks passed, False as soon as one failed, None while they run."""

@@ -222,6 +222,12 @@ class Game:
         while the checks beside play run."""
         return upkeep.judged(self._ledger)
 
+    def await_judgment(self, timeout_s: float) -> bool | None:
+        """:attr:`judged`, waiting at most ``timeout_s`` seconds (>= 0) for the checks beside play to answer:
+        True, False, or None (still running when the time was up). For a clean stop's last backup, which is
+        made only of a game judged sound."""
+        return upkeep.judged(self._ledger, wait_s=timeout_s)
+
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """A block of operations committed in batches, for a replay (:meth:`Ledger.batch`): each operation is
         still its own journal entry, refused or written whole as :meth:`apply` says, and every question asked

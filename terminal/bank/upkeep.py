@@ -35,13 +35,16 @@ def payments_stopped(ledger: Ledger) -> str | None:
     return None
 
 
-def judged(ledger: Ledger) -> bool | None:
+def judged(ledger: Ledger, wait_s: float = 0.0) -> bool | None:
     """Whether the game's file was judged sound: True for a game created here, opened after a full audit or
     whose checks beside play passed; False once they found it damaged; None while they run (what is written
-    meanwhile can still be put back: no backup is made of it then)."""
+    meanwhile can still be put back: no backup is made of it then). ``wait_s`` (seconds, >= 0): how long to wait
+    for checks still running to answer (0: not at all). Called by the thread that plays the game."""
     guard = ledger.guard
     if ledger.read_only or guard is None:
         return True
+    if wait_s > 0:
+        guard.wait_verdict(wait_s)
     ledger.settle()
     verdict = guard.verdict()
     if verdict is None and ledger.as_found is None and not isinstance(guard, BackgroundAudit):

@@ -47,7 +47,7 @@ def _sim_on(data, key, *, seconds=0.6, wait_for_judgment=True):
     def started(app):
         game = app.terminal.game
         if wait_for_judgment and game is not None and game.ledger.guard is not None:
-            assert game.ledger.guard.wait(60)  # then the loop's next tick shows what the checks found
+            assert game.ledger.guard.wait_verdict(60) is not None  # the next tick shows what the checks found
 
     settings = sim.TerminalSettings(language="en")
     assert sim.run_sim(headless=True, data_dir=data, key=key, max_seconds=seconds, settings=settings,

@@ -194,7 +194,7 @@ def test_a_read_only_game_is_never_written(make_game, key):
     assert file_digest(path) == before
     with Game.open(path, key=key) as again:  # opened to play: it catches up once the file's check has passed
         again.pass_go("Ann")  # (the first payment does not wait for SQLite's check: issue 21, point 8)
-        assert again.ledger.guard.wait(60) and again.judged is True
+        assert again.await_judgment(60) is True
         assert again.maintain() == 2
 
 

@@ -642,7 +642,7 @@ def test_by_default_every_open_is_judged_beside_play_in_full(make_game, key, moc
         assert game.ledger.was_unclean == unclean and spy.call_count == 0
         assert game.judged is None
         game.pass_go("Bob")
-        assert game.ledger.guard.wait(60) and game.judged is True
+        assert game.await_judgment(60) is True
         assert game.ledger.as_found is None
         game.pass_go("Ann")
     with Game.open(path, key=key, check="full") as again:

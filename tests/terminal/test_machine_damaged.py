@@ -119,7 +119,7 @@ def test_a_failed_background_audit_stops_payments_at_once_with_a_clear_screen(tm
         d = table.driver
         d.tap(ANN)
         assert table.view.screen == "player"
-        assert game.ledger.guard.wait(60) and game.ledger.guard.full is False
+        assert game.ledger.guard.wait_verdict(60) is not None and game.ledger.guard.full is False
         table.terminal.tick()  # the next tick, before any payment is tried
         view = table.view
         assert view.screen == "damaged" and view.extra["said"].code == "damaged_play"
@@ -253,7 +253,7 @@ def test_a_game_found_damaged_in_play_is_offered_its_newest_good_backup_with_eve
     d.tap(BOB)
     d.choose("pass_go")  # acknowledged before the judgment: the first payment does not wait for it
     assert found.game.cash("Bob") == 1900
-    assert found.game.ledger.guard.wait(60) and found.game.ledger.guard.full is False
+    assert found.game.ledger.guard.wait_verdict(60) is not None and found.game.ledger.guard.full is False
     table.terminal.tick()
     view = table.view
     assert view.screen == "damaged" and view.extra["said"].code == "damaged_play"

@@ -51,6 +51,6 @@ def test_an_old_game_is_judged_sound_beside_play_too(tmp_path, key):
     the terminal was judged damaged and its payments stopped (found with issue 21's judgment of every resume)."""
     path = _copy(tmp_path)
     with Game.open(path, key=key) as game:
-        assert game.ledger.guard.wait(60)
+        assert game.ledger.guard.wait_verdict(60) is not None
         assert game.judged is True, game.payments_stopped()
         game.pass_go("Cid")

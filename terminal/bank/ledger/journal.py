@@ -68,6 +68,9 @@ class WriteGuard(Protocol):
     def verdict(self) -> bool | None:
         """Whether the checks judged the game sound (True), damaged (False), or have not answered (None)."""
 
+    def wait_verdict(self, timeout_s: float) -> bool | None:
+        """:meth:`verdict`, waiting at most ``timeout_s`` seconds for checks still running to answer."""
+
 
 class Ledger:
     """The SQLite file of one game. Use :meth:`create` or :meth:`open`; close with :meth:`close` (or, for one

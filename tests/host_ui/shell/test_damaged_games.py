@@ -73,7 +73,7 @@ def _resumed_unreported(path: Path, key: bytes, mirror: Path | None) -> bool:
     try:
         if game.restored:
             return False
-        assert game.ledger.guard.wait(60)
+        assert game.ledger.guard.wait_verdict(60) is not None
         try:
             game.pass_go(game.players[0])
         except GameError:

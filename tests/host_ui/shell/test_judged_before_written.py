@@ -52,7 +52,7 @@ def _resumed_then_stopped(data, key) -> tuple[object, list[str]]:
                 game.pass_go("Ann")
             except GameError:
                 pass
-            assert game.ledger.guard.wait(60)
+            assert game.ledger.guard.wait_verdict(60) is not None
             said.append(game.payments_stopped())
             with pytest.raises(GameError, match="Payments are stopped"):
                 game.pass_go("Bob")
@@ -107,7 +107,7 @@ def test_issue_11s_damaged_files_are_never_written_by_start_up(tmp_path, key, n)
     if found.game is not None:
         game = found.game
         try:
-            ok = game.ledger.guard.wait(60) and game.judged is not False
+            ok = game.ledger.guard.wait_verdict(60) is not None and game.judged is not False
             if ok:  # a variant whose damage the mirror mended (a WAL that lost frames) or that did no harm
                 assert game.audit().ok, what
                 return
@@ -124,7 +124,7 @@ def test_a_sound_game_is_judged_and_then_checkpointed_as_usual(tmp_path, key):
     try:
         game.pass_go("Ann")
         assert path.with_name(".g.db.as-found").is_dir(), "held as found until judged"
-        assert game.ledger.guard.wait(60) and game.judged is True
+        assert game.await_judgment(60) is True
         game.pass_go("Bob")
         assert not path.with_name(".g.db.as-found").exists()
     finally:

@@ -98,7 +98,7 @@ def test_a_resumed_game_whose_mirror_is_new_loses_no_acknowledged_entry(tmp_path
     found = resume_at_startup(data, key, backups=data / "backups")
     assert found.game is not None
     try:
-        assert found.game.ledger.guard.wait(60) and found.game.judged is True
+        assert found.game.await_judgment(60) is True
         mended = _resume_every_power_loss_state(tmp_path, key, watch, found.game, ops=6)
     finally:
         found.game.close()

@@ -45,7 +45,7 @@ def test_an_older_edit_stops_payments_once_the_background_audit_finds_it(tmp_pat
     # the checkpoint, the triggers put back: what start-up's quick checks cannot see
     game = Game.open(tmp_path / "g.db", key=key, background=True)
     try:
-        assert game.ledger.guard.wait(60) and game.ledger.guard.full is False
+        assert game.ledger.guard.wait_verdict(60) is not None and game.ledger.guard.full is False
         with pytest.raises(AuditFailed, match="Payments are stopped"):
             game.pass_go("Ann")
         with pytest.raises(AuditFailed):
@@ -60,7 +60,7 @@ def test_a_passed_background_audit_moves_the_checkpoint(tmp_path, key):
     with Game.create(tmp_path / "g.db", "fr", ["Ann", "Bob"], key=key) as game:
         play(game, 3)
     game = Game.open(tmp_path / "g.db", key=key, background=True)
-    assert game.ledger.guard.wait(60) and game.ledger.guard.full is True
+    assert game.ledger.guard.wait_verdict(60) is not None and game.ledger.guard.full is True
     game.pass_go("Ann")
     game.close()
     with sqlite3.connect(tmp_path / "g.db") as conn:
@@ -113,7 +113,7 @@ def test_a_damaged_index_is_found_by_sqlites_check_and_the_file_is_put_back_as_f
     game = Game.open(path, key=key, mirror=mirror)  # the terminal: judged beside play
     try:
         assert game.pass_go("Ann").seq == 62, "the first payment does not wait for the check"
-        assert game.ledger.guard.wait(60) and game.ledger.guard.quick is False
+        assert game.ledger.guard.wait_verdict(60) is not None and game.ledger.guard.quick is False
         assert "SQLite's check" in game.payments_stopped() and game.judged is False
         with pytest.raises(LedgerError, match="Payments are stopped"):
             game.pass_go("Bob")
