@@ -24,12 +24,13 @@ from collections.abc import Callable
 from typing import Protocol, Unpack
 
 from hal.advice import permission_fix
+from hal.backends import Finding, Option, Options, ProbeHost, ReaderBackend
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.interfaces import Clock
 from hal.presence import PollingReader, ReaderTiming, ScanResult, check_range
 from hal.serial_frames import FrameParser, LineParser, Rdm6300Parser
 
-__all__ = ["SerialReader", "PROTOCOLS", "port_group"]
+__all__ = ["SerialReader", "BACKEND", "PROTOCOLS", "port_group"]
 
 log = logging.getLogger(__name__)
 
@@ -177,3 +178,49 @@ class SerialReader(PollingReader):
 
     def _close(self) -> None:
         self._drop_port()
+
+
+# -- the backend's declaration (hal.backends) -------------------------------------------------------------
+def probe(host: ProbeHost, options: Options) -> list[Finding]:
+    """The doctor's line for a serial reader: its port present and usable (``serial``)."""
+    shown = str(options.get("port"))
+    port = host.path(shown)
+    if not port.exists():
+        present = sorted("/dev/serial/by-id/" + p.name for p in host.path("/dev/serial/by-id").glob("*"))
+        return [Finding("serial", "fail", f"the serial reader {shown} is not connected"
+                                          + (f"; present: {', '.join(present)}" if present else ""),
+                        "plug the reader in, and set port in [hardware.reader] to its /dev/serial/by-id/ name")]
+    if not host.usable(port):
+        group = host.group_of(port) or "unknown"
+        return [Finding("serial", "fail", f"{host.user_name} may not use {shown} (group {group})",
+                        host.access_fix(port, "dialout"))]
+    return [Finding("serial", "ok", f"the serial reader {shown} is present and usable by {host.user_name}")]
+
+
+def _check(options: Options) -> tuple[str, str] | None:
+    if not options.get("port"):
+        reason = ("the serial reader needs its device, e.g. port = \"/dev/serial/by-id/usb-...\" "
+                  "(or BANQUIER_SERIAL_PORT)")
+        return ("hardware.reader.port", reason)
+    return None
+
+
+BACKEND = ReaderBackend(
+    name="serial",
+    target="hal.serial_reader:SerialReader",
+    summary="an RDM6300 (125 kHz) on the UART, or a USB board printing one UID per line",
+    options=(
+        Option("port", "path", None, optional=True, env="BANQUIER_SERIAL_PORT",
+               doc="the reader's device; prefer /dev/serial/by-id/..."),
+        Option("format", "str", "rdm6300", arg="protocol", choices=tuple(PROTOCOLS),
+               doc="rdm6300 frames, or lines: one hex UID per line"),
+        Option("baudrate", "int", 9600, lo=1200, hi=921_600, hint="baud", doc="the port's speed"),
+    ),
+    check=_check,
+    packages=("pyserial>=3.5",),
+    groups=(("dialout", "the serial reader"),),
+    device_classes=("char-tty* rw",),
+    devices=lambda options: [str(options["port"])] if options.get("port") else [],
+    probe=probe,
+    cards="RDM6300: 125 kHz EM4100 tags (5-byte IDs); a line reader: whatever its own chip reads",
+)

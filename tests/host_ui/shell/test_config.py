@@ -300,7 +300,7 @@ def test_hal_options_match_the_backends_constructors():
         assert set(options) <= accepted, (kind, set(options) - accepted)
     assert config.buttons.hal_options()["pins"] == {"confirm": 16, "f2": 31}
     assert config.beeper.hal_options()["frequency_hz"] == 2700.0
-    assert config.reader.spi_path == "/dev/spidev0.0"
+    assert config.reader.devices() == ["/dev/spidev0.0"]
 
 
 def test_sim_backends_load_through_hal_with_the_options():

@@ -123,7 +123,8 @@ def ready_pi(fake: FakeRoot, model: str = "Raspberry Pi 4 Model B Rev 1.5") -> N
 def test_a_pc_with_the_simulator_is_all_ok(fake, data):
     found = checks(config_for(data), fake, env={"DISPLAY": ":0", "HOME": str(fake.path)})
     assert worst(found.values()) == "ok", format_checks(found.values())
-    assert list(found)[:2] == ["config", "spi"]
+    # The simulator declares no probe: no reader line, and no SPI line.
+    assert list(found)[:2] == ["config", "gpio"] and "spi" not in found and "reader" not in found
 
 
 def test_check_refuses_bad_status_and_multi_line_text():
@@ -152,9 +153,11 @@ def test_read_model_and_pi5(fake):
 
 
 # ----------------------------------------------------------------------------------------------- SPI
-def test_spi_not_used_by_a_serial_reader(fake, data):
+def test_a_serial_reader_gets_its_own_line_and_no_spi_line(fake, data):
     config = config_for(data, '[hardware.reader]\nbackend = "serial"\nport = "/dev/ttyUSB0"\n')
-    assert_status(checks(config, fake)["spi"], "ok", "not used")
+    found = checks(config, fake)
+    assert "spi" not in found
+    assert_status(found["serial"], "fail", "/dev/ttyUSB0 is not connected", "/dev/serial/by-id/")
 
 
 def test_spi_not_enabled(fake, data):
