@@ -13,6 +13,7 @@ import dataclasses
 
 import pytest
 
+from hal.evdev_reader import KeyboardReader
 from hal.interfaces import CardPresented, CardRemoved, ReaderBack, ReaderLost
 from hal.serial_frames import rdm6300_frame
 from hal.serial_reader import SerialReader
@@ -124,7 +125,39 @@ class LinesHarness(SerialHarness):
             self.port.feed(b"04a1\x00\xff#b2c3\r\n")
 
 
-HARNESSES = {"sim": SimHarness, "mfrc522": Mfrc522Harness, "serial-rdm6300": SerialHarness,
+class KeyboardHarness:
+    """A USB reader that types the card's number as 10 decimal digits (reversed bytes, as most do), again and
+    again while the card is held, on the fake evdev; found by its /dev/input/by-id path."""
+
+    uids = ("04A1B2C3", "1A2B3C4D", "C3B2A1F4")
+    path = "/dev/input/by-id/usb-Sycreader_RFID_Technology_Co.__Ltd_SYC_ID_IC_USB_Reader_08FF20140315-event-kbd"
+
+    def __init__(self, request, clock):
+        self.world = request.getfixturevalue("fake_evdev")
+        self.node = self.world.add(self.path)
+        self.reader = KeyboardReader(device=self.path, uid_order="reversed", uid_digits="decimal", clock=clock)
+
+    def place(self, uid):
+        self.node.stream(self.reader.form.write(uid))
+
+    def take(self, uid):
+        self.node.stream(None)
+
+    def miss(self, n=1):
+        self.node.gaps += n
+
+    def garble(self, n=1):
+        for _ in range(n):
+            self.node.type("12-45")  # a key that no number has: noise, shrugged off
+
+    def break_(self):
+        self.node.unplug()
+
+    def repair(self):
+        self.node.replug()
+
+
+HARNESSES = {"sim": SimHarness, "keyboard": KeyboardHarness, "mfrc522": Mfrc522Harness, "serial-rdm6300": SerialHarness,
              "serial-lines": LinesHarness}
 
 
