@@ -152,6 +152,7 @@ class ReaderBackend:
       an option says.
     - ``probe(host, options) -> [Finding]``: its doctor lines (None: none).
     - ``cards``: which cards it reads, one line (``13.56 MHz ISO 14443A: MIFARE Classic, NTAG``).
+    - ``pc``: it works on a PC too (a USB reader): ``banquier sim`` then reads it beside the tray's cards.
     """
 
     name: str
@@ -170,6 +171,7 @@ class ReaderBackend:
     uid_form_of: Callable[[Options], UidForm] | None = None
     probe: Callable[[ProbeHost, Options], list[Finding]] | None = None
     cards: str = ""
+    pc: bool = False
 
     def defaults(self) -> dict[str, Any]:
         """``{key: default}`` of its options."""

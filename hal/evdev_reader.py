@@ -298,4 +298,5 @@ BACKEND = ReaderBackend(
     uid_form_of=lambda options: UidForm(options.get("uid_order", "sent"), options.get("uid_digits", "auto")),
     probe=probe,
     cards="what its own chip reads: a 125 kHz one EM4100 tags, a 13.56 MHz one MIFARE Classic and NTAG",
+    pc=True,
 )

@@ -153,3 +153,25 @@ def test_whatever_form_a_reader_types_the_card_comes_out_canonical(raw, order, d
         node.type(form.write(uid), numpad=numpad, shift=shift)
         assert run(reader, clock, 2) == [CardPresented(uid)]
         reader.close()
+
+
+def test_the_simulator_reads_a_configured_usb_reader_beside_its_tray(node, fake_clock):
+    from hal.sim_reader import SimReader
+    from host_ui.shell.config import parse_config
+    from host_ui.sim import TrayAndReader, _real_reader
+
+    assert _real_reader(parse_config("")) is None  # the simulator's own reader alone
+    assert _real_reader(parse_config('[hardware.reader]\nbackend = "mfrc522"\n')) is None  # a Pi's header reader
+    config = parse_config(f'[hardware.reader]\nbackend = "keyboard"\ndevice = "{BY_ID}"\n')
+    real = _real_reader(config)
+    real._clock = fake_clock
+    tray = SimReader(clock=fake_clock)
+    both = TrayAndReader(tray, real)
+    tray.present("04A1B2C3")
+    node.type("0012345678")
+    events = []
+    for _ in range(3):
+        events += both.poll()
+        fake_clock.advance(both.next_poll_in() or 0.05)
+    assert events == [CardPresented("04A1B2C3"), CardPresented("00BC614E")]
+    real.close()
