@@ -143,7 +143,8 @@ class ReaderBackend:
     - ``options``: its :class:`Option` keys; ``check(options) -> (key, reason) | None``: cross-key checks.
     - ``extra``: the pip extra that installs its vendor library (``pip install 'banquier[evdev]'``), or "";
       ``packages``: the pip requirements that extra holds (for the doctor's fix).
-    - ``groups``: ``(group, what needs it)`` the user must be in; ``gpio``: whether it drives GPIO pins.
+    - ``groups``: ``(group, what needs it)`` the user must be in, or ``groups_of(options)`` when an option
+      says (a PN532 on I²C, SPI or a UART); ``gpio``: whether it drives GPIO pins.
     - ``device_classes``: the unit's ``DeviceAllow=`` classes (``char-spi``: names in ``/proc/devices``);
       ``devices(options) -> [absolute path]``: the device nodes it opens.
     - ``pins(options) -> [(header pin, what)]``: the header pins it takes, checked against the other parts;
@@ -163,6 +164,7 @@ class ReaderBackend:
     extra: str = ""
     packages: tuple[str, ...] = ()
     groups: tuple[tuple[str, str], ...] = ()
+    groups_of: Callable[[Options], tuple[tuple[str, str], ...]] | None = None
     gpio: bool = False
     device_classes: tuple[str, ...] = ()
     devices: Callable[[Options], list[str]] = _no_devices
@@ -187,6 +189,10 @@ class ReaderBackend:
                 continue
             out[option.keyword] = str(value) if isinstance(value, Path) else value
         return out
+
+    def needed_groups(self, options: Options) -> tuple[tuple[str, str], ...]:
+        """``(group, what needs it)`` for this reader, so configured."""
+        return self.groups_of(options) if self.groups_of is not None else self.groups
 
     def form(self, options: Options) -> UidForm:
         """How this reader, so configured, writes a UID."""

@@ -43,7 +43,8 @@ Factory = Callable[..., Device]
 _BASES = {"reader": CardReader, "beeper": Beeper, "buttons": Buttons}
 
 #: The modules that declare a card reader backend (each has ``BACKEND``), in the order they are shown.
-READER_MODULES = ("hal.sim_reader", "hal.mfrc522_reader", "hal.serial_reader", "hal.evdev_reader")
+READER_MODULES = ("hal.sim_reader", "hal.mfrc522_reader", "hal.serial_reader", "hal.evdev_reader",
+                  "hal.pn532_reader", "hal.pcsc_reader")
 
 _declared: dict[str, ReaderBackend] = {}
 

@@ -568,7 +568,7 @@ def _needed_groups(config: Config) -> dict[str, list[str]]:
     def need(group: str, why: str) -> None:
         needed.setdefault(group, []).append(why)
 
-    for group, why in config.reader.declaration.groups:
+    for group, why in config.reader.declaration.needed_groups(config.reader.options):
         need(group, why)
     if config.beeper.backend == "gpio":
         need("gpio", "the beeper")

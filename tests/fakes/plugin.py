@@ -15,6 +15,9 @@ Register once in a root ``conftest.py``::
 * ``fake_serial``: a ``FakeSerialWorld`` installed as ``serial``; ``fake_serial.add(path)`` makes a port.
 * ``fake_evdev``: a ``FakeEvdevWorld`` installed as ``evdev``; ``fake_evdev.add(path, name)`` makes a USB reader
   that types card numbers.
+* ``fake_pn532``: a ``FakePn532World`` installed as ``adafruit_pn532`` (and Blinka's ``board``, ``busio``,
+  ``digitalio``); ``enter(uid)``/``leave(uid)`` a card.
+* ``fake_pcsc``: a ``FakePcscWorld`` installed as pyscard's ``smartcard``; ``add(name)`` plugs a reader in.
 * ``sim_reader``, ``sim_beeper``, ``sim_buttons``: the simulator backends on ``fake_clock`` (silent).
 """
 
@@ -33,12 +36,14 @@ from tests.fakes.clock import FakeClock
 from tests.fakes.fake_evdev import FakeEvdevWorld
 from tests.fakes.fake_gpio import FakeGPIO
 from tests.fakes.fake_mfrc522 import FakeMFRC522
+from tests.fakes.fake_pcsc import FakePcscWorld
+from tests.fakes.fake_pn532 import FakePn532World
 from tests.fakes.fake_serial import FakeSerialWorld
 from tests.fakes.fake_spidev import FakeSpiBus
 from tests.fakes.install import purge_mfrc522, vendor_modules
 
-__all__ = ["fake_clock", "fake_gpio", "fake_mfrc522", "make_rc522_reader", "fake_serial", "fake_evdev",
-           "sim_reader", "sim_beeper", "sim_buttons"]
+__all__ = ["fake_clock", "fake_gpio", "fake_mfrc522", "make_rc522_reader", "fake_serial", "fake_evdev", "fake_pn532",
+           "fake_pcsc", "sim_reader", "sim_beeper", "sim_buttons"]
 
 
 @pytest.fixture
@@ -107,6 +112,20 @@ def fake_serial(mocker) -> FakeSerialWorld:
 def fake_evdev(mocker) -> FakeEvdevWorld:
     world = FakeEvdevWorld()
     mocker.patch.dict(sys.modules, vendor_modules(evdev=world))
+    return world
+
+
+@pytest.fixture
+def fake_pn532(mocker) -> FakePn532World:
+    world = FakePn532World()
+    mocker.patch.dict(sys.modules, world.modules)
+    return world
+
+
+@pytest.fixture
+def fake_pcsc(mocker) -> FakePcscWorld:
+    world = FakePcscWorld()
+    mocker.patch.dict(sys.modules, world.modules)
     return world
 
 

@@ -77,7 +77,7 @@ def test_environment_overrides_the_configuration():
 
 def test_unknown_backend_names_the_choices_and_the_variable():
     with pytest.raises(UnknownBackendError, match=r"no reader backend 'nfc9' \(from BANQUIER_READER\); "
-                                                  r"use one of: keyboard, mfrc522, serial, sim"):
+                                                  r"use one of: keyboard, mfrc522, pcsc, pn532, serial, sim"):
         hal.load_reader("sim", env={"BANQUIER_READER": "nfc9"})
     with pytest.raises(LookupError):
         hal.load_beeper("trumpet", env={})
