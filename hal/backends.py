@@ -154,6 +154,9 @@ class ReaderBackend:
     - ``probe(host, options) -> [Finding]``: its doctor lines (None: none).
     - ``cards``: which cards it reads, one line (``13.56 MHz ISO 14443A: MIFARE Classic, NTAG``).
     - ``pc``: it works on a PC too (a USB reader): ``banquier sim`` then reads it beside the tray's cards.
+    - ``system_packages``: the Debian packages ``deploy/install.sh`` installs for it (a ``python3-NAME`` there
+      stands for the extra's requirement ``NAME``, which pip then leaves alone); ``raspi_config``: the
+      ``raspi-config nonint`` settings it needs on (``do_i2c``).
     """
 
     name: str
@@ -174,6 +177,8 @@ class ReaderBackend:
     probe: Callable[[ProbeHost, Options], list[Finding]] | None = None
     cards: str = ""
     pc: bool = False
+    system_packages: tuple[str, ...] = ()
+    raspi_config: tuple[str, ...] = ()
 
     def defaults(self) -> dict[str, Any]:
         """``{key: default}`` of its options."""

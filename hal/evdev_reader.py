@@ -299,4 +299,5 @@ BACKEND = ReaderBackend(
     probe=probe,
     cards="what its own chip reads: a 125 kHz one EM4100 tags, a 13.56 MHz one MIFARE Classic and NTAG",
     pc=True,
+    system_packages=("python3-evdev",),
 )

@@ -170,4 +170,5 @@ BACKEND = ReaderBackend(
     probe=probe,
     cards="13.56 MHz ISO 14443A: MIFARE Classic, NTAG and Ultralight; the ACR122U also FeliCa",
     pc=True,
+    system_packages=("pcscd", "python3-pyscard"),
 )

@@ -269,4 +269,5 @@ BACKEND = ReaderBackend(
     pins=_pins,
     probe=probe,
     cards="13.56 MHz ISO 14443A: MIFARE Classic (4-byte UID), NTAG and Ultralight stickers (7 bytes)",
+    raspi_config=("do_i2c",),
 )

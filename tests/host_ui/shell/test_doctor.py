@@ -768,3 +768,36 @@ def test_an_edition_with_gaps_gets_one_english_line(fake, data, monkeypatch, tmp
     assert_status(found[1], "warn", "edition us-gaps lacks texts in uk: 1 square (first: square 39)",
                   "the edition's own language")
     assert "us " not in format_checks(found).replace("us-gaps", "")
+
+
+# ------------------------------------------------------------------- the other readers' declared probes
+KEYBOARD = '[hardware.reader]\nbackend = "keyboard"\ndevice = "/dev/input/by-id/usb-RFID-event-kbd"\n'
+
+
+def test_keyboard_reader_missing_then_not_permitted_then_ok(fake, data):
+    found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: "1.7.0" if d == "evdev" else None)
+    assert_status(found["keyboard"], "fail", "usb-RFID-event-kbd is not connected", "/dev/input/by-id/")
+    fake.write("dev/input/by-id/usb-RFID-event-kbd")
+    found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: "1.7.0" if d == "evdev" else None,
+                   access=lambda p, m: False)
+    assert_status(found["keyboard"], "fail", "may not use /dev/input/by-id/usb-RFID-event-kbd")
+    found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: "1.7.0" if d == "evdev" else None,
+                   access=lambda p, m: True)
+    assert_status(found["keyboard"], "ok", "usable by")
+    assert_status(found["groups"], "fail", "input", "the keyboard card reader")
+
+
+def test_keyboard_reader_without_evdev_names_the_package(fake, data):
+    found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: None)
+    assert_status(found["keyboard"], "fail", "python-evdev is not installed", "evdev>=1.6")
+
+
+def test_pn532_on_i2c_not_enabled(fake, data):
+    found = checks(config_for(data, '[hardware.reader]\nbackend = "pn532"\n'), fake)
+    assert_status(found["pn532"], "fail", "I²C is not enabled: /dev/i2c-1 is missing", "do_i2c 0")
+
+
+def test_pcsc_without_pcscd(fake, data):
+    found = checks(config_for(data, '[hardware.reader]\nbackend = "pcsc"\n'), fake,
+                   installed=lambda d: "2.2" if d == "pyscard" else None)
+    assert_status(found["pcsc"], "fail", "pcscd is not running", "apt install pcscd")
