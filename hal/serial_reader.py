@@ -29,6 +29,7 @@ from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.interfaces import Clock
 from hal.presence import PollingReader, ReaderTiming, ScanResult, check_range
 from hal.serial_frames import FrameParser, LineParser, Rdm6300Parser
+from hal.uid import UID_DIGITS, UID_ORDERS, UidForm
 
 __all__ = ["SerialReader", "BACKEND", "PROTOCOLS", "port_group"]
 
@@ -78,6 +79,8 @@ class SerialReader(PollingReader):
         port: device path, preferably ``/dev/serial/by-id/...`` (required).
         protocol: "rdm6300" (default) or "lines".
         baudrate: 1200..921600 (default 9600, the RDM6300's).
+        uid_order, uid_digits: how a "lines" reader writes the UID (``hal.uid.UidForm``; default "sent", "hex");
+            an RDM6300's frames have one form.
         clock, poll_interval_s, removal_debounce_s, failures_before_lost, recover_interval_s:
             as ``hal.presence.PollingReader``; ``failures_before_lost`` defaults to 1 here (a failed
             read means the port is gone).
@@ -91,6 +94,7 @@ class SerialReader(PollingReader):
     backend = "serial"
 
     def __init__(self, *, port: str | None = None, protocol: str = "rdm6300", baudrate: int = 9600,
+                 uid_order: str = "sent", uid_digits: str = "hex",
                  clock: Clock | None = None, failures_before_lost: int = 1,
                  **timing: Unpack[ReaderTiming]) -> None:
         super().__init__(clock=clock, failures_before_lost=failures_before_lost, **timing)
@@ -100,18 +104,25 @@ class SerialReader(PollingReader):
             raise HalConfigError(f"protocol={protocol!r}: use one of {', '.join(PROTOCOLS)}")
         self._port_path = port
         self._protocol = protocol
+        try:
+            self.form = UidForm(uid_order, uid_digits)
+        except ValueError as exc:
+            raise HalConfigError(str(exc)) from None
         self._baudrate = int(check_range("baudrate", baudrate, 1200, 921600, unit="baud"))
         try:
             self._serial: _SerialModule = importlib.import_module("serial")
         except ImportError as exc:
             raise BackendUnavailableError("pyserial is not installed: pip install pyserial") from exc
-        self._parser = PROTOCOLS[protocol]()
+        self._parser = self._new_parser()
         self._port: _Port | None = None
         self._port = self._open()
 
     @property
     def port(self) -> str:
         return self._port_path
+
+    def _new_parser(self) -> FrameParser:
+        return LineParser(form=self.form) if self._protocol == "lines" else PROTOCOLS[self._protocol]()
 
     @property
     def noise(self) -> int:
@@ -165,7 +176,7 @@ class SerialReader(PollingReader):
             self._port = self._open()
         except HalDeviceError as exc:
             return str(exc)
-        self._parser = PROTOCOLS[self._protocol]()  # a fresh stream starts mid-frame
+        self._parser = self._new_parser()  # a fresh stream starts mid-frame
         return None
 
     def _drop_port(self) -> None:
@@ -215,6 +226,8 @@ BACKEND = ReaderBackend(
         Option("format", "str", "rdm6300", arg="protocol", choices=tuple(PROTOCOLS),
                doc="rdm6300 frames, or lines: one hex UID per line"),
         Option("baudrate", "int", 9600, lo=1200, hi=921_600, hint="baud", doc="the port's speed"),
+        Option("uid_order", "str", "sent", choices=UID_ORDERS, doc="a lines reader: the byte order it prints"),
+        Option("uid_digits", "str", "hex", choices=UID_DIGITS, doc="a lines reader: hex or decimal"),
     ),
     check=_check,
     packages=("pyserial>=3.5",),
@@ -223,4 +236,6 @@ BACKEND = ReaderBackend(
     devices=lambda options: [str(options["port"])] if options.get("port") else [],
     probe=probe,
     cards="RDM6300: 125 kHz EM4100 tags (5-byte IDs); a line reader: whatever its own chip reads",
+    uid_form_of=lambda options: UidForm(options.get("uid_order", "sent"), options.get("uid_digits", "hex"))
+    if options.get("format") == "lines" else UidForm(),
 )

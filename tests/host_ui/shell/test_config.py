@@ -232,7 +232,8 @@ def test_environment_overrides_single_keys(tmp_path, home):
            "BANQUIER_DISPLAY_OUTPUT": "framebuffer", "BANQUIER_FULLSCREEN": "yes"}
     config = load_config(path, env, root=tmp_path)
     assert config.reader.backend == "serial"
-    assert config.reader.hal_options() == {"port": "/dev/ttyUSB0", "protocol": "rdm6300", "baudrate": 9600}
+    assert config.reader.hal_options() == {"port": "/dev/ttyUSB0", "protocol": "rdm6300", "baudrate": 9600,
+                                           "uid_order": "sent", "uid_digits": "hex"}
     assert (config.beeper.backend, config.buttons.backend) == ("none", "sim")
     assert (config.game.language, config.game.edition) == ("uk", "us")
     assert config.storage.data_dir == tmp_path / "data"
