@@ -53,6 +53,14 @@ class AlreadyEnrolled(CardsError, ValueError):
     code = "card_already_enrolled"
 
 
+class AmbiguousCard(CardsError, ValueError):
+    """A card whose UID read backwards is another enrolled card's: a reader that writes UIDs in the other byte
+    order (many USB readers do) could not tell the two apart. ``params`` holds ``uid``, ``other_uid`` and the
+    other card's role."""
+
+    code = "card_ambiguous"
+
+
 class RoleHasCard(CardsError, ValueError):
     """A role that already has a card was given another one without ``replace``. ``params`` holds the
     role and ``current_uid``."""

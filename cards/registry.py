@@ -17,8 +17,17 @@ refused with the line and the reason, and never replaced by an empty set (field-
 :class:`Enrolment` is the guided sequence the terminal drives ("Tap the card for player 1", "Tap the
 sticker on Rue de la Paix", ...): pure logic over a registry, each step skippable.
 
-UIDs are the canonical text of ``hal.uid``: upper-case hex of the card's real 4, 5, 7 or 10 bytes
-(field-notes 5). ``cards`` does not import ``hal``; :func:`normalize_uid` below accepts the same forms.
+UIDs are the canonical text of ``hal.uid``: upper-case hex of the card's real 4, 5, 7 or 10 bytes in the order
+the card sends them (field-notes 5). ``cards`` does not import ``hal``; :func:`normalize_uid` below accepts the
+same forms. Each reader backend turns what its reader writes (reversed bytes, a 10-digit decimal number) into
+this one form (``hal.uid.UidForm``), so the same card is the same role on every reader, and a card set keeps
+only canonical UIDs. Card sets written before readers declared their form hold the same canonical text (every
+earlier backend wrote it), in any accepted spelling (lower case, ``04:a1:...``): they load and match unchanged,
+and are rewritten canonical at the next change.
+
+One ambiguity is refused at enrolment: a card whose UID read backwards is another enrolled card's UID
+(:class:`~cards.errors.AmbiguousCard`), since a reader declared with the wrong byte order would take one card
+for the other. A card set that already holds such a pair still loads (nothing enrolled before is lost).
 """
 from __future__ import annotations
 
@@ -38,6 +47,7 @@ from typing import Any
 from cards.editions import Edition, load_edition
 from cards.errors import (
     AlreadyEnrolled,
+    AmbiguousCard,
     CardSetError,
     CardSetFileError,
     EnrolmentStateError,
@@ -52,7 +62,7 @@ __all__ = [
     "UID_LENGTHS", "PLAYER_NUMBERS", "CARD_SET_FILE", "normalize_uid", "deed_squares", "PlayerCard",
     "DeedCard", "BankerCard", "PropertyCard", "EventCard", "PROPERTY_NUMBERS", "EVENT_NUMBERS",
     "Role", "parse_role", "describe", "role_params", "default_card_set_path",
-    "CardRegistry", "EnrolmentStep", "EnrolmentResult", "EnrolmentSummary", "Enrolment",
+    "reversed_uid", "CardRegistry", "EnrolmentStep", "EnrolmentResult", "EnrolmentSummary", "Enrolment",
 ]
 
 #: Byte lengths a UID may have: 4/7/10 (ISO 14443A single/double/triple size) and 5 (EM4100 tags read
@@ -433,6 +443,17 @@ def _already_enrolled(uid: str, current: Role, edition: Edition | None) -> Alrea
                            f"one first to give it another role.", params={"uid": uid, **role_params(current, edition)})
 
 
+def reversed_uid(uid: str) -> str:
+    """The canonical ``uid`` with its bytes in the other order (``"04A1B2C3"`` -> ``"C3B2A104"``)."""
+    return "".join(reversed([uid[i:i + 2] for i in range(0, len(uid), 2)]))
+
+
+def _ambiguous(uid: str, other: str, role: Role, edition: Edition | None) -> AmbiguousCard:
+    return AmbiguousCard(f"Card {uid} read backwards is card {other}, already {describe(role, edition)}: a reader "
+                         f"that reverses UIDs could not tell them apart; use another card.",
+                         params={"uid": uid, "other_uid": other, **role_params(role, edition)})
+
+
 def _role_has_card(role: Role, uid: str, edition: Edition | None) -> RoleHasCard:
     if isinstance(role, PlayerCard):
         has = f"Player {role.number} already has a bank card"
@@ -539,6 +560,8 @@ class CardRegistry:
         the same one ("This card is already player 2's bank card: ..."): forget it first to give it another.
         Raises :class:`~cards.errors.RoleHasCard` (a ``ValueError``) if ``role`` already has another card,
         unless ``replace`` is true: re-enrolling a lost card, whose old UID is then forgotten.
+        Raises :class:`~cards.errors.AmbiguousCard` (a ``ValueError``) if ``uid`` read backwards is another
+        card of the set (one that stays).
         Raises ``InvalidUidError``, ``InvalidRoleError``, or ``CardSetFileError`` (nothing changed).
         """
         uid, role = normalize_uid(uid), _check_role(role)
@@ -547,6 +570,7 @@ class CardRegistry:
         if previous is not None and not replace:
             raise self._role_has_card(role, previous)
         cards = {u: r for u, r in self._by_uid.items() if u != previous}
+        self._refuse_ambiguous(uid, cards)
         cards[uid] = role
         self._commit(cards)
         return previous
@@ -590,7 +614,8 @@ class CardRegistry:
                 self._refuse_enrolled(uid)
                 if role in self._by_role:
                     raise self._role_has_card(role, self._by_role[role])
-            except (AlreadyEnrolled, RoleHasCard) as exc:
+                self._refuse_ambiguous(uid, cards)
+            except (AlreadyEnrolled, RoleHasCard, AmbiguousCard) as exc:
                 raise type(exc)(f"imported text, line {lines[uid]}: {exc}",
                                 params={**exc.params, "line": lines[uid]}) from None
             cards[uid] = role
@@ -627,6 +652,21 @@ class CardRegistry:
 
     def _role_has_card(self, role: Role, uid: str) -> RoleHasCard:
         return _role_has_card(role, uid, self.edition)
+
+    def ambiguity(self, uid: str, cards: Mapping[str, Role] | None = None) -> AmbiguousCard | None:
+        """The refusal for enrolling ``uid`` when its reversed UID is another card of ``cards`` (default: this
+        set), or None. Raises ``InvalidUidError``."""
+        uid = normalize_uid(uid)
+        other = reversed_uid(uid)
+        cards = self._by_uid if cards is None else cards
+        if other != uid and other in cards:
+            return _ambiguous(uid, other, cards[other], self.edition)
+        return None
+
+    def _refuse_ambiguous(self, uid: str, cards: Mapping[str, Role]) -> None:
+        problem = self.ambiguity(uid, cards)
+        if problem is not None:
+            raise problem
 
     def __repr__(self) -> str:
         return f"CardRegistry({str(self.path) if self.path else None!r}, {len(self)} cards)"
@@ -665,6 +705,8 @@ class EnrolmentResult:
       ("This card is already player 2's bank card"); ``params`` describe that role. Refused.
     - ``role_has_card`` / ``role_has_card``: the step's role already has another card and the enrolment may
       not replace it. Refused.
+    - ``ambiguous`` / ``card_ambiguous``: the card read backwards is another enrolled card (``other_uid``); a
+      reader that reverses UIDs could not tell them apart. Refused.
 
     ``params`` always hold ``uid`` and, except for ``already_enrolled``, :func:`role_params` of ``role``.
     """
@@ -800,6 +842,11 @@ class Enrolment:
             has_card = _role_has_card(role, previous, self.edition)
             return EnrolmentResult("role_has_card", role, uid, has_card.code, MappingProxyType(has_card.params),
                                    str(has_card), previous_uid=previous)
+        ambiguous = self.registry.ambiguity(uid, {u: r for u, r in self.registry._by_uid.items()
+                                                  if not (may_replace and u == previous)})
+        if ambiguous is not None:  # its reversed UID is another card: refused, as CardRegistry.enrol would
+            return EnrolmentResult("ambiguous", role, uid, ambiguous.code, MappingProxyType(ambiguous.params),
+                                   str(ambiguous))
         replaced = self.registry.enrol(uid, role, replace=may_replace)
         self._taken[role] = uid
         what = describe(role, self.edition)

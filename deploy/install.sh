@@ -29,8 +29,15 @@
 #      with the service's configuration (through sudo -u banquier, or it says what to type);
 #   7. the systemd unit banquier.service, enabled at boot (and restarted if it was running).
 #
+# The card reader: the backend named by --reader, else by [hardware.reader] backend in an existing
+# /etc/banquier/config.toml (else the MFRC522), declares what it needs (hal/<backend>_reader.py, BACKEND):
+# its Debian packages (pcscd and python3-pyscard for PC/SC, python3-evdev for a USB keyboard reader), its
+# pip extra (Adafruit's PN532 library), its groups (i2c for a PN532 on I²C, input, dialout) and the
+# raspi-config settings it needs on (I²C for a PN532); this script installs and sets those too.
+#
 # Options:
 #   --source DIR   the Banquier checkout to install (default: the one this script is in).
+#   --reader NAME  the card reader backend (mfrc522, serial, keyboard, pn532, pcsc) to prepare the Pi for.
 #   -h, --help     this help.
 # It installs on the machine it runs on; to prepare an SD card, boot it in a Pi and run it there.
 # Commands can be replaced through the variables APT_GET, APT_CACHE, DPKG_QUERY, SYSTEMCTL, RASPI_CONFIG,
@@ -68,6 +75,7 @@ COMMAND_DIR=/usr/local/bin
 
 ROOT=${BANQUIER_TEST_ROOT:-}
 SOURCE=""
+READER=""
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
@@ -77,6 +85,8 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --source) [ $# -ge 2 ] || die "--source needs a directory"; SOURCE=$2; shift 2 ;;
         --source=*) SOURCE=${1#--source=}; shift ;;
+        --reader) [ $# -ge 2 ] || die "--reader needs a backend name"; READER=$2; shift 2 ;;
+        --reader=*) READER=${1#--reader=}; shift ;;
         -h|--help) usage; exit 0 ;;
         --root|--root=*) die "--root is gone: it could not make an image that runs on a Pi. Boot the SD card in the Pi and run sudo deploy/install.sh there" ;;
         *) usage >&2; die "unknown option: $1" ;;
@@ -166,6 +176,52 @@ available_package() {
     "$APT_CACHE" show "$1" 2>/dev/null | grep -q '^Package:'
 }
 PACKAGES=(python3 python3-venv python3-dev gcc python3-pygame python3-spidev python3-evdev fonts-dejavu-core sqlite3)
+# What the card reader declares it needs (hal.backends.ReaderBackend), read from the source's own declarations.
+READER_PLAN=$(PYTHONPATH="$SOURCE" "$PYTHON" - "$ROOT$CONFIG_DIR/config.toml" "$READER" "$SOURCE/pyproject.toml" \
+              2>/dev/null <<'PY' || true
+import re, sys, tomllib
+from hal.registry import reader_backends
+config, chosen, pyproject = sys.argv[1:4]
+options = {}
+if not chosen:
+    try:
+        options = tomllib.load(open(config, "rb")).get("hardware", {}).get("reader", {})
+    except (OSError, ValueError):
+        options = {}
+    chosen = options.get("backend", "auto")
+if chosen in ("", "auto"):
+    chosen = "mfrc522"
+declared = reader_backends()
+if chosen not in declared:
+    print("unknown", chosen)
+    sys.exit()
+backend = declared[chosen]
+print("backend", chosen)
+for package in backend.system_packages:
+    print("apt", package)
+for group, _ in backend.needed_groups({**backend.defaults(), **options}):
+    print("group", group)
+for setting in backend.raspi_config:
+    print("enable", setting)
+name = lambda r: re.split(r"[\s<>=!~;\[(]", r, maxsplit=1)[0].lower().replace("_", "-")
+if backend.extra and backend.extra != "pi":
+    for r in tomllib.load(open(pyproject, "rb"))["project"]["optional-dependencies"].get(backend.extra, []):
+        if f"python3-{name(r)}" not in backend.system_packages:
+            print("pip", r)
+PY
+)
+READER_PIP=()
+READER_ENABLE=()
+while read -r kind value; do
+    case "$kind" in
+        unknown) die "--reader $value: no such card reader backend (see hal/README.md)" ;;
+        backend) say "card reader: $value" ;;
+        apt) PACKAGES+=("$value") ;;
+        group) [[ " ${DEVICE_GROUPS[*]} " == *" $value "* ]] || DEVICE_GROUPS+=("$value") ;;
+        enable) READER_ENABLE+=("$value") ;;
+        pip) READER_PIP+=("$value") ;;
+    esac
+done <<< "$READER_PLAN"
 LGPIO_FROM=""
 NEED_UPDATE=no
 if [ "$LGPIO" = yes ]; then
@@ -253,6 +309,18 @@ if [ "$REBOOT" = no ] && [ "$ON_PI" = yes ] && [ -z "$ROOT" ] && [ -n "$CONFIG_T
         && grep -Eq '^[[:space:]]*dtparam=spi=on' "$CONFIG_TXT" && ! compgen -G "/dev/spidev*" >/dev/null; then
     REBOOT=yes  # enabled, but not in effect yet
 fi
+
+# What the card reader needs on besides SPI (I²C for a PN532): raspi-config, when it is there.
+for setting in "${READER_ENABLE[@]}"; do
+    if [ "$ON_PI" = yes ] && command -v "$RASPI_CONFIG" >/dev/null 2>&1; then
+        say "card reader: raspi-config nonint $setting 0"
+        "$RASPI_CONFIG" nonint "$setting" 0
+        # I²C (do_i2c, the only such setting today) is in effect once /dev/i2c-* is there.
+        [ -n "$ROOT" ] || compgen -G "/dev/i2c-*" >/dev/null || reboot_needed
+    else
+        say "card reader: not a Raspberry Pi with raspi-config: turn on $setting yourself"
+    fi
+done
 
 # ------------------------------------------------------------------------------ 3. the service user
 group_exists() { grep -q "^$1:" "$ROOT/etc/group" 2>/dev/null; }
@@ -393,6 +461,7 @@ if [ "$LGPIO_FROM" = pypi ] && ! offline install "$LGPIO_REQUIREMENT" 2>/dev/nul
     fi
     offline install "$LGPIO_REQUIREMENT"
 fi
+REQUIREMENTS+=("${READER_PIP[@]}")
 from_wheelhouse "${REQUIREMENTS[@]}"
 if [ ${#NO_DEPS[@]} -gt 0 ]; then
     from_wheelhouse --no-deps "${NO_DEPS[@]}"

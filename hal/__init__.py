@@ -2,7 +2,7 @@
 
 ``hal`` turns hardware into events (a card was presented, a button was pressed) and commands (beep).
 Importing it needs no Raspberry Pi library: vendor modules (RPi.GPIO or rpi-lgpio, spidev, mfrc522,
-pyserial, pygame) are imported only by the backend that uses them, when it is loaded.
+pyserial, evdev, adafruit_pn532, pyscard, pygame) are imported only by the backend that uses them, when it is loaded.
 
 Typical composition root::
 
@@ -17,7 +17,8 @@ Typical composition root::
     finally:
         hal.close_all()
 
-Backends: reader "sim" | "mfrc522" | "serial"; beeper "sim" | "gpio" | "none"; buttons "sim" |
+Backends: reader "sim" | "mfrc522" | "serial" | "keyboard" | "pn532" | "pcsc" (each declared in its own module,
+``hal.backends``); beeper "sim" | "gpio" | "none"; buttons "sim" |
 "gpio" | "none". Pins are physical header numbers (BOARD numbering), see ``hal.rpi_gpio``.
 """
 

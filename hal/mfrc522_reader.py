@@ -42,12 +42,13 @@ from typing import Protocol, Unpack
 
 from hal import rpi_gpio
 from hal.advice import permission_fix, spi_missing_fix
+from hal.backends import Finding, Option, Options, ProbeHost, ReaderBackend
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError, HalError
 from hal.interfaces import Clock
 from hal.presence import PollingReader, PollingTiming, ScanResult, check_range
 from hal.uid import bcc, crc_a, uid_from_bytes
 
-__all__ = ["Mfrc522Reader", "KNOWN_VERSIONS", "IDLE_POLL_INTERVAL_S", "Transceive", "Mfrc522Chip"]
+__all__ = ["Mfrc522Reader", "BACKEND", "KNOWN_VERSIONS", "IDLE_POLL_INTERVAL_S", "Transceive", "Mfrc522Chip"]
 
 log = logging.getLogger(__name__)
 
@@ -407,3 +408,109 @@ class Mfrc522Reader(PollingReader):
     def empty_poll(self) -> str:
         """One WUPA exchange and its outcome (``Transceive.*``), for measurements."""
         return self._transceive([PICC_WUPA], last_bits=7)[0]
+
+
+# -- the backend's declaration (hal.backends) -------------------------------------------------------------
+def spi_path(options: Options) -> str:
+    """The SPI device node of these options: ``/dev/spidev<spi_bus>.<spi_device>``."""
+    return f"/dev/spidev{options.get('spi_bus', 0)}.{options.get('spi_device', 0)}"
+
+
+def _pins(options: Options) -> list[tuple[int, str]]:
+    pins: list[tuple[int, str]] = []
+    if options.get("spi_bus", 0) == 0:
+        pins += [(rpi_gpio.SPI0_PINS[name], f"the reader's SPI {name}") for name in ("MOSI", "MISO", "SCLK")]
+        chip_select = "CE1" if options.get("spi_device", 0) == 1 else "CE0"
+        pins.append((rpi_gpio.SPI0_PINS[chip_select], "the reader's SPI chip select"))
+    return pins + [(options.get("reset_pin", 22), "hardware.reader.reset_pin")]
+
+
+def _spi_finding(host: ProbeHost, options: Options) -> Finding:
+    shown_path = spi_path(options)
+    wanted = host.path(shown_path)
+    present = sorted(p.name for p in host.path("/dev").glob("spidev*"))
+    if not wanted.exists():
+        if not present:
+            enabled = host.boot_setting(r"dtparam=spi=on\b")
+            where = host.boot_file()
+            shown = where or "/boot/firmware/config.txt"
+            if enabled and enabled[2]:
+                return Finding("spi", "fail", f"SPI is enabled in {shown} but {shown_path} is missing: the Pi "
+                                              f"has not rebooted since, or the overlay failed",
+                               "sudo reboot; if it is still missing after the reboot: dmesg | grep -i spi")
+            if enabled:
+                return Finding("spi", "fail", f"{shown_path} is missing: dtparam=spi=on in {shown} is under "
+                                              f"[{enabled[1]}], which does not apply to this Pi",
+                               f"move dtparam=spi=on under an [all] line at the end of {shown}, then sudo reboot")
+            if where is not None and not host.path("/usr/bin/raspi-config").exists():
+                return Finding("spi", "fail", f"SPI is not enabled: {shown_path} is missing",
+                               f"add the line dtparam=spi=on under an [all] line at the end of {shown}, then "
+                               f"sudo reboot")
+            return Finding("spi", "fail", f"SPI is not enabled: {shown_path} is missing",
+                           "sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in /boot/firmware/config.txt), "
+                           "then sudo reboot")
+        return Finding("spi", "fail", f"{shown_path} is missing; SPI devices present: {', '.join(present)}",
+                       "set spi_bus and spi_device in [hardware.reader] to one of them (spidev<bus>.<device>)")
+    if not host.usable(wanted):
+        group = host.group_of(wanted) or "unknown"
+        return Finding("spi", "fail", f"{host.user_name} may not use {shown_path} (group {group})",
+                       host.access_fix(wanted, "spi"))
+    return Finding("spi", "ok", f"SPI is enabled: {shown_path} is usable by {host.user_name}")
+
+
+def probe(host: ProbeHost, options: Options) -> list[Finding]:
+    """The doctor's lines for an MFRC522: SPI enabled and its device usable (``spi``), then the chip answering
+    its version register (``reader``; a clone is a warning)."""
+    spi = _spi_finding(host, options)
+    if spi.status == "fail":
+        return [spi, Finding("reader", "fail", "the reader chip was not tried: SPI is not usable",
+                             "fix SPI first (above)")]
+    if not host.probe_hardware:
+        return [spi, Finding("reader", "warn", "the reader chip was not tried (hardware probing is off)",
+                             "sudo systemctl stop banquier, then run banquier doctor again")]
+    where = spi_path(options)
+    wiring = (f"check the wiring (SDA->24, SCK->23, MOSI->19, MISO->21, RST->{options.get('reset_pin', 22)}, "
+              f"3.3 V, never 5 V) and stop the service while testing: sudo systemctl stop banquier")
+    try:
+        device = host.open_reader("mfrc522", **BACKEND.hal_options(options))
+    except BackendUnavailableError as exc:
+        return [spi, Finding("reader", "fail", f"the reader cannot load: {exc}",
+                             f"{host.pip} install {' '.join(repr(p) for p in BACKEND.packages)} (or run "
+                             f"deploy/install.sh again)")]
+    except (HalDeviceError, HalConfigError) as exc:
+        return [spi, Finding("reader", "fail", str(exc), wiring)]
+    except Exception as exc:
+        return [spi, Finding("reader", "fail", f"the reader failed to start: {type(exc).__name__}: {exc}", wiring)]
+    try:
+        version = getattr(device, "version", None)
+    finally:
+        device.close()
+    name = KNOWN_VERSIONS.get(version, "a chip") if version is not None else "the chip"
+    shown = f" (version 0x{version:02X})" if version is not None else ""
+    if version in (0x91, 0x92) or version is None:
+        return [spi, Finding("reader", "ok", f"{name}{shown} answers on {where}")]
+    return [spi, Finding("reader", "warn", f"{name}{shown} answers on {where}: a clone, not an NXP MFRC522",
+                         "it usually works; if cards are missed or misread, try a genuine MFRC522 board")]
+
+
+BACKEND = ReaderBackend(
+    name="mfrc522",
+    target="hal.mfrc522_reader:Mfrc522Reader",
+    summary="an RC522 board on the Pi's SPI header",
+    options=(
+        Option("spi_bus", "int", 0, arg="bus", lo=0, hi=6, doc="SPI bus (0: the header's SPI0)"),
+        Option("spi_device", "int", 0, arg="device", lo=0, hi=2, doc="chip select: 0 = CE0 (pin 24), 1 = CE1 (26)"),
+        Option("spi_speed_hz", "int", 1_000_000, lo=100_000, hi=10_000_000, hint="Hz",
+               doc="SPI clock; long wires want less"),
+        Option("reset_pin", "pin", 22, doc="header pin wired to RST"),
+    ),
+    extra="pi",
+    packages=("spidev>=3.6", "mfrc522==0.0.7"),
+    groups=(("spi", "the reader's SPI"), ("gpio", "the reader's reset pin")),
+    gpio=True,
+    device_classes=("char-spi rw",),
+    devices=lambda options: [spi_path(options)],
+    pins=_pins,
+    probe=probe,
+    cards="13.56 MHz ISO 14443A: MIFARE Classic (4-byte UID), NTAG and Ultralight stickers (7 bytes)",
+)

@@ -6,8 +6,12 @@ on a PC; on a Raspberry Pi the MFRC522 reader, the GPIO beeper and no buttons. A
 to load raises its error (what to install, which command enables SPI, which group to join); there is
 never a silent fallback to another backend (an unnoticed simulator would take no taps at the table).
 
-Backends are imported only when loaded, so ``import hal`` needs no Raspberry Pi library. Extra backends
-can be registered with ``register("reader", "name", "package.module:Class")``.
+Backends are imported only when loaded, so ``import hal`` needs no Raspberry Pi library. A card reader
+backend declares itself in its own module (``BACKEND``, a :class:`hal.backends.ReaderBackend`); the modules
+are listed once, in :data:`READER_MODULES`, and :func:`reader_backends` reads their declarations (a backend
+module imports its vendor library only when a reader is made). Extra backends can be registered with
+``register("reader", "name", "package.module:Class")`` (no options in the configuration then) or
+``declare(ReaderBackend(...))``.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ from pathlib import Path
 from typing import cast
 
 from hal import lifecycle
+from hal.backends import ReaderBackend
 from hal.errors import HalConfigError, UnknownBackendError
 from hal.interfaces import Beeper, Buttons, CardReader, Device
 
-__all__ = ["KINDS", "ENV_VARS", "register", "backends", "resolve_name", "is_raspberry_pi",
+__all__ = ["KINDS", "ENV_VARS", "READER_MODULES", "register", "declare", "reader_backends", "backends",
+           "resolve_name", "is_raspberry_pi",
            "load_reader", "load_beeper", "load_buttons"]
 
 KINDS = ("reader", "beeper", "buttons")
@@ -36,12 +42,14 @@ Factory = Callable[..., Device]
 
 _BASES = {"reader": CardReader, "beeper": Beeper, "buttons": Buttons}
 
+#: The modules that declare a card reader backend (each has ``BACKEND``), in the order they are shown.
+READER_MODULES = ("hal.sim_reader", "hal.mfrc522_reader", "hal.serial_reader", "hal.evdev_reader",
+                  "hal.pn532_reader", "hal.pcsc_reader")
+
+_declared: dict[str, ReaderBackend] = {}
+
 _registry: dict[str, dict[str, str | Factory]] = {
-    "reader": {
-        "sim": "hal.sim_reader:SimReader",
-        "mfrc522": "hal.mfrc522_reader:Mfrc522Reader",
-        "serial": "hal.serial_reader:SerialReader",
-    },
+    "reader": {},
     "beeper": {
         "sim": "hal.sim_beeper:SimBeeper",
         "gpio": "hal.gpio_beeper:GpioBeeper",
@@ -60,6 +68,35 @@ _DEVICE_DEFAULTS = {"reader": "mfrc522", "beeper": "gpio", "buttons": "none"}
 def _check_kind(kind: str) -> None:
     if kind not in KINDS:
         raise UnknownBackendError(f"no device kind {kind!r}; use one of {', '.join(KINDS)}")
+    if kind == "reader" and not _declared:
+        for module in READER_MODULES:
+            declare(importlib.import_module(module).BACKEND)
+
+
+def declare(backend: ReaderBackend) -> None:
+    """Add a reader backend from its declaration (its name, class, options...; see ``hal.backends``).
+
+    Raises:
+        HalConfigError: not a ``ReaderBackend``, or an empty name.
+    """
+    if not isinstance(backend, ReaderBackend):
+        raise HalConfigError(f"{backend!r} is not a hal.backends.ReaderBackend")
+    if not backend.name.strip():
+        raise HalConfigError(f"backend name {backend.name!r}: use a short word")
+    _declared[backend.name] = backend
+    _registry["reader"][backend.name] = backend.target
+
+
+def reader_backends() -> dict[str, ReaderBackend]:
+    """The declared reader backends by name, in the order of :data:`READER_MODULES` (then those declared
+    later). A backend only ``register``-ed has a declaration with no options."""
+    _check_kind("reader")
+    out = dict(_declared)
+    for name, target in _registry["reader"].items():
+        if name not in out:
+            out[name] = ReaderBackend(name=name, target=target if isinstance(target, str) else "",
+                                      summary="a reader registered by name")
+    return out
 
 
 def register(kind: str, name: str, target: str | Factory) -> None:

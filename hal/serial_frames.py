@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from hal.errors import InvalidUidError
-from hal.uid import bcc, normalize_uid
+from hal.uid import UidForm, bcc, normalize_uid
 
 __all__ = ["Read", "FrameParser", "Rdm6300Parser", "LineParser", "rdm6300_frame"]
 
@@ -99,6 +99,7 @@ class Rdm6300Parser:
         return reads
 
 
+_DIGITS_AT_END = re.compile(r"(?<![0-9A-Fa-f])([0-9]+)$")
 _UID_IN_LINE = re.compile(
     r"(?:0x)?([0-9A-Fa-f]{2}(?:[ :\-]?[0-9A-Fa-f]{2}){3,9})\s*$"
 )
@@ -108,10 +109,12 @@ class LineParser:
     """Streaming parser of one-UID-per-line output (``\\n``, ``\\r\\n`` or ``\\r`` line ends).
 
     A line without a 4, 5, 7 or 10 byte hex UID at its end is noise (a banner, a prompt); a line longer
-    than ``max_line`` characters is dropped whole.
+    than ``max_line`` characters is dropped whole. ``form`` says how the reader writes the UID (default: hex in
+    the card's own order); a decimal form reads the run of digits at the line's end as the number.
     """
 
-    def __init__(self, max_line: int = 128) -> None:
+    def __init__(self, max_line: int = 128, form: UidForm | None = None) -> None:
+        self._form = form or UidForm()
         self._buffer = bytearray()
         self._max_line = max_line
         self._overflow = False
@@ -137,13 +140,19 @@ class LineParser:
                 self._buffer.append(byte)
         return reads
 
-    @staticmethod
-    def _parse(line: bytes) -> Read | None:
+    def _parse(self, line: bytes) -> Read | None:
         text = line.decode("ascii", errors="replace").strip()
+        number = _DIGITS_AT_END.search(text)
+        if number is not None and self._form.is_decimal(number.group(1)):
+            try:
+                return Read(uid=self._form.canonical(number.group(1)))
+            except InvalidUidError:
+                return None
         match = _UID_IN_LINE.search(text)
         if match is None:
             return None
         try:
-            return Read(uid=normalize_uid(match.group(1)))
+            return Read(uid=self._form.canonical(normalize_uid(match.group(1))) if self._form.order != "sent"
+                        else normalize_uid(match.group(1)))
         except InvalidUidError:
             return None

@@ -24,12 +24,14 @@ from collections.abc import Callable
 from typing import Protocol, Unpack
 
 from hal.advice import permission_fix
+from hal.backends import Finding, Option, Options, ProbeHost, ReaderBackend
 from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
 from hal.interfaces import Clock
 from hal.presence import PollingReader, ReaderTiming, ScanResult, check_range
 from hal.serial_frames import FrameParser, LineParser, Rdm6300Parser
+from hal.uid import UID_DIGITS, UID_ORDERS, UidForm
 
-__all__ = ["SerialReader", "PROTOCOLS", "port_group"]
+__all__ = ["SerialReader", "BACKEND", "PROTOCOLS", "port_group"]
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +79,8 @@ class SerialReader(PollingReader):
         port: device path, preferably ``/dev/serial/by-id/...`` (required).
         protocol: "rdm6300" (default) or "lines".
         baudrate: 1200..921600 (default 9600, the RDM6300's).
+        uid_order, uid_digits: how a "lines" reader writes the UID (``hal.uid.UidForm``; default "sent", "hex");
+            an RDM6300's frames have one form.
         clock, poll_interval_s, removal_debounce_s, failures_before_lost, recover_interval_s:
             as ``hal.presence.PollingReader``; ``failures_before_lost`` defaults to 1 here (a failed
             read means the port is gone).
@@ -90,6 +94,7 @@ class SerialReader(PollingReader):
     backend = "serial"
 
     def __init__(self, *, port: str | None = None, protocol: str = "rdm6300", baudrate: int = 9600,
+                 uid_order: str = "sent", uid_digits: str = "hex",
                  clock: Clock | None = None, failures_before_lost: int = 1,
                  **timing: Unpack[ReaderTiming]) -> None:
         super().__init__(clock=clock, failures_before_lost=failures_before_lost, **timing)
@@ -99,18 +104,25 @@ class SerialReader(PollingReader):
             raise HalConfigError(f"protocol={protocol!r}: use one of {', '.join(PROTOCOLS)}")
         self._port_path = port
         self._protocol = protocol
+        try:
+            self.form = UidForm(uid_order, uid_digits)
+        except ValueError as exc:
+            raise HalConfigError(str(exc)) from None
         self._baudrate = int(check_range("baudrate", baudrate, 1200, 921600, unit="baud"))
         try:
             self._serial: _SerialModule = importlib.import_module("serial")
         except ImportError as exc:
             raise BackendUnavailableError("pyserial is not installed: pip install pyserial") from exc
-        self._parser = PROTOCOLS[protocol]()
+        self._parser = self._new_parser()
         self._port: _Port | None = None
         self._port = self._open()
 
     @property
     def port(self) -> str:
         return self._port_path
+
+    def _new_parser(self) -> FrameParser:
+        return LineParser(form=self.form) if self._protocol == "lines" else PROTOCOLS[self._protocol]()
 
     @property
     def noise(self) -> int:
@@ -164,7 +176,7 @@ class SerialReader(PollingReader):
             self._port = self._open()
         except HalDeviceError as exc:
             return str(exc)
-        self._parser = PROTOCOLS[self._protocol]()  # a fresh stream starts mid-frame
+        self._parser = self._new_parser()  # a fresh stream starts mid-frame
         return None
 
     def _drop_port(self) -> None:
@@ -177,3 +189,53 @@ class SerialReader(PollingReader):
 
     def _close(self) -> None:
         self._drop_port()
+
+
+# -- the backend's declaration (hal.backends) -------------------------------------------------------------
+def probe(host: ProbeHost, options: Options) -> list[Finding]:
+    """The doctor's line for a serial reader: its port present and usable (``serial``)."""
+    shown = str(options.get("port"))
+    port = host.path(shown)
+    if not port.exists():
+        present = sorted("/dev/serial/by-id/" + p.name for p in host.path("/dev/serial/by-id").glob("*"))
+        return [Finding("serial", "fail", f"the serial reader {shown} is not connected"
+                                          + (f"; present: {', '.join(present)}" if present else ""),
+                        "plug the reader in, and set port in [hardware.reader] to its /dev/serial/by-id/ name")]
+    if not host.usable(port):
+        group = host.group_of(port) or "unknown"
+        return [Finding("serial", "fail", f"{host.user_name} may not use {shown} (group {group})",
+                        host.access_fix(port, "dialout"))]
+    return [Finding("serial", "ok", f"the serial reader {shown} is present and usable by {host.user_name}")]
+
+
+def _check(options: Options) -> tuple[str, str] | None:
+    if not options.get("port"):
+        reason = ("the serial reader needs its device, e.g. port = \"/dev/serial/by-id/usb-...\" "
+                  "(or BANQUIER_SERIAL_PORT)")
+        return ("hardware.reader.port", reason)
+    return None
+
+
+BACKEND = ReaderBackend(
+    name="serial",
+    target="hal.serial_reader:SerialReader",
+    summary="an RDM6300 (125 kHz) on the UART, or a USB board printing one UID per line",
+    options=(
+        Option("port", "path", None, optional=True, env="BANQUIER_SERIAL_PORT",
+               doc="the reader's device; prefer /dev/serial/by-id/..."),
+        Option("format", "str", "rdm6300", arg="protocol", choices=tuple(PROTOCOLS),
+               doc="rdm6300 frames, or lines: one hex UID per line"),
+        Option("baudrate", "int", 9600, lo=1200, hi=921_600, hint="baud", doc="the port's speed"),
+        Option("uid_order", "str", "sent", choices=UID_ORDERS, doc="a lines reader: the byte order it prints"),
+        Option("uid_digits", "str", "hex", choices=UID_DIGITS, doc="a lines reader: hex or decimal"),
+    ),
+    check=_check,
+    packages=("pyserial>=3.5",),
+    groups=(("dialout", "the serial reader"),),
+    device_classes=("char-tty* rw",),
+    devices=lambda options: [str(options["port"])] if options.get("port") else [],
+    probe=probe,
+    cards="RDM6300: 125 kHz EM4100 tags (5-byte IDs); a line reader: whatever its own chip reads",
+    uid_form_of=lambda options: UidForm(options.get("uid_order", "sent"), options.get("uid_digits", "hex"))
+    if options.get("format") == "lines" else UidForm(),
+)

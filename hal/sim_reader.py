@@ -27,12 +27,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Unpack
 
+from hal.backends import ReaderBackend
 from hal.errors import HalConfigError
 from hal.interfaces import Clock
 from hal.presence import PollingReader, PollingTiming, ScanResult
 from hal.uid import normalize_uid
 
-__all__ = ["SimReader", "parse_script", "Script", "Step"]
+__all__ = ["SimReader", "BACKEND", "parse_script", "Script", "Step"]
 
 _ACTIONS = {"present", "remove", "tap", "miss", "garble", "fail", "repair"}
 
@@ -219,3 +220,9 @@ class SimReader(PollingReader):
         with self._lock:
             self._field.clear()
             self._taps.clear()
+
+
+#: The backend's declaration (hal.backends): no options in the configuration (the script is for tests).
+BACKEND = ReaderBackend(name="sim", target="hal.sim_reader:SimReader",
+                        summary="the simulator's virtual cards, tapped with the mouse or the keyboard",
+                        cards="any card the simulator shows")

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from cards.editions import Edition, load_edition, localized
 from cards.registry import Enrolment
+from hal import registry as hal_registry
+from hal.interfaces import CardReader, HalEvent
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from host_ui.demo import (
@@ -42,7 +44,7 @@ from host_ui.demo import (
 from host_ui.screen.input_map import InputMapper, panel_size
 from host_ui.shell.backup import BackupKeeper
 from host_ui.shell.clock import wall_clock
-from host_ui.shell.config import load_config
+from host_ui.shell.config import Config, load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import current_game, games_dir, protected_outputs, seconds_argument
@@ -292,6 +294,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     pygame.font.init()
     beeper = SimBeeper(audio=audio, clock=clock)
     reader = SimReader(clock=clock)
+    real = _real_reader(config)
     with_ultimate_cards(registry)  # the electronic board's property and Event stickers are in the tray too
     terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
                         notice=notice, damage=damage, restore=restore, find_backup=find_backup)
@@ -309,7 +312,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     renderer = Renderer(size, rotation, game=game, display=settings.display)
     mapper = InputMapper(size, rotation)
     tray = Tray(output.window, pygame.Rect(0, 0, *panel), terminal, reader, present=output.present)
-    app = TerminalApp(terminal, output, renderer, mapper, reader=reader, monotonic=time.monotonic,
+    both = reader if real is None else TrayAndReader(reader, real)
+    app = TerminalApp(terminal, output, renderer, mapper, reader=both, monotonic=time.monotonic,
                       on_frame=tray.draw)
     app.extra_events = lambda event: tray.handle(event, app)
     last_real = time.monotonic()
@@ -347,7 +351,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                 # the last screen (the standings of a finished game) stays until the window is closed
                 # (``stay``), for ``max_seconds``, or else 3 s
                 linger = max_seconds if max_seconds is not None else None if stay else 3.0
-                app.reader = reader
+                app.reader = both
                 run_until(None if linger is None else time.monotonic() + linger)
         else:
             deadline = None if max_seconds is None else time.monotonic() + max_seconds
@@ -369,8 +373,33 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             terminal.game.close()
         beeper.close() if hasattr(beeper, "close") else None
         reader.close()
+        if real is not None:
+            real.close()
         pygame.display.quit()
     return code
+
+
+class TrayAndReader:
+    """The tray's virtual reader and a real reader that works on a PC (a USB reader typing card numbers), polled
+    together: a real card tapped on the real reader reaches the simulated terminal as a tap on the tray would."""
+
+    def __init__(self, tray: SimReader, real: CardReader) -> None:
+        self.tray, self.real = tray, real
+
+    def poll(self) -> list[HalEvent]:
+        return self.tray.poll() + self.real.poll()
+
+    def next_poll_in(self) -> float:
+        return min(self.tray.next_poll_in(), self.real.next_poll_in())
+
+
+def _real_reader(config: Config | None) -> CardReader | None:
+    """The configured reader when it works on a PC (its declaration's ``pc``: ``backend = "keyboard"``), opened
+    for the simulator; None for the simulator's own reader or a reader of the Pi's header. A reader that cannot
+    open raises its one-line error (no silent fallback: the cards tapped on it would go nowhere)."""
+    if config is None or config.reader.backend == "sim" or not config.reader.declaration.pc:
+        return None
+    return hal_registry.load_reader(config.reader.backend, env={}, **config.reader.hal_options())
 
 
 def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: FakeClock, log: TableLog,

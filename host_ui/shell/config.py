@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from cards.editions import RULE_FLAGS, available_editions
 from cards.inputs import read_input
 from hal import registry as hal_registry
-from hal.rpi_gpio import BOARD_TO_BCM, SPI0_PINS
-from hal.serial_reader import PROTOCOLS
+from hal.backends import Option, ReaderBackend
+from hal.rpi_gpio import BOARD_TO_BCM
+from hal.uid import UidForm
 from host_ui.shell.pin import PIN_STATE, PinCheck, is_pin_hash
 from terminal.bank.state import MODES
 from terminal.errors import GameError
@@ -55,11 +56,13 @@ __all__ = [
 SYSTEM_CONFIG = Path("/etc/banquier/config.toml")
 
 #: Environment variable -> the key it overrides (``BANQUIER_CONFIG`` names the file itself).
+#: The reader backends' own variables (``Option.env``, e.g. ``BANQUIER_SERIAL_PORT``) are among them.
 ENV_OVERRIDES: Mapping[str, str] = MappingProxyType({
     "BANQUIER_DATA_DIR": "storage.data_dir",
     "BANQUIER_KEY_FILE": "storage.key_file",
     "BANQUIER_READER": "hardware.reader.backend",
-    "BANQUIER_SERIAL_PORT": "hardware.reader.port",
+    **{option.env: f"hardware.reader.{option.key}" for backend in hal_registry.reader_backends().values()
+       for option in backend.options if option.env},
     "BANQUIER_BEEPER": "hardware.beeper.backend",
     "BANQUIER_BUTTONS": "hardware.buttons.backend",
     "BANQUIER_DISPLAY_OUTPUT": "display.output",
@@ -210,39 +213,61 @@ def _key(rule: _Rule, default: Any = None, *, default_factory: Callable[[], Any]
 
 
 # ------------------------------------------------------------------------------------------- sections
+def _reader_keys(chosen: str | None = None) -> dict[str, Option]:
+    """Every reader option key of the declared backends (``chosen``'s own first): a key two backends share has
+    the first declaration's check."""
+    declared = hal_registry.reader_backends()
+    order = ([declared[chosen]] if chosen in declared else []) + list(declared.values())
+    keys: dict[str, Option] = {}
+    for backend in order:
+        for option in backend.options:
+            keys.setdefault(option.key, option)
+    return keys
+
+
+def _option_rule(option: Option) -> _Rule:
+    return _Rule(option.kind, lo=option.lo, hi=option.hi, choices=option.choices, optional=option.optional,
+                 hint=option.hint)
+
+
 @dataclass(frozen=True)
 class ReaderSettings:
-    """``[hardware.reader]``: which card reader, and its options.
+    """``[hardware.reader]``: ``backend`` (a declared reader backend, ``hal.registry.reader_backends()``), and
+    the options each backend declares for itself (``hal.backends.Option``), flat in the same table: e.g.
+    ``spi_bus``, ``reset_pin`` for ``mfrc522``; ``port``, ``format``, ``baudrate`` for ``serial``. Every key of
+    every backend is checked by its backend's own rule, whichever backend is chosen; only the chosen backend's
+    keys reach it. ``options`` holds every key's value (the default when left out; None: not set); they read as
+    attributes too (``settings.port``)."""
 
-    - ``backend``: ``sim``, ``mfrc522`` (RC522 on SPI) or ``serial`` (RDM6300 or a line-per-UID reader).
-    - MFRC522: ``spi_bus`` 0..6, ``spi_device`` 0..2 (chip select; 0 = CE0, header pin 24),
-      ``spi_speed_hz`` 100 kHz..10 MHz, ``reset_pin`` (header pin wired to RST).
-    - serial: ``port`` (prefer ``/dev/serial/by-id/...``), ``format`` ``rdm6300`` | ``lines``,
-      ``baudrate`` 1200..921600.
-    """
+    backend: str = "sim"
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType(
+        {key: option.default for key, option in _reader_keys().items()}), hash=False)
 
-    backend: str = _key(_Rule("str"), "sim")
-    spi_bus: int = _key(_Rule("int", lo=0, hi=6), 0)
-    spi_device: int = _key(_Rule("int", lo=0, hi=2), 0)
-    spi_speed_hz: int = _key(_Rule("int", lo=100_000, hi=10_000_000, hint="Hz"), 1_000_000)
-    reset_pin: int = _key(_Rule("pin"), 22)
-    port: Path | None = _key(_Rule("path", optional=True), None)  # noqa: RUF009 (_key is field())
-    format: str = _key(_Rule("str", choices=tuple(PROTOCOLS)), "rdm6300")
-    baudrate: int = _key(_Rule("int", lo=1200, hi=921_600, hint="baud"), 9600)
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "options":
+            raise AttributeError(name)
+        try:
+            return self.options[name]
+        except KeyError:
+            raise AttributeError(f"no reader option {name!r}") from None
+
+    @property
+    def declaration(self) -> ReaderBackend:
+        """The chosen backend's declaration."""
+        return hal_registry.reader_backends()[self.backend]
 
     def hal_options(self) -> dict[str, Any]:
         """Keyword options for ``hal.load_reader(self.backend, **options)``."""
-        if self.backend == "mfrc522":
-            return {"bus": self.spi_bus, "device": self.spi_device, "spi_speed_hz": self.spi_speed_hz,
-                    "reset_pin": self.reset_pin}
-        if self.backend == "serial":
-            return {"port": str(self.port) if self.port else None, "protocol": self.format, "baudrate": self.baudrate}
-        return {}
+        return self.declaration.hal_options(self.options)
+
+    def devices(self) -> list[str]:
+        """The device nodes the chosen reader opens (absolute paths)."""
+        return self.declaration.devices(self.options)
 
     @property
-    def spi_path(self) -> str:
-        """The SPI device node the MFRC522 uses, e.g. ``/dev/spidev0.0``."""
-        return f"/dev/spidev{self.spi_bus}.{self.spi_device}"
+    def uid_form(self) -> UidForm:
+        """How the chosen reader writes a UID (``hal.uid.UidForm``)."""
+        return self.declaration.form(self.options)
 
 
 @dataclass(frozen=True)
@@ -440,7 +465,9 @@ class Config:
         Keys left out (None) are written as comments.
         """
         lines: list[str] = ["# Banquier configuration (see deploy/config.example.toml for every key)."]
-        _emit(lines, "hardware.reader", self.hardware.reader)
+        lines += ["", "[hardware.reader]", f"backend = {_toml_value(self.hardware.reader.backend)}"]
+        lines += [f"# {key}: not set" if value is None else f"{key} = {_toml_value(value)}"
+                  for key, value in self.hardware.reader.options.items()]
         _emit(lines, "hardware.beeper", self.hardware.beeper)
         _emit(lines, "hardware.buttons", self.hardware.buttons)
         _emit(lines, "display", self.display)
@@ -660,7 +687,8 @@ def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = N
     for name in hw:
         if name not in ("reader", "beeper", "buttons"):
             raise fail(origin, f"hardware.{name}", "unknown key (known tables: reader, beeper, buttons)")
-    reader = section(ReaderSettings, hw.get("reader"), "hardware.reader", backend=backend("reader"))
+    reader = _reader_section(table(hw.get("reader"), "hardware.reader"), origin, overrides, fail,
+                             backend("reader"))
     beeper = section(BeeperSettings, hw.get("beeper"), "hardware.beeper", backend=backend("beeper"))
     buttons = section(ButtonsSettings, hw.get("buttons"), "hardware.buttons", backend=backend("buttons"))
     hardware = HardwareSettings(reader, beeper, buttons)
@@ -700,6 +728,46 @@ def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = N
     return Config(hardware, display, game, storage, logging, source=source)
 
 
+def _reader_section(data: dict[str, Any], origin: str, overrides: dict[str, tuple[str, str]], fail: _Fail,
+                    resolve_backend: _Resolve) -> ReaderSettings:
+    """``[hardware.reader]``: the backend, then every declared option key checked by its backend's rule, then
+    the chosen backend's own cross-key check."""
+    prefix = "hardware.reader"
+
+    def given(name: str, rule: _Rule) -> tuple[str, bool, Any]:
+        dotted = f"{prefix}.{name}"
+        if dotted in overrides:
+            where, text = overrides[dotted]
+            try:
+                return where, True, rule.from_text(text)
+            except ValueError as exc:
+                raise fail(where, dotted, str(exc)) from None
+        return origin, name in data, data.get(name)
+
+    where, present, value = given("backend", _Rule("str"))
+    name = resolve_backend(where, f"{prefix}.backend", value if present else None)
+    keys = _reader_keys(name)
+    for key in data:
+        if key != "backend" and key not in keys:
+            raise fail(origin, f"{prefix}.{key}",
+                       f"unknown key (known keys: {', '.join(sorted({'backend', *keys}))})")
+    values: dict[str, Any] = {}
+    for key, option in keys.items():
+        rule = _option_rule(option)
+        where, present, value = given(key, rule)
+        if not present:
+            values[key] = option.default
+            continue
+        try:
+            values[key] = rule.check(value)
+        except ValueError as exc:
+            raise fail(where, f"{prefix}.{key}", str(exc)) from None
+    problem = hal_registry.reader_backends()[name].check(values)
+    if problem is not None:
+        raise fail(origin, *problem)
+    return ReaderSettings(name, MappingProxyType(values))
+
+
 def _lower_level(data: Any, overrides: dict[str, tuple[str, str]]) -> Any:
     """Log levels are case-insensitive ("INFO" is "info")."""
     if "logging.level" in overrides:
@@ -724,25 +792,18 @@ def _check_rules(data: dict[str, Any], origin: str, fail: _Fail) -> Mapping[str,
 
 
 def _check_hardware(hw: HardwareSettings, origin: str, fail: _Fail) -> None:
-    """Cross-key checks: a serial reader needs its port; no header pin is used twice."""
+    """Cross-key checks: no header pin is used twice (the reader's pins as its backend declares them)."""
     reader, beeper, buttons = hw.reader, hw.beeper, hw.buttons
-    if reader.backend == "serial" and not reader.port:
-        raise fail(origin, "hardware.reader.port",
-                   "the serial reader needs its device, e.g. port = \"/dev/serial/by-id/usb-...\" "
-                   "(or BANQUIER_SERIAL_PORT)")
     used: dict[int, str] = {}
 
     def take(pin: int, key: str) -> None:
         if pin in used:
-            raise fail(origin, key, f"header pin {pin} is already used by {used[pin]}; choose another pin")
+            raise fail(origin, key if key.startswith("hardware.") else "hardware.reader",
+                       f"header pin {pin} is already used by {used[pin]}; choose another pin")
         used[pin] = key
 
-    if reader.backend == "mfrc522":
-        if reader.spi_bus == 0:
-            for name in ("MOSI", "MISO", "SCLK"):
-                used[SPI0_PINS[name]] = f"the reader's SPI {name}"
-            used[SPI0_PINS["CE1" if reader.spi_device == 1 else "CE0"]] = "the reader's SPI chip select"
-        take(reader.reset_pin, "hardware.reader.reset_pin")
+    for pin, what in reader.declaration.pins(reader.options):
+        take(pin, what)
     if beeper.backend == "gpio":
         take(beeper.pin, "hardware.beeper.pin")
     if buttons.backend == "gpio":

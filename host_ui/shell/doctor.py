@@ -2,9 +2,10 @@
 wrong and how to fix it (field-notes.md gives the faults behind each check).
 
 :func:`run_checks` returns a list of :class:`Check` (``ok`` | ``warn`` | ``fail``), in this order:
-the configuration in use; SPI enabled and ``/dev/spidev*`` usable (MFRC522 reader); the reader chip
-answering its version register (through the configured ``hal`` backend; MFRC522 only); the serial
-reader's port (serial only); the GPIO library for this Pi model (RPi.GPIO, or rpi-lgpio on a Pi 5); the
+the configuration in use; the chosen reader backend's own lines, from the probe it declares
+(``hal.backends``: for an MFRC522, SPI enabled and ``/dev/spidev*`` usable, then the chip answering its version
+register; for a serial reader, its port; for a USB keyboard reader, its input device and the ``input``
+group...); the GPIO library for this Pi model (RPi.GPIO, or rpi-lgpio on a Pi 5); the
 user's groups (spi, gpio, input, dialout, video as the configuration needs them); whether the installed
 service's device rules (``DevicePolicy=``, ``DeviceAllow=``) let it open those devices; the display driver
 (kmsdrm or an SPI panel's framebuffer on the device; a desktop under a window); the touch device; the data
@@ -44,8 +45,6 @@ from typing import Any
 import hal
 from cards.editions import LANGUAGES, available_editions, describe_missing, load_edition
 from cards.errors import CardsError
-from hal.errors import BackendUnavailableError, HalConfigError, HalDeviceError
-from hal.mfrc522_reader import KNOWN_VERSIONS
 from host_ui.shell.config import Config
 from host_ui.shell.outputs import is_sqlite
 from host_ui.shell.sandbox import needed_devices, read_proc_devices, read_unit_devices
@@ -252,6 +251,34 @@ class _Context:
         prefix = "" if os.access(sys.prefix, os.W_OK) else "sudo "
         return f"{prefix}{sys.executable} -m pip"
 
+    # -- hal.backends.ProbeHost: what a reader backend's probe reads ------------------------------------
+    @property
+    def user_name(self) -> str:
+        return self.user.name
+
+    def shown(self, path: Path) -> str:
+        return "/" + str(path.relative_to(self.root)) if path.is_relative_to(self.root) else str(path)
+
+    def usable(self, path: Path) -> bool:
+        return self.can(path, os.R_OK | os.W_OK)
+
+    def access_fix(self, path: Path, usual: str) -> str:
+        return _access_fix(self, path, usual)
+
+    def model(self) -> str | None:
+        return read_model(self.root)
+
+    def boot_setting(self, pattern: str) -> tuple[str, str, bool] | None:
+        return config_txt_setting(self.root, pattern, read_model(self.root))
+
+    def boot_file(self) -> str | None:
+        where = config_txt(self.root)
+        return self.shown(where) if where is not None else None
+
+    def open_reader(self, name: str, **options: Any) -> Any:
+        load = self.load_reader if self.load_reader is not None else hal.load_reader
+        return load(name, env={}, **options)
+
 
 # ------------------------------------------------------------------------ devices, config.txt, reboot
 #: Groups no fix ever asks to join: membership gives far more than one device.
@@ -392,96 +419,23 @@ def _check_editions() -> list[Check]:
     return checks
 
 
-def _check_spi(ctx: _Context) -> Check:
+def _check_reader_backend(ctx: _Context) -> list[Check]:
+    """The chosen reader backend's own lines (its declared probe, ``hal.backends``): e.g. ``spi`` and
+    ``reader`` for an MFRC522, ``serial`` for a serial reader."""
     reader = ctx.config.reader
-    if reader.backend != "mfrc522":
-        return Check("spi", "ok", f"SPI is not used (the reader is {reader.backend!r})")
-    wanted = ctx.path(reader.spi_path)
-    present = sorted(p.name for p in ctx.path("/dev").glob("spidev*"))
-    if not wanted.exists():
-        if not present:
-            model = read_model(ctx.root)
-            enabled = config_txt_setting(ctx.root, r"dtparam=spi=on\b", model)
-            where = config_txt(ctx.root)
-            shown = "/" + str(where.relative_to(ctx.root)) if where else "/boot/firmware/config.txt"
-            if enabled and enabled[2]:
-                return Check("spi", "fail", f"SPI is enabled in {shown} but {reader.spi_path} is missing: the Pi "
-                                            f"has not rebooted since, or the overlay failed",
-                             "sudo reboot; if it is still missing after the reboot: dmesg | grep -i spi")
-            if enabled:
-                return Check("spi", "fail", f"{reader.spi_path} is missing: dtparam=spi=on in {shown} is under "
-                                            f"[{enabled[1]}], which does not apply to this Pi",
-                             f"move dtparam=spi=on under an [all] line at the end of {shown}, then sudo reboot")
-            if where is not None and not (ctx.root / "usr/bin/raspi-config").exists():
-                return Check("spi", "fail", f"SPI is not enabled: {reader.spi_path} is missing",
-                             f"add the line dtparam=spi=on under an [all] line at the end of {shown}, then sudo reboot")
-            return Check("spi", "fail", f"SPI is not enabled: {reader.spi_path} is missing",
-                         "sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in /boot/firmware/config.txt), "
-                         "then sudo reboot")
-        return Check("spi", "fail", f"{reader.spi_path} is missing; SPI devices present: {', '.join(present)}",
-                     "set spi_bus and spi_device in [hardware.reader] to one of them (spidev<bus>.<device>)")
-    if not ctx.can(wanted, os.R_OK | os.W_OK):
-        group = ctx.group_of(wanted) or "unknown"
-        return Check("spi", "fail", f"{ctx.user.name} may not use {reader.spi_path} (group {group})",
-                     _access_fix(ctx, wanted, "spi"))
-    return Check("spi", "ok", f"SPI is enabled: {reader.spi_path} is usable by {ctx.user.name}")
-
-
-def _check_reader(ctx: _Context, spi: Check) -> Check | None:
-    reader = ctx.config.reader
-    if reader.backend != "mfrc522":
-        return None
-    if spi.status == "fail":
-        return Check("reader", "fail", "the reader chip was not tried: SPI is not usable", "fix SPI first (above)")
-    if not ctx.probe_hardware:
-        return Check("reader", "warn", "the reader chip was not tried (hardware probing is off)",
-                     "sudo systemctl stop banquier, then run banquier doctor again")
-    wiring = (f"check the wiring (SDA->24, SCK->23, MOSI->19, MISO->21, RST->{reader.reset_pin}, 3.3 V, never 5 V) "
-              f"and stop the service while testing: sudo systemctl stop banquier")
-    load = ctx.load_reader
-    if load is None:
-        load = hal.load_reader
+    declaration = reader.declaration
+    if declaration.probe is None:
+        return []
     try:
-        device = load("mfrc522", env={}, **reader.hal_options())
-    except BackendUnavailableError as exc:
-        return Check("reader", "fail", f"the reader cannot load: {exc}",
-                     f"{ctx.pip} install 'spidev>=3.6' 'mfrc522==0.0.7' (or run deploy/install.sh again)")
-    except (HalDeviceError, HalConfigError) as exc:
-        return Check("reader", "fail", str(exc), wiring)
-    except Exception as exc:
-        return Check("reader", "fail", f"the reader failed to start: {type(exc).__name__}: {exc}", wiring)
-    try:
-        version = getattr(device, "version", None)
-    finally:
-        device.close()
-    name = KNOWN_VERSIONS.get(version, "a chip") if version is not None else "the chip"
-    shown = f" (version 0x{version:02X})" if version is not None else ""
-    if version in (0x91, 0x92) or version is None:
-        return Check("reader", "ok", f"{name}{shown} answers on {reader.spi_path}")
-    return Check("reader", "warn", f"{name}{shown} answers on {reader.spi_path}: a clone, not an NXP MFRC522",
-                 "it usually works; if cards are missed or misread, try a genuine MFRC522 board")
-
-
-def _check_serial(ctx: _Context) -> Check | None:
-    reader = ctx.config.reader
-    if reader.backend != "serial":
-        return None
-    port = ctx.path(str(reader.port))
-    if not port.exists():
-        present = sorted(str(Path("/dev/serial/by-id") / p.name) for p in ctx.path("/dev/serial/by-id").glob("*"))
-        return Check("serial", "fail", f"the serial reader {reader.port} is not connected"
-                                       + (f"; present: {', '.join(present)}" if present else ""),
-                     "plug the reader in, and set port in [hardware.reader] to its /dev/serial/by-id/ name")
-    if not ctx.can(port, os.R_OK | os.W_OK):
-        group = ctx.group_of(port) or "unknown"
-        return Check("serial", "fail", f"{ctx.user.name} may not use {reader.port} (group {group})",
-                     _access_fix(ctx, port, "dialout"))
-    return Check("serial", "ok", f"the serial reader {reader.port} is present and usable by {ctx.user.name}")
+        findings = declaration.probe(ctx, reader.options)
+    except Exception as exc:  # a probe must not stop the other checks
+        return [Check("reader", "fail", f"the {reader.backend} reader's check failed: {type(exc).__name__}: {exc}",
+                      "please report it")]
+    return [Check(f.name, f.status, f.what, f.fix) for f in findings]
 
 
 def _uses_gpio(config: Config) -> bool:
-    return (config.reader.backend == "mfrc522" or config.beeper.backend == "gpio"
-            or config.buttons.backend == "gpio")
+    return config.reader.declaration.gpio or config.beeper.backend == "gpio" or config.buttons.backend == "gpio"
 
 
 def _check_gpio(ctx: _Context) -> Check:
@@ -614,15 +568,12 @@ def _needed_groups(config: Config) -> dict[str, list[str]]:
     def need(group: str, why: str) -> None:
         needed.setdefault(group, []).append(why)
 
-    if config.reader.backend == "mfrc522":
-        need("spi", "the reader's SPI")
-        need("gpio", "the reader's reset pin")
+    for group, why in config.reader.declaration.needed_groups(config.reader.options):
+        need(group, why)
     if config.beeper.backend == "gpio":
         need("gpio", "the beeper")
     if config.buttons.backend == "gpio":
         need("gpio", "the buttons")
-    if config.reader.backend == "serial":
-        need("dialout", "the serial reader")
     if config.display.output in ("kmsdrm", "framebuffer"):
         need("video", f"the display ({config.display.output})")
     if config.display.output in ("kmsdrm", "framebuffer") or config.display.touch_device is not None:
@@ -1007,9 +958,7 @@ def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mappi
                    video_drivers, load_reader, process_gids, disk_free, probe_hardware,
                    device_number or character_device_number)
     checks = [_check_config(ctx)]
-    spi = _check_spi(ctx)
-    checks.append(spi)
-    checks += [c for c in (_check_reader(ctx, spi), _check_serial(ctx)) if c is not None]
+    checks += _check_reader_backend(ctx)
     checks += [_check_gpio(ctx), _check_groups(ctx)]
     checks += [c for c in (_check_service(ctx),) if c is not None]
     checks += [_check_display(ctx), _check_touch(ctx), _check_texts(), _check_data_dir(ctx)]

@@ -57,11 +57,8 @@ def needed_devices(config: Config, *, root: str | os.PathLike[str] = "/", model:
     base = Path(root)
     out: list[tuple[str, str]] = []
     reader = config.reader
-    if reader.backend == "mfrc522":
-        out.append(("the card reader", reader.spi_path))
-    elif reader.backend == "serial" and reader.port is not None:
-        out.append(("the card reader", str(reader.port)))
-    uses_gpio = (reader.backend == "mfrc522" or config.beeper.backend == "gpio" or config.buttons.backend == "gpio")
+    out += [("the card reader", path) for path in reader.devices()]
+    uses_gpio = reader.declaration.gpio or config.beeper.backend == "gpio" or config.buttons.backend == "gpio"
     if uses_gpio:
         out += [("the GPIO pins", node) for node in _gpio_nodes(base, model, lgpio)]
     display = config.display

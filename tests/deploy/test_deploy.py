@@ -956,7 +956,8 @@ def test_the_unit_lets_the_terminal_open_every_device_of_a_pi():
     refused = [path for path, number in PI_DEVICES.items() if not rules.allows(path, *number, classes)]
     assert refused == []
     assert not rules.allows("/dev/mem", 1, 1, classes) and not rules.allows("/dev/sda", 8, 0, classes)
-    assert not rules.allows("/dev/i2c-1", 89, 1, classes) and not rules.allows("/dev/vchiq", 242, 0, classes)
+    assert rules.allows("/dev/i2c-1", 89, 1, classes)  # a PN532 reader on I²C
+    assert not rules.allows("/dev/vchiq", 242, 0, classes)
     assert rules.allows("/dev/null", 1, 3, classes) and rules.allows("/dev/urandom", 1, 9, classes)
     # A kernel whose gpiomem is a misc device (10:N): allowed by its path, not by the class "misc".
     assert rules.allows("/dev/gpiomem", 10, 125, classes, number_of={"/dev/gpiomem": (10, 125)})
@@ -1025,3 +1026,32 @@ def test_ci_runs_the_real_install_test_after_the_suite():
     commands = [line.strip() for line in ci if line.strip() and not line.strip().startswith("#")]
     suite = commands.index("./dev.sh test")
     assert any("tests/deploy/real_install.sh" in c for c in commands[suite + 1:])
+
+
+# ------------------------------------------------------------------------------------- the card reader
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
+def test_install_prepares_the_pi_for_the_reader_its_declaration_names(pi):
+    """--reader pn532: I²C turned on with raspi-config, the group i2c, Adafruit's library from the extra."""
+    result = pi(INSTALL, "--reader", "pn532")
+    assert "card reader: pn532" in result.stdout
+    assert ["raspi-config", "nonint", "do_i2c", "0"] in pi.calls("raspi-config")
+    assert "banquier" in pi.members("i2c")
+    deps = dependency_install(pi)
+    assert "adafruit-circuitpython-pn532>=2.4" in deps and "adafruit-blinka>=8" in deps
+
+
+@pytest.mark.slow  # over 0.5 s: in the full run, not the quick one
+def test_install_reads_the_reader_from_the_configuration_and_takes_debians_pyscard(pi):
+    pi.file("/etc/banquier").mkdir(parents=True, exist_ok=True)
+    pi.file("/etc/banquier/config.toml").write_text('[hardware.reader]\nbackend = "pcsc"\n')
+    result = pi(INSTALL)
+    assert "card reader: pcsc" in result.stdout
+    packages = [p for c in pi.calls("apt-get") if "install" in c for p in c]
+    assert "pcscd" in packages and "python3-pyscard" in packages
+    assert not any("pyscard" in d for d in dependency_install(pi)), "Debian's python3-pyscard, not a build"
+    assert not pi.calls("raspi-config") or ["raspi-config", "nonint", "do_i2c", "0"] not in pi.calls("raspi-config")
+
+
+def test_install_refuses_a_reader_it_does_not_know(pi):
+    result = pi(INSTALL, "--reader", "nfc9", check=False)
+    assert result.returncode != 0 and "--reader nfc9: no such card reader backend" in result.stderr

@@ -14,7 +14,7 @@ from unittest import mock
 from hal import rpi_gpio
 
 
-def vendor_modules(gpio=None, spi=None, serial=None) -> dict:
+def vendor_modules(gpio=None, spi=None, serial=None, evdev=None) -> dict:
     """The ``sys.modules`` entries that replace the vendor libraries with the given fakes."""
     modules = {}
     if gpio is not None:
@@ -24,6 +24,8 @@ def vendor_modules(gpio=None, spi=None, serial=None) -> dict:
         modules["spidev"] = spi.module
     if serial is not None:
         modules["serial"] = serial.module
+    if evdev is not None:
+        modules["evdev"] = evdev.module
     return modules
 
 

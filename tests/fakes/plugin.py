@@ -13,6 +13,11 @@ Register once in a root ``conftest.py``::
 * ``make_rc522_reader``: ``make_rc522_reader(**options)`` builds a real ``Mfrc522Reader`` (running the
   real ``mfrc522`` package) on the fake chip, with ``fake_clock`` and the chip's virtual time.
 * ``fake_serial``: a ``FakeSerialWorld`` installed as ``serial``; ``fake_serial.add(path)`` makes a port.
+* ``fake_evdev``: a ``FakeEvdevWorld`` installed as ``evdev``; ``fake_evdev.add(path, name)`` makes a USB reader
+  that types card numbers.
+* ``fake_pn532``: a ``FakePn532World`` installed as ``adafruit_pn532`` (and Blinka's ``board``, ``busio``,
+  ``digitalio``); ``enter(uid)``/``leave(uid)`` a card.
+* ``fake_pcsc``: a ``FakePcscWorld`` installed as pyscard's ``smartcard``; ``add(name)`` plugs a reader in.
 * ``sim_reader``, ``sim_beeper``, ``sim_buttons``: the simulator backends on ``fake_clock`` (silent).
 """
 
@@ -28,14 +33,17 @@ from hal.buttons import SimButtons
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from tests.fakes.clock import FakeClock
+from tests.fakes.fake_evdev import FakeEvdevWorld
 from tests.fakes.fake_gpio import FakeGPIO
 from tests.fakes.fake_mfrc522 import FakeMFRC522
+from tests.fakes.fake_pcsc import FakePcscWorld
+from tests.fakes.fake_pn532 import FakePn532World
 from tests.fakes.fake_serial import FakeSerialWorld
 from tests.fakes.fake_spidev import FakeSpiBus
 from tests.fakes.install import purge_mfrc522, vendor_modules
 
-__all__ = ["fake_clock", "fake_gpio", "fake_mfrc522", "make_rc522_reader", "fake_serial",
-           "sim_reader", "sim_beeper", "sim_buttons"]
+__all__ = ["fake_clock", "fake_gpio", "fake_mfrc522", "make_rc522_reader", "fake_serial", "fake_evdev", "fake_pn532",
+           "fake_pcsc", "sim_reader", "sim_beeper", "sim_buttons"]
 
 
 @pytest.fixture
@@ -97,6 +105,27 @@ def make_rc522_reader(fake_mfrc522, fake_clock):
 def fake_serial(mocker) -> FakeSerialWorld:
     world = FakeSerialWorld()
     mocker.patch.dict(sys.modules, vendor_modules(serial=world))
+    return world
+
+
+@pytest.fixture
+def fake_evdev(mocker) -> FakeEvdevWorld:
+    world = FakeEvdevWorld()
+    mocker.patch.dict(sys.modules, vendor_modules(evdev=world))
+    return world
+
+
+@pytest.fixture
+def fake_pn532(mocker) -> FakePn532World:
+    world = FakePn532World()
+    mocker.patch.dict(sys.modules, world.modules)
+    return world
+
+
+@pytest.fixture
+def fake_pcsc(mocker) -> FakePcscWorld:
+    world = FakePcscWorld()
+    mocker.patch.dict(sys.modules, world.modules)
     return world
 
 

@@ -13,7 +13,10 @@ import dataclasses
 
 import pytest
 
+from hal.evdev_reader import KeyboardReader
 from hal.interfaces import CardPresented, CardRemoved, ReaderBack, ReaderLost
+from hal.pcsc_reader import PcscReader
+from hal.pn532_reader import Pn532Reader
 from hal.serial_frames import rdm6300_frame
 from hal.serial_reader import SerialReader
 from hal.sim_reader import SimReader
@@ -124,8 +127,108 @@ class LinesHarness(SerialHarness):
             self.port.feed(b"04a1\x00\xff#b2c3\r\n")
 
 
-HARNESSES = {"sim": SimHarness, "mfrc522": Mfrc522Harness, "serial-rdm6300": SerialHarness,
-             "serial-lines": LinesHarness}
+class KeyboardHarness:
+    """A USB reader that types the card's number as 10 decimal digits (reversed bytes, as most do), again and
+    again while the card is held, on the fake evdev; found by its /dev/input/by-id path."""
+
+    uids = ("04A1B2C3", "1A2B3C4D", "C3B2A1F4")
+    path = "/dev/input/by-id/usb-Sycreader_RFID_Technology_Co.__Ltd_SYC_ID_IC_USB_Reader_08FF20140315-event-kbd"
+
+    def __init__(self, request, clock):
+        self.world = request.getfixturevalue("fake_evdev")
+        self.node = self.world.add(self.path)
+        self.reader = KeyboardReader(device=self.path, uid_order="reversed", uid_digits="decimal", clock=clock)
+
+    def place(self, uid):
+        self.node.stream(self.reader.form.write(uid))
+
+    def take(self, uid):
+        self.node.stream(None)
+
+    def miss(self, n=1):
+        self.node.gaps += n
+
+    def garble(self, n=1):
+        for _ in range(n):
+            self.node.type("12-45")  # a key that no number has: noise, shrugged off
+
+    def break_(self):
+        self.node.unplug()
+
+    def repair(self):
+        self.node.replug()
+
+
+class Pn532Harness:
+    """A PN532 on I²C through the Adafruit library's interface (fake ``adafruit_pn532`` and Blinka)."""
+
+    uids = ("04A1B2C3", "04A1B2C3D4E5F6", "1A2B3C4D")
+    interface = "i2c"
+
+    def __init__(self, request, clock):
+        self.world = request.getfixturevalue("fake_pn532")
+        self.reader = Pn532Reader(interface=self.interface, port="/dev/serial0", clock=clock)
+
+    def place(self, uid):
+        if uid not in [b.hex().upper() for b in self.world.field]:
+            self.world.enter(uid)
+
+    def take(self, uid):
+        self.world.leave(uid)
+
+    def miss(self, n=1):
+        self.world.missed += n
+
+    def garble(self, n=1):
+        self.world.garbled += n
+
+    def break_(self):
+        self.world.disconnect()
+
+    def repair(self):
+        self.world.reconnect()
+
+
+class Pn532UartHarness(Pn532Harness):
+    interface = "uart"
+
+    def __init__(self, request, clock):
+        request.getfixturevalue("fake_serial").add("/dev/serial0")
+        super().__init__(request, clock)
+
+
+class PcscHarness:
+    """An ACR122U through pyscard (fake ``smartcard`` over a fake pcscd)."""
+
+    uids = ("04A1B2C3", "04A1B2C3D4E5F6", "1A2B3C4D")
+
+    def __init__(self, request, clock):
+        self.world = request.getfixturevalue("fake_pcsc")
+        self.device = self.world.add()
+        self.reader = PcscReader(reader_name="acr122", clock=clock)
+
+    def place(self, uid):
+        self.device.card = uid
+
+    def take(self, uid):
+        self.device.card = None
+
+    def miss(self, n=1):
+        self.device.missed += n
+
+    def garble(self, n=1):
+        self.device.garbled += n
+
+    def break_(self):
+        self.device.unplug()
+
+    def repair(self):
+        self.device.replug()
+
+
+HARNESSES = {"sim": SimHarness, "keyboard": KeyboardHarness, "pn532-i2c": Pn532Harness,
+             "pn532-uart": Pn532UartHarness, "pcsc": PcscHarness, "mfrc522": Mfrc522Harness,
+             "serial-rdm6300": SerialHarness, "serial-lines": LinesHarness}
 
 
 @pytest.fixture(params=sorted(HARNESSES))

@@ -26,10 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_hal_imports_without_any_vendor_library():
-    """In a fresh interpreter where RPi, spidev, mfrc522, serial and pygame cannot be imported."""
+    """In a fresh interpreter where RPi, spidev, mfrc522, serial, evdev, the PN532 library, pyscard and pygame
+    cannot be imported."""
     script = textwrap.dedent("""
         import sys
-        BLOCKED = ("RPi", "spidev", "mfrc522", "serial", "pygame")
+        BLOCKED = ("RPi", "spidev", "mfrc522", "serial", "pygame", "evdev", "adafruit_pn532", "board", "busio",
+                   "digitalio", "smartcard")
         class Block:
             def find_spec(self, name, path=None, target=None):
                 if name.split(".")[0] in BLOCKED:
@@ -37,6 +39,8 @@ def test_hal_imports_without_any_vendor_library():
         sys.meta_path.insert(0, Block())
         import hal, hal.interfaces, hal.mfrc522_reader, hal.serial_reader, hal.gpio_beeper
         import hal.gpio_buttons, hal.sim_beeper, hal.sim_reader, hal.buttons, hal.registry
+        import hal.evdev_reader, hal.pn532_reader, hal.pcsc_reader
+        assert len(hal.registry.reader_backends()) == 6
         reader = hal.load_reader("sim"); beeper = hal.load_beeper("sim"); buttons = hal.load_buttons("sim")
         assert beeper.play("accepted") and not beeper.audio
         for name, kind in (("mfrc522", "reader"), ("gpio", "beeper"), ("gpio", "buttons")):
@@ -48,6 +52,11 @@ def test_hal_imports_without_any_vendor_library():
             hal.load_reader("serial", port="/dev/ttyUSB0")
         except hal.BackendUnavailableError as e:
             print("serial ->", e)
+        for name, options in (("keyboard", {"device": "RFID"}), ("pn532", {}), ("pcsc", {})):
+            try:
+                hal.load_reader(name, env={}, **options)
+            except hal.BackendUnavailableError as e:
+                print(name, "->", e)
         print("vendor modules:", sorted(m for m in sys.modules if m.split(".")[0] in BLOCKED))
     """)
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
@@ -57,6 +66,9 @@ def test_hal_imports_without_any_vendor_library():
     assert lines[-1] == "vendor modules: []"
     assert "reader -> RPi.GPIO is not installed: pip install rpi-lgpio on a Raspberry Pi 5" in lines[0]
     assert "serial -> pyserial is not installed: pip install pyserial" in lines[3]
+    assert "keyboard -> python-evdev is not installed: pip install 'banquier[keyboard]'" in lines[4]
+    assert "pn532 -> board is not installed: pip install 'banquier[pn532]' (Adafruit Blinka)" in lines[5]
+    assert "pcsc -> pyscard is not installed: pip install 'banquier[pcsc]'" in lines[6]
 
 
 def test_default_is_the_simulator_on_a_pc_and_hardware_on_a_pi():
@@ -76,9 +88,9 @@ def test_environment_overrides_the_configuration():
 
 
 def test_unknown_backend_names_the_choices_and_the_variable():
-    with pytest.raises(UnknownBackendError, match=r"no reader backend 'pn532' \(from BANQUIER_READER\); "
-                                                  r"use one of: mfrc522, serial, sim"):
-        hal.load_reader("sim", env={"BANQUIER_READER": "pn532"})
+    with pytest.raises(UnknownBackendError, match=r"no reader backend 'nfc9' \(from BANQUIER_READER\); "
+                                                  r"use one of: keyboard, mfrc522, pcsc, pn532, serial, sim"):
+        hal.load_reader("sim", env={"BANQUIER_READER": "nfc9"})
     with pytest.raises(LookupError):
         hal.load_beeper("trumpet", env={})
 

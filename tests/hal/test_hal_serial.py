@@ -223,3 +223,28 @@ def test_real_pyserial_on_a_pty(fake_clock):
         if master is not None:
             os.close(master)
         os.close(slave)
+
+
+def test_a_lines_reader_that_prints_reversed_decimal_numbers_gives_canonical_uids(fake_serial, fake_clock):
+    from hal.interfaces import CardPresented
+    from hal.serial_reader import SerialReader
+
+    port = fake_serial.add("/dev/ttyUSB7")
+    reader = SerialReader(port="/dev/ttyUSB7", protocol="lines", uid_order="reversed", uid_digits="decimal",
+                          clock=fake_clock)
+    port.feed(b"card: 3283263748\r\n")
+    events = []
+    for _ in range(3):
+        events += reader.poll()
+        fake_clock.advance(0.05)
+    assert events == [CardPresented("04A1B2C3")]
+    reader.close()
+
+
+def test_a_lines_reader_in_hex_keeps_reading_as_before(fake_serial, fake_clock):
+    from hal.serial_frames import LineParser
+    from hal.uid import UidForm
+
+    assert [r.uid for r in LineParser().feed(b"UID 0012345678\n")] == ["0012345678"]  # hex, as before
+    assert [r.uid for r in LineParser(form=UidForm(digits="auto")).feed(b"UID 0012345678\n")] == ["00BC614E"]
+    assert [r.uid for r in LineParser(form=UidForm("reversed")).feed(b"c3:b2:a1:04\n")] == ["04A1B2C3"]

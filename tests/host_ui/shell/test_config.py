@@ -232,7 +232,8 @@ def test_environment_overrides_single_keys(tmp_path, home):
            "BANQUIER_DISPLAY_OUTPUT": "framebuffer", "BANQUIER_FULLSCREEN": "yes"}
     config = load_config(path, env, root=tmp_path)
     assert config.reader.backend == "serial"
-    assert config.reader.hal_options() == {"port": "/dev/ttyUSB0", "protocol": "rdm6300", "baudrate": 9600}
+    assert config.reader.hal_options() == {"port": "/dev/ttyUSB0", "protocol": "rdm6300", "baudrate": 9600,
+                                           "uid_order": "sent", "uid_digits": "hex"}
     assert (config.beeper.backend, config.buttons.backend) == ("none", "sim")
     assert (config.game.language, config.game.edition) == ("uk", "us")
     assert config.storage.data_dir == tmp_path / "data"
@@ -300,7 +301,7 @@ def test_hal_options_match_the_backends_constructors():
         assert set(options) <= accepted, (kind, set(options) - accepted)
     assert config.buttons.hal_options()["pins"] == {"confirm": 16, "f2": 31}
     assert config.beeper.hal_options()["frequency_hz"] == 2700.0
-    assert config.reader.spi_path == "/dev/spidev0.0"
+    assert config.reader.devices() == ["/dev/spidev0.0"]
 
 
 def test_sim_backends_load_through_hal_with_the_options():

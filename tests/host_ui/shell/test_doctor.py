@@ -123,7 +123,8 @@ def ready_pi(fake: FakeRoot, model: str = "Raspberry Pi 4 Model B Rev 1.5") -> N
 def test_a_pc_with_the_simulator_is_all_ok(fake, data):
     found = checks(config_for(data), fake, env={"DISPLAY": ":0", "HOME": str(fake.path)})
     assert worst(found.values()) == "ok", format_checks(found.values())
-    assert list(found)[:2] == ["config", "spi"]
+    # The simulator declares no probe: no reader line, and no SPI line.
+    assert list(found)[:2] == ["config", "gpio"] and "spi" not in found and "reader" not in found
 
 
 def test_check_refuses_bad_status_and_multi_line_text():
@@ -152,9 +153,11 @@ def test_read_model_and_pi5(fake):
 
 
 # ----------------------------------------------------------------------------------------------- SPI
-def test_spi_not_used_by_a_serial_reader(fake, data):
+def test_a_serial_reader_gets_its_own_line_and_no_spi_line(fake, data):
     config = config_for(data, '[hardware.reader]\nbackend = "serial"\nport = "/dev/ttyUSB0"\n')
-    assert_status(checks(config, fake)["spi"], "ok", "not used")
+    found = checks(config, fake)
+    assert "spi" not in found
+    assert_status(found["serial"], "fail", "/dev/ttyUSB0 is not connected", "/dev/serial/by-id/")
 
 
 def test_spi_not_enabled(fake, data):
@@ -765,3 +768,36 @@ def test_an_edition_with_gaps_gets_one_english_line(fake, data, monkeypatch, tmp
     assert_status(found[1], "warn", "edition us-gaps lacks texts in uk: 1 square (first: square 39)",
                   "the edition's own language")
     assert "us " not in format_checks(found).replace("us-gaps", "")
+
+
+# ------------------------------------------------------------------- the other readers' declared probes
+KEYBOARD = '[hardware.reader]\nbackend = "keyboard"\ndevice = "/dev/input/by-id/usb-RFID-event-kbd"\n'
+
+
+def test_keyboard_reader_missing_then_not_permitted_then_ok(fake, data):
+    found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: "1.7.0" if d == "evdev" else None)
+    assert_status(found["keyboard"], "fail", "usb-RFID-event-kbd is not connected", "/dev/input/by-id/")
+    fake.write("dev/input/by-id/usb-RFID-event-kbd")
+    found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: "1.7.0" if d == "evdev" else None,
+                   access=lambda p, m: False)
+    assert_status(found["keyboard"], "fail", "may not use /dev/input/by-id/usb-RFID-event-kbd")
+    found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: "1.7.0" if d == "evdev" else None,
+                   access=lambda p, m: True)
+    assert_status(found["keyboard"], "ok", "usable by")
+    assert_status(found["groups"], "fail", "input", "the keyboard card reader")
+
+
+def test_keyboard_reader_without_evdev_names_the_package(fake, data):
+    found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: None)
+    assert_status(found["keyboard"], "fail", "python-evdev is not installed", "evdev>=1.6")
+
+
+def test_pn532_on_i2c_not_enabled(fake, data):
+    found = checks(config_for(data, '[hardware.reader]\nbackend = "pn532"\n'), fake)
+    assert_status(found["pn532"], "fail", "I²C is not enabled: /dev/i2c-1 is missing", "do_i2c 0")
+
+
+def test_pcsc_without_pcscd(fake, data):
+    found = checks(config_for(data, '[hardware.reader]\nbackend = "pcsc"\n'), fake,
+                   installed=lambda d: "2.2" if d == "pyscard" else None)
+    assert_status(found["pcsc"], "fail", "pcscd is not running", "apt install pcscd")
