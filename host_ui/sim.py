@@ -45,7 +45,7 @@ from host_ui.shell.config import load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import current_game, games_dir, protected_outputs, seconds_argument
-from host_ui.shell.startup import Recovery, StartUp, restore_at_startup, resume_at_startup
+from host_ui.shell.startup import Recovery, StartUp, playing, restore_at_startup, resume_at_startup
 from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
@@ -265,13 +265,6 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                            rules=rules or None, player_cards=cards, clock=wall_clock, length_minutes=minutes)
         created.play_clock.start(time.monotonic)
         return created
-
-    def playing(restore: Callable[[], Game]) -> Callable[[], Game]:
-        def restored() -> Game:
-            game = restore()
-            game.play_clock.start(time.monotonic)
-            return game
-        return restored
 
     def find_backup(damaged: Game) -> tuple[str, Callable[[], Game]] | None:
         offer = recovery.for_terminal(damaged)
