@@ -62,6 +62,7 @@ from measure import filesystem_of, percentile  # noqa: E402  (this folder, as fo
 from report import Row, emit  # noqa: E402
 
 from terminal.bank.game import Game  # noqa: E402
+from terminal.bank.operations import PassGo, parse_operation  # noqa: E402
 from terminal.bank.tablelog import read_table_log  # noqa: E402
 from terminal.errors import GameError  # noqa: E402
 
@@ -162,7 +163,7 @@ def play(game: Game, ops: list[dict[str, Any]], count: int, start: int = 0) -> i
     done, i = 0, start
     while done < count:
         try:
-            game.apply(ops[i])
+            game.apply(parse_operation(ops[i]))
             done += 1
         except GameError:
             pass
@@ -202,7 +203,7 @@ def ours(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[float, floa
         assert game.ledger.pragma("synchronous") == 2 and game.ledger.pragma("journal_mode") == "wal"
         t, c = time.perf_counter(), time.process_time()
         for op in ops:
-            game.apply(op)
+            game.apply(parse_operation(op))
         return (time.perf_counter() - t) / len(ops), (time.process_time() - c) / len(ops)
     finally:
         game.close()
@@ -219,7 +220,7 @@ def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[Wri
     db = game.ledger.db.conn
     schema = [sql for (sql,) in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")]
     for op in ops:
-        seq = game.apply(op).seq
+        seq = game.apply(parse_operation(op)).seq
         journal = db.execute("SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq = ?",
                              (seq,)).fetchone()
         postings = db.execute("SELECT seq, n, account, amount FROM postings WHERE seq = ? ORDER BY n",
@@ -436,7 +437,7 @@ def first_payment(path: Path, key: bytes) -> tuple[float, float, bool]:
     game = Game.open(path, key=key, background=True, mirror=mirror_path(path))
     try:
         player = game.current.active_players()[0]
-        game.apply({"op": "pass_go", "player": player})
+        game.apply(PassGo(player))
         paid = time.perf_counter() - t
         guard = game.ledger.guard
         assert guard is not None
@@ -511,7 +512,7 @@ def bench_backups(tmp: Path, key: bytes, rounds: int) -> dict[int, Path]:
             game = new_game(path, key, mirror=mirror_path(path) if label == "with" else None)
             t = time.perf_counter()
             for op in ops:
-                game.apply(op)
+                game.apply(parse_operation(op))
             measured[label].append((time.perf_counter() - t) / n)
             game.close()
     extra = [w - o for w, o in zip(measured["with"], measured["without"], strict=True)]

@@ -76,6 +76,7 @@ def build_game(path: Path, operations: int, key: bytes, ticking: bool = False) -
     ``ticking``: the terminal's upkeep (:meth:`terminal.Game.maintain`, what its tick calls) after each
     operation, and the game left without a clean close at the end (a power cut, ``kill -9``)."""
     from terminal.bank.game import Game
+    from terminal.bank.operations import PlayTime
     from terminal.errors import GameError
     building = path.with_name(path.name + ".building")
     for leftover in path.parent.glob(building.name + "*"):
@@ -133,7 +134,7 @@ def build_game(path: Path, operations: int, key: bytes, ticking: bool = False) -
                 elif step % 50 == 9:
                     game.undo()
                 elif step % 20 == 19:
-                    game.apply({"op": "x_play_time", "seconds": 60})  # the play clock's entry, every minute
+                    game.apply(PlayTime(60))  # the play clock's entry, every minute
                 else:
                     game.pass_go(q)
             except GameError:

@@ -44,7 +44,7 @@ from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import Config
 from host_ui.shell.device_key import load_or_create_key
 from host_ui.shell.games import resumed_notice
-from host_ui.shell.startup import Recovery, new_game, restore_at_startup, resume_at_startup
+from host_ui.shell.startup import Recovery, new_game, playing, restore_at_startup, resume_at_startup
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.errors import GameError
@@ -404,13 +404,6 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
 
     backups = config.storage.backups
     recovery = Recovery(data, key, backups, wall_clock)
-
-    def playing(restore: Callable[[], Game]) -> Callable[[], Game]:
-        def restored() -> Game:
-            game = restore()
-            game.play_clock.start(time.monotonic)
-            return game
-        return restored
 
     def restore() -> Game:
         return restore_at_startup(found, data, key, backups=backups, clock=wall_clock)

@@ -30,7 +30,6 @@ from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from host_ui.demo import (
     BANKER_UID,
-    DEED_SQUARES,
     FakeClock,
     GaveUp,
     TableDriver,
@@ -48,7 +47,7 @@ from host_ui.shell.config import Config, load_config
 from host_ui.shell.device_key import load_key, load_or_create_key
 from host_ui.shell.games import resumed_notice
 from host_ui.shell.manage import current_game, games_dir, protected_outputs, seconds_argument
-from host_ui.shell.startup import Recovery, StartUp, restore_at_startup, resume_at_startup
+from host_ui.shell.startup import Recovery, StartUp, playing, restore_at_startup, resume_at_startup
 from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
@@ -268,13 +267,6 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                            rules=rules or None, player_cards=cards, clock=wall_clock, length_minutes=minutes)
         created.play_clock.start(time.monotonic)
         return created
-
-    def playing(restore: Callable[[], Game]) -> Callable[[], Game]:
-        def restored() -> Game:
-            game = restore()
-            game.play_clock.start(time.monotonic)
-            return game
-        return restored
 
     def find_backup(damaged: Game) -> tuple[str, Callable[[], Game]] | None:
         offer = recovery.for_terminal(damaged)
@@ -505,6 +497,7 @@ class Tray:
         import pygame as pg  # loaded late: see run_sim
 
         from host_ui.screen import theme  # loaded late (it loads pygame): see run_sim
+        from host_ui.screen.layouts import board_for
 
         game = self.terminal.game
         edition = game.edition if game is not None else load_edition("fr")
@@ -525,16 +518,15 @@ class Tray:
         y += 2 * (ph + 6) + 4
         cards.append((pg.Rect(x0, y, pw * 2 + 6, 36), BANKER_UID, None, theme.ACCENT, "banker"))
         y += 36 + 10
-        dw, dh = (w - 3 * 5) // 4, 28
-        if edition.is_ultimate:  # the electronic board: its 22 properties' stickers, then its Event cards
-            self.cards = cards + _ultimate_cards(edition, x0, y, w, theme.GROUP_COLOURS)
-            return
-        for i, square in enumerate(DEED_SQUARES):
-            r, c = divmod(i, 4)
-            rect = pg.Rect(x0 + c * (dw + 5), y + r * (dh + 4), dw, dh)
-            deed = edition.squares[square]
-            colour = theme.GROUP_COLOURS.get(deed.group or deed.kind, (90, 90, 90))
-            cards.append((rect, deed_uid(square), deed.name, colour, "deed"))
+        uids = {"deed": deed_uid, "property": property_uid, "event": event_uid}
+        for block in board_for(edition).tray(edition):  # the board's own cards: its deeds, stickers, Event cards
+            sw = (w - (block.per_row - 1) * block.gap) // block.per_row
+            for i, sticker in enumerate(block.stickers):
+                r, c = divmod(i, block.per_row)
+                rect = pg.Rect(x0 + c * (sw + block.gap), y + r * (block.height + 4), sw, block.height)
+                cards.append((rect, uids[sticker.card](sticker.number), sticker.label, sticker.colour,
+                              "event" if sticker.card == "event" else "deed"))
+            y += -(-len(block.stickers) // block.per_row) * (block.height + 4) + 6
         self.cards = cards
 
     def handle(self, event: pygame.event.Event, app: TerminalApp) -> bool:
@@ -650,32 +642,6 @@ class Tray:
         f = theme.font(14, True)
         win.blit(f.render(label, True, fg), (rect.x + 8, rect.y + 6))
         pg.draw.rect(win, theme.WARN, (rect.x + 8, rect.bottom - 16, 16, 10), border_radius=2)
-
-
-def _ultimate_cards(edition: Edition, x0: int, y: int, w: int,
-                    colours: Mapping[str, Colour]) -> list[TrayCard]:
-    """The electronic board's cards in the tray from ``y``: a sticker per property (:func:`property_uid`), four
-    a row, then the Event cards (:func:`event_uid`), numbered, seven a row."""
-    import pygame as pg  # loaded late: see run_sim
-
-    cards: list[TrayCard] = []
-    dw, dh = (w - 3 * 5) // 4, 26
-    properties = [s for s in edition.squares if s.kind == "street"]
-    for i, deed in enumerate(properties):
-        r, c = divmod(i, 4)
-        rect = pg.Rect(x0 + c * (dw + 5), y + r * (dh + 4), dw, dh)
-        cards.append((rect, property_uid(i + 1), deed.name, colours.get(deed.group or "", (90, 90, 90)), "deed"))
-    y += -(-len(properties) // 4) * (dh + 4) + 6
-    ew, eh = (w - 6 * 4) // 7, 24
-    for i, event in enumerate(edition.events):
-        r, c = divmod(i, 7)
-        rect = pg.Rect(x0 + c * (ew + 4), y + r * (eh + 4), ew, eh)
-        cards.append((rect, event_uid(event.number), f"E{event.number}", EVENT_COLOUR, "event"))
-    return cards
-
-
-#: The colour of the Event cards in the tray (the Event screen's band).
-EVENT_COLOUR = (232, 120, 30)
 
 
 def build_parser() -> argparse.ArgumentParser:

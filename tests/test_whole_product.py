@@ -43,6 +43,7 @@ from cards.editions import load_edition
 from host_ui.shell.manage import set_current
 from host_ui.shell.startup import mirror_of, resume_at_startup
 from terminal.bank.game import Game
+from terminal.bank.operations import parse_operation
 from terminal.bank.players import MAX_NAME_LENGTH, RESERVED_NAMES
 from terminal.errors import GameError
 from tests.terminal.strategies import draw_operation
@@ -115,7 +116,7 @@ def _plan(data, game: Game, steps: int) -> tuple[list[dict[str, Any]], list[int]
         else:
             op = draw_operation(data, game, game.raw_state)
         try:
-            game.apply(op)
+            game.apply(parse_operation(op))
         except GameError:
             pass
         ops.append(op)
@@ -140,7 +141,7 @@ def _child(data: Path, key: bytes, setup: dict[str, Any], ops: list[dict[str, An
     ack(game.ledger.last_entry()[0])
     for op in ops:
         try:
-            game.apply(op)
+            game.apply(parse_operation(op))
         except GameError:
             continue
         ack(game.ledger.last_entry()[0])
@@ -237,7 +238,7 @@ def _check(data, tmp_root: Path, key: bytes, mode: str) -> None:
         start = next((i + 1 for i, end in enumerate(ends) if end == last), 0) if last > 1 else 0
         for op in ops[start:]:
             try:
-                game.apply(op)
+                game.apply(parse_operation(op))
             except GameError:
                 pass
         assert game.await_judgment(60) is not None, "the judgment beside play answered"

@@ -9,9 +9,9 @@ from collections.abc import Mapping
 
 import pygame
 
-from cards.editions import Square
+from cards.editions import Edition, Square
 from host_ui.screen import theme
-from host_ui.screen.board import ScreenBoard
+from host_ui.screen.board import ScreenBoard, Sticker, TrayRows, group_colour
 from host_ui.screen.context import Context
 from host_ui.screen.levels import LEVELS_FACE
 from host_ui.screen.pieces import (
@@ -28,10 +28,21 @@ from host_ui.screen.pieces import (
 )
 from host_ui.screen.widgets import Canvas, split_h, split_v
 
-#: The electronic board: its deeds print their rent levels.
-ULTIMATE = ScreenBoard("ultimate", LEVELS_FACE)
 #: The colour of an Event card's band.
 EVENT_BAND = (232, 120, 30)
+
+
+def _tray(edition: Edition) -> tuple[TrayRows, ...]:
+    """A sticker per property (numbered 1-22 in board order), four a row; then the Event cards, seven a row."""
+    streets = [s for s in edition.squares if s.kind == "street"]
+    return (TrayRows(tuple(Sticker("property", i, s.name, group_colour(s.group)) for i, s in enumerate(streets, 1)),
+                     4, 26),
+            TrayRows(tuple(Sticker("event", e.number, f"E{e.number}", EVENT_BAND) for e in edition.events), 7, 24,
+                     gap=4))
+
+
+#: The electronic board: its deeds print their rent levels.
+ULTIMATE = ScreenBoard("ultimate", LEVELS_FACE, _tray)
 
 
 def _square_options(ctx: Context) -> dict[str, Square] | None:

@@ -17,6 +17,7 @@ crash-loop at the table. :attr:`StartUp.backup` is the newest backup of that gam
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,7 +32,7 @@ from terminal.bank.game import Game
 from terminal.errors import GameError, LedgerError, one_line
 
 __all__ = ["StartUp", "Recovery", "resume_at_startup", "restore_at_startup", "mirror_of", "new_game",
-           "new_game_path"]
+           "new_game_path", "playing"]
 
 log = logging.getLogger("banquier")
 
@@ -137,6 +138,16 @@ class Recovery:
                   found.name)
         damaged = Path(game.path)
         return found.name, lambda: self.restore(damaged, found)
+
+
+def playing(make: Callable[[], Game], clock: Callable[[], float] = time.monotonic) -> Callable[[], Game]:
+    """``make`` (what restores or opens a game: a backup offered on the damaged screen), its game's play clock
+    started on ``clock`` (seconds, monotonic) as soon as it is made: the terminal plays what it returns."""
+    def made() -> Game:
+        game = make()
+        game.play_clock.start(clock)
+        return game
+    return made
 
 
 def new_game_path(data: Path, stem: str = "") -> Path:

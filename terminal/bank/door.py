@@ -9,13 +9,11 @@ Debt`).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from terminal.bank.operations import Operation, Undo
+from terminal.bank.operations import Operation
 from terminal.bank.state import State
-from terminal.bank.types import Debt, Effects, Owed, Posting, Rent
+from terminal.bank.types import Debt, Effects, Posting, Rent
 
 __all__ = ["Preview", "Receipt"]
 
@@ -70,9 +68,6 @@ class Receipt:
     - ``rent``: the rent it charged, with its reason, or None (see :attr:`Preview.rent`).
     - ``followed_by``: the receipt of the entry this commit caused right after it, or None: the end of a
       time-limited game (``x_time_up``) after the ``x_play_time`` that reached the limit.
-    - ``debts``: each player's outstanding debts after it, ``{player: [{"to", "amount"}]}``
-      (:meth:`terminal.Game.debts`): a shim for callers that compare the debts before and after a commit;
-      :attr:`debts_created` is the answer.
     """
 
     seq: int
@@ -82,21 +77,12 @@ class Receipt:
     rent: Rent | None = None
     undone: Operation | None = None
     followed_by: Receipt | None = None
-    debts: Mapping[str, list[Owed]] = field(default_factory=dict)
 
     @property
     def debts_created(self) -> tuple[Debt, ...]:
         """The debts it created or raised (:meth:`~terminal.bank.types.Effects.debts_created` of :attr:`effects`,
         its recorded effects)."""
         return self.effects.debts_created()
-
-    @property
-    def op(self) -> dict[str, Any]:
-        """The operation as a table-log line: an undo is ``{"op": "undo", "undoes": <the undone line>}``
-        (a shim for callers that read lines: :attr:`operation` and :attr:`undone` are the records)."""
-        if isinstance(self.operation, Undo):
-            return {"op": Undo.op, "undoes": None if self.undone is None else self.undone.to_json()}
-        return self.operation.to_json()
 
     def paid(self, payer: str, payee: str) -> int:
         """Total moved from ``payer`` to ``payee`` by this operation."""

@@ -346,7 +346,7 @@ def _trade(tx: Tx, op: Trade) -> None:
     # back against the debt": the part of the cash the receiver owes the giver is set off against that debt
     # and needs no cash in hand.
     cards = {giver: tx.s.jail_cards_of(giver)[:side.jail_cards] for giver, _, side in sides}
-    debts = list(tx.s.debt_list)
+    debts = list(tx.s.debts)
     offsets: dict[str, int] = {}
     for giver, taker, side in sides:
         offset = 0

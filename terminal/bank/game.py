@@ -83,16 +83,12 @@ from terminal.bank.operations import (
     parse_operation,
 )
 from terminal.bank.play_clock import PlayClock, adopt_end_time
-from terminal.bank.players import MAX_NAME_LENGTH
-from terminal.bank.players import check_players as _check_players
 from terminal.bank.state import BANK, POT, State, standings, worth
 from terminal.bank.tx import Tx
-from terminal.bank.types import Effects, Owed, Rent, WallClock, system_clock
-from terminal.errors import AuditFailed, NothingToUndo
+from terminal.bank.types import Effects, Rent, WallClock, system_clock
+from terminal.errors import AuditFailed, MalformedOperation, NothingToUndo
 
-#: ``MAX_NAME_LENGTH`` and ``_check_players`` are :mod:`terminal.bank.players`'s, kept here as shims for callers that
-#: still import them from this module (the table's new-game screen, the simulator).
-__all__ = ["Game", "MAX_NAME_LENGTH", "_check_players"]
+__all__ = ["Game"]
 
 
 class Game:
@@ -255,10 +251,6 @@ class Game:
         tries again. Returns how many rows were written."""
         return self._upkeep.step(stretches, budget_s)
 
-    def tick(self, now: float | None = None) -> Receipt | None:
-        """A shim for callers not yet moved: :meth:`play_clock.tick <terminal.bank.play_clock.PlayClock.tick>`."""
-        return self.play_clock.tick(now)
-
     def __enter__(self) -> Game:
         return self
 
@@ -304,14 +296,17 @@ class Game:
         return self._state
 
     # -- the door: preview, commit (docs/bank-door.md) ----------------------------------------------------
-    def preview(self, op: Operation | Mapping[str, Any]) -> Preview:
+    def preview(self, op: Operation) -> Preview:
         """Compute ``op`` (a record of :mod:`terminal.bank.operations`; :class:`~terminal.bank.operations.Undo`
         for an undo) on the game as it stands, without committing it: what it would move and change, the rent
         it would charge, the debts it would create (:class:`~terminal.bank.door.Preview`). :meth:`commit` writes
-        it. Raises the errors :meth:`apply` would: MalformedOperation, a GameError subclass for a refusal
-        (NothingToUndo, AuditFailed for an undo of an edited entry). ``op`` may still be a table-log line (a
-        dict), parsed here: a shim for callers that still pass lines."""
-        operation = parse_operation(op)
+        it. Raises the errors :meth:`apply` would: MalformedOperation (code ``not_an_operation``) for anything
+        but a record (a table-log line is parsed first: :func:`~terminal.bank.operations.parse_operation`), a
+        GameError subclass for a refusal (NothingToUndo, AuditFailed for an undo of an edited entry)."""
+        if not isinstance(op, Operation):
+            raise MalformedOperation(f"Not an operation record: {op!r} (parse a table-log line first).",
+                                     code="not_an_operation")
+        operation = op
         if isinstance(operation, Undo):
             target = self._undo_target()
             effects = engine.undo_effects(self._state, self.config, target.op, _effects(target))
@@ -348,10 +343,9 @@ class Game:
             receipt = replace(receipt, followed_by=self.apply(TimeUp()))
         return receipt
 
-    def apply(self, op: Operation | Mapping[str, Any]) -> Receipt:
+    def apply(self, op: Operation) -> Receipt:
         """Compute and commit one operation: :meth:`commit` of its :meth:`preview` (one computation). ``op``: a
-        record of :mod:`terminal.bank.operations` (or, a shim for callers that still pass lines, a table-log
-        line, parsed here). Raises as :meth:`preview` and :meth:`commit` do."""
+        record of :mod:`terminal.bank.operations`. Raises as :meth:`preview` and :meth:`commit` do."""
         return self.commit(self.preview(op))
 
     def undo(self) -> Receipt:
@@ -382,7 +376,7 @@ class Game:
 
     def _receipt(self, seq: int, preview: Preview) -> Receipt:
         return Receipt(seq=seq, operation=preview.operation, postings=tuple(preview.effects.postings),
-                       effects=preview.effects, rent=preview.rent, undone=preview.undone, debts=self.debts())
+                       effects=preview.effects, rent=preview.rent, undone=preview.undone)
 
     # -- one method per operation (docs/table-log.md): each applies its record ---------------------------
     def pass_go(self, player: str) -> Receipt:
@@ -523,14 +517,6 @@ class Game:
     def is_over(self) -> bool:
         return bool(self._state.game.get("over"))
 
-    def debts(self) -> dict[str, list[Owed]]:
-        """Each player's outstanding debts, oldest first: ``{player: [{"to": name|"bank", "amount": n}]}``."""
-        out: dict[str, list[Owed]] = {}
-        for d in self._state.debt_list:
-            out.setdefault(d.debtor, []).append(
-                {"to": BANK if d.creditor in (BANK, POT) else d.creditor, "amount": d.amount})
-        return out
-
     def cash(self, player: str) -> int:
         return self._state.cash[player]
 
@@ -568,7 +554,7 @@ class Game:
         common: dict[str, Any] = {
             "cash": {p: s.cash[p] for p in s.players},
             "owner": {str(d.index): s.owner.get(d.index, BANK) for d in self.edition.deeds()},
-            "debt": self.debts(),
+            "debt": _debt_map(s),
             "bankrupt": list(s.bankrupt_list),
             "worth": {p: self.worth(p) for p in s.players},
             "standings": self.standings(),
@@ -620,3 +606,13 @@ class Game:
 def _effects(entry: Entry) -> Effects:
     """The effects a journal entry recorded."""
     return Effects.recorded(entry.postings, entry.changes)
+
+
+def _debt_map(state: State) -> dict[str, list[dict[str, Any]]]:
+    """The table log's ``debt`` check (docs/table-log.md, Checks): each player's outstanding debts, oldest first,
+    ``{player: [{"to": name|"bank", "amount": n}]}`` (a debt to the Free Parking pot is one to the Bank)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for debt in state.debts:
+        out.setdefault(debt.debtor, []).append(
+            {"to": BANK if debt.creditor in (BANK, POT) else debt.creditor, "amount": debt.amount})
+    return out

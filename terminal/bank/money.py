@@ -1,4 +1,4 @@
-"""Money: the only module that divides, rounds, parses or formats amounts.
+"""Money: the only module that divides, rounds or formats amounts.
 
 Every amount is an ``int`` of the edition's unit (euros, dollars, francs...). No floats anywhere near money.
 Formatting (:func:`format_amount`) groups digits by the screen's language with Babel's CLDR data; the Bank
@@ -110,23 +110,3 @@ def format_amount(amount: int, edition: Edition, language: str | None = None, di
     if edition.currency_position == "before":
         return f"{sign}{edition.currency_symbol}{text}"
     return f"{sign}{text}\u00a0{edition.currency_symbol}"
-
-
-def parse_amount(text: str, edition: Edition) -> int:
-    """Parse an amount typed on the keypad or in a file: digits, optionally grouped with spaces, commas,
-    dots or narrow spaces, and an optional currency symbol. Returns an int checked by :func:`check_amount`.
-
-    Raises :class:`InvalidAmount` for anything that is not a whole, positive, plausible amount
-    ("12.5" is refused: amounts are whole units).
-    """
-    cleaned = text.strip().replace(edition.currency_symbol, "").strip()
-    for sep in (" ", "\u202f", "\u00a0", ","):
-        cleaned = cleaned.replace(sep, "")
-    if "." in cleaned:
-        head, _, tail = cleaned.rpartition(".")
-        if len(tail) == 3 and head.replace(".", "").isdigit():
-            cleaned = cleaned.replace(".", "")
-    if not cleaned.isdigit() or not cleaned.isascii():
-        raise InvalidAmount(f"{text!r} is not a whole amount: type digits only.",
-                            code="amount_unreadable", params={"text": text})
-    return check_amount(int(cleaned), edition)

@@ -89,11 +89,6 @@ class State:
 
     # -- simple questions ----------------------------------------------------------------------------------
     @property
-    def debt_list(self) -> tuple[Debt, ...]:
-        """The outstanding debts, oldest first."""
-        return self.debts
-
-    @property
     def bankrupt_list(self) -> list[str]:
         return self.bankrupt["list"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, NamedTuple
 
 from cards.editions import Edition
 
@@ -104,14 +104,6 @@ class Debt:
     def from_json(cls, value: Mapping[str, Any]) -> Debt:
         """The debt of the stored form ``value``."""
         return cls(value["debtor"], value["creditor"], value["amount"])
-
-
-class Owed(TypedDict):
-    """One outstanding debt as the table sees it (``Game.debts``, the table log's ``debt`` check): to whom
-    (``"bank"`` for the Bank and the Free Parking pot) and how much."""
-
-    to: str
-    amount: int
 
 
 #: Why a rent is what it is (:attr:`Rent.reason`), with the numbers :attr:`Rent.detail` gives for each:

@@ -350,7 +350,7 @@ def _trade_side(data, s: State, edition, giver: str, taker: str, label: str, cas
 def draw_trade(data, s: State, edition, debtors: list[str]) -> dict:
     """A trade; with debtors around, often the debtor's deeds against cash from the creditor (which goes
     straight back against the debt, RULES.md, Debts)."""
-    player_debts = [d for d in s.debt_list if d.creditor in s.players]
+    player_debts = [d for d in s.debts if d.creditor in s.players]
     cash_hint = None
     if player_debts and _chance(data, 50, "trade with the creditor"):
         debt = _pick(data, [(d.creditor, d.debtor, d.amount) for d in player_debts], "debt")

@@ -62,7 +62,7 @@ def test_building_auction_in_a_housing_shortage(make_game):
     auction.bid("Bob", 21, 150)
     auction.bid("Bob", 1, 160)  # a bid for another street, above the best
     receipt = auction.close()
-    assert receipt.op == {"op": "build", "player": "Bob", "square": 1, "price": 160}
+    assert receipt.operation.to_json() == {"op": "build", "player": "Bob", "square": 1, "price": 160}
     assert game.state()["buildings"]["1"] == 1 and game.state()["bank"]["houses"] == 3
     assert game.start_building_auction("hotel").close() is None
 

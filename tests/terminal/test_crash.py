@@ -51,6 +51,7 @@ import json, sys
 from pathlib import Path
 from terminal.errors import GameError
 from terminal.bank.game import Game
+from terminal.bank.operations import parse_operation
 
 plan_path, db_path, key_hex = sys.argv[1:]
 key = bytes.fromhex(key_hex)
@@ -76,7 +77,7 @@ for line in lines:
         done += not refused
         continue
     try:
-        receipt = game.apply(line)
+        receipt = game.apply(parse_operation(line))
     except GameError:
         if refused:
             continue

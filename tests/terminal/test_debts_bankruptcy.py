@@ -22,7 +22,7 @@ def test_a_charge_beyond_cash_takes_all_and_leaves_a_debt(make_game):
     game.pay_bank("Bob", 1400)  # Bob has 100
     game.pay_rent("Bob", 39)  # hotel: 2000
     assert game.cash("Bob") == 0
-    assert game.debts() == {"Bob": [{"to": "Ann", "amount": 1900}]}
+    assert game.state()["debt"] == {"Bob": [{"to": "Ann", "amount": 1900}]}
     # Voluntary operations are refused while in debt, with what is owed.
     with pytest.raises(PlayerInDebt, match="owes 1900 to Ann"):
         game.buy("Bob", 1)
@@ -32,10 +32,10 @@ def test_a_charge_beyond_cash_takes_all_and_leaves_a_debt(make_game):
     ann = game.cash("Ann")
     game.pass_go("Bob")
     assert game.cash("Bob") == 0 and game.cash("Ann") == ann + 200
-    assert game.debts() == {"Bob": [{"to": "Ann", "amount": 1700}]}
+    assert game.state()["debt"] == {"Bob": [{"to": "Ann", "amount": 1700}]}
     # Charges queue behind the first debt; debts are paid oldest first.
     game.pay_tax("Bob", 4)
-    assert game.debts()["Bob"] == [{"to": "Ann", "amount": 1700}, {"to": "bank", "amount": 200}]
+    assert game.state()["debt"]["Bob"] == [{"to": "Ann", "amount": 1700}, {"to": "bank", "amount": 200}]
     game.collect_from_each_player("Bob", 1800)  # Ann pays 1800 and Cid 1800 (Cid only has 1500)
     state = game.state()
     assert state["debt"] == {"Cid": [{"to": "Bob", "amount": 300}]}
@@ -46,7 +46,7 @@ def test_pay_each_player_into_debt_in_play_order(make_game):
     game = make_game("fr", ("Ann", "Bob", "Cid", "Dee"))
     game.pay_bank("Bob", 1400)
     game.pay_each_player("Bob", 50)
-    assert game.debts() == {"Bob": [{"to": "Dee", "amount": 50}]}
+    assert game.state()["debt"] == {"Bob": [{"to": "Dee", "amount": 50}]}
     assert game.state()["cash"] == {"Ann": 1550, "Bob": 0, "Cid": 1550, "Dee": 1500}
 
 
@@ -58,17 +58,17 @@ def test_raising_money_while_in_debt(make_game):
     game.build("Bob", 3)
     assert game.cash("Bob") == 1280
     game.pay_bank("Bob", 1380)
-    assert game.debts() == {"Bob": [{"to": "bank", "amount": 100}]}
+    assert game.state()["debt"] == {"Bob": [{"to": "bank", "amount": 100}]}
     # Half of two houses (25 + 25) and two mortgages (30 + 30) could raise 110 >= 100.
     with pytest.raises(RuleViolation, match="could still raise 110"):
         game.declare_bankruptcy("Bob")
     game.sell_building("Bob", 1)
-    assert game.debts() == {"Bob": [{"to": "bank", "amount": 75}]}
+    assert game.state()["debt"] == {"Bob": [{"to": "bank", "amount": 75}]}
     game.sell_building("Bob", 3)
     game.mortgage("Bob", 1)
-    assert game.debts() == {"Bob": [{"to": "bank", "amount": 20}]} and game.cash("Bob") == 0
+    assert game.state()["debt"] == {"Bob": [{"to": "bank", "amount": 20}]} and game.cash("Bob") == 0
     game.mortgage("Bob", 3)
-    assert game.debts() == {} and game.cash("Bob") == 10
+    assert game.state()["debt"] == {} and game.cash("Bob") == 10
     game.pass_go("Bob")
     assert game.cash("Bob") == 210
 
@@ -79,10 +79,10 @@ def test_a_creditor_may_take_deeds_against_the_debt(make_game):
     game.buy("Ann", 37)
     game.pay_bank("Bob", 1100)  # Bob: 0 cash, holds Rue de la Paix
     game.pay_rent("Bob", 37)  # 35 owed to Ann
-    assert game.debts() == {"Bob": [{"to": "Ann", "amount": 35}]}
+    assert game.state()["debt"] == {"Bob": [{"to": "Ann", "amount": 35}]}
     ann = game.cash("Ann")
     game.trade("Bob", "Ann", {"squares": [39]}, {"cash": 300})  # agreed value 300: 35 go against the debt
-    assert game.debts() == {}
+    assert game.state()["debt"] == {}
     assert game.cash("Bob") == 265 and game.cash("Ann") == ann - 265
 
 
@@ -144,7 +144,7 @@ def test_bankruptcy_to_the_bank_then_auctions(make_game):
     game.mortgage("Bob", 5)
     game.gain_jail_card("Bob", "chance")
     game.pay_bank("Bob", 5000)
-    assert game.debts()["Bob"][0]["to"] == "bank"
+    assert game.state()["debt"]["Bob"][0]["to"] == "bank"
     game.declare_bankruptcy("Bob")
     state = game.state()
     assert state["bankrupt"] == ["Bob"]
@@ -162,7 +162,7 @@ def test_bankruptcy_to_the_bank_then_auctions(make_game):
         auction.bid("Bob", 20)
     auction.bid("Cid", 11)
     receipt = auction.close()
-    assert receipt.op == {"op": "auction", "square": 5, "winner": "Cid", "price": 11}
+    assert receipt.operation.to_json() == {"op": "auction", "square": 5, "winner": "Cid", "price": 11}
     assert game.state()["owner"]["5"] == "Cid"
     nobody = game.start_auction(1)
     assert nobody.close() is None and game.state()["owner"]["1"] == "bank"

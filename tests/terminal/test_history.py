@@ -21,7 +21,7 @@ from terminal.bank.history import (
     worth_series,
 )
 from terminal.bank.ledger.schema import CLOCK_INDEX
-from terminal.bank.operations import CLOCK_OPERATIONS
+from terminal.bank.operations import CLOCK_OPERATIONS, PlayTime
 from terminal.errors import GameError
 from tests.conftest import RECORDED
 from tests.terminal.oracles import journal_of, worth_history
@@ -51,7 +51,7 @@ def played(game: Game, steps: int, seed: int = 1) -> Game:
             elif choice == 6:
                 game.undo()
             elif choice == 7:
-                game.apply({"op": "x_play_time", "seconds": 60})
+                game.apply(PlayTime(60))
             else:
                 game.pay_bank(rng.choice(PLAYERS), rng.randrange(1, 300))
         except GameError:

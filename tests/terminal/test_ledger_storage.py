@@ -20,6 +20,7 @@ import terminal.bank.opening as opening_module
 from terminal.bank.game import Game
 from terminal.bank.ledger.journal import Ledger
 from terminal.bank.ledger.records import canonical
+from terminal.bank.operations import Undo, parse_operation
 from terminal.errors import AuditFailed, GameError, LedgerError
 from tests.terminal.oracles import journal_of
 from tests.unclean import abandon
@@ -206,7 +207,7 @@ def test_failed_undo_writes_nothing_and_the_next_undo_works(make_game, key, monk
     assert game.last_undoable() == target, "the failed undo was counted as done"
 
     receipt = game.undo()
-    assert receipt.op == {"op": "undo", "undoes": target}
+    assert receipt.operation == Undo() and receipt.undone.to_json() == target
     assert receipt.paid("Ann", "Bob") == 50  # Rue de la Paix' bare rent, back to Bob
     assert game.cash("Bob") == after_rent["cash"]["Bob"] + 50
     assert game.cash("Ann") == after_rent["cash"]["Ann"] - 50
@@ -582,7 +583,7 @@ def test_undo_survives_close_and_open(make_game, key):
     states = [game.state()]
     for op in ({"op": "pass_go", "player": "Ann"}, {"op": "buy", "player": "Ann", "square": 39},
                {"op": "pay_rent", "player": "Bob", "square": 39}):
-        game.apply(op)
+        game.apply(parse_operation(op))
         states.append(game.state())
     path = game.path
     game.close()

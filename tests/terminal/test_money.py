@@ -1,10 +1,10 @@
-"""Rounding, amount checks, parsing and formatting (terminal/bank/money.py)."""
+"""Rounding, amount checks and formatting (terminal/bank/money.py)."""
 from __future__ import annotations
 
 import pytest
 
 from cards.editions import load_edition
-from terminal.bank.money import check_amount, format_amount, half, parse_amount, ten_percent
+from terminal.bank.money import check_amount, format_amount, half, ten_percent
 from terminal.errors import InvalidAmount
 
 
@@ -39,19 +39,6 @@ def test_format_amount(edition, amount, language, text):
 @pytest.mark.parametrize("amount, text", [(1500, "15M"), (200, "2M"), (50, "500K"), (2050, "20,5M"), (5, "50K")])
 def test_format_km_display(amount, text):
     assert format_amount(amount, load_edition("fr"), display="km") == text
-
-
-@pytest.mark.parametrize("text, value", [("1500", 1500), ("1 500", 1500), ("$1,500", 1500), ("1.500", 1500),
-                                         (" 20 € ", 20)])
-def test_parse_amount(text, value):
-    edition = load_edition("fr" if "€" in text else "us")
-    assert parse_amount(text, edition) == value
-
-
-@pytest.mark.parametrize("text", ["", "12.5", "abc", "-5", "0", "٣", "99999999"])
-def test_parse_amount_refuses(text):
-    with pytest.raises(InvalidAmount):
-        parse_amount(text, load_edition("fr"))
 
 
 def test_check_amount_limits():

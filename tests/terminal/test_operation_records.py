@@ -146,11 +146,19 @@ def test_a_debt_is_one_record_stored_as_its_json(make_game):
     assert State.from_json(state).debts == game.current.debts
 
 
-def test_the_game_takes_a_record_or_a_line(make_game):
+def test_the_game_takes_a_record_and_refuses_a_line(make_game):
     game = make_game("us", ("Ann", "Bob"))
     receipt = game.apply(Buy("Ann", 39))
-    assert receipt.op == {"op": "buy", "player": "Ann", "square": 39}
-    assert journal_of(game)[-1]["op"] == receipt.op
+    assert receipt.operation.to_json() == {"op": "buy", "player": "Ann", "square": 39}
+    assert journal_of(game)[-1]["op"] == receipt.operation.to_json()
     assert game.preview(Undo()).effects.postings == [Posting("bank", "Ann", 400)]
-    game.apply({"op": "undo"})
+    written = len(journal_of(game))
+    for line in ({"op": "undo"}, {"op": "pass_go", "player": "Ann"}):  # a table-log line is parsed first
+        with pytest.raises(MalformedOperation) as refused:
+            game.apply(line)
+        assert refused.value.code == "not_an_operation"
+        with pytest.raises(MalformedOperation):
+            game.preview(line)
+    assert len(journal_of(game)) == written and game.cash("Ann") == 1100
+    game.apply(parse_operation({"op": "undo"}))
     assert game.cash("Ann") == 1500

@@ -14,7 +14,7 @@ from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from terminal.bank.game import Game
-from terminal.bank.operations import PlayTime, Undo
+from terminal.bank.operations import PlayTime, TimeUp, Undo, parse_operation
 from terminal.bank.play_clock import PLAY_TIME_RECORD_S
 from terminal.errors import GameOver, NothingToUndo, RuleViolation
 from terminal.table.machine import Terminal
@@ -75,7 +75,7 @@ def test_a_jumping_monotonic_clock_ends_the_game_at_its_length_exactly(timed):
     assert game.play_clock.tick() is None and not game.is_over() and game.played() == 3599
     clock.advance(1)
     receipt = game.play_clock.tick()
-    assert receipt is not None and receipt.op == {"op": "x_time_up"}
+    assert receipt is not None and receipt.operation == TimeUp()
     assert game.is_over() and game.played() == 3600
     with pytest.raises(GameOver):
         game.pass_go("Ann")
@@ -198,7 +198,7 @@ def test_time_up_without_its_end_recorded_is_ended_at_the_next_tick(timed, key):
         assert info.value.code == "time_up"
         again.play_clock.start(FakeClock())
         receipt = again.play_clock.tick()
-        assert receipt is not None and receipt.op == {"op": "x_time_up"} and again.is_over()
+        assert receipt is not None and receipt.operation == TimeUp() and again.is_over()
 
 
 def test_read_only_games_record_no_time(timed, key):
@@ -221,7 +221,7 @@ def test_refusals(make_game, timed):
         assert info.value.code == "bad_length"
     classic = make_game("fr", ("Ann", "Bob"))
     with pytest.raises(RuleViolation) as info:
-        classic.apply({"op": "x_play_time", "seconds": 60})
+        classic.apply(PlayTime(60))
     assert info.value.code == "play_time_not_time_limit"
     assert classic.play_clock.tick(1e9) is None and "x_time" not in classic.state()
     game, _ = timed(60)
@@ -229,7 +229,7 @@ def test_refusals(make_game, timed):
                      ({"op": "x_time_limit", "seconds": 60}, "time_limit_set"),
                      ({"op": "x_time_up"}, "time_not_up")):
         with pytest.raises(RuleViolation) as info:
-            game.apply(op)
+            game.apply(parse_operation(op))
         assert info.value.code == code
 
 

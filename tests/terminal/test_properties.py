@@ -66,6 +66,7 @@ from hypothesis.stateful import (
 
 from terminal.bank import engine
 from terminal.bank.game import Game
+from terminal.bank.operations import parse_operation
 from terminal.bank.state import BANK, DECKS, HOTEL, POT
 from terminal.errors import (
     GameError,
@@ -232,12 +233,12 @@ class BankMachine(RuleBasedStateMachine):
             expected = why
         if op.get("op") != "undo":
             try:
-                game.preview(op)
+                game.preview(parse_operation(op))
             except GameError:
                 pass
             assert game.raw_state.to_json() == before_raw, f"preview changed the state: {op}"
         try:
-            game.apply(op)
+            game.apply(parse_operation(op))
         except GameError as exc:
             COVERAGE[f"refused {type(exc).__name__}"] += 1
             COVERAGE[f"code {op.get('op')} {exc.code}"] += 1
@@ -373,7 +374,7 @@ class BankMachine(RuleBasedStateMachine):
         outcomes = []
         for version in (op, swapped):
             try:
-                effects = self.game.preview(version).effects
+                effects = self.game.preview(parse_operation(version)).effects
             except GameError as exc:
                 outcomes.append(("refused", type(exc).__name__))
             else:
@@ -388,9 +389,9 @@ class BankMachine(RuleBasedStateMachine):
 
     # -- coverage ----------------------------------------------------------------------------------------
     def count(self, op, before, after) -> None:
-        new_debts = len(after.debt_list) > len(before.debt_list) or any(
-            d.amount > sum(b.amount for b in before.debt_list if b.debtor == d.debtor)
-            for d in after.debt_list)
+        new_debts = len(after.debts) > len(before.debts) or any(
+            d.amount > sum(b.amount for b in before.debts if b.debtor == d.debtor)
+            for d in after.debts)
         if new_debts:
             COVERAGE["debt created"] += 1
             event("debt created")
@@ -408,7 +409,7 @@ class BankMachine(RuleBasedStateMachine):
         if op["op"] == "build":
             event("building")
         if op["op"] == "trade" and any(d.creditor == op["a"] and d.debtor == op["b"]
-                                       for d in before.debt_list):
+                                       for d in before.debts):
             COVERAGE["trade with a creditor"] += 1
 
     # -- the books ---------------------------------------------------------------------------------------
@@ -445,7 +446,7 @@ class BankMachine(RuleBasedStateMachine):
                 assert cash >= 0, f"{account} has negative cash {cash}"
         bankrupt = set(s.bankrupt_list)
         assert len(bankrupt) == len(s.bankrupt_list) and bankrupt <= set(s.players)
-        for debt in s.debt_list:
+        for debt in s.debts:
             assert debt.amount > 0, f"empty debt {debt}"
             assert debt.debtor in s.players and debt.debtor not in bankrupt, f"debt of {debt.debtor}"
             assert debt.creditor != debt.debtor
@@ -1035,7 +1036,7 @@ class BankMachine(RuleBasedStateMachine):
                             rules=self.setup["rules"], dealt=meta["dealt"] or None, key=KEY)
         try:
             for op in self.accepted:
-                fresh.apply(op)
+                fresh.apply(parse_operation(op))
             assert fresh.state() == final_state, "re-applying the accepted operations gives another state()"
             assert fresh.raw_state.to_json() == final_raw
         finally:
@@ -1157,13 +1158,13 @@ def test_the_generator_reaches_as_far_with_other_seeds():
 def _game(tmp_path, name: str, ops: list[dict]) -> Game:
     game = Game.create(tmp_path / f"{name}.db", "fr", ["Ann", "Bob"], key=KEY)
     for op in ops:
-        game.apply(op)
+        game.apply(parse_operation(op))
     return game
 
 
 def _outcome(game: Game, op: dict):
     try:
-        game.apply(op)
+        game.apply(parse_operation(op))
     except GameError as exc:
         return "refused", type(exc).__name__
     return "accepted", game.state(), game.raw_state.to_json()
@@ -1204,11 +1205,11 @@ def test_regression_a_player_in_debt_cannot_pay_cash_out_of_what_a_trade_brings(
     game = _game(tmp_path, "debtor", [{"op": "buy", "player": "Ann", "square": 1},
                                       {"op": "pay_bank", "player": "Ann", "amount": 2000}])
     try:
-        assert game.debts() == {"Ann": [{"to": "bank", "amount": 560}]}
+        assert game.state()["debt"] == {"Ann": [{"to": "bank", "amount": 560}]}
         before = game.state(), game.raw_state.to_json()
         with pytest.raises(GameError):
-            game.apply({"op": "trade", "a": "Bob", "b": "Ann", "a_gives": {"cash": 300},
-                        "b_gives": {"squares": [1], "cash": 100}})
+            game.apply(parse_operation({"op": "trade", "a": "Bob", "b": "Ann", "a_gives": {"cash": 300},
+                        "b_gives": {"squares": [1], "cash": 100}}))
         assert (game.state(), game.raw_state.to_json()) == before
     finally:
         game.close()
@@ -1227,7 +1228,8 @@ def test_regression_jail_cards_swapped_in_a_trade_change_hands(tmp_path):
     for a, b in (("Ann", "Bob"), ("Bob", "Ann")):
         game = _game(tmp_path, f"{a}-first", setup)
         try:
-            game.apply({"op": "trade", "a": a, "b": b, "a_gives": {"jail_cards": 1}, "b_gives": {"jail_cards": 1}})
+            game.apply(parse_operation({"op": "trade", "a": a, "b": b, "a_gives": {"jail_cards": 1},
+                                        "b_gives": {"jail_cards": 1}}))
             results.append(game.raw_state.jail_card)
         finally:
             game.close()

@@ -132,7 +132,7 @@ def engine_settlement(players, cash, debts, event):
 
 def _result(tx, players):
     return ({p: tx.s.cash[p] for p in players},
-            [(d.debtor, d.creditor, d.amount) for d in tx.s.debt_list])
+            [(d.debtor, d.creditor, d.amount) for d in tx.s.debts])
 
 
 @st.composite
@@ -185,7 +185,7 @@ def test_a_settlement_follows_the_rule(case):
     for (_, after), (before, _) in pairwise(lists):
         assert after == before
     if lists:
-        assert lists[-1][1] == [d.to_json() for d in tx.s.debt_list]
+        assert lists[-1][1] == [d.to_json() for d in tx.s.debts]
 
 
 @QUICK
@@ -305,7 +305,7 @@ def test_random_money_games_settle_by_the_rule(game):
             refused = True
         assert refused == expected_refused, op
         assert {p: state.cash[p] for p in PLAYERS4} == model.cash, op
-        assert [(d.debtor, d.creditor, d.amount) for d in state.debt_list] == model.debts, op
+        assert [(d.debtor, d.creditor, d.amount) for d in state.debts] == model.debts, op
 
 
 # -- the cases of the table logs, and the model on them ------------------------------------------------------
@@ -377,7 +377,7 @@ def test_a_settlement_is_one_entry_that_undo_restores_exactly(case, tmp_path, ke
     receipt = game.pass_go(player)
     assert game.ledger.last_entry()[0] == entries + 1
     assert list(receipt.postings) == postings
-    assert game.debts() == debts_after
+    assert game.state()["debt"] == debts_after
     after, after_state = game.raw_state.to_json(), game.state()
 
     game.undo()

@@ -30,11 +30,11 @@ def test_an_old_game_audits_clean_and_keeps_its_order(tmp_path, key):
     with Game.open(path, key=key, check="full") as game:
         assert "settlement" not in game.meta
         assert game.config.settlement == LEGACY_SETTLEMENT
-        assert game.debts() == {"Cid": [{"to": "Ann", "amount": 1}]}
+        assert game.state()["debt"] == {"Cid": [{"to": "Ann", "amount": 1}]}
         assert game.audit().ok
         # Play goes on with the order the journal was computed with: Cid's next money pays Ann, her only debt.
         game.pass_go("Cid")
-        assert game.debts() == {}
+        assert game.state()["debt"] == {}
     with Game.open(path, key=key, check="full") as game:  # and the new entry audits too
         assert game.audit().ok
     assert hashlib.sha256(FIXTURE.read_bytes()).hexdigest() == before

@@ -33,7 +33,7 @@ from cards.registry import (
 )
 from terminal.bank import ultimate
 from terminal.bank.game import Game
-from terminal.bank.operations import EventBothCollect, EventSwap
+from terminal.bank.operations import EventBothCollect, EventSwap, parse_operation
 from terminal.bank.types import Rent
 from terminal.errors import GameError, PlayerInDebt, RuleViolation
 from terminal.table.i18n import translate
@@ -251,7 +251,7 @@ def test_event_targets_list_what_would_be_accepted(game):
         for choice in choices:
             op = {"op": f"event_{action}", "player": "Ann", field: choice}
             try:
-                game.preview(op)
+                game.preview(parse_operation(op))
                 accepted = True
             except GameError:
                 accepted = False
@@ -294,7 +294,7 @@ def test_the_end_and_its_standings_are_in_the_journal(game):
         game.buy("Bob", 3)
     game.sell_property("Bob", 1)
     game.sell_property("Bob", 33)
-    assert game.debts() == {} and game.cash("Bob") == 300
+    assert game.state()["debt"] == {} and game.cash("Bob") == 300
     game.pay_rent("Bob", 35)  # owes 1300 with nothing left to sell
     game.declare_bankruptcy("Bob")
     assert game.cash("Ann") == 3000 and game.worth("Ann") == 3400
@@ -310,7 +310,7 @@ def test_a_location_fee_beyond_the_cash_is_a_debt(game):
     for _ in range(4):
         game.raise_level("Ann", 35)
     game.pay_rent("Bob", 35)  # 1600: Bob has 1500
-    assert game.debts() == {"Bob": [{"to": "Ann", "amount": 100}]}
+    assert game.state()["debt"] == {"Bob": [{"to": "Ann", "amount": 100}]}
     with pytest.raises(PlayerInDebt) as refused:
         game.location("Bob", 5, buy=True)  # buying is voluntary: not while in debt
     # refused before the fee: the debt named is the one Bob has (not with the fee that is never charged), and
@@ -318,7 +318,7 @@ def test_a_location_fee_beyond_the_cash_is_a_debt(game):
     assert refused.value.params["owed"] == 100 and "selling properties back to the Bank" in str(refused.value)
     assert refused.value.params["remedy_code"] == "part_debt_remedy_ultimate"
     game.location("Bob", 5)  # the fee is a charge: never refused for lack of cash
-    assert game.debts() == {"Bob": [{"to": "Ann", "amount": 100}, {"to": "bank", "amount": 100}]}
+    assert game.state()["debt"] == {"Bob": [{"to": "Ann", "amount": 100}, {"to": "bank", "amount": 100}]}
     assert game.state()["owner"]["5"] == "bank"
 
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from cards.editions import COLOR_GROUPS, ULTIMATE_RULE_FLAGS, load_edition
 from terminal.bank import engine
+from terminal.bank.operations import parse_operation
 from terminal.bank.state import BANK, State, standings
 from terminal.bank.types import GameConfig
 from terminal.errors import GameError
@@ -88,7 +89,7 @@ def _check_invariants(state: State, config: GameConfig) -> None:
     assert set(state.owner.values()) <= set(state.active_players())
     for player in state.bankrupt_list:
         assert state.cash[player] == 0 and not state.debts_of(player)
-    for debt in state.debt_list:
+    for debt in state.debts:
         assert debt.amount > 0 and state.cash[debt.debtor] == 0
     slump = state.game.get("slump") or {}
     assert all(isinstance(n, int) and n >= 1 for n in dict(slump).values())
@@ -145,7 +146,7 @@ def test_random_games_reach_levels_debts_and_bankruptcies():
                 seen["event"] += 1
             if any(v == 5 for v in state.level.values()):
                 seen["level5"] += 1
-            if state.debt_list:
+            if state.debts:
                 seen["debt"] += 1
             if state.bankrupt_list:
                 seen["bankrupt"] += 1
@@ -191,7 +192,7 @@ def test_through_the_journal_audit_reopen_and_undo_everything(tmp_path_factory, 
     accepted = 0
     for op in ops:
         try:
-            game.apply(op)
+            game.apply(parse_operation(op))
             accepted += 1
         except GameError:
             pass
