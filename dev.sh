@@ -18,7 +18,7 @@
 #                            extracts the message ids with pybabel, updates every .po and compiles the .mo;
 #                            check runs msgfmt --check --statistics on each (0 untranslated, 0 fuzzy, as the
 #                            test command does); add LANG starts the catalog of a new language.
-#   ./dev.sh mutants [FILE ...] [--all] [--max-children N] [--fresh] [--report] [--print]
+#   ./dev.sh mutants [FILE ...] [--all] [--max-children N] [--fresh | --survivors] [--report] [--print]
 #                            mutation testing of the Bank (tests/README.md, "Mutation testing"): mutmut (the
 #                            `mutants` extra, pinned) mutates terminal/bank/tx.py, rules.py and ultimate.py (or
 #                            the FILEs named: a path, a module or a short name such as `engine`; --all: the whole
@@ -26,7 +26,8 @@
 #                            tests/terminal on each mutant; then tools/mutants.py counts the logic, refusal
 #                            code/params and message mutants killed and lists the survivors. Long: about an hour
 #                            for the default set on 2 cores (run it with nice, in the background); results stay
-#                            in mutants/ (--fresh: start again; --report: only count them).
+#                            in mutants/ (--fresh: start again; --survivors: test only the survivors again,
+#                            after adding tests; --report: only count them).
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}

@@ -1,6 +1,6 @@
 """Mutation testing of the Bank: run mutmut on some of the money core's files, then count what the tests killed.
 
-    ./dev.sh mutants [FILE ...] [--all] [--max-children N] [--fresh] [--report] [--print]
+    ./dev.sh mutants [FILE ...] [--all] [--max-children N] [--fresh | --survivors] [--report] [--print]
 
 - FILE: a file of ``[tool.mutmut] only_mutate`` in pyproject.toml (``terminal/bank/tx.py``) or its module
   (``terminal.bank.tx``) or its short name (``tx``). Default: :data:`DEFAULT_FILES` (``tx``, ``rules``,
@@ -8,6 +8,9 @@
 - ``--max-children N``: mutants tested at once (default: the number of CPUs).
 - ``--fresh``: delete ``mutants/`` first (mutmut's working copy and its results), so that every mutant is tested
   again against the tests as they are now; without it mutmut keeps the results it has and tests the rest.
+- ``--survivors``: test again only the mutants of those files that survived (or that no test reached) in the
+  results kept in ``mutants/``: after adding tests, minutes instead of the whole run (mutmut first collects which
+  of the tests are new and what they reach).
 - ``--report``: only count the results already in ``mutants/`` (nothing is run).
 - ``--print``: print the mutmut command and exit.
 
@@ -76,6 +79,7 @@ def parse_args(argv: Sequence[str], allowed: Sequence[str]) -> argparse.Namespac
     parser.add_argument("--all", action="store_true", help="every file of [tool.mutmut] only_mutate")
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 1, help="mutants tested at once")
     parser.add_argument("--fresh", action="store_true", help="delete mutants/ first: test every mutant again")
+    parser.add_argument("--survivors", action="store_true", help="test again only the survivors kept in mutants/")
     parser.add_argument("--report", action="store_true", help="only count the results in mutants/")
     parser.add_argument("--print", action="store_true", dest="print_only", help="print the mutmut command")
     args = parser.parse_args(list(argv))
@@ -83,6 +87,8 @@ def parse_args(argv: Sequence[str], allowed: Sequence[str]) -> argparse.Namespac
         parser.error("give files or --all, not both")
     if args.max_children < 1:
         parser.error("--max-children is at least 1")
+    if args.fresh and args.survivors:
+        parser.error("--fresh deletes the results --survivors needs: give one of them")
     try:
         args.files = list(allowed) if args.all else resolve(args.files or DEFAULT_FILES, allowed)
     except ValueError as exc:
@@ -90,10 +96,15 @@ def parse_args(argv: Sequence[str], allowed: Sequence[str]) -> argparse.Namespac
     return args
 
 
-def mutmut_command(files: Sequence[str], max_children: int) -> list[str]:
-    """The mutmut command that tests the mutants of ``files``."""
+def mutmut_command(files: Sequence[str], max_children: int, names: Sequence[str] | None = None) -> list[str]:
+    """The mutmut command that tests the mutants of ``files``, or only the mutants ``names`` when given."""
     return [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children),
-            *(mutant_glob(f) for f in files)]
+            *(names if names is not None else [mutant_glob(f) for f in files])]
+
+
+def survivors(found: dict[str, list[tuple[str, str, Change]]]) -> list[str]:
+    """The names of the mutants that survived or that no test reached."""
+    return [name for rows in found.values() for name, status, _ in rows if status in ("survived", "no tests")]
 
 
 # -- the kind of a mutant -------------------------------------------------------------------------------------
@@ -249,7 +260,13 @@ def _short(text: str, width: int = 90) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv, mutable_files())
-    command = mutmut_command(args.files, args.max_children)
+    names = None
+    if args.survivors:
+        names = survivors(results(args.files))
+        if not names:
+            print("mutants: no survivor kept in mutants/ for these files (run them first)", file=sys.stderr)
+            return 0 if (ROOT / "mutants").is_dir() else 1
+    command = mutmut_command(args.files, args.max_children, names)
     if args.print_only:
         print(" ".join(command))
         return 0
