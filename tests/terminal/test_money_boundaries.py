@@ -18,7 +18,7 @@ from terminal.bank.board import CLASSIC
 from terminal.bank.state import BANK, HOTEL, State
 from terminal.bank.tx import Tx
 from terminal.bank.types import Debt, GameConfig
-from terminal.errors import InvalidAmount, RuleViolation
+from terminal.errors import InsufficientCash, InvalidAmount, RuleViolation
 from tests.terminal.oracles import journal_of
 from tests.terminal.refusals import refused
 
@@ -232,3 +232,53 @@ def test_a_debt_of_exactly_one_is_paid():
     tx = Tx(state, CLASSIC_CONFIG, CLASSIC)
     tx.settle()
     assert (tx.s.cash["Bob"], tx.s.cash["Cid"], tx.s.cash["Dan"], tx.s.debts) == (1, 1501, 1501, ())
+
+
+def test_a_quick_games_hotel_sold_with_its_group_fetches_half_of_four_house_prices():
+    """RULES.md, End of the game, quick game: "a hotel sells back for half its price plus half of 3 houses"
+    (the hotel comes after the third house): half of 4 house prices, not of 5."""
+    quick = GameConfig(US, "quick", dict(US.rules))
+    state = _state()
+    _brown_group_with_hotels(state)
+    plan = rules.plan_sale(state, quick, US.squares[1], whole=True)
+    assert (plan.levels, plan.houses_back, plan.hotels_back, plan.refund) == ({1: 0, 3: 0}, 0, 2, 2 * 100)
+    state.bank["houses"] = 2  # fewer than the 3 houses a quick game's hotel breaks into: the group goes too
+    assert rules.plan_sale(state, quick, US.squares[1], whole=False).refund == 2 * 100
+    state.bank["houses"] = 3
+    assert rules.plan_sale(state, quick, US.squares[1], whole=False) == rules.SalePlan({1: 3}, -3, 1, 25)
+
+
+@pytest.mark.parametrize(("square", "name"), [(0, "GO"), (40, "40"), (-1, "-1")])
+def test_a_square_that_is_no_tax_is_named_or_given_as_it_was(make_game, square, name):
+    """A tax is paid on square 4 or 38 only (RULES.md, Money in and out); the refusal names a square of the board
+    by its name, and gives any other number as it was typed (no square -1 counted from the end)."""
+    game = make_game("us", ("Ann", "Bob"))
+    refused(game, lambda: game.pay_tax("Ann", square), RuleViolation, code="not_a_tax",
+            params={"square": square, "deed": name})
+
+
+def test_the_uneven_build_message_says_how_many_houses_the_others_have(make_game):
+    """The journal's English line of a build_uneven refusal (the screen shows the catalog's, from lowest_code)."""
+    game = make_game("us", ("Ann", "Bob"))
+    for square in (6, 8, 9):
+        game.buy("Ann", square)
+    for square in (6, 8, 9, 6):
+        game.build("Ann", square)
+    refused(game, lambda: game.build("Ann", 6), RuleViolation,
+            "^Can't build on Oriental Avenue: build evenly, Vermont Avenue, Connecticut Avenue have only "
+            "1 house\\(s\\) yet.$", code="build_uneven",
+            params={"square": 6, "deed": "Oriental Avenue", "behind": ["Vermont Avenue", "Connecticut Avenue"],
+                    "behind_names": "Vermont Avenue, Connecticut Avenue", "lowest": 1, "lowest_code": "part_level_1"})
+
+
+def test_lifting_a_received_mortgage_at_once_needs_the_cash(make_game):
+    """RULES.md, Mortgages: the receiver of a mortgaged deed pays the 10 % at once (a charge) and may lift it at
+    once by paying the mortgage value (voluntary: refused without the cash, and the whole trade with it)."""
+    game = make_game("us", ("Ann", "Bob"))
+    game.buy("Bob", 39)
+    game.mortgage("Bob", 39)
+    game.pay_bank("Ann", 1450)
+    # Ann: 50 - 10 for the deed - 20 interest = 20, short of the 200 of Boardwalk's mortgage
+    refused(game, lambda: game.trade("Bob", "Ann", {"squares": [39]}, {"cash": 10}, lift_now=[39]),
+            InsufficientCash, code="insufficient_cash",
+            params={"player": "Ann", "amount": 200, "cash": 20, "what": "lifting the mortgage on Boardwalk at once"})
