@@ -17,7 +17,7 @@ from terminal.bank import rules, ultimate
 from terminal.bank.board import CLASSIC
 from terminal.bank.state import BANK, HOTEL, State
 from terminal.bank.tx import Tx
-from terminal.bank.types import Debt, GameConfig
+from terminal.bank.types import Debt, GameConfig, Rent
 from terminal.errors import InsufficientCash, InvalidAmount, RuleViolation
 from tests.terminal.oracles import journal_of
 from tests.terminal.refusals import refused
@@ -282,3 +282,24 @@ def test_lifting_a_received_mortgage_at_once_needs_the_cash(make_game):
     refused(game, lambda: game.trade("Bob", "Ann", {"squares": [39]}, {"cash": 10}, lift_now=[39]),
             InsufficientCash, code="insufficient_cash",
             params={"player": "Ann", "amount": 200, "cash": 20, "what": "lifting the mortgage on Boardwalk at once"})
+
+
+@pytest.mark.parametrize(("flag", "listed"), [("wrap", [1, 3, 35]), ("no_wrap", [3, 35])])
+def test_where_a_neighbours_card_applies_follows_the_flag(flag, listed):
+    """An Event that would change no level is refused, so the table lists only where it applies (docs/RULES.md,
+    The Ultimate Banking board): property 1 at level 5 with its next neighbour at 1 changes something only if the
+    last property (35, level 3) is its neighbour, i.e. under ``wrap``."""
+    config = GameConfig(ULTIMATE, "ultimate", {**ULTIMATE.rules, "neighbours": flag})
+    state = State.new(ULTIMATE, ("Ann", "Bob"))
+    state.owner.update({1: "Ann", 3: "Ann", 35: "Ann"})
+    state.level.update({1: 5, 3: 1, 35: 3})
+    assert ultimate.event_targets(state, config, "Ann", "neighbours") == {"own_property": listed}
+
+
+def test_a_whole_groups_double_rent_says_why(make_game):
+    """Flag ``group_rent = "double"``: a whole colour group held doubles the rent; the reason shown is the group's."""
+    game = make_game("ultimate", ("Ann", "Bob"), rules={"group_rent": "double"})
+    game.buy("Ann", 1)
+    assert game.rent("Bob", 1) == Rent(70, "Ann", "level", {"level": 1})
+    game.buy("Ann", 3)
+    assert game.rent("Bob", 1) == Rent(140, "Ann", "level_group", {"level": 1})
