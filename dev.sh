@@ -18,6 +18,16 @@
 #                            extracts the message ids with pybabel, updates every .po and compiles the .mo;
 #                            check runs msgfmt --check --statistics on each (0 untranslated, 0 fuzzy, as the
 #                            test command does); add LANG starts the catalog of a new language.
+#   ./dev.sh mutants [FILE ...] [--all] [--max-children N] [--fresh | --survivors] [--report] [--print]
+#                            mutation testing of the Bank (tests/README.md, "Mutation testing"): mutmut (the
+#                            `mutants` extra, pinned) mutates terminal/bank/tx.py, rules.py and ultimate.py (or
+#                            the FILEs named: a path, a module or a short name such as `engine`; --all: the whole
+#                            money core of pyproject.toml's [tool.mutmut]) and runs the fast tests of
+#                            tests/terminal on each mutant; then tools/mutants.py counts the logic, refusal
+#                            code/params and message mutants killed and lists the survivors. Long: about an hour
+#                            for the default set on 2 cores (run it with nice, in the background); results stay
+#                            in mutants/ (--fresh: start again; --survivors: test only the survivors again,
+#                            after adding tests; --report: only count them).
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
@@ -246,5 +256,12 @@ case "$cmd" in
                echo "dev.sh: FAILED: ${failed_bench[*]}" >&2; exit 1
            fi ;;
     i18n)  install_for test; run_i18n "$@" ;;
-    *)     echo "usage: ./dev.sh run|test|bench|i18n [ARGS...]" >&2; exit 2 ;;
+    mutants) install_for test
+           if ! { [ -f .venv/.banquier-mutants ] && [ "$(cat .venv/.banquier-mutants)" = "$(project_sum)" ]; }; then
+               echo "dev.sh: installing the mutants extra (mutmut) into .venv" >&2
+               pip_install "the mutants extra" -e '.[test,mutants]'
+               project_sum > .venv/.banquier-mutants
+           fi
+           exec .venv/bin/python tools/mutants.py "$@" ;;
+    *)     echo "usage: ./dev.sh run|test|bench|i18n|mutants [ARGS...]" >&2; exit 2 ;;
 esac

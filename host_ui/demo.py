@@ -460,7 +460,7 @@ class TableDriver:
         matching = [c for c in events if EVENT_OPERATIONS[c.action].op == op["op"]
                     and all(op.get(k) == v for k, v in c.params.items())]
         number = op.get("card")
-        card = next((c for c in matching if c.number == number or not number), None)
+        card = next((c for c in matching if number is None or c.number == number), None)
         if card is None:
             raise GaveUp("no such Event card")
         player = op["player"]

@@ -1,9 +1,8 @@
 """Auctions (RULES.md, Title deeds; Buildings, housing shortage): bids, refusals, closing."""
 from __future__ import annotations
 
-import pytest
-
 from terminal.errors import GameOver, InsufficientCash, InvalidAmount, PlayerInDebt, RuleViolation
+from tests.terminal.refusals import refused
 
 
 def test_deed_auction_any_start_highest_wins_decliner_may_bid(make_game):
@@ -11,33 +10,34 @@ def test_deed_auction_any_start_highest_wins_decliner_may_bid(make_game):
     auction = game.start_auction(39)  # Ann declined Rue de la Paix at 400
     auction.bid("Bob", 1)
     auction.bid("Ann", 250)  # the one who declined may bid
-    with pytest.raises(RuleViolation, match="above the best bid, 250 by Ann"):
-        auction.bid("Cid", 250)
-    with pytest.raises(InvalidAmount):
-        auction.bid("Cid", 0)
+    refused(game, lambda: auction.bid("Cid", 250), RuleViolation, "above the best bid, 250 by Ann",
+            code="bid_too_low", params={"amount": 250, "best": 250, "leader": "Ann"})
+    refused(game, lambda: auction.bid("Cid", 0), InvalidAmount,
+            code="amount_not_positive", params={"amount": 0, "what": "bid"})
     auction.bid("Cid", 251)
     assert [(b.player, b.amount) for b in auction.bids] == [("Bob", 1), ("Ann", 250), ("Cid", 251)]
     assert game.cash("Cid") == 1500, "nothing is paid before the auction closes"
     receipt = auction.close()
     assert receipt.paid("Cid", "bank") == 251
     assert game.state()["owner"]["39"] == "Cid"
-    with pytest.raises(RuleViolation, match="closed"):
-        auction.bid("Ann", 300)
+    refused(game, lambda: auction.bid("Ann", 300), RuleViolation, "closed", code="auction_closed", params={})
 
 
 def test_auction_refusals(make_game):
     game = make_game("fr", ("Ann", "Bob"))
     game.buy("Ann", 39)
-    with pytest.raises(RuleViolation, match="belongs to Ann"):
-        game.start_auction(39)
-    with pytest.raises(RuleViolation, match="not a title deed"):
-        game.start_auction(0)
+    refused(game, lambda: game.start_auction(39), RuleViolation, "belongs to Ann",
+            code="deed_owned", params={"deed": "Rue de la Paix", "owner": "Ann", "square": 39})
+    refused(game, lambda: game.start_auction(0), RuleViolation, "not a title deed",
+            code="not_a_deed", params={"deed": "Départ", "name": "Départ", "square": 0})
     auction = game.start_auction(37)
-    with pytest.raises(InsufficientCash):
-        auction.bid("Bob", 1501)
+    refused(game, lambda: auction.bid("Bob", 1501), InsufficientCash,
+            code="insufficient_cash", params={"amount": 1501, "cash": 1500, "player": "Bob"})
     game.pay_bank("Bob", 1600)
-    with pytest.raises(PlayerInDebt):
-        auction.bid("Bob", 1)
+    refused(game, lambda: auction.bid("Bob", 1), PlayerInDebt,
+            code="player_in_debt", params={"creditor_list": ["bank"], "debts": [{"amount": 100, "creditor": "bank",
+                                           "debtor": "Bob"}], "owed": 100, "player": "Bob",
+                                           "remedy_code": "part_debt_remedy", "what": "a bid"})
 
 
 def test_building_auction_in_a_housing_shortage(make_game):
@@ -55,10 +55,14 @@ def test_building_auction_in_a_housing_shortage(make_game):
     game.build("Ann", 39)  # a hotel gives 4 houses back: 4 left, both players want more
     assert game.state()["bank"]["houses"] == 4
     auction = game.start_building_auction("house")
-    with pytest.raises(RuleViolation, match="printed house price, 150"):
-        auction.bid("Bob", 21, 100)
-    with pytest.raises(RuleViolation, match="This auction is for a house; Avenue de Breteuil"):
-        auction.bid("Ann", 31, 250)  # Avenue de Breteuil needs a hotel next
+    refused(game, lambda: auction.bid("Bob", 21, 100), RuleViolation, "printed house price, 150",
+            code="auction_below_house_price", params={"amount": 100, "deed": "Avenue Matignon", "house_cost": 150,
+                                                      "price": 100, "square": 21})
+    # Avenue de Breteuil needs a hotel next
+    refused(game, lambda: auction.bid("Ann", 31, 250), RuleViolation, "This auction is for a house; Avenue de Breteuil",
+            code="auction_wrong_building", params={"building": "house", "building_code": "part_house",
+                                                   "deed": "Avenue de Breteuil", "square": 31, "wanted": "hotel",
+                                                   "wanted_code": "part_hotel"})
     auction.bid("Bob", 21, 150)
     auction.bid("Bob", 1, 160)  # a bid for another street, above the best
     receipt = auction.close()
@@ -71,5 +75,4 @@ def test_no_auction_after_the_end(make_game):
     game = make_game("fr", ("Ann", "Bob"), mode="sans_frontieres")
     game.pay_bank("Bob", 2000)
     game.declare_bankruptcy("Bob")
-    with pytest.raises(GameOver):
-        game.start_auction(1)
+    refused(game, lambda: game.start_auction(1), GameOver, code="game_over", params={})

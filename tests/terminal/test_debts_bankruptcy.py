@@ -8,6 +8,7 @@ import pytest
 
 from terminal.errors import GameOver, InsufficientCash, PlayerBankrupt, PlayerInDebt, RuleViolation
 from tests.terminal.oracles import worth_history
+from tests.terminal.refusals import refused
 
 
 def test_a_charge_beyond_cash_takes_all_and_leaves_a_debt(make_game):
@@ -24,10 +25,15 @@ def test_a_charge_beyond_cash_takes_all_and_leaves_a_debt(make_game):
     assert game.cash("Bob") == 0
     assert game.state()["debt"] == {"Bob": [{"to": "Ann", "amount": 1900}]}
     # Voluntary operations are refused while in debt, with what is owed.
-    with pytest.raises(PlayerInDebt, match="owes 1900 to Ann"):
-        game.buy("Bob", 1)
-    with pytest.raises(PlayerInDebt):
-        game.transfer("Bob", "Cid", 1)
+    refused(game, lambda: game.buy("Bob", 1), PlayerInDebt, "owes 1900 to Ann",
+            code="player_in_debt", params={"creditor_list": ["Ann"], "debts": [{"amount": 1900, "creditor": "Ann",
+                                           "debtor": "Bob"}], "owed": 1900, "player": "Bob",
+                                           "remedy_code": "part_debt_remedy",
+                                           "what": "buying Boulevard de Belleville"})
+    refused(game, lambda: game.transfer("Bob", "Cid", 1), PlayerInDebt,
+            code="player_in_debt", params={"creditor_list": ["Ann"], "debts": [{"amount": 1900, "creditor": "Ann",
+                                           "debtor": "Bob"}], "owed": 1900, "player": "Bob",
+                                           "remedy_code": "part_debt_remedy", "what": "a payment of 1 to Cid"})
     # What Bob receives goes to Ann.
     ann = game.cash("Ann")
     game.pass_go("Bob")
@@ -60,8 +66,8 @@ def test_raising_money_while_in_debt(make_game):
     game.pay_bank("Bob", 1380)
     assert game.state()["debt"] == {"Bob": [{"to": "bank", "amount": 100}]}
     # Half of two houses (25 + 25) and two mortgages (30 + 30) could raise 110 >= 100.
-    with pytest.raises(RuleViolation, match="could still raise 110"):
-        game.declare_bankruptcy("Bob")
+    refused(game, lambda: game.declare_bankruptcy("Bob"), RuleViolation, "could still raise 110",
+            code="bankruptcy_can_pay", params={"owed": 100, "player": "Bob", "raisable": 110})
     game.sell_building("Bob", 1)
     assert game.state()["debt"] == {"Bob": [{"to": "bank", "amount": 75}]}
     game.sell_building("Bob", 3)
@@ -88,12 +94,12 @@ def test_a_creditor_may_take_deeds_against_the_debt(make_game):
 
 def test_bankruptcy_refused_without_debt_or_while_able_to_pay(make_game):
     game = make_game("fr", ("Ann", "Bob"))
-    with pytest.raises(RuleViolation, match="owes nothing"):
-        game.declare_bankruptcy("Ann")
+    refused(game, lambda: game.declare_bankruptcy("Ann"), RuleViolation, "owes nothing",
+            code="bankruptcy_no_debt", params={"player": "Ann"})
     game.buy("Ann", 39)
     game.pay_bank("Ann", 1200)  # 100 in debt, could raise 200 by mortgaging
-    with pytest.raises(RuleViolation, match="could still raise 200"):
-        game.declare_bankruptcy("Ann")
+    refused(game, lambda: game.declare_bankruptcy("Ann"), RuleViolation, "could still raise 200",
+            code="bankruptcy_can_pay", params={"owed": 100, "player": "Ann", "raisable": 200})
 
 
 def test_bankruptcy_to_a_player_moves_everything(make_game):
@@ -128,10 +134,9 @@ def test_bankruptcy_to_a_player_moves_everything(make_game):
     assert game.cash("Ann") == ann_cash + 50 - 10 - 100
     assert state["mortgaged"] == []
     assert state["debt"] == {}
-    with pytest.raises(PlayerBankrupt):
-        game.pass_go("Bob")
-    with pytest.raises(PlayerBankrupt):
-        game.declare_bankruptcy("Bob")
+    refused(game, lambda: game.pass_go("Bob"), PlayerBankrupt, code="player_bankrupt", params={"player": "Bob"})
+    refused(game, lambda: game.declare_bankruptcy("Bob"), PlayerBankrupt,
+            code="player_bankrupt", params={"player": "Bob"})
     game.collect_from_each_player("Cid", 10)  # skips Bob
     assert game.cash("Cid") == 1510
 
@@ -154,12 +159,11 @@ def test_bankruptcy_to_the_bank_then_auctions(make_game):
     game.gain_jail_card("Ann", "chance")  # back under its deck
     auction = game.start_auction(5)
     auction.bid("Ann", 10)
-    with pytest.raises(RuleViolation, match="above the best bid"):
-        auction.bid("Cid", 10)
-    with pytest.raises(InsufficientCash):
-        auction.bid("Cid", 1600)
-    with pytest.raises(PlayerBankrupt):
-        auction.bid("Bob", 20)
+    refused(game, lambda: auction.bid("Cid", 10), RuleViolation, "above the best bid",
+            code="bid_too_low", params={"amount": 10, "best": 10, "leader": "Ann"})
+    refused(game, lambda: auction.bid("Cid", 1600), InsufficientCash,
+            code="insufficient_cash", params={"amount": 1600, "cash": 1500, "player": "Cid"})
+    refused(game, lambda: auction.bid("Bob", 20), PlayerBankrupt, code="player_bankrupt", params={"player": "Bob"})
     auction.bid("Cid", 11)
     receipt = auction.close()
     assert receipt.operation.to_json() == {"op": "auction", "square": 5, "winner": "Cid", "price": 11}
@@ -195,8 +199,7 @@ def test_end_of_game_by_mode(make_game, mode, over_after):
             break
     assert game.state()["game_over"]
     assert game.state()["standings"][0] == "Ann"
-    with pytest.raises(GameOver):
-        game.pass_go("Ann")
+    refused(game, lambda: game.pass_go("Ann"), GameOver, code="game_over", params={})
     game.undo()  # undoing the operation that ended the game reopens it
     assert not game.is_over()
     game.pass_go("Ann")
@@ -226,14 +229,13 @@ def test_time_limited_game_ends_at_its_time(make_game):
     assert game.play_clock.tick(0.0) is None and game.play_clock.tick(30 * 60 - 1.0) is None and not game.is_over()
     assert game.play_clock.tick(30 * 60.0) is not None
     assert game.is_over()
-    with pytest.raises(GameOver):
-        game.pass_go("Ann")
+    refused(game, lambda: game.pass_go("Ann"), GameOver, code="game_over", params={})
 
 
 def test_end_game_only_in_a_time_limited_game(make_game):
     game = make_game("fr", ("Ann", "Bob"))
-    with pytest.raises(RuleViolation, match="time-limited"):
-        game.end_game()
+    refused(game, lambda: game.end_game(), RuleViolation, "time-limited",
+            code="end_game_not_time_limit", params={"mode": "classic"})
 
 
 def test_worth_and_standings(make_game):

@@ -9,6 +9,7 @@ import pytest
 from terminal.bank.types import Rent
 from terminal.errors import RuleViolation
 from tests.conftest import ROOT
+from tests.terminal.refusals import refused
 
 
 def _board() -> list[dict[str, str]]:
@@ -63,8 +64,8 @@ def test_double_rent_with_a_mortgaged_street_follows_the_flag(make_game, edition
     game.mortgage("Ann", 14)
     keeps = flag_default if flag is None else flag
     assert game.rent("Bob", 11) == (Rent(20, "Ann", "group") if keeps else Rent(10, "Ann", "bare"))
-    with pytest.raises(RuleViolation, match="mortgaged"):
-        game.pay_rent("Bob", 14)
+    refused(game, lambda: game.pay_rent("Bob", 14), RuleViolation, "mortgaged", code="rent_mortgaged",
+            params={"square": 14, "deed": game.edition.squares[14].name, "owner": "Ann"})
 
 
 @pytest.mark.parametrize("held, rent", [(1, 25), (2, 50), (3, 100), (4, 200)])
@@ -105,24 +106,27 @@ def test_utility_rent_scales_with_the_edition(make_game):
 def test_utility_rent_needs_dice_in_range(make_game, dice):
     game = make_game("fr", ("Ann", "Bob"))
     game.buy("Ann", 12)
-    with pytest.raises(RuleViolation, match="dice"):
-        game.pay_rent("Bob", 12, dice=dice)
+    deed = {"square": 12, "deed": "Compagnie de distribution d'électricité"}
+    refused(game, lambda: game.pay_rent("Bob", 12, dice=dice), RuleViolation, "dice",
+            **({"code": "rent_needs_dice", "params": deed} if dice is None
+               else {"code": "dice_out_of_range", "params": {"dice": dice, **deed}}))
     assert game.cash("Bob") == 1500
 
 
 def test_no_rent_when_none_is_due(make_game):
     game = make_game("fr", ("Ann", "Bob"))
-    with pytest.raises(RuleViolation, match="nobody owns it"):
-        game.pay_rent("Bob", 39)
+    refused(game, lambda: game.pay_rent("Bob", 39), RuleViolation, "nobody owns it",
+            code="rent_unowned", params={"square": 39, "deed": "Rue de la Paix"})
     game.buy("Ann", 39)
-    with pytest.raises(RuleViolation, match="owns"):
-        game.pay_rent("Ann", 39)
-    with pytest.raises(RuleViolation, match="not a title deed"):
-        game.pay_rent("Bob", 4)
-    with pytest.raises(RuleViolation, match="does not depend on the dice"):
-        game.pay_rent("Bob", 39, dice=7)
-    with pytest.raises(RuleViolation, match="railroad"):
-        game.pay_rent("Bob", 39, card="nearest_railroad")
-    with pytest.raises(RuleViolation, match="Unknown rent card"):
-        game.pay_rent("Bob", 39, card="nearest_street")
+    refused(game, lambda: game.pay_rent("Ann", 39), RuleViolation, "owns",
+            code="rent_own_deed", params={"square": 39, "deed": "Rue de la Paix", "player": "Ann", "owner": "Ann"})
+    refused(game, lambda: game.pay_rent("Bob", 4), RuleViolation, "not a title deed",
+            code="not_a_deed", params={"square": 4, "name": "Impôts sur le revenu", "deed": "Impôts sur le revenu"})
+    refused(game, lambda: game.pay_rent("Bob", 39, dice=7), RuleViolation, "does not depend on the dice",
+            code="rent_no_dice", params={"square": 39, "deed": "Rue de la Paix"})
+    refused(game, lambda: game.pay_rent("Bob", 39, card="nearest_railroad"), RuleViolation, "railroad",
+            code="rent_card_wrong_deed", params={"card": "nearest_railroad", "square": 39, "deed": "Rue de la Paix",
+                                                 "card_code": "part_nearest_railroad"})
+    refused(game, lambda: game.pay_rent("Bob", 39, card="nearest_street"), RuleViolation, "Unknown rent card",
+            code="unknown_rent_card", params={"card": "nearest_street", "square": 39, "deed": "Rue de la Paix"})
     assert game.state()["cash"] == {"Ann": 1100, "Bob": 1500}

@@ -1,0 +1,305 @@
+"""The Bank's rules at their boundaries: the one case on each side of a comparison, where a wrong ``<`` or ``<=``,
+a wrong constant or a dropped branch changes the money (tests/README.md, "Mutation testing": each test here kills
+mutants that the rest of the fast suite let live).
+
+The table logs beside these cover what reads best as a game: tests/table_logs/us-end-quick-4p.jsonl (a quick game
+ends at the second bankruptcy), us-taxes-percent-hotel.jsonl and us-bankruptcy-hotel-raisable.jsonl (a hotel is 5
+house prices, and fetches half of them), us-housing-shortage-four.jsonl (exactly 4 houses in the Bank),
+ultimate-neighbours-no-wrap.jsonl (the board's ends; the last Event card), ultimate-charge-bankrupt-owns-more.jsonl
+and ultimate-sell-before-bankruptcy.jsonl (what an Ultimate debtor could raise, under each value of the flag).
+"""
+from __future__ import annotations
+
+import pytest
+
+from cards.editions import load_edition
+from terminal.bank import rules, ultimate
+from terminal.bank.board import CLASSIC
+from terminal.bank.state import BANK, HOTEL, State
+from terminal.bank.tx import Tx
+from terminal.bank.types import Debt, GameConfig, Rent
+from terminal.errors import InsufficientCash, InvalidAmount, RuleViolation
+from tests.terminal.oracles import journal_of
+from tests.terminal.refusals import refused
+
+US = load_edition("us")
+CLASSIC_CONFIG = GameConfig(US, "classic", dict(US.rules))
+PLAYERS = ("Ann", "Bob", "Cid", "Dan")
+
+
+def _state(**cash: int) -> State:
+    """A state of :data:`PLAYERS`, each with 1500 unless ``cash`` says otherwise; the Bank's cash balances it."""
+    state = State.new(US, PLAYERS)
+    state.cash.update(dict.fromkeys(PLAYERS, 1500), **cash)
+    state.cash[BANK] = -sum(state.cash[p] for p in PLAYERS)
+    return state
+
+
+def _brown_group_with_hotels(state: State) -> None:
+    """Ann holds Mediterranean (1) and Baltic (3), each with a hotel."""
+    for square in (1, 3):
+        state.owner[square] = "Ann"
+        state.level[square] = HOTEL
+
+
+# -- the Bank's supply of buildings (RULES.md, Buildings: "the Bank holds 32 houses and 12 hotels. With none left,
+# nobody can build until some come back") --------------------------------------------------------------------
+def test_the_banks_last_hotel_can_be_bought_and_then_none():
+    state = _state()
+    for square in (1, 3):
+        state.owner[square] = "Ann"
+        state.level[square] = 4
+    state.bank["hotels"] = 1
+    assert rules.check_build(state, CLASSIC_CONFIG, US.squares[1]) == (50, HOTEL)
+    state.bank["hotels"] = 0
+    with pytest.raises(RuleViolation) as info:
+        rules.check_build(state, CLASSIC_CONFIG, US.squares[1])
+    assert (info.value.code, info.value.params) == ("no_hotels_left", {"square": 1, "deed": "Mediterranean Avenue"})
+
+
+def test_the_banks_last_house_can_be_bought_and_then_none():
+    state = _state()
+    for square in (1, 3):
+        state.owner[square] = "Ann"
+    state.bank["houses"] = 1
+    assert rules.check_build(state, CLASSIC_CONFIG, US.squares[1]) == (50, 1)
+    state.bank["houses"] = 0
+    with pytest.raises(RuleViolation) as info:
+        rules.check_build(state, CLASSIC_CONFIG, US.squares[1])
+    assert (info.value.code, info.value.params) == ("no_houses_left", {"square": 1, "deed": "Mediterranean Avenue"})
+
+
+def test_the_last_hotel_through_the_game(make_game):
+    """The same played out: 11 hotels on brown, light blue, pink and orange, then the 12th, the Bank's last, on
+    Kentucky Avenue (21); the next hotel is refused."""
+    game = make_game("us", ("Ann", "Bob"))
+    game.bank_pays("Ann", 10_000)
+    groups = [(1, 3), (6, 8, 9), (11, 13, 14), (16, 18, 19), (21, 23, 24)]
+    for group in groups:
+        for square in group:
+            game.buy("Ann", square)
+        for _ in range(4):
+            for square in group:
+                game.build("Ann", square)
+        for square in group if group != (21, 23, 24) else (21,):
+            game.build("Ann", square)
+    state = game.state()
+    assert state["bank"]["hotels"] == 0
+    assert sum(1 for level in state["buildings"].values() if level == HOTEL) == 12
+    # the houses of the hotels went back: 32 - 12 on the red streets + 4 from Kentucky's hotel
+    assert state["bank"]["houses"] == 32 - 12 + 4
+    refused(game, lambda: game.build("Ann", 23), RuleViolation, code="no_hotels_left",
+            params={"square": 23, "deed": "Indiana Avenue"})
+
+
+# -- what a player could still raise (RULES.md, Debts and bankruptcy: "half the cost of their buildings plus the
+# mortgage value of their unmortgaged deeds"; Buildings: "a hotel: half of its price plus half of the 4 houses
+# given for it") --------------------------------------------------------------------------------------------
+def test_raisable_counts_a_hotel_as_half_of_five_house_prices():
+    state = _state()
+    _brown_group_with_hotels(state)
+    # each hotel: half of 5 x 50 = 125; each mortgage 30
+    assert rules.raisable(state, CLASSIC_CONFIG, "Ann") == 2 * 125 + 2 * 30
+    quick = GameConfig(US, "quick", dict(US.rules))
+    # quick game: the hotel comes after the third house: half of 4 x 50 = 100 (RULES.md, End of the game)
+    assert quick.houses_before_hotel == 3
+    assert rules.raisable(state, quick, "Ann") == 2 * 100 + 2 * 30
+
+
+def test_the_percent_income_tax_counts_a_hotel_as_five_house_prices():
+    config = GameConfig(US, "classic", {**US.rules, "income_tax_percent": True})
+    state = _state(Ann=1000)
+    _brown_group_with_hotels(state)
+    # 1000 + deeds 60 + 60 + hotels 2 x 250 = 1620: 10 % = 162
+    assert rules.tax_due(state, config, "Ann", 4, "percent") == 162
+
+
+# -- a sold hotel and the Bank's houses (RULES.md, Buildings: "When the Bank has fewer than 4 houses left ... the
+# hotels of the whole colour group are sold together") -----------------------------------------------------------
+@pytest.mark.parametrize(("houses_in_bank", "whole"), [(4, False), (5, False), (3, True), (0, True)])
+def test_a_hotel_breaks_down_unless_the_bank_has_fewer_than_four_houses(houses_in_bank, whole):
+    state = _state()
+    _brown_group_with_hotels(state)
+    state.bank["houses"] = houses_in_bank
+    plan = rules.plan_sale(state, CLASSIC_CONFIG, US.squares[1], whole=False)
+    if whole:
+        assert (plan.levels, plan.houses_back, plan.hotels_back, plan.refund) == ({1: 0, 3: 0}, 0, 2, 250)
+    else:
+        assert (plan.levels, plan.houses_back, plan.hotels_back, plan.refund) == ({1: 4}, -4, 1, 25)
+
+
+# -- the electronic board (docs/RULES.md, The Ultimate Banking board) -----------------------------------------
+ULTIMATE = load_edition("ultimate")
+
+
+def test_neighbours_at_the_ends_of_the_board():
+    """Flag ``neighbours``: ``wrap`` (default) makes properties 1 (square 1) and 22 (square 35) neighbours;
+    ``no_wrap`` gives them one neighbour each."""
+    assert ultimate.neighbours(ULTIMATE, 1) == (35, 3)
+    assert ultimate.neighbours(ULTIMATE, 35) == (33, 1)
+    assert ultimate.neighbours(ULTIMATE, 1, wrap=False) == (3,)
+    assert ultimate.neighbours(ULTIMATE, 35, wrap=False) == (33,)
+    assert ultimate.neighbours(ULTIMATE, 3, wrap=False) == (1, 5)
+
+
+@pytest.mark.parametrize(("flag", "expected"), [("sell_to_bank", 60 + 350), ("bankrupt", 0)])
+def test_what_an_ultimate_debtor_could_raise(flag, expected):
+    """Flag ``charge_beyond_cash``: under ``sell_to_bank`` the properties sold back at their printed price; under
+    ``bankrupt`` nothing (nothing is sold back)."""
+    config = GameConfig(ULTIMATE, "ultimate", {**ULTIMATE.rules, "charge_beyond_cash": flag})
+    state = State.new(ULTIMATE, ("Ann", "Bob"))
+    state.owner.update({1: "Bob", 33: "Bob"})
+    state.level.update({1: 1, 33: 1})
+    assert ultimate.raisable(state, config, "Bob") == expected
+
+
+def test_the_last_event_card_is_played_by_its_number(make_game):
+    """The Event cards are numbered 1 to 22 (the edition's order): 22 is the last, 0 and 23 are none."""
+    game = make_game("ultimate", ("Ann", "Bob"))
+    assert len(game.edition.events) == 22
+    entries = len(journal_of(game))
+    game.event("Ann", 22)
+    assert len(journal_of(game)) == entries + 1
+    for number in (0, 23):
+        refused(game, lambda number=number: game.event("Ann", number), RuleViolation, code="unknown_event_card",
+                params={"card": number})
+
+
+# -- the transaction's primitives (terminal/bank/tx.py) ----------------------------------------------------------
+def test_a_charge_of_one_is_charged(make_game):
+    """RULES.md, Debts and bankruptcy: a charge is never refused for lack of cash; the smallest amount, 1, too."""
+    game = make_game("us", ("Ann", "Bob"))
+    game.pay_bank("Ann", 1)
+    assert game.state()["cash"]["Ann"] == 1499
+    game.pay_bank("Ann", 1499)
+    game.pay_bank("Ann", 1)
+    assert game.state()["cash"]["Ann"] == 0
+    assert game.state()["debt"] == {"Ann": [{"to": "bank", "amount": 1}]}
+
+
+def test_a_repair_bill_at_zero_per_building_is_allowed(make_game):
+    """A repairs card may print 0 for one kind of building (RULES.md, Money in and out: "pay per house and per
+    hotel owned"); an amount of 0 is refused elsewhere."""
+    game = make_game("us", ("Ann", "Bob"))
+    for square in (1, 3):
+        game.buy("Ann", square)
+    game.build("Ann", 1)
+    game.repairs("Ann", 0, 100)
+    game.repairs("Ann", 25, 0)
+    assert game.state()["cash"]["Ann"] == 1500 - 120 - 50 - 25
+    refused(game, lambda: game.pay_bank("Ann", 0), InvalidAmount, code="amount_not_positive",
+            params={"amount": 0, "what": "amount"})
+
+
+def test_set_drops_a_level_zero_and_an_unmortgaged_deed():
+    """The state keeps no key for a street with no building nor for a deed not mortgaged (Tx.set): a level 0 or
+    ``False`` removes the key; another section keeps a 0."""
+    state = _state()
+    state.owner[1] = "Ann"
+    state.level[1] = 2
+    state.mortgaged[3] = True
+    tx = Tx(state, CLASSIC_CONFIG, CLASSIC)
+    tx.set("level", 1, 0)
+    tx.set("mortgaged", 3, False)
+    assert 1 not in tx.s.level and 3 not in tx.s.mortgaged
+    tx.set("cash", "Ann", 0)
+    assert tx.s.cash["Ann"] == 0
+    tx.set("mortgaged", 5, True)
+    tx.set("level", 6, 1)
+    assert tx.s.mortgaged[5] is True and tx.s.level[6] == 1
+    assert [(c.section, c.key, c.before, c.after) for c in tx.effects.changes] == [
+        ("level", 1, 2, 0), ("mortgaged", 3, True, False), ("cash", "Ann", 1500, 0), ("mortgaged", 5, None, True),
+        ("level", 6, None, 1)]
+
+
+def test_an_older_debt_with_exactly_one_left_is_paid_first():
+    """RULES.md, Debts and bankruptcy: "debts are paid oldest first". Bob owes Cid 1 (his older debt) and Dan 5;
+    Ann pays Bob 5 in the middle of the settlement: Cid gets his 1 first, Dan the 4 left, and Bob still owes
+    Dan 1."""
+    state = _state(Ann=5, Bob=0, Cid=0, Dan=0)
+    state.debts = (Debt("Bob", "Cid", 1), Debt("Ann", "Bob", 5), Debt("Bob", "Dan", 5))
+    tx = Tx(state, CLASSIC_CONFIG, CLASSIC)
+    tx.settle()
+    assert {p: tx.s.cash[p] for p in PLAYERS} == {"Ann": 0, "Bob": 0, "Cid": 1, "Dan": 4}
+    assert tx.s.debts == (Debt("Bob", "Dan", 1),)
+    assert [(p.payer, p.payee, p.amount) for p in tx.effects.postings] == [
+        ("Ann", "Bob", 5), ("Bob", "Cid", 1), ("Bob", "Dan", 4)]
+
+
+def test_a_debt_of_exactly_one_is_paid():
+    state = _state(Bob=3)
+    state.debts = (Debt("Bob", "Cid", 1), Debt("Bob", "Dan", 1))
+    tx = Tx(state, CLASSIC_CONFIG, CLASSIC)
+    tx.settle()
+    assert (tx.s.cash["Bob"], tx.s.cash["Cid"], tx.s.cash["Dan"], tx.s.debts) == (1, 1501, 1501, ())
+
+
+def test_a_quick_games_hotel_sold_with_its_group_fetches_half_of_four_house_prices():
+    """RULES.md, End of the game, quick game: "a hotel sells back for half its price plus half of 3 houses"
+    (the hotel comes after the third house): half of 4 house prices, not of 5."""
+    quick = GameConfig(US, "quick", dict(US.rules))
+    state = _state()
+    _brown_group_with_hotels(state)
+    plan = rules.plan_sale(state, quick, US.squares[1], whole=True)
+    assert (plan.levels, plan.houses_back, plan.hotels_back, plan.refund) == ({1: 0, 3: 0}, 0, 2, 2 * 100)
+    state.bank["houses"] = 2  # fewer than the 3 houses a quick game's hotel breaks into: the group goes too
+    assert rules.plan_sale(state, quick, US.squares[1], whole=False).refund == 2 * 100
+    state.bank["houses"] = 3
+    assert rules.plan_sale(state, quick, US.squares[1], whole=False) == rules.SalePlan({1: 3}, -3, 1, 25)
+
+
+@pytest.mark.parametrize(("square", "name"), [(0, "GO"), (40, "40"), (-1, "-1")])
+def test_a_square_that_is_no_tax_is_named_or_given_as_it_was(make_game, square, name):
+    """A tax is paid on square 4 or 38 only (RULES.md, Money in and out); the refusal names a square of the board
+    by its name, and gives any other number as it was typed (no square -1 counted from the end)."""
+    game = make_game("us", ("Ann", "Bob"))
+    refused(game, lambda: game.pay_tax("Ann", square), RuleViolation, code="not_a_tax",
+            params={"square": square, "deed": name})
+
+
+def test_the_uneven_build_message_says_how_many_houses_the_others_have(make_game):
+    """The journal's English line of a build_uneven refusal (the screen shows the catalog's, from lowest_code)."""
+    game = make_game("us", ("Ann", "Bob"))
+    for square in (6, 8, 9):
+        game.buy("Ann", square)
+    for square in (6, 8, 9, 6):
+        game.build("Ann", square)
+    refused(game, lambda: game.build("Ann", 6), RuleViolation,
+            "^Can't build on Oriental Avenue: build evenly, Vermont Avenue, Connecticut Avenue have only "
+            "1 house\\(s\\) yet.$", code="build_uneven",
+            params={"square": 6, "deed": "Oriental Avenue", "behind": ["Vermont Avenue", "Connecticut Avenue"],
+                    "behind_names": "Vermont Avenue, Connecticut Avenue", "lowest": 1, "lowest_code": "part_level_1"})
+
+
+def test_lifting_a_received_mortgage_at_once_needs_the_cash(make_game):
+    """RULES.md, Mortgages: the receiver of a mortgaged deed pays the 10 % at once (a charge) and may lift it at
+    once by paying the mortgage value (voluntary: refused without the cash, and the whole trade with it)."""
+    game = make_game("us", ("Ann", "Bob"))
+    game.buy("Bob", 39)
+    game.mortgage("Bob", 39)
+    game.pay_bank("Ann", 1450)
+    # Ann: 50 - 10 for the deed - 20 interest = 20, short of the 200 of Boardwalk's mortgage
+    refused(game, lambda: game.trade("Bob", "Ann", {"squares": [39]}, {"cash": 10}, lift_now=[39]),
+            InsufficientCash, code="insufficient_cash",
+            params={"player": "Ann", "amount": 200, "cash": 20, "what": "lifting the mortgage on Boardwalk at once"})
+
+
+@pytest.mark.parametrize(("flag", "listed"), [("wrap", [1, 3, 35]), ("no_wrap", [3, 35])])
+def test_where_a_neighbours_card_applies_follows_the_flag(flag, listed):
+    """An Event that would change no level is refused, so the table lists only where it applies (docs/RULES.md,
+    The Ultimate Banking board): property 1 at level 5 with its next neighbour at 1 changes something only if the
+    last property (35, level 3) is its neighbour, i.e. under ``wrap``."""
+    config = GameConfig(ULTIMATE, "ultimate", {**ULTIMATE.rules, "neighbours": flag})
+    state = State.new(ULTIMATE, ("Ann", "Bob"))
+    state.owner.update({1: "Ann", 3: "Ann", 35: "Ann"})
+    state.level.update({1: 5, 3: 1, 35: 3})
+    assert ultimate.event_targets(state, config, "Ann", "neighbours") == {"own_property": listed}
+
+
+def test_a_whole_groups_double_rent_says_why(make_game):
+    """Flag ``group_rent = "double"``: a whole colour group held doubles the rent; the reason shown is the group's."""
+    game = make_game("ultimate", ("Ann", "Bob"), rules={"group_rent": "double"})
+    game.buy("Ann", 1)
+    assert game.rent("Bob", 1) == Rent(70, "Ann", "level", {"level": 1})
+    game.buy("Ann", 3)
+    assert game.rent("Bob", 1) == Rent(140, "Ann", "level_group", {"level": 1})
