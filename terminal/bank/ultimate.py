@@ -34,8 +34,9 @@ The public API (through :class:`terminal.bank.game.Game`, one method per operati
 Refused with a :class:`~terminal.errors.RuleViolation` whose ``code`` names the reason: ``not_on_this_board``
 (houses, mortgages, trades, taxes, Jail cards, time limits), ``level_at_max``, ``level_at_min``,
 ``level_unowned``, ``event_no_effect``, ``swap_unowned``, ``swap_own``, ``event_opponent_self``,
-``event_card_mismatch``, ``bad_side``, ``unknown_group``, ``location_not_yours``, ``sell_not_in_debt``,
-``sell_not_allowed``, ``rent_no_card``, ``property_owned``, ``bankruptcy_can_sell``, ``no_mortgages_here``,
+``event_card_mismatch``, ``event_side_not_yours``, ``event_group_not_yours``, ``bad_side``, ``unknown_group``, ``location_not_yours``, ``sell_not_in_debt``,
+``sell_not_allowed``, ``rent_no_card``, ``property_owned``, ``bankruptcy_can_sell``, ``bankruptcy_sell_first``,
+``no_mortgages_here``,
 ``bad_slump``, ``unknown_event_card``, ``event_targets``, ``unknown_event_action``; a classic game refuses
 this board's operations (``ultimate_only``).
 """
@@ -115,6 +116,10 @@ EVENT_TARGETS: Mapping[str, tuple[str, ...]] = {
 _SHARED: frozenset[type[Operation]] = frozenset({
     PassGo, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Transfer, FreeParking, DeclareBankruptcy, Undo})
 
+#: The classic operations of the Chance and Community Chest cards and the Free Parking jackpot: taken by games of
+#: rules version 1 only (no card or square of this board asks for them).
+_CLASSIC_CARDS: frozenset[type[Operation]] = frozenset({PayEachPlayer, CollectFromEachPlayer, FreeParking})
+
 #: The mode of every game on this board: its own rules, the game ending at the first bankruptcy.
 ULTIMATE = "ultimate"
 
@@ -176,14 +181,27 @@ def level(state: State, square: int) -> int:
 
 
 def _slumps(state: State) -> dict[str, int]:
-    """The market slumps running: {player: rent payments left at level 1} (a copy)."""
+    """The market slumps of rules version 1 running: {player: their rent payments left at level 1} (a copy)."""
     recorded: Any = state.game.get("slump")
     return dict(recorded) if isinstance(recorded, dict) else {}
 
 
+def _slump_all(state: State) -> int:
+    """The market slump of rules version 2: how many of the next rent payments at the table, by anyone, are at
+    level 1 (the ``game`` section's ``slump_all``; 0: none running)."""
+    recorded: Any = state.game.get("slump_all")
+    return recorded if isinstance(recorded, int) else 0
+
+
 def slump_of(state: State, player: str) -> int:
-    """How many of the player's next rent payments are at level 1 (a market slump)."""
-    return _slumps(state).get(player, 0)
+    """How many of the player's next rent payments are at level 1 (a market slump): their own (rules version 1)
+    or, from version 2, the table's next rent payments whoever pays them."""
+    return max(_slumps(state).get(player, 0), _slump_all(state))
+
+
+def _printed(tx: Tx) -> bool:
+    """Whether the game reads the Event cards as printed (rules version 2 on; docs/RULES.md, Rules versions)."""
+    return tx.cfg.rules_version >= 2
 
 
 # -- money questions -------------------------------------------------------------------------------------------
@@ -219,8 +237,10 @@ def _land(tx: Tx, player: str, deed: Square) -> None:
     owner = tx.s.owner[deed.index]
     if owner != player:
         rent = tx.effects.rent = tx.board.rent_due(tx.s, tx.cfg, player, deed)
-        left = slump_of(tx.s, player)
-        if left:
+        left = _slumps(tx.s).get(player, 0)
+        if _slump_all(tx.s):
+            tx.set("game", "slump_all", _slump_all(tx.s) - 1 or None)
+        elif left:
             slump = {p: n for p, n in _slumps(tx.s).items() if p != player}
             if left > 1:
                 slump[player] = left - 1
@@ -439,51 +459,87 @@ def _group(tx: Tx, group: str) -> tuple[int, ...]:
     return tx.ed.groups[group]
 
 
+def _through_own(tx: Tx, player: str, squares: tuple[int, ...], side: int | None = None,
+                 group: str | None = None) -> None:
+    """A side or colour-set card acts through one of the drawer's own properties (the printed cards: "tap this
+    card, then one of your property cards"): refused when ``player`` owns nothing on the ``side``
+    (``event_side_not_yours``) or in the ``group`` (``event_group_not_yours``). Rules version 1 takes any."""
+    if not _printed(tx) or any(tx.s.owner.get(s) == player for s in squares):
+        return
+    if side is not None:
+        raise RuleViolation(f"{player} owns nothing on side {side}: this card acts through one of the drawer's own "
+                            f"properties.", code="event_side_not_yours", params={"player": player, "side": side})
+    raise RuleViolation(f"{player} owns nothing in the {group} group: this card acts through one of the drawer's "
+                        f"own properties.", code="event_group_not_yours", params={"player": player, "group": group})
+
+
 @_handles(EventSideUp)
 def _event_side_up(tx: Tx, op: EventSideUp) -> None:
-    tx.player(op.player)
+    """+1 level on every owned property of a side of one of the drawer's properties."""
+    player = tx.player(op.player)
     _card(tx, op, "side_up")
-    _step(tx, _side(tx, op.side), +1, f"side {op.side}")
+    squares = _side(tx, op.side)
+    _through_own(tx, player, squares, side=op.side)
+    _step(tx, squares, +1, f"side {op.side}")
 
 
 @_handles(EventSideDown)
 def _event_side_down(tx: Tx, op: EventSideDown) -> None:
-    tx.player(op.player)
+    """-1 level on every owned property of a side of one of the drawer's properties."""
+    player = tx.player(op.player)
     _card(tx, op, "side_down")
-    _step(tx, _side(tx, op.side), -1, f"side {op.side}")
+    squares = _side(tx, op.side)
+    _through_own(tx, player, squares, side=op.side)
+    _step(tx, squares, -1, f"side {op.side}")
 
 
 @_handles(EventGroupUp)
 def _event_group_up(tx: Tx, op: EventGroupUp) -> None:
-    tx.player(op.player)
+    """+1 level on every owned property of the colour set of one of the drawer's properties."""
+    player = tx.player(op.player)
     _card(tx, op, "group_up")
-    _step(tx, _group(tx, op.group), +1, f"the {op.group} group")
+    squares = _group(tx, op.group)
+    _through_own(tx, player, squares, group=op.group)
+    _step(tx, squares, +1, f"the {op.group} group")
 
 
 @_handles(EventGroupDown)
 def _event_group_down(tx: Tx, op: EventGroupDown) -> None:
-    tx.player(op.player)
+    """-1 level on every owned property of the colour set of one of the drawer's properties."""
+    player = tx.player(op.player)
     _card(tx, op, "group_down")
-    _step(tx, _group(tx, op.group), -1, f"the {op.group} group")
+    squares = _group(tx, op.group)
+    _through_own(tx, player, squares, group=op.group)
+    _step(tx, squares, -1, f"the {op.group} group")
 
 
 @_handles(EventPayPerProperty)
 def _event_pay_per_property(tx: Tx, op: EventPayPerProperty) -> None:
-    """The player pays the Bank ``amount`` per property owned (a charge; nothing with no property)."""
+    """The player pays the Bank ``amount`` per property owned (a charge). With no property it changes nothing:
+    refused (``event_no_effect``: the card is set aside); rules version 1 recorded it as a payment of 0."""
     player = tx.player(op.player)
     amount = tx.amount(op.amount, "amount per property")
     _card(tx, op, "pay_per_property", amount=amount)
-    tx.charge(player, BANK, amount * len(tx.s.deeds_of(player)))
+    owned = len(tx.s.deeds_of(player))
+    if not owned and _printed(tx):
+        raise RuleViolation(f"This Event changes nothing for {player}, who owns no property: set the card aside.",
+                            code="event_no_effect", params={"what": player, "player": player})
+    tx.charge(player, BANK, amount * owned)
 
 
 @_handles(EventMarketSlump)
 def _event_market_slump(tx: Tx, op: EventMarketSlump) -> None:
-    """The player's next ``payments`` rent payments are at level 1 (replacing a slump still running)."""
+    """The next ``payments`` rent payments at the table, by anyone, are at level 1; a slump still running is set
+    back to ``payments``, not added to (the printed card: "players pay level 1 rent only, for the next two rent
+    payments"). Rules version 1: the drawer's own next ``payments``."""
     player = tx.player(op.player)
     if op.payments < 1 or op.payments > 10:
         raise RuleViolation(f"A market slump lasts 1 to 10 rent payments, not {op.payments}.",
                             code="bad_slump", params={"payments": op.payments})
     _card(tx, op, "market_slump", payments=op.payments)
+    if _printed(tx):
+        tx.set("game", "slump_all", op.payments)
+        return
     slump = _slumps(tx.s)
     slump[player] = op.payments
     tx.set("game", "slump", slump)
@@ -537,8 +593,10 @@ def event_operation(edition: Edition, number: int, player: str, **targets: Any) 
 
 def event_targets(state: State, config: GameConfig, player: str, action: str) -> dict[str, list[Any]]:
     """Where Event ``action`` would apply for ``player`` now: for each target it needs (:data:`EVENT_TARGETS`),
-    the choices that would be accepted on their own (squares, sides, groups or players). An empty list means the
-    card cannot apply: the table says so and the card is set aside without an operation."""
+    the choices that would be accepted on their own (squares, sides, groups or players: from rules version 2 only
+    the sides and colour sets of the player's own properties). An empty list means the card cannot apply: the table
+    says so and the card is set aside without an operation (``pay_per_property`` with no property answers
+    ``{"own_property": []}``)."""
     edition = config.edition
     owned = sorted(state.owner)
     mine = [s for s in owned if state.owner[s] == player]
@@ -546,8 +604,13 @@ def event_targets(state: State, config: GameConfig, player: str, action: str) ->
     top = ULTIMATE_LEVELS
     wrap = config.rules.get("neighbours", "wrap") == "wrap"
 
+    printed = config.rules_version >= 2
+
     def moves(squares: tuple[int, ...], delta: int) -> bool:
         return any(s in state.owner and 1 <= level(state, s) + delta <= top for s in squares)
+
+    def through(squares: tuple[int, ...]) -> bool:  # a side or set of one of the drawer's properties (printed)
+        return not printed or any(state.owner.get(s) == player for s in squares)
 
     choices: dict[str, dict[str, list[Any]]] = {
         "swap": {"own_property": mine if theirs else [], "opponent_property": theirs if mine else []},
@@ -555,12 +618,15 @@ def event_targets(state: State, config: GameConfig, player: str, action: str) ->
         "max_level": {"own_property": [s for s in mine if level(state, s) < top]},
         "neighbours": {"own_property": [s for s in mine if level(state, s) < top
                                         or moves(neighbours(edition, s, wrap), -1)]},
-        "side_up": {"side": [k for k, v in sides(edition).items() if moves(v, +1)]},
-        "side_down": {"side": [k for k, v in sides(edition).items() if moves(v, -1)]},
-        "group_up": {"group": [g for g in COLOR_GROUPS if moves(edition.groups[g], +1)]},
-        "group_down": {"group": [g for g in COLOR_GROUPS if moves(edition.groups[g], -1)]},
+        "side_up": {"side": [k for k, v in sides(edition).items() if moves(v, +1) and through(v)]},
+        "side_down": {"side": [k for k, v in sides(edition).items() if moves(v, -1) and through(v)]},
+        "group_up": {"group": [g for g in COLOR_GROUPS if moves(edition.groups[g], +1) and through(edition.groups[g])]},
+        "group_down": {"group": [g for g in COLOR_GROUPS
+                                 if moves(edition.groups[g], -1) and through(edition.groups[g])]},
         "both_collect": {"opponent": [p for p in state.active_players() if p != player]},
     }
+    if printed and not mine:  # M50 per property with none: nothing to pay (the card is set aside)
+        choices["pay_per_property"] = {"own_property": []}
     if action not in EVENT_TARGETS:
         raise RuleViolation(f"Unknown Event action {action!r}.", code="unknown_event_action",
                             params={"action": action})
@@ -576,14 +642,18 @@ class UltimateBoard(Board):
     #: Its own operations (computed here) and those it plays as the classic board does; any other is refused.
     operations: ClassVar[frozenset[type[Operation]]] = frozenset(_HANDLERS) | _SHARED
 
-    def handler(self, kind: type[Operation]) -> Handler | None:
+    def handler(self, kind: type[Operation], config: GameConfig | None = None) -> Handler | None:
         """This board's computation of ``kind`` (Buy, Auction, PayRent, JailFine and its own operations), None
-        for the operations it plays as the classic board does (GO salary, card payments, transfers, Free
-        Parking, bankruptcy). Raises RuleViolation (``not_on_this_board``) for the classic board's own: houses,
-        mortgages, trades, taxes, Jail cards, time limits."""
-        if kind not in self.operations:
+        for the operations it plays as the classic board does (GO salary, the banker's adjustments, transfers,
+        bankruptcy). Raises RuleViolation (``not_on_this_board``) for the classic board's own: houses,
+        mortgages, trades, taxes, Jail cards, time limits, and, from rules version 2 (``config``), the Free
+        Parking jackpot and the payments to or from each player, which no card or square of this board asks
+        for."""
+        if kind not in self.operations or (kind in _CLASSIC_CARDS and config is not None
+                                           and config.rules_version >= 2):
             raise RuleViolation(f"The Ultimate Banking board has no {kind.op.replace('_', ' ')}: no houses, no "
-                                f"mortgages, no trades, no taxes, no Jail cards, no time limit.",
+                                f"mortgages, no trades, no taxes, no Jail cards, no Free Parking jackpot, no "
+                                f"payments to or from each player, no time limit.",
                                 code="not_on_this_board", params={"op": kind.op})
         return _HANDLERS.get(kind)
 
@@ -619,9 +689,13 @@ class UltimateBoard(Board):
                     "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts],
                     "remedy_code": "part_debt_remedy_ultimate"})
 
-    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
+    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int],
+                         state: State | None = None, config: GameConfig | None = None) -> None:
         """No mortgages to lift (``no_mortgages_here``); refused while selling properties back could still pay
-        the debts (``bankruptcy_can_sell``)."""
+        the debts (``bankruptcy_can_sell``); then, from rules version 2 under ``charge_beyond_cash = "sell_to_bank"``,
+        refused while the player still holds a property (``bankruptcy_sell_first``, naming them): what they fetch
+        goes to the creditor, and a player is bankrupt only when nothing is left to sell (the guide's reading
+        kept by the fan simulator; docs/RULES.md, The Ultimate Banking board)."""
         if lift_now:
             raise RuleViolation("The Ultimate Banking board has no mortgages: leave lift_now out.",
                                 code="no_mortgages_here", params={"square": lift_now[0]})
@@ -630,6 +704,15 @@ class UltimateBoard(Board):
                 f"{player} owes {owed} but could still raise {raisable} by selling properties back to the Bank: "
                 f"sell them instead of going bankrupt.", code="bankruptcy_can_sell",
                 params={"player": player, "owed": owed, "raisable": raisable})
+        if (state is not None and config is not None and config.rules_version >= 2
+                and config.rules.get("charge_beyond_cash") != "bankrupt" and state.deeds_of(player)):
+            deeds = [config.edition.squares[s] for s in state.deeds_of(player)]
+            names = ", ".join(f"{d.name} ({d.price})" for d in deeds)
+            raise RuleViolation(
+                f"{player} still holds {names}: sell to the Bank first, what it fetches goes to the creditor; "
+                f"bankruptcy comes only when nothing is left to sell.", code="bankruptcy_sell_first",
+                params={"player": player, "deeds": names, "squares": [d.index for d in deeds],
+                        "raisable": raisable, "owed": owed})
 
     def hand_over(self, tx: Tx, player: str, creditor: str) -> None:
         """The bankrupt's cash to the creditor; their properties return to the Bank unowned (their levels go),

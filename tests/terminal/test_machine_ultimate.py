@@ -119,19 +119,22 @@ def test_a_property_sticker_names_its_property(table):
     assert table.game.current.owner[35] == "Bob"
 
 
-def test_a_market_slump_rent_is_confirmed_at_its_level_1_amount(table):
+def test_a_market_slump_is_level_1_for_the_next_two_rents_whoever_pays(table):
     t = table
     t.game.buy("Ann", 35), t.game.pay_rent("Cid", 35), t.game.pay_rent("Cid", 35)  # level 3: 560
     t.tap(CID)
-    t.tap(event_uid(15))  # market slump: Cid's next 2 rents at level 1
+    t.tap(event_uid(15))  # market slump: the next 2 rents at the table, by anyone, at level 1
     t.ok()
     t.tap(sticker(35))
-    assert t.view.title.params["rent"] == t.terminal.fmt(560)  # what another payer would pay
-    t.tap(CID)  # Cid pays level 1's: not the amount shown, so it is confirmed with its reason
-    assert t.view.screen == "confirm" and t.view.pending.postings == (("Cid", "Ann", 300),)
-    assert t.view.pending.details[0].code == "why_level_slump"
-    t.ok()
+    assert t.view.title.params["rent"] == t.terminal.fmt(300)  # level 1's, whoever pays
+    t.tap(CID)  # the amount shown: one touch
+    assert t.view.screen != "confirm" and t.game.cash("Cid") == 1500 - 300 - 400 - 300
     assert t.game.cash("Ann") == 1100 + 300 + 400 + 300
+    t.tap(sticker(35))
+    t.tap(BOB)  # the second rent, by another player than the drawer: level 1 too
+    assert t.game.cash("Bob") == 1500 - 300 and t.game.level(35) == 5
+    t.tap(sticker(35))
+    assert t.view.title.params["rent"] == t.terminal.fmt(1600)  # the slump is over: level 5
 
 
 def test_a_railroad_sticker_is_no_property_here(table):
@@ -144,7 +147,7 @@ def test_the_player_sees_this_boards_options(table):
     table.tap(ANN)
     ids = [o.id for o in table.view.options]
     assert ids == ["pass_go", "event", "location", "jail_fine", "transfer", "my_deeds", "any_deed", "pay_bank",
-                   "bank_pays", "free_parking", "pay_each_player", "collect_from_each_player", "bankruptcy"]
+                   "bank_pays", "bankruptcy"]
     assert not {"chance", "community_chest", "income_tax", "luxury_tax", "trade", "repairs"} & set(ids)
     labels = {o.id: text(o.label, "en") for o in table.view.options}
     assert "−M50" in labels["jail_fine"].replace("\u00a0", "") and "−M100" in labels["location"].replace("\u00a0", "")

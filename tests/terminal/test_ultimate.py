@@ -240,22 +240,29 @@ def test_event_targets_list_what_would_be_accepted(game):
     assert game.event_targets("Ann", "swap") == {"own_property": [1], "opponent_property": [19]}
     assert game.event_targets("Cid", "reset_level") == {"owned_property": [19]}
     assert game.event_targets("Ann", "max_level") == {"own_property": [1]}
-    assert game.event_targets("Ann", "side_up") == {"side": [1, 3]}
-    assert game.event_targets("Ann", "side_down") == {"side": [3]}
-    assert game.event_targets("Ann", "group_down") == {"group": ["red"]}
+    # a side or a colour set through one of Ann's own properties only (the printed cards): side 1, brown
+    assert game.event_targets("Ann", "side_up") == {"side": [1]}
+    assert game.event_targets("Ann", "group_up") == {"group": ["brown"]}
+    assert game.event_targets("Ann", "side_down") == {"side": []}  # Bob's side 3 is no side of hers
+    assert game.event_targets("Ann", "group_down") == {"group": []}
+    assert game.event_targets("Bob", "side_down") == {"side": [3]}
+    assert game.event_targets("Cid", "pay_per_property") == {"own_property": []}  # nothing to pay: set aside
+    assert game.event_targets("Ann", "pay_per_property") == {}
     with pytest.raises(RuleViolation):
         game.event_targets("Ann", "teleport")
     # every choice listed is accepted, every other one refused
-    for action, field, choices in [("side_down", "side", [1, 2, 3, 4]), ("group_up", "group", list(COLOR_GROUPS))]:
-        listed = game.event_targets("Ann", action)[field]
+    for player, action, field, choices in [(p, a, f, c) for p in ("Ann", "Bob") for a, f, c in [
+            ("side_down", "side", [1, 2, 3, 4]), ("side_up", "side", [1, 2, 3, 4]),
+            ("group_up", "group", list(COLOR_GROUPS)), ("group_down", "group", list(COLOR_GROUPS))]]:
+        listed = game.event_targets(player, action)[field]
         for choice in choices:
-            op = {"op": f"event_{action}", "player": "Ann", field: choice}
+            op = {"op": f"event_{action}", "player": player, field: choice}
             try:
                 game.preview(op)
                 accepted = True
             except GameError:
                 accepted = False
-            assert accepted == (choice in listed), (action, choice)
+            assert accepted == (choice in listed), (player, action, choice)
 
 
 def test_neighbours_wrap_or_not():

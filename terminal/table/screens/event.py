@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from cards.editions import EventCard
 from terminal.bank.operations import Operation
-from terminal.bank.ultimate import EVENT_TARGETS, event_operation, sides
+from terminal.bank.ultimate import EVENT_TARGETS, event_operation, side_of, sides
 from terminal.errors import GameError
 from terminal.table.i18n import N_, translate
 from terminal.table.screens.base import Common, DeedTap, EventTap, PlayerTap, Screen, Table, Tapped, inputs
@@ -24,8 +24,8 @@ from terminal.table.words import joined
 
 #: What each Event action asks for, in order (the Bank's ``EVENT_TARGETS``): ``own_property`` (one of the
 #: drawer's), ``opponent_property`` (another player's), ``owned_property`` (an owned property, anyone's),
-#: ``opponent`` (another player, by their card), ``group`` (a colour group, on screen), ``side`` (a side of the
-#: board 1-4, on screen).
+#: ``opponent`` (another player, by their card), ``group`` (a colour group) and ``side`` (a side of the board 1-4):
+#: one of the drawer's properties tapped, or on screen.
 EVENT_SLOTS: Mapping[str, tuple[str, ...]] = EVENT_TARGETS
 #: The target of :func:`terminal.bank.ultimate.event_operation` each slot fills.
 SLOT_TARGETS: Mapping[str, str] = {"own_property": "square", "opponent_property": "other",
@@ -163,6 +163,8 @@ class EventScreen(Screen):
             owns = self.player in t.bank.current.owner.values()
             if {"own_property", "opponent_property"} <= set(empty) and owns:
                 empty.remove("own_property")  # a swap: the drawer has a property, no opponent has one
+            if empty and not event_slots(card):  # a money card with nothing to act on (M50 per property, none)
+                return self._set_aside(t, card)
             if empty:
                 t.go_idle()
                 return t.refuse(_cannot_apply(self.player, empty[0], _event_text(t, card)))
@@ -181,17 +183,21 @@ class EventScreen(Screen):
                 t.go(self)
             return t.refuse_error(exc, money=("amount", "cash", "owed"))
         if card.action != "movement" and not preview.effects.postings and not preview.effects.changes:
-            # nothing to move or change (M50 per property, with no property): never a confirmation of "—" nor an
-            # empty entry to undo later
-            t.go_idle()
-            text = _event_text(t, card)
-            return t.refuse(Msg("ev_changes_nothing", {"player": self.player, "card": text},
-                                f"This card changes nothing for {self.player} now. Nothing was recorded: set the "
-                                f"Event card aside. ({text})"))
+            # nothing to move or change (M50 per property, with no property, in a game of the first rules):
+            # never a confirmation of "—" nor an empty entry to undo later
+            return self._set_aside(t, card)
         purpose = Msg("deck_card", {"text": _event_text(t, card)}, _event_text(t, card))
         if card.action == "movement":  # no money, no level: recorded at once (the card said so)
             return t.commit_or_confirm(op, purpose, (self.player,), preview=preview)
         t.ask_confirm(op, purpose, confirm_by=(self.player,), preview=preview)
+
+    def _set_aside(self, t: Table, card: EventCard) -> None:
+        """The card changes nothing for the drawer now: said, nothing recorded, the card set aside."""
+        t.go_idle()
+        text = _event_text(t, card)
+        return t.refuse(Msg("ev_changes_nothing", {"player": self.player, "card": text},
+                            f"This card changes nothing for {self.player} now. Nothing was recorded: set the "
+                            f"Event card aside. ({text})"))
 
     def on_card(self, t: Table, tapped: Tapped) -> None:
         """A player's card or a property's sticker: the drawer, an opponent, a property."""
@@ -211,7 +217,22 @@ class EventScreen(Screen):
             return t.refuse_needs()
         if isinstance(tapped, DeedTap) and slot in PROPERTY_SLOTS:
             return self._property(t, slot, tapped.square)
+        if isinstance(tapped, DeedTap) and slot in ("side", "group"):
+            return self._through(t, slot, tapped.square)
         t.refuse_needs()
+
+    def _through(self, t: Table, slot: str, square: int) -> None:
+        """A side or colour-set card: one of the drawer's properties tapped names its side or its colour set (the
+        printed cards: "tap this card, then one of your property cards")."""
+        name = t.deed_name(square)
+        player = self.player or ""
+        if t.bank.current.owner.get(square) != player:
+            return t.refuse(Msg("ev_not_yours", {"deed": name, "player": player},
+                                f"{name} is not {player}'s: tap one of their properties."))
+        t.accept()
+        deed = t.bank.edition.squares[square]
+        self.picks[slot] = side_of(square) if slot == "side" else deed.group
+        self.next(t)
 
     def _property(self, t: Table, slot: str, square: int) -> None:
         owner = t.bank.current.owner.get(square)
