@@ -6,8 +6,10 @@ of an edition with ``board = "ultimate"`` (``cards/data/ultimate.toml``) is play
 by these rules (docs/RULES.md, The Ultimate Banking board); :func:`terminal.bank.engine.apply` asks
 :meth:`UltimateBoard.handler` how each operation is computed. The state is the
 classic one: ``level`` holds each owned property's rent level (1 to 5; absent: the Bank holds it) and the
-``game`` section the market slump (``slump``: {player: rent payments left at level 1}) and, once over, the
-``standings``. Every change is recorded like any other, so an undo restores it exactly.
+``game`` section the market slump (``slump_all``: the table's rent payments left at level 1; a game of rules
+version 1: ``slump``, {player: their rent payments left at level 1}) and, once over, the ``standings``. A game's
+``rules_version`` (:attr:`terminal.bank.types.GameConfig.rules_version`) says how its Event cards are read: 2, as
+printed (docs/RULES.md, The Ultimate Banking board, Rules versions); 1, as before, for games started then. Every change is recorded like any other, so an undo restores it exactly.
 
 The public API (through :class:`terminal.bank.game.Game`, one method per operation, each one journal entry):
 
@@ -25,19 +27,21 @@ The public API (through :class:`terminal.bank.game.Game`, one method per operati
 - ``event(player, card, **targets)``: plays Event card number ``card`` of the edition (see :func:`event_operation`:
   the operation it is and the targets its action needs, :data:`EVENT_TARGETS`); or one method per effect
   (``event_swap``, ``event_reset_level``...). :func:`event_targets` lists where an effect would apply.
-- ``jail_fine(player)``: the Jail fee (flag ``jail_fee``); ``pass_go``, ``bank_pays``, ``pay_bank``,
-  ``pay_each_player``, ``collect_from_each_player``, ``transfer`` and ``free_parking`` as on the classic board.
-- ``declare_bankruptcy(player)``: when the player's debt exceeds what their properties would fetch; their
+- ``jail_fine(player)``: the Jail fee (flag ``jail_fee``); ``pass_go``, ``bank_pays``, ``pay_bank`` and
+  ``transfer`` as on the classic board (``pay_each_player``, ``collect_from_each_player`` and ``free_parking``
+  only in a game of rules version 1).
+- ``declare_bankruptcy(player)``: when nothing is left to sell (``charge_beyond_cash = "sell_to_bank"``: what
+  the properties fetch goes to the creditor first; under ``"bankrupt"`` at once, the properties unsold); their
   properties return to the Bank unowned, their cash to the creditor; the game ends (first bankruptcy) and the
   standings by worth (cash + printed prices) are recorded in the journal.
 
 Refused with a :class:`~terminal.errors.RuleViolation` whose ``code`` names the reason: ``not_on_this_board``
 (houses, mortgages, trades, taxes, Jail cards, time limits), ``level_at_max``, ``level_at_min``,
 ``level_unowned``, ``event_no_effect``, ``swap_unowned``, ``swap_own``, ``event_opponent_self``,
-``event_card_mismatch``, ``event_side_not_yours``, ``event_group_not_yours``, ``bad_side``, ``unknown_group``, ``location_not_yours``, ``sell_not_in_debt``,
-``sell_not_allowed``, ``rent_no_card``, ``property_owned``, ``bankruptcy_can_sell``, ``bankruptcy_sell_first``,
-``no_mortgages_here``,
-``bad_slump``, ``unknown_event_card``, ``event_targets``, ``unknown_event_action``; a classic game refuses
+``event_card_mismatch``, ``event_side_not_yours``, ``event_group_not_yours``, ``bad_side``, ``unknown_group``,
+``location_not_yours``, ``sell_not_in_debt``, ``sell_not_allowed``, ``rent_no_card``, ``property_owned``,
+``bankruptcy_can_sell``, ``bankruptcy_sell_first``, ``no_mortgages_here``, ``bad_slump``, ``unknown_event_card``,
+``event_targets``, ``unknown_event_action``; a classic game refuses
 this board's operations (``ultimate_only``).
 """
 from __future__ import annotations

@@ -82,8 +82,9 @@ def test_an_old_game_plays_on_by_its_rules_and_audits(tmp_path, key):
     with Game.open(path, key=key) as game:
         assert game.ledger.guard.wait(60)
         assert game.judged is True, game.payments_stopped()
-        # The old reading holds for what is played next: Cid, with no property, pays M0 and raises a side he owns
-        # nothing in (Bob's 10: level 2); the slump stays Ann's (Bob's rent on Ann's 1 at level 3 is 220, not level 1's 70).
+        # The old reading holds for what is played next: Cid, with no property, pays M0 and lowers a set he owns
+        # nothing in (Bob's 10: level 2); the slump stays Ann's (Bob's rent on Ann's 1 at level 3 is 220, not
+        # level 1's 70).
         game.apply({"op": "event_pay_per_property", "player": "Cid", "amount": 50, "card": 14})
         game.apply({"op": "event_group_down", "player": "Cid", "group": "pink", "card": 13})
         game.apply({"op": "pay_rent", "player": "Bob", "square": 1})
