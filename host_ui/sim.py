@@ -51,6 +51,7 @@ from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.bank.players import check_players
+from terminal.bank.types import RULES_VERSION
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal
@@ -638,7 +639,7 @@ def _ultimate_cards(edition: Edition, x0: int, y: int, w: int,
         cards.append((rect, property_uid(i + 1), deed.name, colours.get(deed.group or "", (90, 90, 90)), "deed"))
     y += -(-len(properties) // 4) * (dh + 4) + 6
     ew, eh = (w - 6 * 4) // 7, 24
-    for i, event in enumerate(edition.events):
+    for i, event in enumerate(edition.deck(RULES_VERSION)):
         r, c = divmod(i, 7)
         rect = pg.Rect(x0 + c * (ew + 4), y + r * (eh + 4), ew, eh)
         cards.append((rect, event_uid(event.number), f"E{event.number}", EVENT_COLOUR, "event"))

@@ -167,7 +167,8 @@ class Board:
         """The level of ``square``: the houses on a street (5: a hotel); 0 for a deed the Bank holds."""
         return int(state.level.get(square, 0)) if square in state.owner else 0
 
-    def event_operation(self, edition: Edition, number: int, player: str, **targets: Any) -> Operation:
+    def event_operation(self, edition: Edition, number: int, player: str, rules_version: int = 2,
+                        **targets: Any) -> Operation:
         """The operation of Event card ``number``: the classic board has no Event cards (RuleViolation)."""
         raise RuleViolation("The classic board has no Event cards: they are the Ultimate Banking board's.",
                             code="ultimate_only", params={"op": "event"})

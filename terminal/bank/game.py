@@ -501,7 +501,7 @@ class Game:
         """Play Event card number ``card`` (1-based, the edition's order) for ``player`` with the targets its
         action needs (``terminal.bank.ultimate.EVENT_TARGETS``: ``square``, ``other``, ``side``, ``group``,
         ``opponent``). RuleViolation on a board without Event cards."""
-        return self.apply(self.board.event_operation(self.edition, card, player, **targets))
+        return self.apply(self.board.event_operation(self.edition, card, player, self.config.rules_version, **targets))
 
     def event_targets(self, player: str, action: str) -> dict[str, list[Any]]:
         """Where Event ``action`` would apply for ``player`` now: the accepted choices of each target it needs

@@ -9,7 +9,8 @@ classic one: ``level`` holds each owned property's rent level (1 to 5; absent: t
 ``game`` section the market slump (``slump_all``: the table's rent payments left at level 1; a game of rules
 version 1: ``slump``, {player: their rent payments left at level 1}) and, once over, the ``standings``. A game's
 ``rules_version`` (:attr:`terminal.bank.types.GameConfig.rules_version`) says how its Event cards are read: 2, as
-printed (docs/RULES.md, The Ultimate Banking board, Rules versions); 1, as before, for games started then. Every change is recorded like any other, so an undo restores it exactly.
+printed (docs/RULES.md, The Ultimate Banking board, Rules versions); 1, as before, for games started then. Every
+change is recorded like any other, so an undo restores it exactly.
 
 The public API (through :class:`terminal.bank.game.Game`, one method per operation, each one journal entry):
 
@@ -21,7 +22,8 @@ The public API (through :class:`terminal.bank.game.Game`, one method per operati
 - ``raise_level(player, square)``: the owner landed on their own property: +1 level (refused at 5).
 - ``location(player, square, buy=False)``: the Location fee, then the chosen property's landing: buy it
   (``buy=True``) when unowned, +1 level when the player's own, the rent and +1 level when another's
-  (``location_landing = "land"``; refused under ``"buy_or_raise"``).
+  (``location_landing = "land"``; refused under ``"buy_or_raise"``, the default). The "move to any property"
+  Event cards (``event_move_to_property``) are the same landing without the fee.
 - ``sell_property(player, square)``: a player in debt sells a property back to the Bank at its printed price;
   the property returns unowned (``charge_beyond_cash = "sell_to_bank"``).
 - ``event(player, card, **targets)``: plays Event card number ``card`` of the edition (see :func:`event_operation`:
@@ -64,6 +66,7 @@ from terminal.bank.operations import (
     EventMarketSlump,
     EventMaxLevel,
     EventMovement,
+    EventMoveToProperty,
     EventNeighbours,
     EventPayPerProperty,
     EventResetLevel,
@@ -86,7 +89,7 @@ from terminal.bank.operations import (
 )
 from terminal.bank.state import BANK, POT, State, standings
 from terminal.bank.tx import Tx
-from terminal.bank.types import Debt, GameConfig, Rent
+from terminal.bank.types import RULES_VERSION, Debt, GameConfig, Rent
 from terminal.errors import PlayerInDebt, RuleViolation
 
 __all__ = ["ULTIMATE", "BOARD", "UltimateBoard", "SIDES", "EVENT_TARGETS", "rent_at_level", "raisable", "level",
@@ -99,7 +102,8 @@ _SIDE_LENGTH = 9
 
 #: What each Event action asks the table for, in this order: ``own_property`` (a property the player holds),
 #: ``opponent_property`` (a property an opponent holds), ``owned_property`` (any property someone holds),
-#: ``side`` (1-4), ``group`` (a colour group), ``opponent`` (another player still in the game).
+#: ``side`` (1-4), ``group`` (a colour group), ``opponent`` (another player still in the game), ``any_property``
+#: (any property: unowned, the player's, or another's as ``location_landing`` allows).
 EVENT_TARGETS: Mapping[str, tuple[str, ...]] = {
     "swap": ("own_property", "opponent_property"),
     "reset_level": ("owned_property",),
@@ -113,6 +117,7 @@ EVENT_TARGETS: Mapping[str, tuple[str, ...]] = {
     "market_slump": (),
     "both_collect": ("opponent",),
     "movement": (),
+    "move_to_property": ("any_property",),
 }
 
 #: The operations this board plays as the classic board does (the engine's handlers): GO salary, card payments,
@@ -315,21 +320,30 @@ def _raise_level(tx: Tx, op: RaiseLevel) -> None:
 @_handles(Location)
 def _location(tx: Tx, op: Location) -> None:
     """A Location square: the fee (a charge), then the chosen property's landing."""
-    player = tx.player(op.player)
-    deed = _property(tx, op.square)
+    _move_to(tx, tx.player(op.player), _property(tx, op.square), bool(op.buy), tx.ed.location_fee)
+
+
+def _move_to(tx: Tx, player: str, deed: Square, buy: bool, fee: int) -> None:
+    """A move to a chosen property (a Location square after its ``fee``, a "move to any property" card without
+    one): buy it when unowned (``buy``), +1 level when the player's own (refused at 5 by a card), the rent and +1
+    level when another's (``location_landing = "land"``; refused under ``"buy_or_raise"``)."""
     owner = tx.s.owner.get(deed.index)
-    if op.buy and owner is not None:
+    if buy and owner is not None:
         raise RuleViolation(f"{deed.name} already belongs to {owner}.", code="property_owned",
                             params={"square": deed.index, "deed": deed.name, "owner": owner})
     if owner not in (None, player) and tx.cfg.rules.get("location_landing") == "buy_or_raise":
         raise RuleViolation(f"After a Location, choose an unowned property or one of your own, not {owner}'s "
                             f"{deed.name}.", code="location_not_yours",
                             params={"square": deed.index, "deed": deed.name, "owner": owner})
-    if op.buy and owner is None:  # refused before the fee: the debt shown is the one the player has now
+    if not fee and owner == player and level(tx.s, deed.index) >= ULTIMATE_LEVELS:
+        raise RuleViolation(f"{deed.name} is at rent level {ULTIMATE_LEVELS} already, the highest.",
+                            code="level_at_max", params={"square": deed.index, "deed": deed.name})
+    if buy and owner is None:  # refused before the fee: the debt shown is the one the player has now
         tx.require_no_debt(player, f"buying {deed.name}")
-    tx.charge(player, BANK, tx.ed.location_fee)
+    if fee:
+        tx.charge(player, BANK, fee)
     if owner is None:
-        if op.buy:
+        if buy:
             _take_from_bank(tx, player, deed, deed.price, f"buying {deed.name}")
         return
     _land(tx, player, deed)
@@ -363,11 +377,11 @@ def _jail_fine(tx: Tx, op: JailFine) -> None:
 
 # -- Event cards -----------------------------------------------------------------------------------------------
 def _card(tx: Tx, op: Any, action: str, **amounts: int) -> None:
-    """Check the optional ``card`` of an Event operation against the edition's card."""
+    """Check the optional ``card`` of an Event operation against the edition's card, as the game's rules version
+    reads it (a card its deck does not hold is no card of any operation)."""
     if op.card is None:
         return
-    events = tx.ed.events
-    card: EventCard | None = events[op.card - 1] if 1 <= op.card <= len(events) else None
+    card: EventCard | None = tx.ed.event_card(op.card, tx.cfg.rules_version)
     if card is None or card.action != action or any(card.params.get(k) != v for k, v in amounts.items()):
         raise RuleViolation(f"Event card {op.card} is not a card of this operation ({op.op}).",
                             code="event_card_mismatch", params={"card": op.card, "op": op.op})
@@ -564,6 +578,16 @@ def _event_both_collect(tx: Tx, op: EventBothCollect) -> None:
     tx.settle()
 
 
+@_handles(EventMoveToProperty)
+def _event_move_to_property(tx: Tx, op: EventMoveToProperty) -> None:
+    """"Move to any property space, to buy it or raise its level +1" (the printed card): the landing of a
+    Location without its fee: buy it (``buy``) when unowned, +1 level when the player's own (refused at 5),
+    another's as ``location_landing`` says."""
+    player = tx.player(op.player)
+    _card(tx, op, "move_to_property")
+    _move_to(tx, player, _property(tx, op.square), bool(op.buy), 0)
+
+
 @_handles(EventMovement)
 def _event_movement(tx: Tx, op: EventMovement) -> None:
     """A card that only moves a token: recorded, nothing changes (the landing that follows is its own
@@ -572,18 +596,23 @@ def _event_movement(tx: Tx, op: EventMovement) -> None:
     _card(tx, op, "movement")
 
 
-def event_operation(edition: Edition, number: int, player: str, **targets: Any) -> Operation:
-    """The operation (its record) that plays Event card ``number`` of ``edition`` for ``player``, with the
-    ``targets`` its action needs (:data:`EVENT_TARGETS`): ``square`` (own/owned property), ``other`` (the
-    opponent's property of a swap), ``side``, ``group``, ``opponent``. Raises RuleViolation for an unknown card
-    or a missing or unexpected target."""
-    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(edition.events):
-        raise RuleViolation(f"There is no Event card {number!r}: cards are numbered 1 to {len(edition.events)}.",
-                            code="unknown_event_card", params={"card": number})
-    card = edition.events[number - 1]
+def event_operation(edition: Edition, number: int, player: str, rules_version: int = RULES_VERSION,
+                    **targets: Any) -> Operation:
+    """The operation (its record) that plays Event card ``number`` of ``edition`` for ``player`` in a game of
+    ``rules_version`` (its deck), with the ``targets`` its action needs (:data:`EVENT_TARGETS`): ``square``
+    (own/owned/any property), ``other`` (the opponent's property of a swap), ``side``, ``group``, ``opponent``,
+    and ``buy`` (a "move to any property" card on an unowned one: buy it). Raises RuleViolation for a card the
+    deck does not hold (``unknown_event_card``) or a missing or unexpected target (``event_targets``)."""
+    deck = edition.deck(rules_version)
+    card = edition.event_card(number, rules_version) if type(number) is int else None
+    if card is None:
+        numbers = ", ".join(str(c.number) for c in deck)
+        raise RuleViolation(f"There is no Event card {number!r}: the cards are {numbers}.",
+                            code="unknown_event_card", params={"card": number, "cards": numbers})
     needs = EVENT_TARGETS[card.action]
+    buy = targets.pop("buy", None)
     fields = {"own_property": "square", "owned_property": "square", "opponent_property": "other", "side": "side",
-              "group": "group", "opponent": "opponent"}
+              "group": "group", "opponent": "opponent", "any_property": "square"}
     wanted = {fields[n] for n in needs}
     given = {k for k, v in targets.items() if v is not None}
     if given != wanted:
@@ -591,8 +620,9 @@ def event_operation(edition: Edition, number: int, player: str, **targets: Any) 
         raise RuleViolation(f"Event card {number} ({card.action}) needs {', '.join(sorted(wanted)) or 'no target'}; "
                             f"missing: {missing}.", code="event_targets",
                             params={"card": number, "needs": list(needs)})
+    extra = {"buy": True} if buy and card.action == "move_to_property" else {}
     return parse_operation({"op": EVENT_OPERATIONS[card.action].op, "player": player,
-                            **{k: targets[k] for k in sorted(wanted)}, **dict(card.params), "card": number})
+                            **{k: targets[k] for k in sorted(wanted)}, **extra, **dict(card.params), "card": number})
 
 
 def event_targets(state: State, config: GameConfig, player: str, action: str) -> dict[str, list[Any]]:
@@ -628,6 +658,10 @@ def event_targets(state: State, config: GameConfig, player: str, action: str) ->
         "group_down": {"group": [g for g in COLOR_GROUPS
                                  if moves(edition.groups[g], -1) and through(edition.groups[g])]},
         "both_collect": {"opponent": [p for p in state.active_players() if p != player]},
+        "move_to_property": {"any_property": [
+            d.index for d in properties(edition)
+            if d.index not in state.owner or (state.owner[d.index] == player and level(state, d.index) < top)
+            or (state.owner[d.index] != player and config.rules.get("location_landing") == "land")]},
     }
     if printed and not mine:  # M50 per property with none: nothing to pay (the card is set aside)
         choices["pay_per_property"] = {"own_property": []}
@@ -731,9 +765,10 @@ class UltimateBoard(Board):
             del slump[player]
             tx.set("game", "slump", slump or None)
 
-    def event_operation(self, edition: Edition, number: int, player: str, **targets: Any) -> Operation:
+    def event_operation(self, edition: Edition, number: int, player: str, rules_version: int = RULES_VERSION,
+                        **targets: Any) -> Operation:
         """:func:`event_operation`."""
-        return event_operation(edition, number, player, **targets)
+        return event_operation(edition, number, player, rules_version, **targets)
 
     def event_targets(self, state: State, config: GameConfig, player: str, action: str) -> dict[str, list[Any]]:
         """:func:`event_targets`."""

@@ -242,8 +242,10 @@ def test_a_side_and_a_movement_card(table):
     assert t.view.screen == "idle" and t.entries() == before + 1
 
 
-def test_location_buys_an_unowned_property_or_pays_the_rent(table):
-    t = table
+def test_location_buys_an_unowned_property_or_pays_the_rent(make_game):
+    t = Table(make_game)
+    t.game.close()
+    t.terminal.game = t.game = make_game("ultimate", PLAYERS, rules={"location_landing": "land"})
     t.tap(ANN)
     t.choose("location")
     assert t.view.screen == "location"
@@ -351,7 +353,9 @@ def test_selling_back_to_the_bank_says_the_property_returns_unowned(table):
 
 
 def test_an_event_card_the_edition_lacks_and_one_on_the_classic_board(table, make_game):
-    table.tap(event_uid(23))  # the box's 23rd card: the registry takes its sticker, the edition has 22 cards
+    table.tap(event_uid(25))  # the box's 23rd card: the registry takes its sticker, the edition does not know it
+    assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
+    table.tap(event_uid(21))  # "go back three squares": no printed card's, out of this game's deck
     assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
     classic = Table(make_game)
     classic.game.close()

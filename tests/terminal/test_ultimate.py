@@ -82,20 +82,28 @@ def test_the_names_are_the_french_streets_in_three_languages():
 
 
 def test_the_event_cards():
-    counts = Counter(card.action for card in ULTIMATE.events)
+    # the deck as printed (Rinzler8x/MonopolyUltimateBanker's card texts): 22 cards, numbers 1-20, 23 and 24
+    counts = Counter(card.action for card in ULTIMATE.deck(2))
     assert sum(counts.values()) == 22
     assert counts == {"swap": 2, "reset_level": 3, "max_level": 1, "neighbours": 2, "side_up": 1, "side_down": 1,
                       "group_up": 2, "group_down": 1, "pay_per_property": 1, "market_slump": 1, "both_collect": 2,
-                      "movement": 5}
+                      "movement": 2, "move_to_property": 3}
     assert set(counts) == set(EVENT_ACTIONS) == set(ultimate.EVENT_TARGETS)
-    assert [c.number for c in ULTIMATE.events] == list(range(1, 23))
+    assert [c.number for c in ULTIMATE.deck(2)] == [*range(1, 21), 23, 24]
+    assert [c.number for c in ULTIMATE.events] == list(range(1, 25))
+    # the deck of the games of rules version 1: cards 1-22, 19 and 20 as movement cards
+    old = Counter(card.action for card in ULTIMATE.deck(1))
+    assert [c.number for c in ULTIMATE.deck(1)] == list(range(1, 23))
+    assert old["movement"] == 5 and "move_to_property" not in old
+    assert ULTIMATE.event_card(23, 1) is None and ULTIMATE.event_card(21, 2) is None
+    assert "Free Parking" in ULTIMATE.event_card(23, 2).text_in("en")
     slump = next(c for c in ULTIMATE.events if c.action == "market_slump")
     assert dict(slump.params) == {"payments": 2}
     assert all(card.text_in(lang) for card in ULTIMATE.events for lang in ("fr", "en", "uk"))
 
 
 def test_the_rule_flags_and_their_defaults():
-    assert dict(ULTIMATE.rules) == {"group_rent": "single", "neighbours": "wrap", "location_landing": "land",
+    assert dict(ULTIMATE.rules) == {"group_rent": "single", "neighbours": "wrap", "location_landing": "buy_or_raise",
                                     "jail_fee": 50, "charge_beyond_cash": "sell_to_bank"}
     assert ULTIMATE.rule_flags is ULTIMATE_RULE_FLAGS and load_edition("us").rule_flags is RULE_FLAGS
     rules_doc = (DATA.parents[2] / "docs" / "RULES.md").read_text(encoding="utf-8")
@@ -220,7 +228,7 @@ def test_event_cards_by_number_ask_for_exactly_their_targets(game):
         "op": "event_pay_per_property", "player": "Ann", "amount": 50, "card": 14}
     assert ultimate.event_operation(ULTIMATE, 16, "Ann", opponent="Bob") == EventBothCollect("Ann", "Bob", 200, 16)
     for number, targets in [(1, {"square": 1}), (14, {"square": 1}), (9, {}), (11, {"side": 1}), (0, {}),
-                            (23, {})]:
+                            (21, {}), (22, {}), (25, {}), (19, {})]:
         with pytest.raises(RuleViolation) as refused:
             game.event("Ann", number, **targets)
         assert refused.value.code in ("event_targets", "unknown_event_card")
@@ -347,7 +355,8 @@ def test_the_boards_refusals_have_texts_in_every_language():
 def test_property_and_event_card_roles():
     assert parse_role("property 22") == PropertyCard(22) and parse_role(" Event 3 ") == EventCard(3)
     assert PropertyCard(1).label == "property 1" and EventCard(23).label == "event 23"
-    for label in ("property 0", "property 23", "event 0", "event 24"):
+    assert parse_role("event 24") == EventCard(24) and parse_role("event 25") == EventCard(25)
+    for label in ("property 0", "property 23", "event 0", "event 26"):
         with pytest.raises(InvalidRoleError):
             parse_role(label)
     assert describe(PropertyCard(22), ULTIMATE) == "the sticker on Rue de la Paix"
@@ -372,9 +381,9 @@ def test_the_enrolment_of_the_boards_stickers():
     steps = Enrolment(CardRegistry(None), players=2, deeds=True, events=True, edition=ULTIMATE).steps
     assert [s.role for s in steps][:3] == [parse_role("banker"), PlayerCard(1), PlayerCard(2)]
     assert [s.role for s in steps][3:25] == [PropertyCard(n) for n in range(1, 23)]
-    assert [s.role for s in steps][25:] == [EventCard(n) for n in range(1, 23)]
+    assert [s.role for s in steps][25:] == [EventCard(n) for n in (*range(1, 21), 23, 24)]  # the printed deck
     assert steps[3].code == "enrol_tap_property" and steps[3].text == "Tap the sticker on Boulevard de Belleville"
-    assert steps[-1].code == "enrol_tap_event" and steps[-1].text == "Tap Event card 22"
+    assert steps[-1].code == "enrol_tap_event" and steps[-1].text == "Tap Event card 24"
     classic = Enrolment(CardRegistry(None), players=2, deeds=True, edition=load_edition("fr")).steps
     assert len(classic) == 3 + 28 and all(not isinstance(s.role, (PropertyCard, EventCard)) for s in classic)
 

@@ -10,6 +10,7 @@ import pytest
 from host_ui.demo import event_uid
 from terminal.errors import RuleViolation
 from terminal.table.i18n import text, translate
+from tests.terminal.oracles import journal_of
 from tests.terminal.test_machine_ultimate import ANN, BOB, CID, Table, sticker
 
 
@@ -140,3 +141,51 @@ def test_the_table_offers_no_classic_card_operations(table):
     ids = [o.id for o in table.view.options]
     assert not {"free_parking", "pay_each_player", "collect_from_each_player"} & set(ids)
     assert {"pay_bank", "bank_pays", "transfer"} <= set(ids)
+
+
+def test_the_move_to_any_property_cards_buy_or_raise_without_a_fee(table):
+    t = table
+    t.game.buy("Bob", 8)
+    t.tap(ANN)
+    t.tap(event_uid(24))  # move to any property space: buy it or raise its level
+    assert t.view.title.code == "ev_ask_any_property"
+    listed = [o.id for o in t.view.options]
+    assert "square:6" in listed and "square:8" not in listed  # Bob's: not under buy_or_raise (the default)
+    t.tap(sticker(8))
+    assert t.view.screen == "event" and t.view.message.code == "location_not_yours"
+    t.tap(sticker(6))  # the Bank's: the buy offered at once, at its price, no fee
+    assert t.view.screen == "confirm"
+    t.ok()
+    assert t.game.current.owner[6] == "Ann" and t.game.cash("Ann") == 1400 and t.game.level(6) == 1
+    t.tap(ANN)
+    t.tap(event_uid(19))  # a card that stays keeps its number: now carried out
+    t.tap(sticker(6))  # her own: +1 level
+    t.ok()
+    assert t.game.level(6) == 2 and t.game.cash("Ann") == 1400
+    assert journal_of(t.game)[-1]["op"] == {"op": "event_move_to_property", "player": "Ann", "square": 6, "card": 19}
+
+
+def test_move_to_property_through_the_bank(make_game):
+    game = make_game("ultimate", ("Ann", "Bob"), rules={"location_landing": "land"})
+    game.buy("Bob", 35)
+    game.event("Ann", 20, square=35)  # another's, under "land": the rent at level 1 (300), then +1 level
+    assert game.cash("Ann") == 1200 and game.level(35) == 2
+    game.event("Ann", 24, square=1, buy=True)
+    assert game.current.owner[1] == "Ann" and game.cash("Ann") == 1140
+    for _ in range(4):
+        game.raise_level("Ann", 1)
+    with pytest.raises(RuleViolation) as refused:
+        game.event("Ann", 19, square=1)  # her own at level 5
+    assert refused.value.code == "level_at_max"
+    with pytest.raises(RuleViolation) as refused:
+        game.apply({"op": "event_move_to_property", "player": "Ann", "square": 5, "buy": True, "card": 18})
+    assert refused.value.code == "event_card_mismatch"
+
+
+def test_everyone_to_free_parking_is_recorded_with_its_text(table):
+    t = table
+    before = t.entries()
+    t.tap(ANN)
+    t.tap(event_uid(23))
+    assert t.view.screen == "idle" and t.entries() == before + 1
+    assert t.game.cash("Ann") == 1500  # no GO salary

@@ -21,6 +21,7 @@ import pytest
 from terminal.bank.game import Game
 from terminal.bank.tablelog import TableLogError, export_lines, read_table_log, replay
 from terminal.bank.types import LEGACY_RULES_VERSION, RULES_VERSION
+from terminal.errors import GameError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -108,3 +109,21 @@ def test_a_table_log_names_only_a_known_rules_version(tmp_path):
                                    "players": ["Ann", "Bob"], "rules_version": bad}) + "\n", encoding="utf-8")
         with pytest.raises(TableLogError, match="rules_version"):
             read_table_log(log)
+
+
+def test_an_old_game_keeps_its_deck(tmp_path, key):
+    """Cards 19 and 20 are movement cards there, 21 and 22 in its deck, 23 and 24 not."""
+    path = tmp_path / "old.db"
+    shutil.copyfile(FIXTURES / "ultimate-events-v1.db", path)
+    with Game.open(path, key=key) as game:
+        game.apply({"op": "event_movement", "player": "Ann", "card": 20})
+        game.apply({"op": "event_movement", "player": "Ann", "card": 22})
+        for op in ({"op": "event_move_to_property", "player": "Ann", "square": 6, "buy": True, "card": 19},
+                   {"op": "event_movement", "player": "Ann", "card": 23}):
+            with pytest.raises(GameError) as refused:
+                game.apply(op)
+            assert refused.value.code == "event_card_mismatch"
+        with pytest.raises(GameError):
+            game.event("Ann", 24, square=6)
+    with Game.open(path, key=key, check="full") as game:
+        assert game.audit().ok

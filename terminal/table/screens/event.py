@@ -30,14 +30,15 @@ EVENT_SLOTS: Mapping[str, tuple[str, ...]] = EVENT_TARGETS
 #: The target of :func:`terminal.bank.ultimate.event_operation` each slot fills.
 SLOT_TARGETS: Mapping[str, str] = {"own_property": "square", "opponent_property": "other",
                                    "owned_property": "square", "opponent": "opponent", "group": "group",
-                                   "side": "side"}
-PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property"})
+                                   "side": "side", "any_property": "square"}
+PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property", "any_property"})
 #: Why an Event card cannot apply now, by the first target of ``Game.event_targets`` with no choice: the message
 #: (nothing is recorded; the drawer sets the physical card aside), and its English.
 CANNOT_APPLY: Mapping[str, str] = {
     "own_property": N_("ev_cannot_apply_own_property"), "opponent_property": N_("ev_cannot_apply_opponent_property"),
     "owned_property": N_("ev_cannot_apply_owned_property"), "opponent": N_("ev_cannot_apply_opponent"),
-    "group": N_("ev_cannot_apply_group"), "side": N_("ev_cannot_apply_side")}
+    "group": N_("ev_cannot_apply_group"), "side": N_("ev_cannot_apply_side"),
+    "any_property": N_("ev_cannot_apply_any_property")}
 _SET_ASIDE = " Nothing was recorded: set the Event card aside. ({card})"
 _CANNOT_APPLY_EN: Mapping[str, str] = {
     "own_property": "{player} has no property this card can use." + _SET_ASIDE,
@@ -45,16 +46,18 @@ _CANNOT_APPLY_EN: Mapping[str, str] = {
     "owned_property": "No owned property can take this card now." + _SET_ASIDE,
     "opponent": "{player} has no opponent left in the game." + _SET_ASIDE,
     "group": "No colour group can take this card now." + _SET_ASIDE,
-    "side": "No side of the board can take this card now." + _SET_ASIDE}
+    "side": "No side of the board can take this card now." + _SET_ASIDE,
+    "any_property": "No property can take this card for {player} now." + _SET_ASIDE}
 #: The Event screen's title while it waits for a slot, and what the screen needs (its "this screen needs ...").
 SLOT_TITLES: Mapping[str, str] = {
     "own_property": N_("ev_ask_own_property"), "opponent_property": N_("ev_ask_opponent_property"),
     "owned_property": N_("ev_ask_owned_property"), "opponent": N_("ev_ask_opponent"), "group": N_("ev_ask_group"),
-    "side": N_("ev_ask_side")}
+    "side": N_("ev_ask_side"), "any_property": N_("ev_ask_any_property")}
 SLOT_NEEDS: Mapping[str, str] = {
     "card": N_("part_event_card"), "player": N_("part_card_event_player"), "own_property": N_("part_own_property"),
     "opponent_property": N_("part_opponent_property"), "owned_property": N_("part_owned_property"),
-    "opponent": N_("part_opponent"), "group": N_("part_group"), "side": N_("part_side")}
+    "opponent": N_("part_opponent"), "group": N_("part_group"), "side": N_("part_side"),
+    "any_property": N_("part_any_property")}
 
 
 def event_slots(card: EventCard) -> tuple[str, ...]:
@@ -62,8 +65,13 @@ def event_slots(card: EventCard) -> tuple[str, ...]:
     return EVENT_SLOTS.get(card.action, ())
 
 
+def deck(t: Table) -> tuple[EventCard, ...]:
+    """The Event cards of the game at the table, as its rules version reads them."""
+    return t.bank.edition.deck(t.bank.config.rules_version)
+
+
 def _event(t: Table, number: int) -> EventCard | None:
-    return next((c for c in t.bank.edition.events if c.number == number), None)
+    return t.bank.edition.event_card(number, t.bank.config.rules_version)
 
 
 def _event_text(t: Table, card: EventCard) -> str:
@@ -81,10 +89,10 @@ def group_msg(t: Table, group: str) -> Msg:
 def event_tapped(t: Table, tapped: EventTap) -> None:
     """An Event card's sticker: on idle or a player's screen it starts the card's effect; on the Event screen it is
     the card asked for; elsewhere the screen's one message says what it needs."""
-    if _event(t, tapped.number) is None:  # the box's 23rd card, which the edition does not know
-        count = len(t.bank.edition.events)
+    if _event(t, tapped.number) is None:  # a card the game's deck does not hold (the box's 23rd card...)
+        count = len(deck(t))
         return t.refuse(Msg("ev_unknown_card", {"number": tapped.number, "count": count},
-                            f"Event card {tapped.number} is not in this edition (cards 1 to {count})."))
+                            f"Event card {tapped.number} is not in this game's deck ({count} cards)."))
     screen = t.screen
     if "event" not in screen.takes:
         return t.refuse_needs()
@@ -142,7 +150,9 @@ class EventScreen(Screen):
     def _operation(self, t: Table) -> Operation:
         assert self.card is not None and self.player is not None, "an Event's operation once card and player"
         targets = {SLOT_TARGETS[slot]: value for slot, value in self.picks.items()}
-        return event_operation(t.bank.edition, self.card, self.player, **targets)
+        if "any_property" in self.picks and self.picks["any_property"] not in t.bank.current.owner:
+            targets["buy"] = True  # an unowned property: the buy offered at once (cancel declines it)
+        return event_operation(t.bank.edition, self.card, self.player, t.bank.config.rules_version, **targets)
 
     def choices(self, t: Table) -> dict[str, list[Any]]:
         """Where the effect would apply now, for each thing it asks for (the Bank's ``event_targets``)."""
@@ -296,7 +306,7 @@ class EventScreen(Screen):
         if slot == "card":
             title = Msg("ev_pick_card", {"player": player}, f"{player}: tap the Event card or pick it")
             options = [Option(f"card:{c.number}", Msg("deck_card", {"text": _event_text(t, c)}, _event_text(t, c)))
-                       for c in t.bank.edition.events]
+                       for c in deck(t)]
         elif slot == "player":
             title = Msg("ev_tap_player", {}, "Event: who drew it? Tap your card")
             options = [Option(f"player:{p}", Msg("name", {"name": p}, p)) for p in state.active_players()]
