@@ -189,3 +189,27 @@ def test_everyone_to_free_parking_is_recorded_with_its_text(table):
     t.tap(event_uid(23))
     assert t.view.screen == "idle" and t.entries() == before + 1
     assert t.game.cash("Ann") == 1500  # no GO salary
+
+
+@pytest.mark.parametrize("op", [{"op": "build", "player": "Ann", "square": 1},
+                                {"op": "mortgage", "player": "Ann", "square": 1},
+                                {"op": "free_parking", "player": "Ann"}])
+def test_the_demo_gives_up_before_tapping_on_an_operation_this_board_lacks(table, op):
+    from host_ui.demo import GaveUp
+    t = table
+    t.game.buy("Ann", 1)
+    before = t.entries()
+    with pytest.raises(GaveUp, match="not offered on this board"):
+        t.driver.play(op)
+    assert t.entries() == before and t.game.level(1) == 1 and t.view.screen == "idle"
+
+
+def test_the_demo_reads_card_0_as_a_card_number(table):
+    from host_ui.demo import GaveUp
+    t = table
+    before = t.entries()
+    with pytest.raises(GaveUp, match="no such Event card"):
+        t.driver.play({"op": "event_movement", "player": "Ann", "card": 0})
+    assert t.entries() == before
+    t.driver.play({"op": "event_movement", "player": "Ann"})  # no card given: the first movement card of the deck
+    assert t.entries() == before + 1
