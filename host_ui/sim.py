@@ -606,14 +606,11 @@ class Tray:
             pg.draw.rect(win, colour, (rect.x, rect.y, rect.w, 7), border_top_left_radius=4,
                          border_top_right_radius=4)
             name = str(localized(name or "", language))  # a deed card always has its deed's name
-            text = name
             fg = theme.CARD_TEXT if not faded else theme.MUTED
-            f = theme.font(10)
-            while f.size(text)[0] > rect.w - 6 and len(text) > 3:
-                text = text[:-2]
-            if text != name:
-                text = text.rstrip() + "…"
-            win.blit(f.render(text, True, fg), (rect.x + 3, rect.y + 10))
+            size, lines = deed_label_lines(lambda n, t: theme.font(n).size(t)[0], name, rect.w - 6, rect.h - 9)
+            f = theme.font(size)
+            for i, line in enumerate(lines):
+                win.blit(f.render(line, True, fg), (rect.x + 3, rect.y + 8 + i * (f.get_linesize() - 1)))
             return
         fill = colour if not faded else theme.PANEL
         pg.draw.rect(win, fill, rect, border_radius=8)
@@ -631,7 +628,7 @@ def _ultimate_cards(edition: Edition, x0: int, y: int, w: int,
     import pygame as pg  # loaded late: see run_sim
 
     cards: list[TrayCard] = []
-    dw, dh = (w - 3 * 5) // 4, 26
+    dw, dh = (w - 3 * 5) // 4, 30  # room for a long name on two lines
     properties = [s for s in edition.squares if s.kind == "street"]
     for i, deed in enumerate(properties):
         r, c = divmod(i, 4)
@@ -644,6 +641,29 @@ def _ultimate_cards(edition: Edition, x0: int, y: int, w: int,
         rect = pg.Rect(x0 + c * (ew + 4), y + r * (eh + 4), ew, eh)
         cards.append((rect, event_uid(event.number), f"E{event.number}", EVENT_COLOUR, "event"))
     return cards
+
+
+def deed_label_lines(width_of: Callable[[int, str], int], name: str, width: int, height: int) -> tuple[int, list[str]]:
+    """A deed's name on a tray card ``width`` x ``height`` pixels: ``(font size, lines)``. One line at 10 or 9
+    points when it fits; else two lines (split at the space that balances them best) at 9 or 8; else two lines at
+    8, the second cut with "…". ``width_of(size, text)``: the text's width in pixels at that font size."""
+    for size in (10, 9):
+        if width_of(size, name) <= width:
+            return size, [name]
+    words = name.split()
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    for size in (9, 8):
+        fitting = [pair for pair in splits if max(width_of(size, p) for p in pair) <= width]
+        if fitting:
+            first, second = min(fitting, key=lambda pair: abs(width_of(size, pair[0]) - width_of(size, pair[1])))
+            return size, [first, second]
+    first, rest = splits[0] if splits else (name, "")
+    while width_of(8, first) > width and len(first) > 3:
+        first = first[:-1]
+    text = rest
+    while text and width_of(8, text + "…") > width:
+        text = text[:-1]
+    return 8, [first, (text.rstrip() + "…") if text != rest else rest] if rest else [first]
 
 
 #: The colour of the Event cards in the tray (the Event screen's band).
