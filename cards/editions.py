@@ -153,7 +153,7 @@ CARD_RULES_VERSIONS = (1, 2)
 ULTIMATE_RULE_FLAGS: Mapping[str, tuple[bool | str | int, ...]] = MappingProxyType({
     "group_rent": ("single", "double"),
     "neighbours": ("wrap", "no_wrap"),
-    "location_landing": ("land", "buy_or_raise"),
+    "location_landing": ("buy_or_raise", "land"),
     "jail_fee": (50, 100),
     "charge_beyond_cash": ("sell_to_bank", "bankrupt"),
 })

@@ -239,6 +239,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                         stem=f"demo-{Path(log.path).stem}", current=False, rules=header.get("rules") or None,
                         dealt=header.get("dealt") or None, end_time=header.get("end_time"),
                         length_minutes=header.get("length_minutes"),
+                        rules_version=header.get("rules_version", RULES_VERSION),
                         player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
         path = game.path
     elif current is not None:

@@ -275,8 +275,11 @@ def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict[str
     meta = game.meta
     header: dict[str, Any] = {"format": "table-log", "version": 1, "edition": meta["edition"],
                               "players": meta["players"], "mode": meta["mode"]}
-    if meta.get("rules_changed"):
-        header["rules"] = meta["rules_changed"]
+    # the flags that differ from the edition's defaults of today (an older game may have been started with other
+    # defaults: its header's full flags say what it is played by)
+    changed = {k: v for k, v in (meta.get("rules") or {}).items() if game.edition.rules.get(k) != v}
+    if changed:
+        header["rules"] = changed
     if meta.get("dealt"):
         header["dealt"] = meta["dealt"]
     if meta.get("end_time"):

@@ -66,6 +66,8 @@ def test_an_old_game_opens_audits_clean_and_keeps_its_reading(tmp_path, key, nam
         _holds(game.state(), OLD_GAMES[name])
         lines = list(export_lines(game))
     assert lines[0]["rules_version"] == LEGACY_RULES_VERSION
+    # started when another's property could be chosen after a Location by default: its export says so
+    assert lines[0]["rules"] == {"location_landing": "land"}
     # Its export replays, by the old rules its header names, to the same state (the final check agrees).
     log = tmp_path / "export.jsonl"
     log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
