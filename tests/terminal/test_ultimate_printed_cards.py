@@ -213,3 +213,20 @@ def test_the_demo_reads_card_0_as_a_card_number(table):
     assert t.entries() == before
     t.driver.play({"op": "event_movement", "player": "Ann"})  # no card given: the first movement card of the deck
     assert t.entries() == before + 1
+
+
+def test_the_table_says_what_to_sell_before_a_bankruptcy(table):
+    t = table
+    t.game.buy("Ann", 35)
+    for _ in range(4):
+        t.game.raise_level("Ann", 35)
+    t.game.buy("Bob", 1), t.game.buy("Bob", 3)
+    t.game.pay_rent("Bob", 35)  # Bob owes 220, his properties would fetch 120
+    before = t.entries()
+    t.tap(BOB)
+    t.choose("bankruptcy")
+    if t.view.screen == "confirm":
+        t.ok()
+    assert t.entries() == before and not t.game.current.bankrupt_list
+    assert t.view.message is not None and t.view.message.code == "bankruptcy_sell_first"
+    assert "Boulevard de Belleville (60)" in text(t.view.message, "fr")
