@@ -21,7 +21,7 @@ from terminal.bank.money import half
 from terminal.bank.operations import CLASSIC_OPERATIONS, Operation
 from terminal.bank.state import BANK, HOTEL, MODES, POT, State
 from terminal.bank.tx import Tx, account_name
-from terminal.bank.types import Debt, GameConfig, Rent
+from terminal.bank.types import RULES_VERSION, Debt, GameConfig, Rent
 from terminal.errors import PlayerInDebt, RuleViolation
 
 __all__ = ["Board", "Handler", "CLASSIC"]
@@ -167,7 +167,7 @@ class Board:
         """The level of ``square``: the houses on a street (5: a hotel); 0 for a deed the Bank holds."""
         return int(state.level.get(square, 0)) if square in state.owner else 0
 
-    def event_operation(self, edition: Edition, number: int, player: str, rules_version: int = 2,
+    def event_operation(self, edition: Edition, number: int, player: str, rules_version: int = RULES_VERSION,
                         **targets: Any) -> Operation:
         """The operation of Event card ``number``: the classic board has no Event cards (RuleViolation)."""
         raise RuleViolation("The classic board has no Event cards: they are the Ultimate Banking board's.",
