@@ -143,13 +143,17 @@ EVENT_ACTIONS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = MappingProx
     "market_slump": (frozenset({"payments"}), frozenset()),
     "both_collect": (frozenset({"amount"}), frozenset()),
     "movement": (frozenset(), frozenset()),
+    "move_to_property": (frozenset(), frozenset()),
 })
+#: The versions of the boards' rules an edition's Event cards may be limited to (``rules_versions`` of a card;
+#: :data:`terminal.bank.types.RULES_VERSIONS`).
+CARD_RULES_VERSIONS = (1, 2)
 #: The Ultimate board's rule flags: each value the sources leave open, with its allowed values (the edition
 #: file gives the defaults; docs/RULES.md, The Ultimate Banking board, Rule flags).
 ULTIMATE_RULE_FLAGS: Mapping[str, tuple[bool | str | int, ...]] = MappingProxyType({
     "group_rent": ("single", "double"),
     "neighbours": ("wrap", "no_wrap"),
-    "location_landing": ("land", "buy_or_raise"),
+    "location_landing": ("buy_or_raise", "land"),
     "jail_fee": (50, 100),
     "charge_beyond_cash": ("sell_to_bank", "bankrupt"),
 })
@@ -223,6 +227,21 @@ class EventCard:
     params: Mapping[str, int]
     text: Mapping[str, str]
     language: str = ""
+    #: The versions of the rules whose deck holds the card (``rules_versions`` in the file; empty: every one).
+    versions: tuple[int, ...] = ()
+    #: The card's action under rules version 1, when it differs (``v1_action``: "movement" for a card whose
+    #: effect the terminal carries out since).
+    v1_action: str | None = None
+
+    def in_deck(self, rules_version: int) -> bool:
+        """Whether the deck of a game played by ``rules_version`` holds this card."""
+        return not self.versions or rules_version in self.versions
+
+    def as_in(self, rules_version: int) -> EventCard:
+        """The card as a game of ``rules_version`` reads it (its action then)."""
+        if rules_version == 1 and self.v1_action is not None:
+            return replace(self, action=self.v1_action)
+        return self
 
     def text_in(self, language: str) -> str:
         """The card's text in ``language``; else in the edition's own language (the file gives every language
@@ -292,6 +311,15 @@ class Edition:
         edition names no such group."""
         name = self.group_names.get(group)
         return name.in_language(language) if name is not None else ""
+
+    def deck(self, rules_version: int) -> tuple[EventCard, ...]:
+        """The Event cards of a game played by ``rules_version``, each as that version reads it, with their
+        numbers (a card some version leaves out keeps its number; none takes it)."""
+        return tuple(card.as_in(rules_version) for card in self.events if card.in_deck(rules_version))
+
+    def event_card(self, number: int, rules_version: int) -> EventCard | None:
+        """Event card ``number`` as a game of ``rules_version`` reads it, or None when its deck has no such card."""
+        return next((c for c in self.deck(rules_version) if c.number == number), None)
 
     def deeds(self) -> tuple[Square, ...]:
         """The 28 title deeds in board order."""
@@ -572,7 +600,7 @@ def _deck(path: Path, deck: str, table: Any, squares: tuple[Square, ...], langua
         if "text" not in entry:
             raise _fail(path, f"{where}.text", "missing text")
         text = _texts(path, f"{where}.text", entry["text"], language).texts
-        params = {k: v for k, v in entry.items() if k not in ("action", "text")}
+        params = {k: v for k, v in entry.items() if k not in ("action", "text", "rules_versions", "v1_action")}
         missing = required - set(params)
         if missing:
             raise _fail(path, where, f"action {action} needs {', '.join(sorted(missing))}")
@@ -870,7 +898,7 @@ def _events(path: Path, table: Any, language: str, langs: tuple[str, ...]) -> tu
         if not isinstance(action, str) or action not in EVENT_ACTIONS:
             raise _fail(path, where, f"unknown action {action!r} (expected one of {', '.join(EVENT_ACTIONS)})")
         required, optional = EVENT_ACTIONS[action]
-        params = {k: v for k, v in entry.items() if k not in ("action", "text")}
+        params = {k: v for k, v in entry.items() if k not in ("action", "text", "rules_versions", "v1_action")}
         missing = required - set(params)
         if missing:
             raise _fail(path, where, f"action {action} needs {', '.join(sorted(missing))}")
@@ -879,6 +907,13 @@ def _events(path: Path, table: Any, language: str, langs: tuple[str, ...]) -> tu
             raise _fail(path, where, f"unexpected field(s) {', '.join(sorted(unknown))} for {action}")
         checked = {k: _int(path, f"{where}.{k}", v, 1) for k, v in params.items()}
         text = _all_texts(path, f"{where}.text", entry.get("text"), language, langs)
+        versions = entry.get("rules_versions", [])
+        if not isinstance(versions, list) or not all(type(v) is int and v in CARD_RULES_VERSIONS for v in versions):
+            raise _fail(path, f"{where}.rules_versions", f"expected a list of {CARD_RULES_VERSIONS}")
+        v1_action = entry.get("v1_action")
+        if v1_action is not None and (v1_action not in EVENT_ACTIONS or EVENT_ACTIONS[v1_action][0]):
+            raise _fail(path, f"{where}.v1_action", "expected an action of no amount")
         cards.append(EventCard(number=number, action=action, params=MappingProxyType(checked),
-                               text=MappingProxyType(dict(text.texts)), language=language))
+                               text=MappingProxyType(dict(text.texts)), language=language,
+                               versions=tuple(versions), v1_action=v1_action))
     return tuple(cards)

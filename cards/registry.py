@@ -44,7 +44,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from cards.editions import Edition, load_edition
+from cards.editions import CARD_RULES_VERSIONS, Edition, load_edition
 from cards.errors import (
     AlreadyEnrolled,
     AmbiguousCard,
@@ -73,7 +73,7 @@ PLAYER_NUMBERS = range(1, 9)
 #: The Ultimate Banking board's property numbers (22 properties in board order) and Event card numbers (the box
 #: holds 23 Event cards).
 PROPERTY_NUMBERS = range(1, 23)
-EVENT_NUMBERS = range(1, 24)
+EVENT_NUMBERS = range(1, 26)
 #: The card-set file's name in the data directory.
 CARD_SET_FILE = "cards.txt"
 #: The largest card set read (bytes): one line a card, a few kilobytes.
@@ -224,8 +224,9 @@ class PropertyCard:
 
 @dataclass(frozen=True)
 class EventCard:
-    """The sticker on an Event card of the Ultimate Banking board. ``number`` 1-23 is the card's number in the
-    edition's Event cards (``Edition.events[number - 1]``).
+    """The sticker on an Event card of the Ultimate Banking board. ``number`` 1-25 is the card's number in the
+    edition's Event cards (``Edition.events[number - 1]``: 1-24; a game's deck holds 22 of them, see
+    ``Edition.deck``), 25 for a card the edition does not know (the box's 23rd).
 
     Raises :class:`~cards.errors.InvalidRoleError` (a ``ValueError``) for another number."""
 
@@ -256,7 +257,7 @@ _LABEL = re.compile(r"(player|deed|property|event)\s+([0-9]{1,3})|(banker)", re.
 
 def parse_role(label: str) -> Role:
     """The role named by ``label``: ``"banker"``, ``"player N"`` (1-8), ``"deed N"`` (a deed's square),
-    ``"property N"`` (1-22) or ``"event N"`` (1-23), the last two on the Ultimate Banking board.
+    ``"property N"`` (1-22) or ``"event N"`` (1-25), the last two on the Ultimate Banking board.
     Case and surrounding blanks do not matter: ``parse_role(role.label) == role`` for every role.
 
     Raises :class:`~cards.errors.InvalidRoleError` (a ``ValueError``) for anything else.
@@ -786,7 +787,7 @@ class Enrolment:
             steps = [BankerCard(), *(PlayerCard(n) for n in range(1, players + 1)), *(DeedCard(s) for s in squares)]
             if ultimate and self.edition is not None:  # its property stickers, then (``events``) its Event cards
                 steps += [PropertyCard(n) for n in range(1, len(self.edition.deeds()) + 1)] if deeds else []
-                steps += [EventCard(n) for n in range(1, len(self.edition.events) + 1)] if events else []
+                steps += [EventCard(c.number) for c in self.edition.deck(CARD_RULES_VERSIONS[-1])] if events else []
         roles = [_check_role(role) for role in steps]
         if len(set(roles)) != len(roles):
             twice = next(role for role in roles if roles.count(role) > 1)

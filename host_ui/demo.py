@@ -28,7 +28,8 @@ from cards.registry import (
     Role,
 )
 from hal.sim_reader import SimReader
-from terminal.bank.operations import parse_operation
+from terminal.bank.operations import OPERATIONS, parse_operation
+from terminal.errors import GameError
 from terminal.table.machine import Terminal
 from terminal.table.ultimate import sticker_of_property
 
@@ -172,7 +173,20 @@ class TableDriver:
         """Make the inputs for one operation. Raises GaveUp when the screen does not allow it."""
         self._step(2.0)
         name = op["op"]
+        self._taken(name)
         getattr(self, f"_op_{name}")(op)
+
+    def _taken(self, name: str) -> None:
+        """Give up, before any tap, on an operation the game's board does not take (a house on the electronic
+        board, where tapping the deed and then the owner's card would raise its level)."""
+        game = self.terminal.game
+        kind = OPERATIONS.get(name)
+        if game is None or kind is None:
+            return
+        try:
+            game.board.handler(kind, game.config)
+        except GameError as exc:
+            raise GaveUp(f"{name} is not offered on this board: {exc}") from None
 
     def settle(self, payer: str | None) -> None:
         """After the touch that commits (the one that named the amount): a confirmation appears only where
@@ -456,13 +470,17 @@ class TableDriver:
         game = self.terminal.game
         if game is None or not game.edition.is_ultimate:
             raise GaveUp("no Event cards on this board")
-        events = game.edition.events
+        events = game.edition.deck(game.config.rules_version)
         matching = [c for c in events if EVENT_OPERATIONS[c.action].op == op["op"]
                     and all(op.get(k) == v for k, v in c.params.items())]
-        number = op.get("card")
+        number = op.get("card")  # absent: the first card of its effect; any number given must be that card
         card = next((c for c in matching if number is None or c.number == number), None)
         if card is None:
             raise GaveUp("no such Event card")
+        if card.action == "move_to_property":
+            owned = op["square"] in game.current.owner
+            if owned == bool(op.get("buy")):  # the table offers the purchase of an unowned one, only that
+                raise GaveUp("the screen offers the purchase of an unowned property, and only that")
         player = op["player"]
         self._context(player)
         self.choose("event")
@@ -470,7 +488,7 @@ class TableDriver:
         self.choose(f"card:{card.number}")
         for slot in EVENT_TARGETS[card.action]:
             self.expect_screen("event")
-            if slot in ("own_property", "owned_property"):
+            if slot in ("own_property", "owned_property", "any_property"):
                 self.tap(self._deed_card(op["square"]))
             elif slot == "opponent_property":
                 self.tap(self._deed_card(op["other"]))
@@ -483,6 +501,7 @@ class TableDriver:
     _op_event_swap = _op_event_reset_level = _op_event_max_level = _op_event_neighbours = _event
     _op_event_side_up = _op_event_side_down = _op_event_group_up = _op_event_group_down = _event
     _op_event_pay_per_property = _op_event_market_slump = _op_event_both_collect = _op_event_movement = _event
+    _op_event_move_to_property = _event
 
     def _op_end_game(self, op: Op) -> None:
         self._banker()

@@ -52,6 +52,7 @@ from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.bank.players import check_players
+from terminal.bank.types import RULES_VERSION
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal
@@ -239,6 +240,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                         stem=f"demo-{Path(log.path).stem}", current=False, rules=header.get("rules") or None,
                         dealt=header.get("dealt") or None, end_time=header.get("end_time"),
                         length_minutes=header.get("length_minutes"),
+                        rules_version=header.get("rules_version", RULES_VERSION),
                         player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
         path = game.path
     elif current is not None:
@@ -626,14 +628,11 @@ class Tray:
             pg.draw.rect(win, colour, (rect.x, rect.y, rect.w, 7), border_top_left_radius=4,
                          border_top_right_radius=4)
             name = str(localized(name or "", language))  # a deed card always has its deed's name
-            text = name
             fg = theme.CARD_TEXT if not faded else theme.MUTED
-            f = theme.font(10)
-            while f.size(text)[0] > rect.w - 6 and len(text) > 3:
-                text = text[:-2]
-            if text != name:
-                text = text.rstrip() + "…"
-            win.blit(f.render(text, True, fg), (rect.x + 3, rect.y + 10))
+            size, lines = deed_label_lines(lambda n, t: theme.font(n).size(t)[0], name, rect.w - 6, rect.h - 9)
+            f = theme.font(size)
+            for i, line in enumerate(lines):
+                win.blit(f.render(line, True, fg), (rect.x + 3, rect.y + 8 + i * (f.get_linesize() - 1)))
             return
         fill = colour if not faded else theme.PANEL
         pg.draw.rect(win, fill, rect, border_radius=8)
@@ -642,6 +641,29 @@ class Tray:
         f = theme.font(14, True)
         win.blit(f.render(label, True, fg), (rect.x + 8, rect.y + 6))
         pg.draw.rect(win, theme.WARN, (rect.x + 8, rect.bottom - 16, 16, 10), border_radius=2)
+
+
+def deed_label_lines(width_of: Callable[[int, str], int], name: str, width: int, height: int) -> tuple[int, list[str]]:
+    """A deed's name on a tray card ``width`` x ``height`` pixels: ``(font size, lines)``. One line at 10 or 9
+    points when it fits; else two lines (split at the space that balances them best) at 9 or 8; else two lines at
+    8, the second cut with "…". ``width_of(size, text)``: the text's width in pixels at that font size."""
+    for size in (10, 9):
+        if width_of(size, name) <= width:
+            return size, [name]
+    words = name.split()
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    for size in (9, 8):
+        fitting = [pair for pair in splits if max(width_of(size, p) for p in pair) <= width]
+        if fitting:
+            first, second = min(fitting, key=lambda pair: abs(width_of(size, pair[0]) - width_of(size, pair[1])))
+            return size, [first, second]
+    first, rest = splits[0] if splits else (name, "")
+    while width_of(8, first) > width and len(first) > 3:
+        first = first[:-1]
+    text = rest
+    while text and width_of(8, text + "…") > width:
+        text = text[:-1]
+    return 8, [first, (text.rstrip() + "…") if text != rest else rest] if rest else [first]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,17 +27,20 @@ from host_ui.screen.pieces import (
     player_strip,
 )
 from host_ui.screen.widgets import Canvas, split_h, split_v
+from terminal.bank.types import RULES_VERSION
 
 #: The colour of an Event card's band.
 EVENT_BAND = (232, 120, 30)
 
 
 def _tray(edition: Edition) -> tuple[TrayRows, ...]:
-    """A sticker per property (numbered 1-22 in board order), four a row; then the Event cards, seven a row."""
+    """A sticker per property (numbered 1-22 in board order), four a row; then the Event cards of a new game's deck
+    (:data:`terminal.bank.types.RULES_VERSION`), seven a row."""
     streets = [s for s in edition.squares if s.kind == "street"]
     return (TrayRows(tuple(Sticker("property", i, s.name, group_colour(s.group)) for i, s in enumerate(streets, 1)),
-                     4, 26),
-            TrayRows(tuple(Sticker("event", e.number, f"E{e.number}", EVENT_BAND) for e in edition.events), 7, 24,
+                     4, 30),  # room for a long name on two lines
+            TrayRows(tuple(Sticker("event", e.number, f"E{e.number}", EVENT_BAND) for e in edition.deck(RULES_VERSION)),
+                     7, 24,
                      gap=4))
 
 

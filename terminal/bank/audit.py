@@ -35,7 +35,7 @@ from terminal.bank.history import summary_problems
 from terminal.bank.ledger.journal import Ledger
 from terminal.bank.ledger.records import canonical
 from terminal.bank.state import State
-from terminal.bank.types import LEGACY_SETTLEMENT, Effects, GameConfig
+from terminal.bank.types import LEGACY_RULES_VERSION, LEGACY_SETTLEMENT, Effects, GameConfig
 from terminal.errors import AuditFailed, GameError, LedgerError, one_line
 
 log = logging.getLogger("banquier")
@@ -386,6 +386,7 @@ def game_config(meta: dict[str, Any]) -> GameConfig:
     minutes = meta.get("length_minutes")
     return GameConfig(load_edition(meta["edition"]), meta["mode"], dict(meta["rules"]),
                       settlement=meta.get("settlement", LEGACY_SETTLEMENT),
+                      rules_version=meta.get("rules_version", LEGACY_RULES_VERSION),
                       time_limit_s=60 * minutes if type(minutes) is int else None)
 
 

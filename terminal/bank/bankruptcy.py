@@ -34,7 +34,8 @@ def declare_bankruptcy(tx: Tx, player: str, lift_now: list[int]) -> None:
     if not debts:
         raise RuleViolation(f"{player} owes nothing: bankruptcy is only for a player who cannot pay a debt.",
                             code="bankruptcy_no_debt", params={"player": player})
-    board.check_bankruptcy(player, sum(d.amount for d in debts), board.raisable(state, tx.cfg, player), lift_now)
+    board.check_bankruptcy(player, sum(d.amount for d in debts), board.raisable(state, tx.cfg, player), lift_now,
+                           state=state, config=tx.cfg)
     creditor = debts[0].creditor
     to_player = creditor not in (BANK, POT)
     mortgaged = [s for s in state.deeds_of(player) if state.mortgaged.get(s)]

@@ -499,7 +499,7 @@ def apply(state: State, config: GameConfig, op: Operation | Mapping[str, Any]) -
     if time_is_up(state, config) and not isinstance(op, (PlayTime, TimeUp, EndGame)):
         raise GameOver("The agreed time is up: the game ends now; undo its end to play on.", code="time_up")
     board = board_of(config.edition)
-    handler = board.handler(type(op)) or _HANDLERS[type(op)]  # raises for an operation the board does not take
+    handler = board.handler(type(op), config) or _HANDLERS[type(op)]  # raises for an operation the board does not take
     tx = Tx(state, config, board)
     handler(tx, op)
     board.after(tx)  # the end of the game, as the board says

@@ -85,7 +85,7 @@ from terminal.bank.operations import (
 from terminal.bank.play_clock import PlayClock, adopt_end_time
 from terminal.bank.state import BANK, POT, State, standings, worth
 from terminal.bank.tx import Tx
-from terminal.bank.types import Effects, Rent, WallClock, system_clock
+from terminal.bank.types import RULES_VERSION, Effects, Rent, WallClock, system_clock
 from terminal.errors import AuditFailed, MalformedOperation, NothingToUndo
 
 __all__ = ["Game"]
@@ -117,7 +117,8 @@ class Game:
                end_time: str | None = None, *, key: bytes,
                rng: random.Random | None = None, clock: WallClock | None = None,
                player_cards: Mapping[str, str] | None = None, length_minutes: int | None = None,
-               mirror: str | Path | None = None, wall_clock: WallClock | None = None) -> Game:
+               mirror: str | Path | None = None, wall_clock: WallClock | None = None,
+               rules_version: int = RULES_VERSION) -> Game:
         """Start a new game in a new file ``path``.
 
         - ``edition``: a shipped edition name (``fr``, ``us``, ``us-1935``, ``fr-francs``, ``ru-roubles``) or an
@@ -141,11 +142,15 @@ class Game:
         - ``player_cards``: ``{player: card UID}``, the bank card each player tapped when the game was set up
           (the terminal maps taps to players with it; without it, player card N is the N-th player).
         - ``mirror``: where to keep the append-only record of acknowledged entries (see :meth:`open`).
-        Raises UnknownName (unknown edition), RuleViolation (players, mode, flags, deal) or LedgerError.
+        - ``rules_version``: the version of the board's rules (:data:`terminal.bank.types.RULES_VERSIONS`, the
+          header's ``rules_version``); the current one by default, an older one only to replay an older game's
+          export (docs/table-log.md, Header).
+        Raises UnknownName (unknown edition), RuleViolation (players, mode, flags, deal, rules version) or
+        LedgerError.
         """
         opened = opening.create(path, edition, players, mode, rules, dealt, end_time, key=key, rng=rng,
                                 player_cards=player_cards, length_minutes=length_minutes, mirror=mirror,
-                                wall_clock=wall_clock or clock or system_clock)
+                                wall_clock=wall_clock or clock or system_clock, rules_version=rules_version)
         game = cls(opened)
         if clock is not None:
             adopt_end_time(game, clock, opening.parse_time)
@@ -496,7 +501,7 @@ class Game:
         """Play Event card number ``card`` (1-based, the edition's order) for ``player`` with the targets its
         action needs (``terminal.bank.ultimate.EVENT_TARGETS``: ``square``, ``other``, ``side``, ``group``,
         ``opponent``). RuleViolation on a board without Event cards."""
-        return self.apply(self.board.event_operation(self.edition, card, player, **targets))
+        return self.apply(self.board.event_operation(self.edition, card, player, self.config.rules_version, **targets))
 
     def event_targets(self, player: str, action: str) -> dict[str, list[Any]]:
         """Where Event ``action`` would apply for ``player`` now: the accepted choices of each target it needs

@@ -38,7 +38,17 @@ from terminal.bank.ledger.locks import lock_for_play
 from terminal.bank.ledger.records import transfers
 from terminal.bank.players import MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, check_players
 from terminal.bank.state import State
-from terminal.bank.types import LEGACY_SETTLEMENT, SETTLEMENTS, Effects, GameConfig, WallClock, system_clock
+from terminal.bank.types import (
+    LEGACY_RULES_VERSION,
+    LEGACY_SETTLEMENT,
+    RULES_VERSION,
+    RULES_VERSIONS,
+    SETTLEMENTS,
+    Effects,
+    GameConfig,
+    WallClock,
+    system_clock,
+)
 from terminal.errors import AuditFailed, GameError, LedgerError, RuleViolation, UnknownName, one_line
 
 __all__ = ["Opened", "create", "open_for_play", "open_to_read", "check_file", "parse_time", "MAX_LENGTH_MINUTES",
@@ -67,9 +77,16 @@ def create(path: str | Path, edition: str | Edition, players: Iterable[str], mod
            rules: Mapping[str, Any] | None = None, dealt: Mapping[str, Iterable[int]] | None = None,
            end_time: str | None = None, *, key: bytes, rng: random.Random | None = None,
            player_cards: Mapping[str, str] | None = None, length_minutes: int | None = None,
-           mirror: str | Path | None = None, wall_clock: WallClock = system_clock) -> Opened:
+           mirror: str | Path | None = None, wall_clock: WallClock = system_clock,
+           rules_version: int = RULES_VERSION) -> Opened:
     """Check and write a new game (the arguments are :meth:`terminal.Game.create`'s), its play lock taken.
-    Raises UnknownName (unknown edition), RuleViolation (players, mode, flags, deal) or LedgerError."""
+    ``rules_version``: the version of the board's rules (:data:`~terminal.bank.types.RULES_VERSIONS`; an older one
+    only to replay an older game's export). Raises UnknownName (unknown edition), RuleViolation (players, mode,
+    flags, deal, ``bad_rules_version``) or LedgerError."""
+    if type(rules_version) is not int or rules_version not in RULES_VERSIONS:
+        raise RuleViolation(f"Unknown rules version {rules_version!r}: this Banquier plays "
+                            f"{', '.join(map(str, RULES_VERSIONS))}.", code="bad_rules_version",
+                            params={"version": rules_version})
     if isinstance(edition, str):
         try:
             edition = load_edition(edition)
@@ -107,7 +124,8 @@ def create(path: str | Path, edition: str | Edition, players: Iterable[str], mod
                             code="player_cards_mismatch")
     if player_cards and len(set(player_cards.values())) != len(player_cards):
         raise RuleViolation("Two players cannot share one bank card.", code="player_cards_shared")
-    config = GameConfig(edition, mode, flags, time_limit_s=None if length_minutes is None else 60 * length_minutes)
+    config = GameConfig(edition, mode, flags, time_limit_s=None if length_minutes is None else 60 * length_minutes,
+                        rules_version=rules_version)
     deal: dict[str, list[int]] = {}
     if mode in ("quick", "time_limit"):
         if dealt is None:
@@ -135,7 +153,7 @@ def create(path: str | Path, edition: str | Edition, players: Iterable[str], mod
             "dealt": deal, "end_time": end_time, **_length_meta(length_minutes),
             "player_cards": dict(player_cards or {}),
             "created_at": wall_clock().astimezone().isoformat(timespec="seconds"),
-            "settlement": config.settlement}
+            "settlement": config.settlement, "rules_version": config.rules_version}
     ledger = Ledger.create(path, key, meta, setup=(effects.postings, effects.changes, state.to_json()),
                            clock=wall_clock, play=True, mirror_path=None if mirror is None else Path(mirror))
     return Opened(ledger, config, ledger.meta(), state)
@@ -273,8 +291,13 @@ def _check_view(ledger: Ledger, path: str | Path, key: bytes, check: str, backgr
         raise LedgerError(f"{path} settles debts in an order this Banquier does not know "
                           f"({meta.get('settlement')!r}): it was written by a newer version.",
                           code="ledger_schema", params={"path": str(path), "version": meta.get("settlement")})
+    if meta.get("rules_version", LEGACY_RULES_VERSION) not in RULES_VERSIONS:
+        raise LedgerError(f"{path} is played by a version of the rules this Banquier does not know "
+                          f"({meta.get('rules_version')!r}): it was written by a newer version.",
+                          code="ledger_schema", params={"path": str(path), "version": meta.get("rules_version")})
     config = GameConfig(edition, meta["mode"], dict(meta["rules"]),
-                        settlement=meta.get("settlement", LEGACY_SETTLEMENT), time_limit_s=length_s(meta))
+                        settlement=meta.get("settlement", LEGACY_SETTLEMENT), time_limit_s=length_s(meta),
+                        rules_version=meta.get("rules_version", LEGACY_RULES_VERSION))
     raw = ledger.projection_raw()
     last = ledger.last_entry()
     consistent = (raw is not None and last is not None and raw[0] == last[0]
@@ -348,6 +371,8 @@ def header_problem(meta: Mapping[str, Any]) -> str | None:
         return f"length_minutes must be 1 to {MAX_LENGTH_MINUTES} minutes"
     if meta.get("settlement") is not None and not isinstance(meta.get("settlement"), str):
         return "settlement must be a name"
+    if meta.get("rules_version") is not None and type(meta.get("rules_version")) is not int:
+        return "rules_version must be a whole number"
     return None
 
 

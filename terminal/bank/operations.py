@@ -29,7 +29,8 @@ __all__ = [
     "PlayTime", "TimeLimit", "TimeUp", "CLOCK_OPERATIONS",
     "RaiseLevel", "SellProperty", "Location", "EventSwap", "EventResetLevel", "EventMaxLevel", "EventNeighbours",
     "EventSideUp", "EventSideDown", "EventGroupUp", "EventGroupDown", "EventPayPerProperty", "EventMarketSlump",
-    "EventBothCollect", "EventMovement", "EVENT_OPERATIONS", "ULTIMATE_OPERATIONS", "CLASSIC_OPERATIONS",
+    "EventBothCollect", "EventMovement", "EventMoveToProperty", "EVENT_OPERATIONS", "ULTIMATE_OPERATIONS",
+    "CLASSIC_OPERATIONS",
 ]
 
 
@@ -478,10 +479,22 @@ class EventMovement(Operation):
     card: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class EventMoveToProperty(Operation):
+    """An Event card "move to any property space, to buy it or raise its level": the chosen property's landing
+    as after a Location, without the fee (``buy``: buy it when unowned)."""
+
+    op: ClassVar[str] = "event_move_to_property"
+    player: str
+    square: int
+    buy: bool | None = None
+    card: int | None = None
+
+
 #: The Event operations, by the Event card action they carry out (``cards.editions.EVENT_ACTIONS``).
 _EVENTS: tuple[type[Operation], ...] = (
     EventSwap, EventResetLevel, EventMaxLevel, EventNeighbours, EventSideUp, EventSideDown, EventGroupUp,
-    EventGroupDown, EventPayPerProperty, EventMarketSlump, EventBothCollect, EventMovement)
+    EventGroupDown, EventPayPerProperty, EventMarketSlump, EventBothCollect, EventMovement, EventMoveToProperty)
 EVENT_OPERATIONS: dict[str, type[Operation]] = {cls.op.removeprefix("event_"): cls for cls in _EVENTS}
 #: The operations only a game of the Ultimate board takes.
 ULTIMATE_OPERATIONS: frozenset[type[Operation]] = frozenset({RaiseLevel, SellProperty, Location,

@@ -20,11 +20,11 @@ from cards.inputs import read_input, shown_path
 from terminal.bank.game import Game
 from terminal.bank.history import iter_operations
 from terminal.bank.operations import Operation, TimeUp, parse_operation
-from terminal.bank.types import WallClock, system_clock
+from terminal.bank.types import RULES_VERSION, RULES_VERSIONS, WallClock, system_clock
 from terminal.errors import GameError, LedgerError, MalformedOperation
 
 HEADER_FIELDS = {"format", "version", "edition", "players", "mode", "rules", "dealt", "end_time", "length_minutes",
-                 "source"}
+                 "source", "rules_version"}
 CHECK_FIELDS = {"cash", "owner", "buildings", "mortgaged", "debt", "jail_cards", "bankrupt", "bank", "worth",
                 "standings", "game_over", "x_time", "levels", "slump"}
 SUBSET_FIELDS = {"cash", "owner", "buildings", "jail_cards", "worth", "bank", "x_time", "levels", "slump"}
@@ -148,6 +148,9 @@ def _check_header(path: Path, number: int, data: dict[str, Any]) -> dict[str, An
         raise _malformed(path, number, "the header needs \"players\", a list of names")
     if not isinstance(data.get("rules", {}), dict) or not isinstance(data.get("dealt", {}), dict):
         raise _malformed(path, number, "\"rules\" and \"dealt\" must be objects")
+    version = data.get("rules_version")
+    if version is not None and (type(version) is not int or version not in RULES_VERSIONS):
+        raise _malformed(path, number, f"\"rules_version\" must be one of {', '.join(map(str, RULES_VERSIONS))}")
     minutes = data.get("length_minutes")
     if minutes is not None and (not isinstance(minutes, int) or isinstance(minutes, bool)):
         raise _malformed(path, number, "\"length_minutes\" must be a whole number of minutes")
@@ -193,7 +196,7 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
         game = Game.create(game_path, h["edition"], h["players"], mode=h.get("mode"),
                            rules=h.get("rules") or None, dealt=h.get("dealt") or None,
                            end_time=h.get("end_time"), length_minutes=h.get("length_minutes"), key=key,
-                           wall_clock=wall_clock)
+                           wall_clock=wall_clock, rules_version=h.get("rules_version", RULES_VERSION))
     except LedgerError:
         raise  # the game file, not the log: an existing or unwritable path
     except GameError as exc:
@@ -272,14 +275,19 @@ def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict[str
     meta = game.meta
     header: dict[str, Any] = {"format": "table-log", "version": 1, "edition": meta["edition"],
                               "players": meta["players"], "mode": meta["mode"]}
-    if meta.get("rules_changed"):
-        header["rules"] = meta["rules_changed"]
+    # the flags that differ from the edition's defaults of today (an older game may have been started with other
+    # defaults: its header's full flags say what it is played by)
+    changed = {k: v for k, v in (meta.get("rules") or {}).items() if game.edition.rules.get(k) != v}
+    if changed:
+        header["rules"] = changed
     if meta.get("dealt"):
         header["dealt"] = meta["dealt"]
     if meta.get("end_time"):
         header["end_time"] = meta["end_time"]
     if meta.get("length_minutes") is not None:
         header["length_minutes"] = meta["length_minutes"]
+    if game.config.rules_version != RULES_VERSION:  # an older game: replayed by the rules it was played by
+        header["rules_version"] = game.config.rules_version
     header["source"] = f"exported by Banquier from {game.path.name}"
     yield header
     for _seq, kind, op in iter_operations(game.ledger):  # a chunk at a time: memory bounded by the chunk

@@ -34,9 +34,10 @@ class BoardRules(Protocol):
     def raisable(self, state: State, config: GameConfig, player: str) -> int:
         """The cash ``player`` could still raise from the Bank before a bankruptcy."""
 
-    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
-        """Refuse a bankruptcy this board does not allow: debts of ``owed`` that ``raisable`` covers, or a
-        ``lift_now`` it has no mortgages for."""
+    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int],
+                         state: State | None = None, config: GameConfig | None = None) -> None:
+        """Refuse a bankruptcy this board does not allow: debts of ``owed`` that ``raisable`` covers, a
+        ``lift_now`` it has no mortgages for, or (``state``, ``config``: the game now) holdings still to sell."""
 
     def hand_over(self, tx: Tx, player: str, creditor: str) -> None:
         """Pass a bankrupt ``player``'s cash and holdings to ``creditor`` (their buildings, deeds and cards as this

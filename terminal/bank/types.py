@@ -31,6 +31,14 @@ def system_clock() -> datetime:
 SETTLEMENTS = ("oldest_first", "passes_v1")
 #: The order of games whose header names none: those started before the order was fixed.
 LEGACY_SETTLEMENT = "passes_v1"
+#: The versions of the boards' rules a game can be played by (:attr:`GameConfig.rules_version`), the current last.
+#: 1: the electronic board's Event cards as read before their printed texts (docs/RULES.md, The Ultimate Banking
+#: board, Rules versions); 2: as printed. The classic board's rules are the same in both.
+RULES_VERSIONS = (1, 2)
+#: The version every new game is started with.
+RULES_VERSION = 2
+#: The version of games whose header names none: those started before the version was recorded.
+LEGACY_RULES_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,10 @@ class GameConfig:
     #: (no agreed length: none given, or a game started with a wall-clock ``end_time``; see
     #: :func:`terminal.bank.engine.time_limit`).
     time_limit_s: int | None = None
+    #: The version of the board's rules the game is played by (:data:`RULES_VERSIONS`; the header's
+    #: ``rules_version``): :data:`RULES_VERSION` for every game started by this version, 1 for games whose header
+    #: has none. Their journal was computed by those rules, and the audit recomputes every entry with them.
+    rules_version: int = RULES_VERSION
 
     @property
     def houses_before_hotel(self) -> int:

@@ -6,8 +6,11 @@ of an edition with ``board = "ultimate"`` (``cards/data/ultimate.toml``) is play
 by these rules (docs/RULES.md, The Ultimate Banking board); :func:`terminal.bank.engine.apply` asks
 :meth:`UltimateBoard.handler` how each operation is computed. The state is the
 classic one: ``level`` holds each owned property's rent level (1 to 5; absent: the Bank holds it) and the
-``game`` section the market slump (``slump``: {player: rent payments left at level 1}) and, once over, the
-``standings``. Every change is recorded like any other, so an undo restores it exactly.
+``game`` section the market slump (``slump_all``: the table's rent payments left at level 1; a game of rules
+version 1: ``slump``, {player: their rent payments left at level 1}) and, once over, the ``standings``. A game's
+``rules_version`` (:attr:`terminal.bank.types.GameConfig.rules_version`) says how its Event cards are read: 2, as
+printed (docs/RULES.md, The Ultimate Banking board, Rules versions); 1, as before, for games started then. Every
+change is recorded like any other, so an undo restores it exactly.
 
 The public API (through :class:`terminal.bank.game.Game`, one method per operation, each one journal entry):
 
@@ -19,24 +22,28 @@ The public API (through :class:`terminal.bank.game.Game`, one method per operati
 - ``raise_level(player, square)``: the owner landed on their own property: +1 level (refused at 5).
 - ``location(player, square, buy=False)``: the Location fee, then the chosen property's landing: buy it
   (``buy=True``) when unowned, +1 level when the player's own, the rent and +1 level when another's
-  (``location_landing = "land"``; refused under ``"buy_or_raise"``).
+  (``location_landing = "land"``; refused under ``"buy_or_raise"``, the default). The "move to any property"
+  Event cards (``event_move_to_property``) are the same landing without the fee.
 - ``sell_property(player, square)``: a player in debt sells a property back to the Bank at its printed price;
   the property returns unowned (``charge_beyond_cash = "sell_to_bank"``).
 - ``event(player, card, **targets)``: plays Event card number ``card`` of the edition (see :func:`event_operation`:
   the operation it is and the targets its action needs, :data:`EVENT_TARGETS`); or one method per effect
   (``event_swap``, ``event_reset_level``...). :func:`event_targets` lists where an effect would apply.
-- ``jail_fine(player)``: the Jail fee (flag ``jail_fee``); ``pass_go``, ``bank_pays``, ``pay_bank``,
-  ``pay_each_player``, ``collect_from_each_player``, ``transfer`` and ``free_parking`` as on the classic board.
-- ``declare_bankruptcy(player)``: when the player's debt exceeds what their properties would fetch; their
+- ``jail_fine(player)``: the Jail fee (flag ``jail_fee``); ``pass_go``, ``bank_pays``, ``pay_bank`` and
+  ``transfer`` as on the classic board (``pay_each_player``, ``collect_from_each_player`` and ``free_parking``
+  only in a game of rules version 1).
+- ``declare_bankruptcy(player)``: when nothing is left to sell (``charge_beyond_cash = "sell_to_bank"``: what
+  the properties fetch goes to the creditor first; under ``"bankrupt"`` at once, the properties unsold); their
   properties return to the Bank unowned, their cash to the creditor; the game ends (first bankruptcy) and the
   standings by worth (cash + printed prices) are recorded in the journal.
 
 Refused with a :class:`~terminal.errors.RuleViolation` whose ``code`` names the reason: ``not_on_this_board``
 (houses, mortgages, trades, taxes, Jail cards, time limits), ``level_at_max``, ``level_at_min``,
 ``level_unowned``, ``event_no_effect``, ``swap_unowned``, ``swap_own``, ``event_opponent_self``,
-``event_card_mismatch``, ``bad_side``, ``unknown_group``, ``location_not_yours``, ``sell_not_in_debt``,
-``sell_not_allowed``, ``rent_no_card``, ``property_owned``, ``bankruptcy_can_sell``, ``no_mortgages_here``,
-``bad_slump``, ``unknown_event_card``, ``event_targets``, ``unknown_event_action``; a classic game refuses
+``event_card_mismatch``, ``event_side_not_yours``, ``event_group_not_yours``, ``bad_side``, ``unknown_group``,
+``location_not_yours``, ``sell_not_in_debt``, ``sell_not_allowed``, ``rent_no_card``, ``property_owned``,
+``bankruptcy_can_sell``, ``bankruptcy_sell_first``, ``no_mortgages_here``, ``bad_slump``, ``unknown_event_card``,
+``event_targets``, ``unknown_event_action``; a classic game refuses
 this board's operations (``ultimate_only``).
 """
 from __future__ import annotations
@@ -59,6 +66,7 @@ from terminal.bank.operations import (
     EventMarketSlump,
     EventMaxLevel,
     EventMovement,
+    EventMoveToProperty,
     EventNeighbours,
     EventPayPerProperty,
     EventResetLevel,
@@ -81,7 +89,7 @@ from terminal.bank.operations import (
 )
 from terminal.bank.state import BANK, POT, State, standings
 from terminal.bank.tx import Tx
-from terminal.bank.types import Debt, GameConfig, Rent
+from terminal.bank.types import RULES_VERSION, Debt, GameConfig, Rent
 from terminal.errors import PlayerInDebt, RuleViolation
 
 __all__ = ["ULTIMATE", "BOARD", "UltimateBoard", "SIDES", "EVENT_TARGETS", "rent_at_level", "raisable", "level",
@@ -94,7 +102,8 @@ _SIDE_LENGTH = 9
 
 #: What each Event action asks the table for, in this order: ``own_property`` (a property the player holds),
 #: ``opponent_property`` (a property an opponent holds), ``owned_property`` (any property someone holds),
-#: ``side`` (1-4), ``group`` (a colour group), ``opponent`` (another player still in the game).
+#: ``side`` (1-4), ``group`` (a colour group), ``opponent`` (another player still in the game), ``any_property``
+#: (any property: unowned, the player's, or another's as ``location_landing`` allows).
 EVENT_TARGETS: Mapping[str, tuple[str, ...]] = {
     "swap": ("own_property", "opponent_property"),
     "reset_level": ("owned_property",),
@@ -108,12 +117,17 @@ EVENT_TARGETS: Mapping[str, tuple[str, ...]] = {
     "market_slump": (),
     "both_collect": ("opponent",),
     "movement": (),
+    "move_to_property": ("any_property",),
 }
 
 #: The operations this board plays as the classic board does (the engine's handlers): GO salary, card payments,
 #: transfers, Free Parking, bankruptcy (its hand-over is this board's: :meth:`UltimateBoard.hand_over`), undo.
 _SHARED: frozenset[type[Operation]] = frozenset({
     PassGo, BankPays, PayBank, PayEachPlayer, CollectFromEachPlayer, Transfer, FreeParking, DeclareBankruptcy, Undo})
+
+#: The classic operations of the Chance and Community Chest cards and the Free Parking jackpot: taken by games of
+#: rules version 1 only (no card or square of this board asks for them).
+_CLASSIC_CARDS: frozenset[type[Operation]] = frozenset({PayEachPlayer, CollectFromEachPlayer, FreeParking})
 
 #: The mode of every game on this board: its own rules, the game ending at the first bankruptcy.
 ULTIMATE = "ultimate"
@@ -176,14 +190,27 @@ def level(state: State, square: int) -> int:
 
 
 def _slumps(state: State) -> dict[str, int]:
-    """The market slumps running: {player: rent payments left at level 1} (a copy)."""
+    """The market slumps of rules version 1 running: {player: their rent payments left at level 1} (a copy)."""
     recorded: Any = state.game.get("slump")
     return dict(recorded) if isinstance(recorded, dict) else {}
 
 
+def _slump_all(state: State) -> int:
+    """The market slump of rules version 2: how many of the next rent payments at the table, by anyone, are at
+    level 1 (the ``game`` section's ``slump_all``; 0: none running)."""
+    recorded: Any = state.game.get("slump_all")
+    return recorded if isinstance(recorded, int) else 0
+
+
 def slump_of(state: State, player: str) -> int:
-    """How many of the player's next rent payments are at level 1 (a market slump)."""
-    return _slumps(state).get(player, 0)
+    """How many of the player's next rent payments are at level 1 (a market slump): their own (rules version 1)
+    or, from version 2, the table's next rent payments whoever pays them."""
+    return max(_slumps(state).get(player, 0), _slump_all(state))
+
+
+def _printed(tx: Tx) -> bool:
+    """Whether the game reads the Event cards as printed (rules version 2 on; docs/RULES.md, Rules versions)."""
+    return tx.cfg.rules_version >= 2
 
 
 # -- money questions -------------------------------------------------------------------------------------------
@@ -219,8 +246,10 @@ def _land(tx: Tx, player: str, deed: Square) -> None:
     owner = tx.s.owner[deed.index]
     if owner != player:
         rent = tx.effects.rent = tx.board.rent_due(tx.s, tx.cfg, player, deed)
-        left = slump_of(tx.s, player)
-        if left:
+        left = _slumps(tx.s).get(player, 0)
+        if _slump_all(tx.s):
+            tx.set("game", "slump_all", _slump_all(tx.s) - 1 or None)
+        elif left:
             slump = {p: n for p, n in _slumps(tx.s).items() if p != player}
             if left > 1:
                 slump[player] = left - 1
@@ -291,21 +320,30 @@ def _raise_level(tx: Tx, op: RaiseLevel) -> None:
 @_handles(Location)
 def _location(tx: Tx, op: Location) -> None:
     """A Location square: the fee (a charge), then the chosen property's landing."""
-    player = tx.player(op.player)
-    deed = _property(tx, op.square)
+    _move_to(tx, tx.player(op.player), _property(tx, op.square), bool(op.buy), tx.ed.location_fee)
+
+
+def _move_to(tx: Tx, player: str, deed: Square, buy: bool, fee: int) -> None:
+    """A move to a chosen property (a Location square after its ``fee``, a "move to any property" card without
+    one): buy it when unowned (``buy``), +1 level when the player's own (refused at 5 by a card), the rent and +1
+    level when another's (``location_landing = "land"``; refused under ``"buy_or_raise"``)."""
     owner = tx.s.owner.get(deed.index)
-    if op.buy and owner is not None:
+    if buy and owner is not None:
         raise RuleViolation(f"{deed.name} already belongs to {owner}.", code="property_owned",
                             params={"square": deed.index, "deed": deed.name, "owner": owner})
     if owner not in (None, player) and tx.cfg.rules.get("location_landing") == "buy_or_raise":
         raise RuleViolation(f"After a Location, choose an unowned property or one of your own, not {owner}'s "
                             f"{deed.name}.", code="location_not_yours",
                             params={"square": deed.index, "deed": deed.name, "owner": owner})
-    if op.buy and owner is None:  # refused before the fee: the debt shown is the one the player has now
+    if not fee and owner == player and level(tx.s, deed.index) >= ULTIMATE_LEVELS:
+        raise RuleViolation(f"{deed.name} is at rent level {ULTIMATE_LEVELS} already, the highest.",
+                            code="level_at_max", params={"square": deed.index, "deed": deed.name})
+    if buy and owner is None:  # refused before the fee: the debt shown is the one the player has now
         tx.require_no_debt(player, f"buying {deed.name}")
-    tx.charge(player, BANK, tx.ed.location_fee)
+    if fee:
+        tx.charge(player, BANK, fee)
     if owner is None:
-        if op.buy:
+        if buy:
             _take_from_bank(tx, player, deed, deed.price, f"buying {deed.name}")
         return
     _land(tx, player, deed)
@@ -339,11 +377,11 @@ def _jail_fine(tx: Tx, op: JailFine) -> None:
 
 # -- Event cards -----------------------------------------------------------------------------------------------
 def _card(tx: Tx, op: Any, action: str, **amounts: int) -> None:
-    """Check the optional ``card`` of an Event operation against the edition's card."""
+    """Check the optional ``card`` of an Event operation against the edition's card, as the game's rules version
+    reads it (a card its deck does not hold is no card of any operation)."""
     if op.card is None:
         return
-    events = tx.ed.events
-    card: EventCard | None = events[op.card - 1] if 1 <= op.card <= len(events) else None
+    card: EventCard | None = tx.ed.event_card(op.card, tx.cfg.rules_version)
     if card is None or card.action != action or any(card.params.get(k) != v for k, v in amounts.items()):
         raise RuleViolation(f"Event card {op.card} is not a card of this operation ({op.op}).",
                             code="event_card_mismatch", params={"card": op.card, "op": op.op})
@@ -439,51 +477,87 @@ def _group(tx: Tx, group: str) -> tuple[int, ...]:
     return tx.ed.groups[group]
 
 
+def _through_own(tx: Tx, player: str, squares: tuple[int, ...], side: int | None = None,
+                 group: str | None = None) -> None:
+    """A side or colour-set card acts through one of the drawer's own properties (the printed cards: "tap this
+    card, then one of your property cards"): refused when ``player`` owns nothing on the ``side``
+    (``event_side_not_yours``) or in the ``group`` (``event_group_not_yours``). Rules version 1 takes any."""
+    if not _printed(tx) or any(tx.s.owner.get(s) == player for s in squares):
+        return
+    if side is not None:
+        raise RuleViolation(f"{player} owns nothing on side {side}: this card acts through one of the drawer's own "
+                            f"properties.", code="event_side_not_yours", params={"player": player, "side": side})
+    raise RuleViolation(f"{player} owns nothing in the {group} group: this card acts through one of the drawer's "
+                        f"own properties.", code="event_group_not_yours", params={"player": player, "group": group})
+
+
 @_handles(EventSideUp)
 def _event_side_up(tx: Tx, op: EventSideUp) -> None:
-    tx.player(op.player)
+    """+1 level on every owned property of a side of one of the drawer's properties."""
+    player = tx.player(op.player)
     _card(tx, op, "side_up")
-    _step(tx, _side(tx, op.side), +1, f"side {op.side}")
+    squares = _side(tx, op.side)
+    _through_own(tx, player, squares, side=op.side)
+    _step(tx, squares, +1, f"side {op.side}")
 
 
 @_handles(EventSideDown)
 def _event_side_down(tx: Tx, op: EventSideDown) -> None:
-    tx.player(op.player)
+    """-1 level on every owned property of a side of one of the drawer's properties."""
+    player = tx.player(op.player)
     _card(tx, op, "side_down")
-    _step(tx, _side(tx, op.side), -1, f"side {op.side}")
+    squares = _side(tx, op.side)
+    _through_own(tx, player, squares, side=op.side)
+    _step(tx, squares, -1, f"side {op.side}")
 
 
 @_handles(EventGroupUp)
 def _event_group_up(tx: Tx, op: EventGroupUp) -> None:
-    tx.player(op.player)
+    """+1 level on every owned property of the colour set of one of the drawer's properties."""
+    player = tx.player(op.player)
     _card(tx, op, "group_up")
-    _step(tx, _group(tx, op.group), +1, f"the {op.group} group")
+    squares = _group(tx, op.group)
+    _through_own(tx, player, squares, group=op.group)
+    _step(tx, squares, +1, f"the {op.group} group")
 
 
 @_handles(EventGroupDown)
 def _event_group_down(tx: Tx, op: EventGroupDown) -> None:
-    tx.player(op.player)
+    """-1 level on every owned property of the colour set of one of the drawer's properties."""
+    player = tx.player(op.player)
     _card(tx, op, "group_down")
-    _step(tx, _group(tx, op.group), -1, f"the {op.group} group")
+    squares = _group(tx, op.group)
+    _through_own(tx, player, squares, group=op.group)
+    _step(tx, squares, -1, f"the {op.group} group")
 
 
 @_handles(EventPayPerProperty)
 def _event_pay_per_property(tx: Tx, op: EventPayPerProperty) -> None:
-    """The player pays the Bank ``amount`` per property owned (a charge; nothing with no property)."""
+    """The player pays the Bank ``amount`` per property owned (a charge). With no property it changes nothing:
+    refused (``event_no_effect``: the card is set aside); rules version 1 recorded it as a payment of 0."""
     player = tx.player(op.player)
     amount = tx.amount(op.amount, "amount per property")
     _card(tx, op, "pay_per_property", amount=amount)
-    tx.charge(player, BANK, amount * len(tx.s.deeds_of(player)))
+    owned = len(tx.s.deeds_of(player))
+    if not owned and _printed(tx):
+        raise RuleViolation(f"This Event changes nothing for {player}, who owns no property: set the card aside.",
+                            code="event_no_effect", params={"what": player, "player": player})
+    tx.charge(player, BANK, amount * owned)
 
 
 @_handles(EventMarketSlump)
 def _event_market_slump(tx: Tx, op: EventMarketSlump) -> None:
-    """The player's next ``payments`` rent payments are at level 1 (replacing a slump still running)."""
+    """The next ``payments`` rent payments at the table, by anyone, are at level 1; a slump still running is set
+    back to ``payments``, not added to (the printed card: "players pay level 1 rent only, for the next two rent
+    payments"). Rules version 1: the drawer's own next ``payments``."""
     player = tx.player(op.player)
     if op.payments < 1 or op.payments > 10:
         raise RuleViolation(f"A market slump lasts 1 to 10 rent payments, not {op.payments}.",
                             code="bad_slump", params={"payments": op.payments})
     _card(tx, op, "market_slump", payments=op.payments)
+    if _printed(tx):
+        tx.set("game", "slump_all", op.payments)
+        return
     slump = _slumps(tx.s)
     slump[player] = op.payments
     tx.set("game", "slump", slump)
@@ -504,6 +578,16 @@ def _event_both_collect(tx: Tx, op: EventBothCollect) -> None:
     tx.settle()
 
 
+@_handles(EventMoveToProperty)
+def _event_move_to_property(tx: Tx, op: EventMoveToProperty) -> None:
+    """"Move to any property space, to buy it or raise its level +1" (the printed card): the landing of a
+    Location without its fee: buy it (``buy``) when unowned, +1 level when the player's own (refused at 5),
+    another's as ``location_landing`` says."""
+    player = tx.player(op.player)
+    _card(tx, op, "move_to_property")
+    _move_to(tx, player, _property(tx, op.square), bool(op.buy), 0)
+
+
 @_handles(EventMovement)
 def _event_movement(tx: Tx, op: EventMovement) -> None:
     """A card that only moves a token: recorded, nothing changes (the landing that follows is its own
@@ -512,18 +596,23 @@ def _event_movement(tx: Tx, op: EventMovement) -> None:
     _card(tx, op, "movement")
 
 
-def event_operation(edition: Edition, number: int, player: str, **targets: Any) -> Operation:
-    """The operation (its record) that plays Event card ``number`` of ``edition`` for ``player``, with the
-    ``targets`` its action needs (:data:`EVENT_TARGETS`): ``square`` (own/owned property), ``other`` (the
-    opponent's property of a swap), ``side``, ``group``, ``opponent``. Raises RuleViolation for an unknown card
-    or a missing or unexpected target."""
-    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(edition.events):
-        raise RuleViolation(f"There is no Event card {number!r}: cards are numbered 1 to {len(edition.events)}.",
-                            code="unknown_event_card", params={"card": number})
-    card = edition.events[number - 1]
+def event_operation(edition: Edition, number: int, player: str, rules_version: int = RULES_VERSION,
+                    **targets: Any) -> Operation:
+    """The operation (its record) that plays Event card ``number`` of ``edition`` for ``player`` in a game of
+    ``rules_version`` (its deck), with the ``targets`` its action needs (:data:`EVENT_TARGETS`): ``square``
+    (own/owned/any property), ``other`` (the opponent's property of a swap), ``side``, ``group``, ``opponent``,
+    and ``buy`` (a "move to any property" card on an unowned one: buy it). Raises RuleViolation for a card the
+    deck does not hold (``unknown_event_card``) or a missing or unexpected target (``event_targets``)."""
+    deck = edition.deck(rules_version)
+    card = edition.event_card(number, rules_version) if type(number) is int else None
+    if card is None:
+        numbers = ", ".join(str(c.number) for c in deck)
+        raise RuleViolation(f"There is no Event card {number!r}: the cards are {numbers}.",
+                            code="unknown_event_card", params={"card": number, "cards": numbers})
     needs = EVENT_TARGETS[card.action]
+    buy = targets.pop("buy", None)
     fields = {"own_property": "square", "owned_property": "square", "opponent_property": "other", "side": "side",
-              "group": "group", "opponent": "opponent"}
+              "group": "group", "opponent": "opponent", "any_property": "square"}
     wanted = {fields[n] for n in needs}
     given = {k for k, v in targets.items() if v is not None}
     if given != wanted:
@@ -531,14 +620,17 @@ def event_operation(edition: Edition, number: int, player: str, **targets: Any) 
         raise RuleViolation(f"Event card {number} ({card.action}) needs {', '.join(sorted(wanted)) or 'no target'}; "
                             f"missing: {missing}.", code="event_targets",
                             params={"card": number, "needs": list(needs)})
+    extra = {"buy": True} if buy and card.action == "move_to_property" else {}
     return parse_operation({"op": EVENT_OPERATIONS[card.action].op, "player": player,
-                            **{k: targets[k] for k in sorted(wanted)}, **dict(card.params), "card": number})
+                            **{k: targets[k] for k in sorted(wanted)}, **extra, **dict(card.params), "card": number})
 
 
 def event_targets(state: State, config: GameConfig, player: str, action: str) -> dict[str, list[Any]]:
     """Where Event ``action`` would apply for ``player`` now: for each target it needs (:data:`EVENT_TARGETS`),
-    the choices that would be accepted on their own (squares, sides, groups or players). An empty list means the
-    card cannot apply: the table says so and the card is set aside without an operation."""
+    the choices that would be accepted on their own (squares, sides, groups or players: from rules version 2 only
+    the sides and colour sets of the player's own properties). An empty list means the card cannot apply: the table
+    says so and the card is set aside without an operation (``pay_per_property`` with no property answers
+    ``{"own_property": []}``)."""
     edition = config.edition
     owned = sorted(state.owner)
     mine = [s for s in owned if state.owner[s] == player]
@@ -546,8 +638,13 @@ def event_targets(state: State, config: GameConfig, player: str, action: str) ->
     top = ULTIMATE_LEVELS
     wrap = config.rules.get("neighbours", "wrap") == "wrap"
 
+    printed = config.rules_version >= 2
+
     def moves(squares: tuple[int, ...], delta: int) -> bool:
         return any(s in state.owner and 1 <= level(state, s) + delta <= top for s in squares)
+
+    def through(squares: tuple[int, ...]) -> bool:  # a side or set of one of the drawer's properties (printed)
+        return not printed or any(state.owner.get(s) == player for s in squares)
 
     choices: dict[str, dict[str, list[Any]]] = {
         "swap": {"own_property": mine if theirs else [], "opponent_property": theirs if mine else []},
@@ -555,12 +652,19 @@ def event_targets(state: State, config: GameConfig, player: str, action: str) ->
         "max_level": {"own_property": [s for s in mine if level(state, s) < top]},
         "neighbours": {"own_property": [s for s in mine if level(state, s) < top
                                         or moves(neighbours(edition, s, wrap), -1)]},
-        "side_up": {"side": [k for k, v in sides(edition).items() if moves(v, +1)]},
-        "side_down": {"side": [k for k, v in sides(edition).items() if moves(v, -1)]},
-        "group_up": {"group": [g for g in COLOR_GROUPS if moves(edition.groups[g], +1)]},
-        "group_down": {"group": [g for g in COLOR_GROUPS if moves(edition.groups[g], -1)]},
+        "side_up": {"side": [k for k, v in sides(edition).items() if moves(v, +1) and through(v)]},
+        "side_down": {"side": [k for k, v in sides(edition).items() if moves(v, -1) and through(v)]},
+        "group_up": {"group": [g for g in COLOR_GROUPS if moves(edition.groups[g], +1) and through(edition.groups[g])]},
+        "group_down": {"group": [g for g in COLOR_GROUPS
+                                 if moves(edition.groups[g], -1) and through(edition.groups[g])]},
         "both_collect": {"opponent": [p for p in state.active_players() if p != player]},
+        "move_to_property": {"any_property": [
+            d.index for d in properties(edition)
+            if d.index not in state.owner or (state.owner[d.index] == player and level(state, d.index) < top)
+            or (state.owner[d.index] != player and config.rules.get("location_landing") == "land")]},
     }
+    if printed and not mine:  # M50 per property with none: nothing to pay (the card is set aside)
+        choices["pay_per_property"] = {"own_property": []}
     if action not in EVENT_TARGETS:
         raise RuleViolation(f"Unknown Event action {action!r}.", code="unknown_event_action",
                             params={"action": action})
@@ -576,14 +680,18 @@ class UltimateBoard(Board):
     #: Its own operations (computed here) and those it plays as the classic board does; any other is refused.
     operations: ClassVar[frozenset[type[Operation]]] = frozenset(_HANDLERS) | _SHARED
 
-    def handler(self, kind: type[Operation]) -> Handler | None:
+    def handler(self, kind: type[Operation], config: GameConfig | None = None) -> Handler | None:
         """This board's computation of ``kind`` (Buy, Auction, PayRent, JailFine and its own operations), None
-        for the operations it plays as the classic board does (GO salary, card payments, transfers, Free
-        Parking, bankruptcy). Raises RuleViolation (``not_on_this_board``) for the classic board's own: houses,
-        mortgages, trades, taxes, Jail cards, time limits."""
-        if kind not in self.operations:
+        for the operations it plays as the classic board does (GO salary, the banker's adjustments, transfers,
+        bankruptcy). Raises RuleViolation (``not_on_this_board``) for the classic board's own: houses,
+        mortgages, trades, taxes, Jail cards, time limits, and, from rules version 2 (``config``), the Free
+        Parking jackpot and the payments to or from each player, which no card or square of this board asks
+        for."""
+        if kind not in self.operations or (kind in _CLASSIC_CARDS and config is not None
+                                           and config.rules_version >= 2):
             raise RuleViolation(f"The Ultimate Banking board has no {kind.op.replace('_', ' ')}: no houses, no "
-                                f"mortgages, no trades, no taxes, no Jail cards, no time limit.",
+                                f"mortgages, no trades, no taxes, no Jail cards, no Free Parking jackpot, no "
+                                f"payments to or from each player, no time limit.",
                                 code="not_on_this_board", params={"op": kind.op})
         return _HANDLERS.get(kind)
 
@@ -615,9 +723,13 @@ class UltimateBoard(Board):
         return player_in_debt(player, what, debts, "selling properties back to the Bank",
                               "part_debt_remedy_ultimate")
 
-    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
+    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int],
+                         state: State | None = None, config: GameConfig | None = None) -> None:
         """No mortgages to lift (``no_mortgages_here``); refused while selling properties back could still pay
-        the debts (``bankruptcy_can_sell``)."""
+        the debts (``bankruptcy_can_sell``); then, from rules version 2 under ``charge_beyond_cash = "sell_to_bank"``,
+        refused while the player still holds a property (``bankruptcy_sell_first``, naming them): what they fetch
+        goes to the creditor, and a player is bankrupt only when nothing is left to sell (the guide's reading
+        kept by the fan simulator; docs/RULES.md, The Ultimate Banking board)."""
         if lift_now:
             raise RuleViolation("The Ultimate Banking board has no mortgages: leave lift_now out.",
                                 code="no_mortgages_here", params={"square": lift_now[0]})
@@ -626,6 +738,15 @@ class UltimateBoard(Board):
                 f"{player} owes {owed} but could still raise {raisable} by selling properties back to the Bank: "
                 f"sell them instead of going bankrupt.", code="bankruptcy_can_sell",
                 params={"player": player, "owed": owed, "raisable": raisable})
+        if (state is not None and config is not None and config.rules_version >= 2
+                and config.rules.get("charge_beyond_cash") != "bankrupt" and state.deeds_of(player)):
+            deeds = [config.edition.squares[s] for s in state.deeds_of(player)]
+            names = ", ".join(f"{d.name} ({d.price})" for d in deeds)
+            raise RuleViolation(
+                f"{player} still holds {names}: sell to the Bank first, what it fetches goes to the creditor; "
+                f"bankruptcy comes only when nothing is left to sell.", code="bankruptcy_sell_first",
+                params={"player": player, "deeds": names, "squares": [d.index for d in deeds],
+                        "raisable": raisable, "owed": owed})
 
     def hand_over(self, tx: Tx, player: str, creditor: str) -> None:
         """The bankrupt's cash to the creditor; their properties return to the Bank unowned (their levels go),
@@ -640,9 +761,10 @@ class UltimateBoard(Board):
             del slump[player]
             tx.set("game", "slump", slump or None)
 
-    def event_operation(self, edition: Edition, number: int, player: str, **targets: Any) -> Operation:
+    def event_operation(self, edition: Edition, number: int, player: str, rules_version: int = RULES_VERSION,
+                        **targets: Any) -> Operation:
         """:func:`event_operation`."""
-        return event_operation(edition, number, player, **targets)
+        return event_operation(edition, number, player, rules_version, **targets)
 
     def event_targets(self, state: State, config: GameConfig, player: str, action: str) -> dict[str, list[Any]]:
         """:func:`event_targets`."""

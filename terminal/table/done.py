@@ -10,6 +10,7 @@ from terminal.bank.operations import (
     Buy,
     CollectFromEachPlayer,
     DeclareBankruptcy,
+    EventMovement,
     FreeParking,
     GainJailCard,
     JailFine,
@@ -107,6 +108,11 @@ def what_happened(t: Table, receipt: Receipt) -> Msg | None:
             return Msg("did_receive", {"player": player, "amount": t.fmt(got)}, f"{player} receives {got}")
         case PayTax() | PayBank() | JailFine() | Repairs() | PayEachPlayer():
             return Msg("did_pay", {"player": player, "amount": t.fmt(paid)}, f"{player} pays {paid}")
+        case EventMovement(card=number):
+            # a card that moves tokens only: its text says what the table does (the Bank records the card alone)
+            card = edition.event_card(number, t.bank.config.rules_version) if number is not None else None
+            text = card.text_in(t.settings.language).rstrip(".") if card is not None else ""
+            return Msg("did_event_card", {"player": player, "card": text}, f"{player}: {text}")
         case Transfer(payer=payer, payee=payee, amount=amount):
             return Msg("did_transfer", {"payer": account_msg(payer), "payee": account_msg(payee),
                                         "amount": t.fmt(amount)}, "Payment")

@@ -95,7 +95,7 @@ PURPOSES: Mapping[str, str] = {
     "event_group_down": N_("purpose_event_group_down"),
     "event_pay_per_property": N_("purpose_event_pay_per_property"),
     "event_market_slump": N_("purpose_event_market_slump"), "event_both_collect": N_("purpose_event_both_collect"),
-    "event_movement": N_("purpose_event_movement"),
+    "event_movement": N_("purpose_event_movement"), "event_move_to_property": N_("purpose_event_move_to_property"),
 }
 #: An operation kind no entry of :data:`PURPOSES` names (a newer journal).
 OTHER_PURPOSE = N_("purpose_other")

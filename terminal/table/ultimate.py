@@ -184,7 +184,9 @@ class UltimateBoard:
 
     def player_options(self, t: Table, player: str) -> list[Option]:
         """GO salary, an Event card, a Location, the jail fee (each naming its amount where it has one), a payment,
-        the properties, bankruptcy (in debt only)."""
+        the properties, the banker's adjustments, bankruptcy (in debt only). No Free Parking jackpot and no payment
+        to or from each player: no card or square of this board asks for them (a game of rules version 1 keeps
+        them)."""
         in_debt = t.in_debt(player)
         fee = t.bank.edition.location_fee
 
@@ -201,10 +203,11 @@ class UltimateBoard:
                    opt("transfer", "Pay an amount", enabled=not in_debt),
                    opt("my_deeds", "My properties"),
                    opt("any_deed", "Pick a title deed"), opt("pay_bank", "Pay the Bank"),
-                   opt("bank_pays", "Receive from the Bank"), opt("free_parking", "Free Parking"),
-                   opt("pay_each_player", "Pay each player"),
-                   opt("collect_from_each_player", "Collect from each player"),
-                   opt("bankruptcy", "Declare bankruptcy", enabled=in_debt)]
+                   opt("bank_pays", "Receive from the Bank")]
+        if t.bank.config.rules_version < 2:  # a game of the first rules: the classic card operations too
+            options += [opt("free_parking", "Free Parking"), opt("pay_each_player", "Pay each player"),
+                        opt("collect_from_each_player", "Collect from each player")]
+        options.append(opt("bankruptcy", "Declare bankruptcy", enabled=in_debt))
         if in_debt:  # the ways to raise money and bankruptcy first
             options.sort(key=lambda o: o.id not in ("my_deeds", "bankruptcy"))
         return options

@@ -119,19 +119,22 @@ def test_a_property_sticker_names_its_property(table):
     assert table.game.current.owner[35] == "Bob"
 
 
-def test_a_market_slump_rent_is_confirmed_at_its_level_1_amount(table):
+def test_a_market_slump_is_level_1_for_the_next_two_rents_whoever_pays(table):
     t = table
     t.game.buy("Ann", 35), t.game.pay_rent("Cid", 35), t.game.pay_rent("Cid", 35)  # level 3: 560
     t.tap(CID)
-    t.tap(event_uid(15))  # market slump: Cid's next 2 rents at level 1
+    t.tap(event_uid(15))  # market slump: the next 2 rents at the table, by anyone, at level 1
     t.ok()
     t.tap(sticker(35))
-    assert t.view.title.params["rent"] == t.terminal.fmt(560)  # what another payer would pay
-    t.tap(CID)  # Cid pays level 1's: not the amount shown, so it is confirmed with its reason
-    assert t.view.screen == "confirm" and t.view.pending.postings == (("Cid", "Ann", 300),)
-    assert t.view.pending.details[0].code == "why_level_slump"
-    t.ok()
+    assert t.view.title.params["rent"] == t.terminal.fmt(300)  # level 1's, whoever pays
+    t.tap(CID)  # the amount shown: one touch
+    assert t.view.screen != "confirm" and t.game.cash("Cid") == 1500 - 300 - 400 - 300
     assert t.game.cash("Ann") == 1100 + 300 + 400 + 300
+    t.tap(sticker(35))
+    t.tap(BOB)  # the second rent, by another player than the drawer: level 1 too
+    assert t.game.cash("Bob") == 1500 - 300 and t.game.level(35) == 5
+    t.tap(sticker(35))
+    assert t.view.title.params["rent"] == t.terminal.fmt(1600)  # the slump is over: level 5
 
 
 def test_a_railroad_sticker_is_no_property_here(table):
@@ -144,7 +147,7 @@ def test_the_player_sees_this_boards_options(table):
     table.tap(ANN)
     ids = [o.id for o in table.view.options]
     assert ids == ["pass_go", "event", "location", "jail_fine", "transfer", "my_deeds", "any_deed", "pay_bank",
-                   "bank_pays", "free_parking", "pay_each_player", "collect_from_each_player", "bankruptcy"]
+                   "bank_pays", "bankruptcy"]
     assert not {"chance", "community_chest", "income_tax", "luxury_tax", "trade", "repairs"} & set(ids)
     labels = {o.id: text(o.label, "en") for o in table.view.options}
     assert "−M50" in labels["jail_fine"].replace("\u00a0", "") and "−M100" in labels["location"].replace("\u00a0", "")
@@ -239,8 +242,10 @@ def test_a_side_and_a_movement_card(table):
     assert t.view.screen == "idle" and t.entries() == before + 1
 
 
-def test_location_buys_an_unowned_property_or_pays_the_rent(table):
-    t = table
+def test_location_buys_an_unowned_property_or_pays_the_rent(make_game):
+    t = Table(make_game)
+    t.game.close()
+    t.terminal.game = t.game = make_game("ultimate", PLAYERS, rules={"location_landing": "land"})
     t.tap(ANN)
     t.choose("location")
     assert t.view.screen == "location"
@@ -348,7 +353,9 @@ def test_selling_back_to_the_bank_says_the_property_returns_unowned(table):
 
 
 def test_an_event_card_the_edition_lacks_and_one_on_the_classic_board(table, make_game):
-    table.tap(event_uid(23))  # the box's 23rd card: the registry takes its sticker, the edition has 22 cards
+    table.tap(event_uid(25))  # the box's 23rd card: the registry takes its sticker, the edition does not know it
+    assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
+    table.tap(event_uid(21))  # "go back three squares": no printed card's, out of this game's deck
     assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
     classic = Table(make_game)
     classic.game.close()

@@ -82,20 +82,28 @@ def test_the_names_are_the_french_streets_in_three_languages():
 
 
 def test_the_event_cards():
-    counts = Counter(card.action for card in ULTIMATE.events)
+    # the deck as printed (Rinzler8x/MonopolyUltimateBanker's card texts): 22 cards, numbers 1-20, 23 and 24
+    counts = Counter(card.action for card in ULTIMATE.deck(2))
     assert sum(counts.values()) == 22
     assert counts == {"swap": 2, "reset_level": 3, "max_level": 1, "neighbours": 2, "side_up": 1, "side_down": 1,
                       "group_up": 2, "group_down": 1, "pay_per_property": 1, "market_slump": 1, "both_collect": 2,
-                      "movement": 5}
+                      "movement": 2, "move_to_property": 3}
     assert set(counts) == set(EVENT_ACTIONS) == set(ultimate.EVENT_TARGETS)
-    assert [c.number for c in ULTIMATE.events] == list(range(1, 23))
+    assert [c.number for c in ULTIMATE.deck(2)] == [*range(1, 21), 23, 24]
+    assert [c.number for c in ULTIMATE.events] == list(range(1, 25))
+    # the deck of the games of rules version 1: cards 1-22, 19 and 20 as movement cards
+    old = Counter(card.action for card in ULTIMATE.deck(1))
+    assert [c.number for c in ULTIMATE.deck(1)] == list(range(1, 23))
+    assert old["movement"] == 5 and "move_to_property" not in old
+    assert ULTIMATE.event_card(23, 1) is None and ULTIMATE.event_card(21, 2) is None
+    assert "Free Parking" in ULTIMATE.event_card(23, 2).text_in("en")
     slump = next(c for c in ULTIMATE.events if c.action == "market_slump")
     assert dict(slump.params) == {"payments": 2}
     assert all(card.text_in(lang) for card in ULTIMATE.events for lang in ("fr", "en", "uk"))
 
 
 def test_the_rule_flags_and_their_defaults():
-    assert dict(ULTIMATE.rules) == {"group_rent": "single", "neighbours": "wrap", "location_landing": "land",
+    assert dict(ULTIMATE.rules) == {"group_rent": "single", "neighbours": "wrap", "location_landing": "buy_or_raise",
                                     "jail_fee": 50, "charge_beyond_cash": "sell_to_bank"}
     assert ULTIMATE.rule_flags is ULTIMATE_RULE_FLAGS and load_edition("us").rule_flags is RULE_FLAGS
     rules_doc = (DATA.parents[2] / "docs" / "RULES.md").read_text(encoding="utf-8")
@@ -220,7 +228,7 @@ def test_event_cards_by_number_ask_for_exactly_their_targets(game):
         "op": "event_pay_per_property", "player": "Ann", "amount": 50, "card": 14}
     assert ultimate.event_operation(ULTIMATE, 16, "Ann", opponent="Bob") == EventBothCollect("Ann", "Bob", 200, 16)
     for number, targets in [(1, {"square": 1}), (14, {"square": 1}), (9, {}), (11, {"side": 1}), (0, {}),
-                            (23, {})]:
+                            (21, {}), (22, {}), (25, {}), (19, {})]:
         with pytest.raises(RuleViolation) as refused:
             game.event("Ann", number, **targets)
         assert refused.value.code in ("event_targets", "unknown_event_card")
@@ -240,22 +248,29 @@ def test_event_targets_list_what_would_be_accepted(game):
     assert game.event_targets("Ann", "swap") == {"own_property": [1], "opponent_property": [19]}
     assert game.event_targets("Cid", "reset_level") == {"owned_property": [19]}
     assert game.event_targets("Ann", "max_level") == {"own_property": [1]}
-    assert game.event_targets("Ann", "side_up") == {"side": [1, 3]}
-    assert game.event_targets("Ann", "side_down") == {"side": [3]}
-    assert game.event_targets("Ann", "group_down") == {"group": ["red"]}
+    # a side or a colour set through one of Ann's own properties only (the printed cards): side 1, brown
+    assert game.event_targets("Ann", "side_up") == {"side": [1]}
+    assert game.event_targets("Ann", "group_up") == {"group": ["brown"]}
+    assert game.event_targets("Ann", "side_down") == {"side": []}  # Bob's side 3 is no side of hers
+    assert game.event_targets("Ann", "group_down") == {"group": []}
+    assert game.event_targets("Bob", "side_down") == {"side": [3]}
+    assert game.event_targets("Cid", "pay_per_property") == {"own_property": []}  # nothing to pay: set aside
+    assert game.event_targets("Ann", "pay_per_property") == {}
     with pytest.raises(RuleViolation):
         game.event_targets("Ann", "teleport")
     # every choice listed is accepted, every other one refused
-    for action, field, choices in [("side_down", "side", [1, 2, 3, 4]), ("group_up", "group", list(COLOR_GROUPS))]:
-        listed = game.event_targets("Ann", action)[field]
+    for player, action, field, choices in [(p, a, f, c) for p in ("Ann", "Bob") for a, f, c in [
+            ("side_down", "side", [1, 2, 3, 4]), ("side_up", "side", [1, 2, 3, 4]),
+            ("group_up", "group", list(COLOR_GROUPS)), ("group_down", "group", list(COLOR_GROUPS))]]:
+        listed = game.event_targets(player, action)[field]
         for choice in choices:
-            op = {"op": f"event_{action}", "player": "Ann", field: choice}
+            op = {"op": f"event_{action}", "player": player, field: choice}
             try:
                 game.preview(parse_operation(op))
                 accepted = True
             except GameError:
                 accepted = False
-            assert accepted == (choice in listed), (action, choice)
+            assert accepted == (choice in listed), (player, action, choice)
 
 
 def test_neighbours_wrap_or_not():
@@ -340,7 +355,8 @@ def test_the_boards_refusals_have_texts_in_every_language():
 def test_property_and_event_card_roles():
     assert parse_role("property 22") == PropertyCard(22) and parse_role(" Event 3 ") == EventCard(3)
     assert PropertyCard(1).label == "property 1" and EventCard(23).label == "event 23"
-    for label in ("property 0", "property 23", "event 0", "event 24"):
+    assert parse_role("event 24") == EventCard(24) and parse_role("event 25") == EventCard(25)
+    for label in ("property 0", "property 23", "event 0", "event 26"):
         with pytest.raises(InvalidRoleError):
             parse_role(label)
     assert describe(PropertyCard(22), ULTIMATE) == "the sticker on Rue de la Paix"
@@ -365,9 +381,9 @@ def test_the_enrolment_of_the_boards_stickers():
     steps = Enrolment(CardRegistry(None), players=2, deeds=True, events=True, edition=ULTIMATE).steps
     assert [s.role for s in steps][:3] == [parse_role("banker"), PlayerCard(1), PlayerCard(2)]
     assert [s.role for s in steps][3:25] == [PropertyCard(n) for n in range(1, 23)]
-    assert [s.role for s in steps][25:] == [EventCard(n) for n in range(1, 23)]
+    assert [s.role for s in steps][25:] == [EventCard(n) for n in (*range(1, 21), 23, 24)]  # the printed deck
     assert steps[3].code == "enrol_tap_property" and steps[3].text == "Tap the sticker on Boulevard de Belleville"
-    assert steps[-1].code == "enrol_tap_event" and steps[-1].text == "Tap Event card 22"
+    assert steps[-1].code == "enrol_tap_event" and steps[-1].text == "Tap Event card 24"
     classic = Enrolment(CardRegistry(None), players=2, deeds=True, edition=load_edition("fr")).steps
     assert len(classic) == 3 + 28 and all(not isinstance(s.role, (PropertyCard, EventCard)) for s in classic)
 

@@ -141,6 +141,11 @@ def test_random_games_reach_levels_debts_and_bankruptcies():
         for _ in range(150):
             op = _random_op(rnd)
             state, accepted = _play(state, config, op)
+            if not accepted and op["op"] == "declare_bankruptcy" and state.debts_of(op["player"]):
+                # refused while a property is held: the table sells them all back, one by one, then declares
+                for square in state.deeds_of(op["player"]):
+                    state, _ = _play(state, config, {"op": "sell_property", "player": op["player"], "square": square})
+                state, accepted = _play(state, config, op)
             _check_invariants(state, config)
             if accepted and op["op"].startswith("event_"):
                 seen["event"] += 1

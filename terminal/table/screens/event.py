@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from cards.editions import EventCard
 from terminal.bank.operations import Operation
-from terminal.bank.ultimate import EVENT_TARGETS, event_operation, sides
+from terminal.bank.ultimate import EVENT_TARGETS, event_operation, side_of, sides
 from terminal.errors import GameError
 from terminal.table.i18n import N_, translate
 from terminal.table.screens.base import Common, DeedTap, EventTap, PlayerTap, Screen, Table, Tapped, inputs
@@ -24,20 +24,21 @@ from terminal.table.words import joined
 
 #: What each Event action asks for, in order (the Bank's ``EVENT_TARGETS``): ``own_property`` (one of the
 #: drawer's), ``opponent_property`` (another player's), ``owned_property`` (an owned property, anyone's),
-#: ``opponent`` (another player, by their card), ``group`` (a colour group, on screen), ``side`` (a side of the
-#: board 1-4, on screen).
+#: ``opponent`` (another player, by their card), ``group`` (a colour group) and ``side`` (a side of the board 1-4):
+#: one of the drawer's properties tapped, or on screen.
 EVENT_SLOTS: Mapping[str, tuple[str, ...]] = EVENT_TARGETS
 #: The target of :func:`terminal.bank.ultimate.event_operation` each slot fills.
 SLOT_TARGETS: Mapping[str, str] = {"own_property": "square", "opponent_property": "other",
                                    "owned_property": "square", "opponent": "opponent", "group": "group",
-                                   "side": "side"}
-PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property"})
+                                   "side": "side", "any_property": "square"}
+PROPERTY_SLOTS = frozenset({"own_property", "opponent_property", "owned_property", "any_property"})
 #: Why an Event card cannot apply now, by the first target of ``Game.event_targets`` with no choice: the message
 #: (nothing is recorded; the drawer sets the physical card aside), and its English.
 CANNOT_APPLY: Mapping[str, str] = {
     "own_property": N_("ev_cannot_apply_own_property"), "opponent_property": N_("ev_cannot_apply_opponent_property"),
     "owned_property": N_("ev_cannot_apply_owned_property"), "opponent": N_("ev_cannot_apply_opponent"),
-    "group": N_("ev_cannot_apply_group"), "side": N_("ev_cannot_apply_side")}
+    "group": N_("ev_cannot_apply_group"), "side": N_("ev_cannot_apply_side"),
+    "any_property": N_("ev_cannot_apply_any_property")}
 _SET_ASIDE = " Nothing was recorded: set the Event card aside. ({card})"
 _CANNOT_APPLY_EN: Mapping[str, str] = {
     "own_property": "{player} has no property this card can use." + _SET_ASIDE,
@@ -45,16 +46,18 @@ _CANNOT_APPLY_EN: Mapping[str, str] = {
     "owned_property": "No owned property can take this card now." + _SET_ASIDE,
     "opponent": "{player} has no opponent left in the game." + _SET_ASIDE,
     "group": "No colour group can take this card now." + _SET_ASIDE,
-    "side": "No side of the board can take this card now." + _SET_ASIDE}
+    "side": "No side of the board can take this card now." + _SET_ASIDE,
+    "any_property": "No property can take this card for {player} now." + _SET_ASIDE}
 #: The Event screen's title while it waits for a slot, and what the screen needs (its "this screen needs ...").
 SLOT_TITLES: Mapping[str, str] = {
     "own_property": N_("ev_ask_own_property"), "opponent_property": N_("ev_ask_opponent_property"),
     "owned_property": N_("ev_ask_owned_property"), "opponent": N_("ev_ask_opponent"), "group": N_("ev_ask_group"),
-    "side": N_("ev_ask_side")}
+    "side": N_("ev_ask_side"), "any_property": N_("ev_ask_any_property")}
 SLOT_NEEDS: Mapping[str, str] = {
     "card": N_("part_event_card"), "player": N_("part_card_event_player"), "own_property": N_("part_own_property"),
     "opponent_property": N_("part_opponent_property"), "owned_property": N_("part_owned_property"),
-    "opponent": N_("part_opponent"), "group": N_("part_group"), "side": N_("part_side")}
+    "opponent": N_("part_opponent"), "group": N_("part_group"), "side": N_("part_side"),
+    "any_property": N_("part_any_property")}
 
 
 def event_slots(card: EventCard) -> tuple[str, ...]:
@@ -62,8 +65,13 @@ def event_slots(card: EventCard) -> tuple[str, ...]:
     return EVENT_SLOTS.get(card.action, ())
 
 
+def deck(t: Table) -> tuple[EventCard, ...]:
+    """The Event cards of the game at the table, as its rules version reads them."""
+    return t.bank.edition.deck(t.bank.config.rules_version)
+
+
 def _event(t: Table, number: int) -> EventCard | None:
-    return next((c for c in t.bank.edition.events if c.number == number), None)
+    return t.bank.edition.event_card(number, t.bank.config.rules_version)
 
 
 def _event_text(t: Table, card: EventCard) -> str:
@@ -81,10 +89,10 @@ def group_msg(t: Table, group: str) -> Msg:
 def event_tapped(t: Table, tapped: EventTap) -> None:
     """An Event card's sticker: on idle or a player's screen it starts the card's effect; on the Event screen it is
     the card asked for; elsewhere the screen's one message says what it needs."""
-    if _event(t, tapped.number) is None:  # the box's 23rd card, which the edition does not know
-        count = len(t.bank.edition.events)
+    if _event(t, tapped.number) is None:  # a card the game's deck does not hold (the box's 23rd card...)
+        count = len(deck(t))
         return t.refuse(Msg("ev_unknown_card", {"number": tapped.number, "count": count},
-                            f"Event card {tapped.number} is not in this edition (cards 1 to {count})."))
+                            f"Event card {tapped.number} is not in this game's deck ({count} cards)."))
     screen = t.screen
     if "event" not in screen.takes:
         return t.refuse_needs()
@@ -142,7 +150,9 @@ class EventScreen(Screen):
     def _operation(self, t: Table) -> Operation:
         assert self.card is not None and self.player is not None, "an Event's operation once card and player"
         targets = {SLOT_TARGETS[slot]: value for slot, value in self.picks.items()}
-        return event_operation(t.bank.edition, self.card, self.player, **targets)
+        if "any_property" in self.picks and self.picks["any_property"] not in t.bank.current.owner:
+            targets["buy"] = True  # an unowned property: the buy offered at once (cancel declines it)
+        return event_operation(t.bank.edition, self.card, self.player, t.bank.config.rules_version, **targets)
 
     def choices(self, t: Table) -> dict[str, list[Any]]:
         """Where the effect would apply now, for each thing it asks for (the Bank's ``event_targets``)."""
@@ -163,6 +173,8 @@ class EventScreen(Screen):
             owns = self.player in t.bank.current.owner.values()
             if {"own_property", "opponent_property"} <= set(empty) and owns:
                 empty.remove("own_property")  # a swap: the drawer has a property, no opponent has one
+            if empty and not event_slots(card):  # a money card with nothing to act on (M50 per property, none)
+                return self._set_aside(t, card)
             if empty:
                 t.go_idle()
                 return t.refuse(_cannot_apply(self.player, empty[0], _event_text(t, card)))
@@ -181,17 +193,21 @@ class EventScreen(Screen):
                 t.go(self)
             return t.refuse_error(exc, money=("amount", "cash", "owed"))
         if card.action != "movement" and not preview.effects.postings and not preview.effects.changes:
-            # nothing to move or change (M50 per property, with no property): never a confirmation of "—" nor an
-            # empty entry to undo later
-            t.go_idle()
-            text = _event_text(t, card)
-            return t.refuse(Msg("ev_changes_nothing", {"player": self.player, "card": text},
-                                f"This card changes nothing for {self.player} now. Nothing was recorded: set the "
-                                f"Event card aside. ({text})"))
+            # nothing to move or change (M50 per property, with no property, in a game of the first rules):
+            # never a confirmation of "—" nor an empty entry to undo later
+            return self._set_aside(t, card)
         purpose = Msg("deck_card", {"text": _event_text(t, card)}, _event_text(t, card))
         if card.action == "movement":  # no money, no level: recorded at once (the card said so)
             return t.commit_or_confirm(op, purpose, (self.player,), preview=preview)
         t.ask_confirm(op, purpose, confirm_by=(self.player,), preview=preview)
+
+    def _set_aside(self, t: Table, card: EventCard) -> None:
+        """The card changes nothing for the drawer now: said, nothing recorded, the card set aside."""
+        t.go_idle()
+        text = _event_text(t, card)
+        return t.refuse(Msg("ev_changes_nothing", {"player": self.player, "card": text},
+                            f"This card changes nothing for {self.player} now. Nothing was recorded: set the "
+                            f"Event card aside. ({text})"))
 
     def on_card(self, t: Table, tapped: Tapped) -> None:
         """A player's card or a property's sticker: the drawer, an opponent, a property."""
@@ -211,7 +227,22 @@ class EventScreen(Screen):
             return t.refuse_needs()
         if isinstance(tapped, DeedTap) and slot in PROPERTY_SLOTS:
             return self._property(t, slot, tapped.square)
+        if isinstance(tapped, DeedTap) and slot in ("side", "group"):
+            return self._through(t, slot, tapped.square)
         t.refuse_needs()
+
+    def _through(self, t: Table, slot: str, square: int) -> None:
+        """A side or colour-set card: one of the drawer's properties tapped names its side or its colour set (the
+        printed cards: "tap this card, then one of your property cards")."""
+        name = t.deed_name(square)
+        player = self.player or ""
+        if t.bank.current.owner.get(square) != player:
+            return t.refuse(Msg("ev_not_yours", {"deed": name, "player": player},
+                                f"{name} is not {player}'s: tap one of their properties."))
+        t.accept()
+        deed = t.bank.edition.squares[square]
+        self.picks[slot] = side_of(square) if slot == "side" else deed.group
+        self.next(t)
 
     def _property(self, t: Table, slot: str, square: int) -> None:
         owner = t.bank.current.owner.get(square)
@@ -275,7 +306,7 @@ class EventScreen(Screen):
         if slot == "card":
             title = Msg("ev_pick_card", {"player": player}, f"{player}: tap the Event card or pick it")
             options = [Option(f"card:{c.number}", Msg("deck_card", {"text": _event_text(t, c)}, _event_text(t, c)))
-                       for c in t.bank.edition.events]
+                       for c in deck(t)]
         elif slot == "player":
             title = Msg("ev_tap_player", {}, "Event: who drew it? Tap your card")
             options = [Option(f"player:{p}", Msg("name", {"name": p}, p)) for p in state.active_players()]

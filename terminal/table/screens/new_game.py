@@ -61,7 +61,11 @@ class NewGame(Screen):
 
     def on_any_card(self, t: Table, uid: str, role: Role | None) -> bool:
         """A player's card takes a seat of the game being set up: the game on the table (over, or about to be
-        replaced) has no say, a card of a player who went bankrupt in it is as free as any other."""
+        replaced) has no say, a card of a player who went bankrupt in it is as free as any other. Once every
+        seat is taken, an unknown card (a 9th player's, never enrolled: there are 8 bank cards) is told so."""
+        if role is None and len(self.seats) >= MAX_SEATS:
+            t.refuse(Msg("too_many_players", {}, "8 players at most."))
+            return True
         if not isinstance(role, PlayerCard):
             return False
         self._seat(t, uid)

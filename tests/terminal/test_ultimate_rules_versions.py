@@ -1,0 +1,131 @@
+"""Games of the electronic board written before its rules followed the printed Event cards still open, audit
+clean and replay the same, by the rules they were played with (the header's ``rules_version``; none: 1).
+
+The three files in ``tests/fixtures/ultimate-*-v1.db`` were written by the Banquier of the commit before the
+change, replaying (key: ``tests.conftest.KEY``) ``tests/fixtures/ultimate-readings-v1.jsonl`` (an Event of M0, a
+side and a colour set raised through no property of the drawer, the drawer's own market slump, cards 19-22 as
+movement cards, the classic pay-each and Free Parking operations) and the then versions of
+``tests/table_logs/ultimate-events.jsonl`` and ``ultimate-bankruptcy-end.jsonl`` (a bankruptcy with properties
+unsold). Their headers name no ``rules_version``. Every entry is recomputed by the audit, so each must keep the
+reading it was played with.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from terminal.bank.game import Game
+from terminal.bank.tablelog import TableLogError, export_lines, read_table_log, replay
+from terminal.bank.types import LEGACY_RULES_VERSION, RULES_VERSION
+from terminal.errors import GameError
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+#: What each old game holds, worked out by hand from its log under the old reading.
+OLD_GAMES = {
+    # Ann buys 1 (60), Bob 10 (140); Cid pays 50 x 0 properties: M0; Cid raises side 1 (Ann's 1: level 2) and the
+    # pink set (Bob's 10: level 2) though he owns nothing; Ann's slump is hers alone: Bob pays 1 at level 2, 130
+    # (level 3); Ann pays each player 10, Bob collects 5 from each, Cid's Free Parking takes the empty pot (0);
+    # Ann's slump: 10 at level 1, 110 (level 3), one slump payment left.
+    # Ann 1500 - 60 + 130 - 20 - 5 - 110 = 1435; Bob 1500 - 140 - 130 + 10 + 10 + 110 = 1360; Cid 1500 + 10 - 5.
+    "ultimate-readings-v1.db": {"cash": {"Ann": 1435, "Bob": 1360, "Cid": 1505}, "levels": {"1": 3, "10": 3},
+                                "slump": {"Ann": 1, "Bob": 0, "Cid": 0}, "bankrupt": [], "game_over": False},
+    # The events log's final check as it was (Cid raised side 1 and the brown set holding only square 10).
+    "ultimate-events-v1.db": {"cash": {"Ann": 1680, "Bob": 400, "Cid": 1560},
+                              "levels": {"1": 2, "3": 4, "5": 3, "10": 1, "33": 1, "35": 1},
+                              "worth": {"Ann": 2240, "Bob": 810, "Cid": 1700}, "game_over": False},
+    # Bob bankrupt owing Ann 90 with Rue Lecourbe (60) unsold: it went back to the Bank unpaid.
+    "ultimate-bankruptcy-v1.db": {"cash": {"Ann": 2260, "Bob": 0, "Cid": 1200}, "bankrupt": ["Bob"],
+                                  "owner": {"3": "bank", "35": "Ann"}, "worth": {"Ann": 3010, "Bob": 0, "Cid": 1380},
+                                  "standings": ["Ann", "Cid", "Bob"], "game_over": True},
+}
+
+
+def _holds(state: dict, expected: dict) -> None:
+    for field, value in expected.items():
+        if isinstance(value, dict):
+            assert {k: state[field][k] for k in value} == value, field
+        else:
+            assert state[field] == value, field
+
+
+@pytest.mark.parametrize("name", sorted(OLD_GAMES))
+def test_an_old_game_opens_audits_clean_and_keeps_its_reading(tmp_path, key, name):
+    fixture = FIXTURES / name
+    before = hashlib.sha256(fixture.read_bytes()).hexdigest()
+    path = tmp_path / name
+    shutil.copyfile(fixture, path)
+    with Game.open(path, key=key, check="full") as game:
+        assert "rules_version" not in game.meta
+        assert game.config.rules_version == LEGACY_RULES_VERSION
+        assert game.audit().ok
+        _holds(game.state(), OLD_GAMES[name])
+        lines = list(export_lines(game))
+    assert lines[0]["rules_version"] == LEGACY_RULES_VERSION
+    # started when another's property could be chosen after a Location by default: its export says so
+    assert lines[0]["rules"] == {"location_landing": "land"}
+    # Its export replays, by the old rules its header names, to the same state (the final check agrees).
+    log = tmp_path / "export.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = replay(log, tmp_path / "again.db", key=key)
+    assert result.checks == 1 and result.refused == 0
+    with Game.open(tmp_path / "again.db", key=key, check="full") as again:
+        assert again.meta["rules_version"] == LEGACY_RULES_VERSION
+        _holds(again.state(), OLD_GAMES[name])
+    assert hashlib.sha256(fixture.read_bytes()).hexdigest() == before
+
+
+def test_an_old_game_plays_on_by_its_rules_and_audits(tmp_path, key):
+    path = tmp_path / "old.db"
+    shutil.copyfile(FIXTURES / "ultimate-readings-v1.db", path)
+    with Game.open(path, key=key) as game:
+        assert game.ledger.guard.wait(60)
+        assert game.judged is True, game.payments_stopped()
+        # The old reading holds for what is played next: Cid, with no property, pays M0 and lowers a set he owns
+        # nothing in (Bob's 10: level 2); the slump stays Ann's (Bob's rent on Ann's 1 at level 3 is 220, not
+        # level 1's 70).
+        game.apply({"op": "event_pay_per_property", "player": "Cid", "amount": 50, "card": 14})
+        game.apply({"op": "event_group_down", "player": "Cid", "group": "pink", "card": 13})
+        game.apply({"op": "pay_rent", "player": "Bob", "square": 1})
+        assert game.state()["cash"]["Bob"] == 1360 - 220
+    with Game.open(path, key=key, check="full") as game:
+        assert game.audit().ok
+        assert game.state()["levels"]["1"] == 4
+
+
+def test_a_new_game_records_the_current_rules(make_game):
+    game = make_game("ultimate", ("Ann", "Bob"))
+    assert game.meta["rules_version"] == RULES_VERSION == game.config.rules_version
+    classic = make_game("us", ("Ann", "Bob"))
+    assert classic.meta["rules_version"] == RULES_VERSION
+
+
+def test_a_table_log_names_only_a_known_rules_version(tmp_path):
+    log = tmp_path / "log.jsonl"
+    for bad in (0, 99, "1", True):
+        log.write_text(json.dumps({"format": "table-log", "version": 1, "edition": "ultimate",
+                                   "players": ["Ann", "Bob"], "rules_version": bad}) + "\n", encoding="utf-8")
+        with pytest.raises(TableLogError, match="rules_version"):
+            read_table_log(log)
+
+
+def test_an_old_game_keeps_its_deck(tmp_path, key):
+    """Cards 19 and 20 are movement cards there, 21 and 22 in its deck, 23 and 24 not."""
+    path = tmp_path / "old.db"
+    shutil.copyfile(FIXTURES / "ultimate-events-v1.db", path)
+    with Game.open(path, key=key) as game:
+        game.apply({"op": "event_movement", "player": "Ann", "card": 20})
+        game.apply({"op": "event_movement", "player": "Ann", "card": 22})
+        for op in ({"op": "event_move_to_property", "player": "Ann", "square": 6, "buy": True, "card": 19},
+                   {"op": "event_movement", "player": "Ann", "card": 23}):
+            with pytest.raises(GameError) as refused:
+                game.apply(op)
+            assert refused.value.code == "event_card_mismatch"
+        with pytest.raises(GameError):
+            game.event("Ann", 24, square=6)
+    with Game.open(path, key=key, check="full") as game:
+        assert game.audit().ok
