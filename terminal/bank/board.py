@@ -206,10 +206,13 @@ CLASSIC = Board()
 def player_in_debt(player: str, what: str, debts: Sequence[Debt], remedy: str, remedy_code: str) -> PlayerInDebt:
     """The refusal of a voluntary payment (``what``) by ``player``, who owes ``debts`` (oldest first): "Ann owes
     200 to Bob, 50 to the Bank: <what> must wait. Raise the money by <remedy>, or declare bankruptcy.", with the
-    debts in its params and ``remedy_code`` naming the catalog's text of the remedy (a board's own)."""
+    debts in its params and ``remedy_code`` naming the catalog's text of the remedy (a board's own:
+    ``part_debt_remedy`` or ``part_debt_remedy_ultimate``; another is a KeyError)."""
     owed = ", ".join(f"{d.amount} to {account_name(d.creditor)}" for d in debts)
     return PlayerInDebt(
         f"{player} owes {owed}: {what} must wait. Raise the money by {remedy}, or declare bankruptcy.",
         params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
                 "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts],
-                "remedy_code": remedy_code})
+                # the closed set of remedies, as literals: the catalog test checks each has its text
+                "remedy_code": {"part_debt_remedy": "part_debt_remedy",
+                                "part_debt_remedy_ultimate": "part_debt_remedy_ultimate"}[remedy_code]})

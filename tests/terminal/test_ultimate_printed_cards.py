@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from host_ui.demo import event_uid
+from terminal.bank.operations import parse_operation
 from terminal.errors import RuleViolation
 from terminal.table.i18n import text, translate
 from tests.terminal.oracles import journal_of
@@ -55,10 +56,10 @@ def test_a_colour_set_card_by_tapping_one_of_the_drawers_properties(table):
 def test_a_side_or_set_the_drawer_owns_nothing_on_is_refused_saying_why(game):
     game.buy("Ann", 1)
     with pytest.raises(RuleViolation) as side:
-        game.apply({"op": "event_side_up", "player": "Cid", "side": 1, "card": 9})
+        game.apply(parse_operation({"op": "event_side_up", "player": "Cid", "side": 1, "card": 9}))
     assert side.value.code == "event_side_not_yours" and str(side.value).startswith("Cid owns nothing on side 1")
     with pytest.raises(RuleViolation) as group:
-        game.apply({"op": "event_group_down", "player": "Bob", "group": "brown"})
+        game.apply(parse_operation({"op": "event_group_down", "player": "Bob", "group": "brown"}))
     assert group.value.code == "event_group_not_yours"
     for error in (side.value, group.value):
         for language in ("fr", "en", "uk"):
@@ -71,15 +72,16 @@ def test_the_market_slump_is_every_players_next_two_rents(game):
     game.buy("Ann", 35)
     for _ in range(2):
         game.raise_level("Ann", 35)  # level 3: 560
-    game.apply({"op": "event_market_slump", "player": "Ann", "payments": 2, "card": 15})
+    game.apply(parse_operation({"op": "event_market_slump", "player": "Ann", "payments": 2, "card": 15}))
     game.pay_rent("Bob", 35)  # level 1's 300, though Ann drew it; the level rises to 4
-    game.apply({"op": "event_market_slump", "player": "Cid", "payments": 2, "card": 15})  # back to two, not three
+    # back to two, not three
+    game.apply(parse_operation({"op": "event_market_slump", "player": "Cid", "payments": 2, "card": 15}))
     assert game.state()["slump"] == {"Ann": 2, "Bob": 2, "Cid": 2}
     game.pay_rent("Cid", 35)  # 300 (level 5 next)
     game.pay_rent("Bob", 35)  # 300
     game.pay_rent("Cid", 35)  # the slump is over: level 5, 1600
     assert game.cash("Bob") == 1500 - 300 - 300 and game.cash("Cid") == 1500 - 300 - 1200
-    assert game.debts() == {"Cid": [{"to": "Ann", "amount": 400}]}
+    assert game.state()["debt"] == {"Cid": [{"to": "Ann", "amount": 400}]}
 
 
 def test_a_bankruptcy_is_refused_while_a_property_is_held_saying_what_to_sell(game):
@@ -114,7 +116,7 @@ def test_the_house_rule_bankrupt_sells_nothing_back(make_game):
 
 def test_an_event_that_changes_nothing_is_refused_and_set_aside(game, table):
     with pytest.raises(RuleViolation) as refused:
-        game.apply({"op": "event_pay_per_property", "player": "Ann", "amount": 50, "card": 14})
+        game.apply(parse_operation({"op": "event_pay_per_property", "player": "Ann", "amount": 50, "card": 14}))
     assert refused.value.code == "event_no_effect"
     t = table
     before = t.entries()
@@ -129,10 +131,10 @@ def test_an_event_that_changes_nothing_is_refused_and_set_aside(game, table):
                                 {"op": "collect_from_each_player", "player": "Ann", "amount": 10}])
 def test_the_classic_card_operations_are_not_on_this_board(game, op):
     with pytest.raises(RuleViolation) as refused:
-        game.apply(op)
+        game.apply(parse_operation(op))
     assert refused.value.code == "not_on_this_board"
-    game.apply({"op": "bank_pays", "player": "Ann", "amount": 10})  # the banker's adjustments stay
-    game.apply({"op": "pay_bank", "player": "Ann", "amount": 10})
+    game.apply(parse_operation({"op": "bank_pays", "player": "Ann", "amount": 10}))  # the banker's adjustments stay
+    game.apply(parse_operation({"op": "pay_bank", "player": "Ann", "amount": 10}))
     assert game.cash("Ann") == 1500
 
 
@@ -178,7 +180,8 @@ def test_move_to_property_through_the_bank(make_game):
         game.event("Ann", 19, square=1)  # her own at level 5
     assert refused.value.code == "level_at_max"
     with pytest.raises(RuleViolation) as refused:
-        game.apply({"op": "event_move_to_property", "player": "Ann", "square": 5, "buy": True, "card": 18})
+        game.apply(parse_operation({"op": "event_move_to_property", "player": "Ann", "square": 5, "buy": True,
+                                    "card": 18}))
     assert refused.value.code == "event_card_mismatch"
 
 

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import pytest
 
+from terminal.bank.operations import parse_operation
 from terminal.errors import PlayerInDebt, RuleViolation
 from tests.terminal.refusals import refused
+
+
+def _apply(game, line):
+    """``game.apply`` of the table-log line ``line`` (a dict)."""
+    return game.apply(parse_operation(line))
 
 NAMES = {1: "Boulevard de Belleville", 3: "Rue Lecourbe", 6: "Rue de Courcelles", 35: "Rue de la Paix"}
 
@@ -32,11 +38,11 @@ def _deed(square):
 CASES = [
     # levels stay within 1-5; the owner's landing at 5 and an Event to level 5 at 5 are refused
     ("raise at 5", lambda g: g.raise_level("Ann", 35), "level_at_max", _deed(35)),
-    ("max level at 5", lambda g: g.apply({"op": "event_max_level", "player": "Ann", "square": 35}), "level_at_max",
+    ("max level at 5", lambda g: _apply(g, {"op": "event_max_level", "player": "Ann", "square": 35}), "level_at_max",
      _deed(35)),
-    ("reset at 1", lambda g: g.apply({"op": "event_reset_level", "player": "Ann", "square": 3}), "level_at_min",
+    ("reset at 1", lambda g: _apply(g, {"op": "event_reset_level", "player": "Ann", "square": 3}), "level_at_min",
      _deed(3)),
-    ("reset unowned", lambda g: g.apply({"op": "event_reset_level", "player": "Ann", "square": 6}), "level_unowned",
+    ("reset unowned", lambda g: _apply(g, {"op": "event_reset_level", "player": "Ann", "square": 6}), "level_unowned",
      _deed(6)),
     # a property is bought from the Bank only
     ("buy owned", lambda g: g.buy("Bob", 1), "property_owned", {**_deed(1), "owner": "Ann"}),
@@ -44,27 +50,28 @@ CASES = [
     # sold back to the Bank only to cover a charge
     ("sell without debt", lambda g: g.sell_property("Ann", 1), "sell_not_in_debt", {"player": "Ann", **_deed(1)}),
     # a swap is with an opponent's property
-    ("swap unowned", lambda g: g.apply({"op": "event_swap", "player": "Ann", "square": 1, "other": 6}),
+    ("swap unowned", lambda g: _apply(g, {"op": "event_swap", "player": "Ann", "square": 1, "other": 6}),
      "swap_unowned", _deed(6)),
-    ("swap own", lambda g: g.apply({"op": "event_swap", "player": "Ann", "square": 1, "other": 3}), "swap_own",
+    ("swap own", lambda g: _apply(g, {"op": "event_swap", "player": "Ann", "square": 1, "other": 3}), "swap_own",
      {**_deed(3), "player": "Ann"}),
     # an Event that would change no level is refused; sides 1-4; the 8 colour groups; a slump of 1-10 payments
-    ("side without property", lambda g: g.apply({"op": "event_side_down", "player": "Ann", "side": 2}),
-     "event_no_effect", {"what": "side 2"}),
-    ("side 5", lambda g: g.apply({"op": "event_side_up", "player": "Ann", "side": 5}), "bad_side", {"side": 5}),
-    ("unknown group", lambda g: g.apply({"op": "event_group_up", "player": "Ann", "group": "purple"}),
+    ("side without property", lambda g: _apply(g, {"op": "event_side_down", "player": "Ann", "side": 2}),
+     "event_side_not_yours", {"player": "Ann", "side": 2}),
+    ("side 5", lambda g: _apply(g, {"op": "event_side_up", "player": "Ann", "side": 5}), "bad_side", {"side": 5}),
+    ("unknown group", lambda g: _apply(g, {"op": "event_group_up", "player": "Ann", "group": "purple"}),
      "unknown_group", {"group": "purple"}),
-    ("slump of 11", lambda g: g.apply({"op": "event_market_slump", "player": "Ann", "payments": 11}), "bad_slump",
+    ("slump of 11", lambda g: _apply(g, {"op": "event_market_slump", "player": "Ann", "payments": 11}), "bad_slump",
      {"payments": 11}),
-    ("slump of 0", lambda g: g.apply({"op": "event_market_slump", "player": "Ann", "payments": 0}), "bad_slump",
+    ("slump of 0", lambda g: _apply(g, {"op": "event_market_slump", "player": "Ann", "payments": 0}), "bad_slump",
      {"payments": 0}),
     ("both collect with oneself",
-     lambda g: g.apply({"op": "event_both_collect", "player": "Ann", "opponent": "Ann", "amount": 200}),
+     lambda g: _apply(g, {"op": "event_both_collect", "player": "Ann", "opponent": "Ann", "amount": 200}),
      "event_opponent_self", {"player": "Ann"}),
     # the Event cards by number: 1-22, each of one effect, with the targets its effect needs
-    ("card of another effect", lambda g: g.apply({"op": "event_movement", "player": "Ann", "card": 1}),
+    ("card of another effect", lambda g: _apply(g, {"op": "event_movement", "player": "Ann", "card": 1}),
      "event_card_mismatch", {"card": 1, "op": "event_movement"}),
-    ("card 23", lambda g: g.event("Ann", 23), "unknown_event_card", {"card": 23}),
+    ("card 25", lambda g: g.event("Ann", 25), "unknown_event_card",
+     {"card": 25, "cards": "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 24"}),
     ("card without targets", lambda g: g.event("Ann", 1), "event_targets",
      {"card": 1, "needs": ["own_property", "opponent_property"]}),
     ("unknown effect", lambda g: g.event_targets("Ann", "teleport"), "unknown_event_action", {"action": "teleport"}),

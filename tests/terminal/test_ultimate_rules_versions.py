@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from terminal.bank.game import Game
+from terminal.bank.operations import parse_operation
 from terminal.bank.tablelog import TableLogError, export_lines, read_table_log, replay
 from terminal.bank.types import LEGACY_RULES_VERSION, RULES_VERSION
 from terminal.errors import GameError
@@ -83,14 +84,14 @@ def test_an_old_game_plays_on_by_its_rules_and_audits(tmp_path, key):
     path = tmp_path / "old.db"
     shutil.copyfile(FIXTURES / "ultimate-readings-v1.db", path)
     with Game.open(path, key=key) as game:
-        assert game.ledger.guard.wait(60)
+        assert game.await_judgment(60)
         assert game.judged is True, game.payments_stopped()
         # The old reading holds for what is played next: Cid, with no property, pays M0 and lowers a set he owns
         # nothing in (Bob's 10: level 2); the slump stays Ann's (Bob's rent on Ann's 1 at level 3 is 220, not
         # level 1's 70).
-        game.apply({"op": "event_pay_per_property", "player": "Cid", "amount": 50, "card": 14})
-        game.apply({"op": "event_group_down", "player": "Cid", "group": "pink", "card": 13})
-        game.apply({"op": "pay_rent", "player": "Bob", "square": 1})
+        game.apply(parse_operation({"op": "event_pay_per_property", "player": "Cid", "amount": 50, "card": 14}))
+        game.apply(parse_operation({"op": "event_group_down", "player": "Cid", "group": "pink", "card": 13}))
+        game.apply(parse_operation({"op": "pay_rent", "player": "Bob", "square": 1}))
         assert game.state()["cash"]["Bob"] == 1360 - 220
     with Game.open(path, key=key, check="full") as game:
         assert game.audit().ok
@@ -118,12 +119,12 @@ def test_an_old_game_keeps_its_deck(tmp_path, key):
     path = tmp_path / "old.db"
     shutil.copyfile(FIXTURES / "ultimate-events-v1.db", path)
     with Game.open(path, key=key) as game:
-        game.apply({"op": "event_movement", "player": "Ann", "card": 20})
-        game.apply({"op": "event_movement", "player": "Ann", "card": 22})
+        game.apply(parse_operation({"op": "event_movement", "player": "Ann", "card": 20}))
+        game.apply(parse_operation({"op": "event_movement", "player": "Ann", "card": 22}))
         for op in ({"op": "event_move_to_property", "player": "Ann", "square": 6, "buy": True, "card": 19},
                    {"op": "event_movement", "player": "Ann", "card": 23}):
             with pytest.raises(GameError) as refused:
-                game.apply(op)
+                game.apply(parse_operation(op))
             assert refused.value.code == "event_card_mismatch"
         with pytest.raises(GameError):
             game.event("Ann", 24, square=6)
