@@ -99,8 +99,12 @@ class Board:
     def in_debt(self, player: str, what: str, debts: Sequence[Debt]) -> PlayerInDebt:
         """The refusal of a voluntary payment (``what``) by a player in debt, saying how to raise the money:
         sell buildings, mortgage deeds, trade (RULES.md, Debts)."""
-        return player_in_debt(player, what, debts, "selling buildings, mortgaging deeds or trading",
-                              "part_debt_remedy")
+        return PlayerInDebt(
+            f"{player} owes {owed_text(debts)}: {what} must wait. Raise the money by selling buildings, mortgaging "
+            f"deeds or trading, or declare bankruptcy.",
+            params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
+                    "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts],
+                    "remedy_code": "part_debt_remedy"})
 
     # -- bankruptcy (terminal/bank/bankruptcy.py) --------------------------------------------------------------
     def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
@@ -199,13 +203,6 @@ class Board:
 CLASSIC = Board()
 
 
-def player_in_debt(player: str, what: str, debts: Sequence[Debt], remedy: str, remedy_code: str) -> PlayerInDebt:
-    """The refusal of a voluntary payment (``what``) by ``player``, who owes ``debts`` (oldest first): "Ann owes
-    200 to Bob, 50 to the Bank: <what> must wait. Raise the money by <remedy>, or declare bankruptcy.", with the
-    debts in its params and ``remedy_code`` naming the catalog's text of the remedy (a board's own)."""
-    owed = ", ".join(f"{d.amount} to {account_name(d.creditor)}" for d in debts)
-    return PlayerInDebt(
-        f"{player} owes {owed}: {what} must wait. Raise the money by {remedy}, or declare bankruptcy.",
-        params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
-                "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts],
-                "remedy_code": remedy_code})
+def owed_text(debts: Sequence[Debt]) -> str:
+    """The debts of a refusal in words: "200 to Ann, 50 to the Bank"."""
+    return ", ".join(f"{d.amount} to {account_name(d.creditor)}" for d in debts)
