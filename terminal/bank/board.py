@@ -21,7 +21,7 @@ from terminal.bank.money import half
 from terminal.bank.operations import CLASSIC_OPERATIONS, Operation
 from terminal.bank.state import BANK, HOTEL, MODES, POT, State
 from terminal.bank.tx import Tx, account_name
-from terminal.bank.types import RULES_VERSION, Debt, GameConfig, Rent
+from terminal.bank.types import Debt, GameConfig, Rent
 from terminal.errors import PlayerInDebt, RuleViolation
 
 __all__ = ["Board", "Handler", "CLASSIC"]
@@ -42,10 +42,9 @@ class Board:
     operations: ClassVar[frozenset[type[Operation]]] = CLASSIC_OPERATIONS
 
     # -- operations ----------------------------------------------------------------------------------------
-    def handler(self, kind: type[Operation], config: GameConfig | None = None) -> Handler | None:
-        """How this board computes operation ``kind`` in a game of ``config`` (its rules version: None, the
-        current): its own handler, or None for the engine's (the classic computation). Raises RuleViolation for an
-        operation the board does not take."""
+    def handler(self, kind: type[Operation]) -> Handler | None:
+        """How this board computes operation ``kind``: its own handler, or None for the engine's (the classic
+        computation). Raises RuleViolation for an operation the board does not take."""
         if kind not in self.operations:
             raise RuleViolation(f"{kind.op.replace('_', ' ').capitalize()} is an operation of the Ultimate Banking "
                                 f"board; this game is played on the classic board.", code="ultimate_only",
@@ -100,16 +99,18 @@ class Board:
     def in_debt(self, player: str, what: str, debts: Sequence[Debt]) -> PlayerInDebt:
         """The refusal of a voluntary payment (``what``) by a player in debt, saying how to raise the money:
         sell buildings, mortgage deeds, trade (RULES.md, Debts)."""
-        return player_in_debt(player, what, debts, "selling buildings, mortgaging deeds or trading",
-                              "part_debt_remedy")
+        return PlayerInDebt(
+            f"{player} owes {owed_text(debts)}: {what} must wait. Raise the money by selling buildings, mortgaging "
+            f"deeds or trading, or declare bankruptcy.",
+            params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
+                    "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts],
+                    "remedy_code": "part_debt_remedy"})
 
     # -- bankruptcy (terminal/bank/bankruptcy.py) --------------------------------------------------------------
-    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int],
-                         state: State | None = None, config: GameConfig | None = None) -> None:
+    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
         """Refused while the debts (``owed``) are no more than the player could still raise from the Bank
         (``bankruptcy_can_pay``; RULES.md, Debts and bankruptcy). ``lift_now`` is checked against the deeds
-        received (terminal/bank/bankruptcy.py); ``state`` and ``config`` (the game now) are for boards whose
-        refusal depends on what is held."""
+        received (terminal/bank/bankruptcy.py)."""
         if owed <= raisable:
             raise RuleViolation(
                 f"{player} owes {owed} but could still raise {raisable} by selling buildings and mortgaging "
@@ -163,8 +164,7 @@ class Board:
         """The level of ``square``: the houses on a street (5: a hotel); 0 for a deed the Bank holds."""
         return int(state.level.get(square, 0)) if square in state.owner else 0
 
-    def event_operation(self, edition: Edition, number: int, player: str, rules_version: int = RULES_VERSION,
-                        **targets: Any) -> Operation:
+    def event_operation(self, edition: Edition, number: int, player: str, **targets: Any) -> Operation:
         """The operation of Event card ``number``: the classic board has no Event cards (RuleViolation)."""
         raise RuleViolation("The classic board has no Event cards: they are the Ultimate Banking board's.",
                             code="ultimate_only", params={"op": "event"})
@@ -203,16 +203,6 @@ class Board:
 CLASSIC = Board()
 
 
-def player_in_debt(player: str, what: str, debts: Sequence[Debt], remedy: str, remedy_code: str) -> PlayerInDebt:
-    """The refusal of a voluntary payment (``what``) by ``player``, who owes ``debts`` (oldest first): "Ann owes
-    200 to Bob, 50 to the Bank: <what> must wait. Raise the money by <remedy>, or declare bankruptcy.", with the
-    debts in its params and ``remedy_code`` naming the catalog's text of the remedy (a board's own:
-    ``part_debt_remedy`` or ``part_debt_remedy_ultimate``; another is a KeyError)."""
-    owed = ", ".join(f"{d.amount} to {account_name(d.creditor)}" for d in debts)
-    return PlayerInDebt(
-        f"{player} owes {owed}: {what} must wait. Raise the money by {remedy}, or declare bankruptcy.",
-        params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
-                "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts],
-                # the closed set of remedies, as literals: the catalog test checks each has its text
-                "remedy_code": {"part_debt_remedy": "part_debt_remedy",
-                                "part_debt_remedy_ultimate": "part_debt_remedy_ultimate"}[remedy_code]})
+def owed_text(debts: Sequence[Debt]) -> str:
+    """The debts of a refusal in words: "200 to Ann, 50 to the Bank"."""
+    return ", ".join(f"{d.amount} to {account_name(d.creditor)}" for d in debts)

@@ -52,7 +52,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from cards.editions import COLOR_GROUPS, ULTIMATE_CORNERS, ULTIMATE_LEVELS, Edition, EventCard, Square
-from terminal.bank.board import Board, Handler, player_in_debt
+from terminal.bank.board import Board, Handler, owed_text
 from terminal.bank.operations import (
     EVENT_OPERATIONS,
     Auction,
@@ -720,8 +720,12 @@ class UltimateBoard(Board):
 
     def in_debt(self, player: str, what: str, debts: Sequence[Debt]) -> PlayerInDebt:
         """The money is raised by selling properties back to the Bank (no buildings, no mortgages here)."""
-        return player_in_debt(player, what, debts, "selling properties back to the Bank",
-                              "part_debt_remedy_ultimate")
+        return PlayerInDebt(
+            f"{player} owes {owed_text(debts)}: {what} must wait. Raise the money by selling properties back to the "
+            f"Bank, or declare bankruptcy.",
+            params={"player": player, "what": what, "debts": [d.to_json() for d in debts],
+                    "owed": sum(d.amount for d in debts), "creditor_list": [d.creditor for d in debts],
+                    "remedy_code": "part_debt_remedy_ultimate"})
 
     def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int],
                          state: State | None = None, config: GameConfig | None = None) -> None:
