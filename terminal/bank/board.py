@@ -21,7 +21,7 @@ from terminal.bank.money import half
 from terminal.bank.operations import CLASSIC_OPERATIONS, Operation
 from terminal.bank.state import BANK, HOTEL, MODES, POT, State
 from terminal.bank.tx import Tx, account_name
-from terminal.bank.types import Debt, GameConfig, Rent
+from terminal.bank.types import RULES_VERSION, Debt, GameConfig, Rent
 from terminal.errors import PlayerInDebt, RuleViolation
 
 __all__ = ["Board", "Handler", "CLASSIC"]
@@ -42,9 +42,10 @@ class Board:
     operations: ClassVar[frozenset[type[Operation]]] = CLASSIC_OPERATIONS
 
     # -- operations ----------------------------------------------------------------------------------------
-    def handler(self, kind: type[Operation]) -> Handler | None:
-        """How this board computes operation ``kind``: its own handler, or None for the engine's (the classic
-        computation). Raises RuleViolation for an operation the board does not take."""
+    def handler(self, kind: type[Operation], config: GameConfig | None = None) -> Handler | None:
+        """How this board computes operation ``kind`` in a game of ``config`` (its rules version: None, the
+        current): its own handler, or None for the engine's (the classic computation). Raises RuleViolation for an
+        operation the board does not take."""
         if kind not in self.operations:
             raise RuleViolation(f"{kind.op.replace('_', ' ').capitalize()} is an operation of the Ultimate Banking "
                                 f"board; this game is played on the classic board.", code="ultimate_only",
@@ -107,10 +108,12 @@ class Board:
                     "remedy_code": "part_debt_remedy"})
 
     # -- bankruptcy (terminal/bank/bankruptcy.py) --------------------------------------------------------------
-    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int]) -> None:
+    def check_bankruptcy(self, player: str, owed: int, raisable: int, lift_now: Sequence[int],
+                         state: State | None = None, config: GameConfig | None = None) -> None:
         """Refused while the debts (``owed``) are no more than the player could still raise from the Bank
         (``bankruptcy_can_pay``; RULES.md, Debts and bankruptcy). ``lift_now`` is checked against the deeds
-        received (terminal/bank/bankruptcy.py)."""
+        received (terminal/bank/bankruptcy.py); ``state`` and ``config`` (the game now) are for boards whose
+        refusal depends on what is held."""
         if owed <= raisable:
             raise RuleViolation(
                 f"{player} owes {owed} but could still raise {raisable} by selling buildings and mortgaging "
@@ -164,7 +167,8 @@ class Board:
         """The level of ``square``: the houses on a street (5: a hotel); 0 for a deed the Bank holds."""
         return int(state.level.get(square, 0)) if square in state.owner else 0
 
-    def event_operation(self, edition: Edition, number: int, player: str, **targets: Any) -> Operation:
+    def event_operation(self, edition: Edition, number: int, player: str, rules_version: int = RULES_VERSION,
+                        **targets: Any) -> Operation:
         """The operation of Event card ``number``: the classic board has no Event cards (RuleViolation)."""
         raise RuleViolation("The classic board has no Event cards: they are the Ultimate Banking board's.",
                             code="ultimate_only", params={"op": "event"})
