@@ -65,6 +65,7 @@ from terminal.table.i18n import N_, translate
 from terminal.table.screens import may_go
 from terminal.table.screens.banker import Banker, ask_undo
 from terminal.table.screens.base import (
+    AfterCommit,
     Board,
     ChoiceNext,
     Common,
@@ -450,7 +451,8 @@ class Terminal:
 
     def ask_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (), warning: Msg | None = None,
                     double: bool = False, card_only: bool = False, rent: RentAsk | None = None,
-                    preview: Preview | None = None, back: Screen | None = None) -> None:
+                    preview: Preview | None = None, back: Screen | None = None,
+                    then: AfterCommit | None = None) -> None:
         """Show a pending operation, computed by the Bank (``preview``, computed here when not given: a refusal is
         shown at once and nothing changes). A charge larger than the payer's cash says what is paid and what stays
         owed. Confirmed, that very computation is committed."""
@@ -461,7 +463,7 @@ class Terminal:
                 return self.refuse_error(exc)
         pending = pending_of(self, preview, purpose, confirm_by, warning)
         self.go(Confirm(pending=pending, shown_at=self.clock(), double=double, card_only=card_only, rent=rent,
-                        back=back))
+                        back=back, then=then))
 
     def commit_or_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (),
                           uid: str | None = None, rent: RentAsk | None = None, preview: Preview | None = None) -> None:
@@ -480,7 +482,7 @@ class Terminal:
     def preview(self, op: Operation) -> Preview:
         return self.bank.preview(op)
 
-    def commit(self, preview: Preview, uid: str | None = None) -> None:
+    def commit(self, preview: Preview, uid: str | None = None, then: AfterCommit | None = None) -> None:
         """Commit ``preview`` (computed again by the Bank only if the journal moved since); the done message says
         what moved. A refusal (the game moved since the preview) goes back to idle with the Bank's message; a file
         that cannot be written stops payments."""
@@ -497,6 +499,11 @@ class Terminal:
             self._guard_uid, self._guard_until = uid, self.clock() + self.settings.retap_guard_s
         self.go_idle()
         self._after_commit(receipt)
+        if then is not None and not self.bank.is_over() and self.damage is None:
+            done, kind = self.message, self.message_kind
+            then.after(self)
+            if self.message is None:  # the next screen said nothing of its own: the done message stays
+                self.say(done, kind) if done is not None else None
 
     def _after_commit(self, receipt: Receipt | None) -> None:
         """The beep of a commit (``receipt`` None: the end of a time-limited game, recorded by the clock), and the

@@ -12,7 +12,7 @@ from terminal.bank.operations import DeclareBankruptcy, Operation, PayRent, PayT
 from terminal.bank.types import Debt, Posting
 from terminal.table.i18n import N_
 from terminal.table.screens.bankruptcy import bankruptcy_lines
-from terminal.table.screens.base import Common, PlayerTap, RentAsk, Screen, Table, Tapped, inputs
+from terminal.table.screens.base import AfterCommit, Common, PlayerTap, RentAsk, Screen, Table, Tapped, inputs
 from terminal.table.screens.deeds import rent
 from terminal.table.view import Msg, Option, Pending, View
 from terminal.table.words import account_msg, joined
@@ -71,6 +71,7 @@ class Confirm(Screen):
     cards: set[str] = field(default_factory=set)
     rent: RentAsk | None = None
     back: Screen | None = None
+    then: AfterCommit | None = None
 
     def _again(self, t: Table) -> None:
         """The first of two confirmations (a second GO salary): a new step, with its own screen version."""
@@ -83,7 +84,7 @@ class Confirm(Screen):
             return t.refuse_needs()
         if self.double:
             return self._again(t)
-        t.commit(self.pending.preview)
+        t.commit(self.pending.preview, then=self.then)
 
     def on_card(self, t: Table, tapped: Tapped) -> None:
         pending = self.pending
@@ -95,11 +96,11 @@ class Confirm(Screen):
             self.cards.add(tapped.player)
             self.pending = replace(pending, confirmed_by=tuple(sorted(self.cards)))
             if self.cards >= set(pending.confirm_by):
-                return t.commit(pending.preview, tapped.uid)
+                return t.commit(pending.preview, tapped.uid, then=self.then)
             return t.accept()
         if self.double:
             return self._again(t)
-        t.commit(pending.preview, tapped.uid)
+        t.commit(pending.preview, tapped.uid, then=self.then)
 
     def on_option(self, t: Table, option_id: str) -> None:
         """A rent card's rule (nearest railroad or utility: twice the rent, ten times the dice), or its removal:
