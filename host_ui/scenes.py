@@ -311,6 +311,18 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     assert damaged.view.screen == "damaged"
     scenes.append(Scene("damaged", damaged.view, None))
 
+    # A time-limited game in play, ten minutes before its end: the time left on idle, and the warning.
+    timed = Game.create(tmp / f"timed-{language}.db", "fr", PLAYERS, mode="time_limit",
+                        dealt={a: [1, 3], b: [6, 8], c: [37, 39], d: [5, 15]}, length_minutes=60, key=KEY)
+    play = FakeClock(0.0)
+    timed.play_clock.start(play)
+    timed_term = _terminal(timed, language, clock, tmp=tmp)
+    timed_term.tick()
+    snap("idle_time_left", "idle", on=timed_term)
+    play.advance(50 * 60)
+    timed_term.tick()
+    snap("idle_time_warning", "idle", on=timed_term)
+
     # A finished time-limited game, for the standings and the chart.
     over = Game.create(tmp / f"over-{language}.db", "fr", PLAYERS, mode="time_limit",
                        dealt={a: [1, 3], b: [6, 8], c: [37, 39], d: [5, 15]}, key=KEY)

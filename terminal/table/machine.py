@@ -87,6 +87,10 @@ from terminal.table.screens.new_game import start_new_game
 from terminal.table.screens.pin import Pin, pin_wait, pin_wait_msg
 from terminal.table.settings import CardLookup, Damage, GameFactory, Sounds, TerminalSettings
 from terminal.table.view import Msg, Option, PlayerLine, View
+from terminal.table.words import duration_msg
+
+#: The warnings before the end of a time-limited game, in seconds of play left (10 minutes, 1 minute).
+TIME_WARNINGS = (600, 60)
 
 
 class Terminal:
@@ -139,6 +143,8 @@ class Terminal:
         self._guard_until = 0.0
         self._view: View | None = None
         self._kept_at: float | None = None
+        self._time_shown: int | None = None  # the play time left as last shown (minutes; seconds in the last one)
+        self._warned: set[int] = set()  # the warnings before the end already given (TIME_WARNINGS)
         if damage is not None:
             self.dialog = Damaged(damage.problem, damage.backup, at_startup=game is None)
         elif game is not None and game.is_over():
@@ -303,10 +309,30 @@ class Terminal:
             try:
                 if self.game.play_clock.tick() is not None:
                     self._after_commit(None)
+                else:
+                    self._time_passes()
             except GameError:
                 pass
         if self.game is not None and self.damage is None:
             self.game.maintain()  # the chart's summary, a bounded step (never raises; beeps and commits came first)
+
+    def _time_passes(self) -> None:
+        """A time-limited game's play time left: shown again when its shown figure changes (each minute, each
+        second of the last one); a warning, with the ``alert`` beep, once at each of :data:`TIME_WARNINGS`."""
+        left = self.bank.play_clock.time_left()
+        if left is None:
+            return
+        shown = left if left < 60 else -(-left // 60) + 1000  # the minutes begun, as shown
+        if shown != self._time_shown:
+            self._time_shown = shown
+            self.changed()
+        due = [w for w in TIME_WARNINGS if left <= w and w not in self._warned]
+        if due:
+            self._warned.update(due)
+            self.beep("alert")
+            self.say(Msg("time_warning", {"left": duration_msg(left)},
+                         f"{duration_msg(left).english} of play left: then the game ends, the richest player wins."),
+                     "error")
 
     def _time_out(self) -> None:
         """A timeout drops the step in progress, except a trade or an auction already set up: the first
@@ -349,8 +375,20 @@ class Terminal:
             base.update({"bank_houses": state.bank["houses"] if stock else None,
                          "bank_hotels": state.bank["hotels"] if stock else None,
                          "pot": state.cash["pot"] if self.game.config.jackpot else None,
-                         "edition": self.game.edition.name, "game_over": self.game.is_over()})
+                         "edition": self.game.edition.name, "game_over": self.game.is_over(),
+                         "time_left": self._time_left_msg()})
         return base
+
+    def _time_left_msg(self) -> Msg | None:
+        """The play time left of a time-limited game in play, and what its end does (None otherwise)."""
+        game = self.game
+        if game is None or game.mode != "time_limit" or game.is_over():
+            return None
+        left = game.play_clock.time_left()
+        if left is None:
+            return None
+        return Msg("time_left", {"left": duration_msg(left)},
+                   f"Play time left: {duration_msg(left).english}; then the game ends, the richest player wins")
 
     def _players(self) -> tuple[PlayerLine, ...]:
         if self.game is None:
@@ -554,6 +592,8 @@ class Terminal:
             self.game.close()
         self.game, self.damage, self.restore = game, None, None
         self._last_go.clear()
+        self._warned.clear()
+        self._time_shown = None
 
     def last_go(self, player: str) -> float | None:
         return self._last_go.get(player)

@@ -108,7 +108,8 @@ class View:
     """Everything one screen shows. ``screen`` names the screen and its layout (a key of
     :data:`terminal.table.screens.SCREENS`); ``message`` is the last feedback with its ``message_kind`` (info,
     success, error); ``bank_houses`` and ``bank_hotels``: the Bank's stock of buildings (None without a game, and
-    on a board without buildings); ``pot``: the Free Parking pot (None without the jackpot rule)."""
+    on a board without buildings); ``pot``: the Free Parking pot (None without the jackpot rule); ``time_left``: the
+    play time left of a time-limited game and what happens at its end, in words (None in other games)."""
 
     screen: str
     title: Msg
@@ -129,5 +130,6 @@ class View:
     edition: str = ""
     language: str = "fr"
     game_over: bool = False
+    time_left: Msg | None = None
     #: Counts the screens shown: an input carries the version of the screen it was aimed at.
     screen_version: int = 0

@@ -100,6 +100,7 @@ class Common(TypedDict, total=False):
     edition: str
     game_over: bool
     screen_version: int
+    time_left: Msg | None
 
 
 @dataclass
