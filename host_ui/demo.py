@@ -327,21 +327,24 @@ class TableDriver:
         if "price" in op:
             self._own_deed(op, "build_price")
             self.type_number(op["price"])
-        else:
-            self._own_deed(op, "build")
-        self.confirm(op["player"])
+            return self.confirm(op["player"])
+        self._own_deed(op, "build")  # the button names the amount: it commits
+        self.settle(op["player"])
 
     def _op_sell_building(self, op: Op) -> None:
-        self._own_deed(op, "sell_whole" if op.get("whole") else "sell_building")
-        self.confirm(op["player"])
+        if op.get("whole"):
+            self._own_deed(op, "sell_whole")
+            return self.confirm(op["player"])
+        self._own_deed(op, "sell_building")
+        self.settle(op["player"])
 
     def _op_mortgage(self, op: Op) -> None:
         self._own_deed(op, "mortgage")
-        self.confirm(op["player"])
+        self.settle(op["player"])
 
     def _op_unmortgage(self, op: Op) -> None:
         self._own_deed(op, "unmortgage")
-        self.confirm(op["player"])
+        self.settle(op["player"])
 
     def _banker(self) -> None:
         self.tap(BANKER_UID)

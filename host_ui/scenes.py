@@ -128,7 +128,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     _tap(term, clock, deed_uid(9))
     _tap(term, clock, player_uid(2))
     snap("own_deed", "own_deed")
-    term.choose("mortgage")  # houses on the group: refused, with the rule's (long) message
+    term.choose("mortgage")  # greyed out (houses on the group), chosen anyway: the rule's (long) message
     snap("own_deed_refused", "own_deed")
     reset()
     _tap(term, clock, deed_uid(15))

@@ -47,7 +47,8 @@ from terminal.table.view import Msg, Option, PlayerLine
 def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     wide = landscape(body)
-    strip_h = c.px(FOOTER) if wide else c.px(FOOTER) + c.px(24)
+    timed = view.time_left is not None  # a time-limited game: its play time left and its end, a line of its own
+    strip_h = c.px(FOOTER) if wide else c.px(FOOTER) + c.px(24) + (c.px(34) if timed else 0)
     tiles, strip = split_v(body, 1, -strip_h, gap=c.px(6))
     players = view.players
     if not players:
@@ -61,16 +62,19 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
                                    hotels=Msg("ui_bank_hotels", {"n": view.bank_hotels})) if stock else ""
     if view.pot is not None:
         info = ctx.t("ui_stock_and_pot", stock=info, pot=ctx.t("ui_pot", amount=ctx.fmt(view.pot)))
-    if view.time_left is not None:  # a time-limited game: its play time left and its end, first
+    if timed and wide:  # first, on the lines of the bank's stock
         left = ctx.msg(view.time_left)
         info = ctx.t("ui_stock_and_pot", stock=left, pot=info) if info else left
     if wide:
         info_rect, buttons = split_h(strip, 1.1, 1.4, gap=c.px(6))
+    elif timed:
+        time_rect, info_rect, buttons = split_v(strip, -c.px(34), -c.px(22), 1, gap=c.px(2))
+        c.paragraph(time_rect, ctx.msg(view.time_left), 13, theme.MUTED, role="time_left", min_size=8, max_lines=2)
     else:
         info_rect, buttons = split_v(strip, -c.px(22), 1, gap=c.px(2))
     if wide:
         c.paragraph(info_rect, info.replace("   ·   ", "\n"), 13, theme.MUTED, role="bank_info", min_size=8,
-                    max_lines=3 if view.time_left is not None else 2)
+                    max_lines=3 if timed else 2)
     else:
         c.text(info_rect, info, 13, theme.MUTED, role="bank_info", min_size=8)
     options = list(view.options)

@@ -42,6 +42,15 @@ def tax_squares(edition: Edition) -> tuple[int, int]:
     return taxes[0], taxes[-1]
 
 
+def _refusal(t: Table, op: Operation) -> Msg | None:
+    """Why the rules refuse ``op`` now (the Bank's refusal of its preview, as its message), or None."""
+    try:
+        t.preview(op)
+    except GameError as exc:
+        return Msg(exc.code, dict(exc.params or {}), str(exc), exact=True)
+    return None
+
+
 def _tax_purpose(edition: Edition, square: int) -> Msg:
     tax = edition.squares[square].name
     return Msg("purpose_pay_tax", {"tax": tax}, tax)
@@ -117,20 +126,46 @@ class ClassicBoard:
 
     def own_deed_options(self, t: Table, square: int, player: str) -> list[Option]:
         """Build, sell a building or the whole group's, build at an auction price (a street); mortgage, lift the
-        mortgage. In debt: nothing that spends."""
+        mortgage. Each button that commits names what it does and its amount ("Build a hotel −200 €", "Sell the
+        hotel (→ 4 houses) +100 €"); what the rules refuse now is greyed out (the Bank's preview says so: no
+        building to sell, a deed not mortgaged, uneven building). In debt: nothing that spends."""
         in_debt = t.in_debt(player)
+        level = t.bank.current.level.get(square, 0)
+
+        def committing(option_id: str, code: str, english: str, op: Operation, spends: bool = False) -> Option:
+            label = Msg(code, {}, english)
+            if spends and in_debt:
+                return Option(option_id, label, enabled=False)
+            why = _refusal(t, op)
+            if why is not None:
+                return Option(option_id, label, enabled=False, why=why)
+            return amount_option(t, option_id, label, op, player)
         options = []
         if t.bank.edition.squares[square].kind == "street":
-            options += [Option("build", Msg("opt_build", {}, "Build"), enabled=not in_debt),
-                        Option("sell_building", Msg("opt_sell_building", {}, "Sell a building")),
-                        Option("sell_whole", Msg("opt_sell_whole", {}, "Sell the whole group")),
-                        Option("build_price", Msg("opt_build_price", {}, "Build at an auction price"),
-                               enabled=not in_debt)]
-        options += [Option("mortgage", Msg("opt_mortgage", {}, "Mortgage")),
-                    Option("unmortgage", Msg("opt_unmortgage", {}, "Lift the mortgage"), enabled=not in_debt)]
+            hotel_next = level == 4
+            options += [
+                committing("build", N_("opt_build_hotel") if hotel_next else N_("opt_build_house"),
+                           "Build a hotel" if hotel_next else "Build a house", Build(player, square), spends=True),
+                committing("sell_building", N_("opt_sell_hotel") if level == 5 else N_("opt_sell_house"),
+                           "Sell the hotel (→ 4 houses)" if level == 5 else "Sell a house",
+                           SellBuilding(player, square)),
+                Option("sell_whole", Msg("opt_sell_whole", {}, "Sell the whole group"),
+                       enabled=(whole := _refusal(t, SellBuilding(player, square, whole=True))) is None, why=whole),
+                Option("build_price", Msg("opt_build_price", {}, "Build at an auction price"), enabled=not in_debt)]
+        options += [committing("mortgage", N_("opt_mortgage"), "Mortgage", Mortgage(player, square)),
+                    committing("unmortgage", N_("opt_unmortgage"), "Lift the mortgage", Unmortgage(player, square),
+                               spends=True)]
+        deed = t.bank.edition.squares[square]
+        if options[-1].enabled:  # the interest said on the button that commits: "(200 € + 10 % 20 €) −220 €"
+            interest = ten_percent(deed.mortgage, t.bank.config.rounding)
+            why = Msg("opt_unmortgage_interest", {"value": t.fmt(deed.mortgage), "interest": t.fmt(interest)},
+                      "Lift the mortgage (value + 10 %)")
+            options[-1] = amount_option(t, "unmortgage", why, Unmortgage(player, square), player)
         return options
 
     def own_deed_chosen(self, t: Table, square: int, player: str, option_id: str) -> None:
+        """A button that names its amount commits (as the GO salary's does; undo is one menu away); selling the
+        whole group's buildings is confirmed."""
         name = t.deed_name(square)
         ops: dict[str, tuple[Operation, str, str]] = {
             "build": (Build(player, square), N_("purpose_build"), f"Building on {name}"),
@@ -145,7 +180,9 @@ class ClassicBoard:
             return t.ask_number(Msg("keypad_price", {}, "Auction price"), BuildPrice(player, square), player=player,
                                 purpose=Msg("purpose_build", {"deed": name}, f"Building on {name}"), square=square)
         op, code, english = ops[option_id]
-        t.ask_confirm(op, Msg(code, {"deed": name}, english), confirm_by=(player,))
+        if option_id == "sell_whole":
+            return t.ask_confirm(op, Msg(code, {"deed": name}, english), confirm_by=(player,))
+        t.commit_or_confirm(op, Msg(code, {"deed": name}, english), (player,))
 
     def player_options(self, t: Table, player: str) -> list[Option]:
         """The most used first (they fill the first page; F1 stays the GO salary); in debt, the ways to raise money

@@ -260,6 +260,9 @@ class Terminal:
         if option_id not in options:
             return self.refuse(Msg("option_unknown", {"option": option_id}, "Unknown choice."))
         if not options[option_id].enabled:
+            why = options[option_id].why
+            if why is not None:
+                return self.refuse(why)
             return self.refuse(Msg("not_allowed_now", {"what": option_id}, f"Not possible here: {option_id}."))
         self.dialog.on_option(self, option_id)
 

@@ -34,12 +34,14 @@ class Msg:
 
 @dataclass(frozen=True)
 class Option:
-    """A choice on screen (also reachable by a function key). ``id`` is what :meth:`Terminal.choose` takes."""
+    """A choice on screen (also reachable by a function key). ``id`` is what :meth:`Terminal.choose` takes;
+    ``why``: why a greyed-out option cannot apply now (the rule's message, shown when it is chosen anyway)."""
 
     id: str
     label: Msg
     enabled: bool = True
     selected: bool = False
+    why: Msg | None = None
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,8 @@ def test_a_refusal_of_the_rules_shows_the_rule_and_changes_nothing(table):
     before = table.game.state()
     d.tap(deed_uid(3))
     d.tap(ANN)
-    d.choose("build")
+    assert not next(o for o in table.view.options if o.id == "build").enabled, "greyed out: the rules refuse it"
+    table.terminal.choose("build")  # chosen anyway (a function key): the rule's message
     assert table.view.message.code == "build_uneven"
     assert "Boulevard de Belleville" in table.view.message.english
     assert table.beeps()[-1] == "refused" and table.game.state() == before
