@@ -94,8 +94,9 @@ class ClassicBoard:
     def owned_deed_title(self, t: Table, square: int, owner: str, dice: int | None,
                          card: str | None) -> tuple[Msg, list[Option]]:
         """The rent shown with its reason (none on a mortgaged deed); a railroad's or a utility's rent card."""
+        sell = Option("sell_deed", Msg("opt_sell_deed", {}, "Sell to a player"))
         if t.bank.current.mortgaged.get(square):
-            return Msg("deed_tap_player", {}, "Tap the player's card"), []
+            return Msg("deed_tap_player", {}, "Tap the player's card"), [sell]
         kind = t.bank.edition.squares[square].kind
         shown = rent_shown(t, square, owner, dice, card)
         why = rent_why(shown)
@@ -107,7 +108,7 @@ class ClassicBoard:
         else:
             title = Msg("deed_rent_why_tap_payer", {"rent": t.fmt(shown.amount), "why": why},
                         f"Rent {shown.amount} ({why.english}): payer, tap your card")
-        options = []
+        options = [sell]
         if kind == "railroad":
             options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
                                   selected=card == "nearest_railroad"))

@@ -102,6 +102,13 @@ class Confirm(Screen):
             return self._again(t)
         t.commit(pending.preview, tapped.uid, then=self.then)
 
+    def card_counted(self, player: str) -> None:
+        """``player``'s card counts as theirs on a confirmation by every party's card (the card that opened it,
+        on a trade's screen)."""
+        if self.card_only and player in self.pending.confirm_by:
+            self.cards.add(player)
+            self.pending = replace(self.pending, confirmed_by=tuple(sorted(self.cards)))
+
     def on_option(self, t: Table, option_id: str) -> None:
         """A rent card's rule (nearest railroad or utility: twice the rent, ten times the dice), or its removal:
         the rent asked again."""
