@@ -260,9 +260,9 @@ class TableDriver:
     def _op_use_jail_card(self, op: Op) -> None:
         self._context(op["player"])
         self.choose("use_jail_card")
-        self.expect_screen("choose")
-        ids = [o.id for o in self.terminal.view.options]
-        self.choose(op.get("deck") or ids[0])
+        if self.terminal.view.screen == "choose":  # both cards held: which one (one held: no question)
+            ids = [o.id for o in self.terminal.view.options]
+            self.choose(op.get("deck") or ids[0])
         self.confirm(op["player"])
 
     def _look(self, square: int) -> str | None:

@@ -48,7 +48,7 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     wide = landscape(body)
     timed = view.time_left is not None  # a time-limited game: its play time left and its end, a line of its own
-    strip_h = c.px(FOOTER) if wide else c.px(FOOTER) + c.px(24) + (c.px(34) if timed else 0)
+    strip_h = c.px(FOOTER) if wide else c.px(FOOTER) + c.px(24) + (c.px(36) if timed else 0)
     tiles, strip = split_v(body, 1, -strip_h, gap=c.px(6))
     players = view.players
     if not players:

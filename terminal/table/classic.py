@@ -28,7 +28,7 @@ from terminal.bank.state import MODES
 from terminal.errors import GameError
 from terminal.table.i18n import N_, OPTIONS
 from terminal.table.screens.base import ChoiceNext, KeypadNext, PlayerTap, Table
-from terminal.table.screens.decks import pick_deck_card
+from terminal.table.screens.decks import has_card, pick_deck_card
 from terminal.table.screens.deeds import BuildPrice, OwnDeed, rent, rent_shown, rent_why
 from terminal.table.screens.player import amount_option
 from terminal.table.screens.trade import Partner
@@ -81,7 +81,9 @@ class ClassicBoard:
         owner = state.owner.get(square)
         shown = None
         if owner and deed.kind != "utility" and not state.mortgaged.get(square):
-            other = payer if payer and payer != owner else next((p for p in state.players if p != owner), None)
+            # a player still in the game: a bankrupt seat pays no rent (the Bank refuses it)
+            other = payer if payer and payer != owner else next((p for p in state.active_players() if p != owner),
+                                                                None)
             try:
                 shown = t.bank.rent(other, square).amount if other else None
             except GameError:
@@ -109,10 +111,10 @@ class ClassicBoard:
             title = Msg("deed_rent_why_tap_payer", {"rent": t.fmt(shown.amount), "why": why},
                         f"Rent {shown.amount} ({why.english}): payer, tap your card")
         options = [sell]
-        if kind == "railroad":
+        if kind == "railroad" and has_card(t.bank.edition, "nearest_railroad"):
             options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
                                   selected=card == "nearest_railroad"))
-        if kind == "utility":
+        if kind == "utility" and has_card(t.bank.edition, "nearest_utility"):
             options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
                                   selected=card == "nearest_utility"))
         return title, options
@@ -227,10 +229,13 @@ class ClassicBoard:
         elif option_id == "luxury_tax":  # the button names the amount: it commits
             t.commit_or_confirm(PayTax(player, luxury), _tax_purpose(edition, luxury), (player,))
         elif option_id == "use_jail_card":
-            # Always ask which card: the player knows which deck's card they hold.
+            # Which deck's card, asked only when the player holds both (they know which one they hand back).
             held = t.bank.current.jail_cards_of(player)
-            t.ask_choice(Msg("purpose_use_jail_card", {}, "Leaving jail with the card"),
-                     [Option(d, Msg(OPTIONS[d], {}, d)) for d in held], JailDeck(player))
+            if len(held) == 1:
+                JailDeck(player).chosen(t, held[0])
+            else:
+                t.ask_choice(Msg("purpose_use_jail_card", {}, "Leaving jail with the card"),
+                             [Option(d, Msg(OPTIONS[d], {}, d)) for d in held], JailDeck(player))
         elif option_id == "trade":
             t.ask_choice(Msg("choose_partner", {}, "With whom? Tap their card"), [], Partner(player))
         elif option_id == "repairs":

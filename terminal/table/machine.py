@@ -536,6 +536,8 @@ class Terminal:
             return self.refuse_error(exc)
         if isinstance(receipt.operation, PassGo):
             self._last_go[receipt.operation.player] = self.clock()
+        elif isinstance(receipt.undone, PassGo):  # an undone salary was not collected: no second-GO warning
+            self._last_go.pop(receipt.undone.player, None)
         if uid is not None:
             self._guard_uid, self._guard_until = uid, self.clock() + self.settings.retap_guard_s
         self.go_idle()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cards.editions import DeckCard
+from cards.editions import DeckCard, Edition
 from terminal.bank.operations import (
     BankPays,
     CollectFromEachPlayer,
@@ -32,6 +32,12 @@ from terminal.table.view import Msg, Option
 
 #: Chance and Community Chest cards with a fixed amount: their tile shows it and the touch on it commits.
 FIXED_CARDS = ("collect", "pay", "pay_each_player", "collect_from_each_player", "advance_to_go")
+
+
+def has_card(edition: Edition, action: str) -> bool:
+    """Whether a deck of ``edition`` has a card of ``action`` (the French decks have no "nearest railroad" or
+    "nearest utility" card: their rent screens do not offer that card's rule)."""
+    return any(c.action == action for deck in edition.decks.values() for c in deck)
 
 
 def pick_deck_card(t: Table, player: str, deck: str) -> None:

@@ -102,6 +102,7 @@ class PlayerScreen(Screen):
     takes: ClassVar[frozenset[str]] = inputs("player deed option event")
     needs: ClassVar[str] = N_("part_card_choice")
     goes_to: ClassVar[frozenset[str]] = inputs("player bankruptcy event location " + DEED_NEXT)
+    long: ClassVar[bool] = True  # a menu to read, as lists are (a deed tapped and not followed keeps the short one)
 
     player: str
 
