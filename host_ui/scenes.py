@@ -314,6 +314,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     # A time-limited game in play, ten minutes before its end: the time left on idle, and the warning.
     timed = Game.create(tmp / f"timed-{language}.db", "fr", PLAYERS, mode="time_limit",
                         dealt={a: [1, 3], b: [6, 8], c: [37, 39], d: [5, 15]}, length_minutes=60, key=KEY)
+    timed.gain_jail_card(a, "chance")  # its holder named on idle
     play = FakeClock(0.0)
     timed.play_clock.start(play)
     timed_term = _terminal(timed, language, clock, tmp=tmp)

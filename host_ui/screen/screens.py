@@ -94,8 +94,16 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx: Context, line: PlayerLine) -
     pygame.draw.rect(c.surface, colour, stripe, border_top_left_radius=c.px(8), border_bottom_left_radius=c.px(8))
     inner = pygame.Rect(cell.x + c.px(14), cell.y + c.px(4), cell.w - c.px(20), cell.h - c.px(8))
     name_h = max(c.px(16), inner.h // 4)
-    debt_h = max(c.px(14), inner.h // 5) if (line.debts or line.bankrupt) else 0
+    jail = bool(line.jail_cards) and not line.bankrupt  # who holds a Get Out of Jail Free card: under the cash
+    debt_h = max(c.px(14), inner.h // 5) if (line.debts or line.bankrupt or jail) else 0
     name_rect, cash_rect, debt_rect = split_v(inner, -name_h, 1, -debt_h)
+    if jail and line.debts:
+        debt_rect, jail_rect = split_h(debt_rect, 1, 1, gap=c.px(4))
+    elif jail:
+        jail_rect = debt_rect
+    if jail:
+        c.text(jail_rect, ctx.t("ui_jail_card_badge", count=line.jail_cards), 12, theme.MUTED, role="jail_card",
+               align="center", min_size=8)
     c.text(name_rect, line.name, 16 * max(1.0, cell.h / c.px(90)), colour, bold=True, role="player_name",
            min_size=10)
     if line.bankrupt:

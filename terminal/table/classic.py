@@ -24,7 +24,7 @@ from terminal.bank.operations import (
     Unmortgage,
     UseJailCard,
 )
-from terminal.bank.state import MODES
+from terminal.bank.state import HOTEL, MODES
 from terminal.errors import GameError
 from terminal.table.i18n import N_, OPTIONS
 from terminal.table.screens.base import ChoiceNext, KeypadNext, PlayerTap, Table
@@ -281,6 +281,14 @@ class ClassicBoard:
         if isinstance(op, Build) and op.price is not None:
             return (Msg("why_shortage_price", {"price": t.fmt(op.price)},
                         "price set at a building auction (housing shortage)"),)
+        if isinstance(op, Repairs):  # "6 houses × 25 € + 1 hotel × 100 €"
+            houses, hotels = 0, 0
+            for sq in t.bank.current.deeds_of(op.player):
+                level = t.bank.current.level.get(sq, 0)
+                houses, hotels = (houses, hotels + 1) if level == HOTEL else (houses + level, hotels)
+            return (Msg("why_repairs", {"houses": houses, "per_house": t.fmt(op.per_house), "hotels": hotels,
+                                        "per_hotel": t.fmt(op.per_hotel)},
+                        f"{houses} house(s) × {op.per_house} + {hotels} hotel(s) × {op.per_hotel}"),)
         if isinstance(op, PayTax) and op.choice == "percent":
             return (Msg("why_percent_tax", {"player": op.player}, "10 % of worth"),)
         if isinstance(op, Trade):

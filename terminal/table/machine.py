@@ -406,7 +406,7 @@ class Terminal:
                 creditor = "bank" if d.creditor == "pot" else d.creditor
                 owed[creditor] = owed.get(creditor, 0) + d.amount
             lines.append(PlayerLine(name, seat, state.cash[name], self.game.worth(name), tuple(owed.items()),
-                                    name in state.bankrupt_list))
+                                    name in state.bankrupt_list, len(state.jail_cards_of(name))))
         return tuple(lines)
 
     # ------------------------------------------------------------------------------------------------------

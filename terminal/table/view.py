@@ -46,7 +46,8 @@ class Option:
 
 @dataclass(frozen=True)
 class PlayerLine:
-    """One player on the balances panel: ``cash`` (int), ``debts`` [(creditor, amount)], ``bankrupt``."""
+    """One player on the balances panel: ``cash`` (int), ``debts`` [(creditor, amount)], ``bankrupt``,
+    ``jail_cards``: the Get Out of Jail Free cards they hold (0 to 2)."""
 
     name: str
     seat: int
@@ -54,6 +55,7 @@ class PlayerLine:
     worth: int
     debts: tuple[tuple[str, int], ...] = ()
     bankrupt: bool = False
+    jail_cards: int = 0
 
 
 @dataclass(frozen=True)

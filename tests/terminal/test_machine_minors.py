@@ -119,3 +119,32 @@ def test_ending_a_time_limited_game_says_what_the_end_does(make_game):
     t.driver.choose("end_game")
     assert t.view.screen == "confirm"
     assert text(t.view.pending.details[0], "en") == "The game ends now: the richest player (cash and deeds) wins."
+
+
+def test_idle_shows_who_holds_a_get_out_of_jail_free_card(table):
+    table.game.gain_jail_card("Bob", "community_chest")
+    table.terminal.changed()
+    assert [p.jail_cards for p in table.view.players] == [0, 1, 0]
+
+
+def test_the_payee_list_names_the_amount_typed(table):
+    d = table.driver
+    d.tap(ANN)
+    d.choose("transfer")
+    d.type_number(75)
+    assert text(table.view.title, "fr").startswith("Ann paie 75\u00a0€ : à qui ?")
+
+
+def test_repairs_say_how_many_buildings_at_what_price(table):
+    g = table.game
+    for square in (37, 39):
+        g.buy("Ann", square)
+    g.bank_pays("Ann", 1000)
+    for _ in range(3):
+        g.build("Ann", 37), g.build("Ann", 39)
+    d = table.driver
+    d.tap(ANN)
+    d.choose("chance")
+    d.choose("7")  # 25 per house, 100 per hotel
+    assert table.view.pending.postings == (("Ann", "bank", 150),)
+    assert text(table.view.pending.details[0], "fr") == "6 maison(s) × 25\u00a0€ + 0 hôtel(s) × 100\u00a0€"
