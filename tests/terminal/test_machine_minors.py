@@ -148,3 +148,17 @@ def test_repairs_say_how_many_buildings_at_what_price(table):
     d.choose("7")  # 25 per house, 100 per hotel
     assert table.view.pending.postings == (("Ann", "bank", 150),)
     assert text(table.view.pending.details[0], "fr") == "6 maison(s) × 25\u00a0€ + 0 hôtel(s) × 100\u00a0€"
+
+
+def test_a_new_game_says_the_game_in_play_is_set_aside_and_how_to_go_back(table, tmp_path, key):
+    from terminal.bank.game import Game
+    table.terminal.game_factory = lambda edition, names, mode, rules, cards, minutes=None: Game.create(
+        tmp_path / "new.db", edition, names, mode, rules or None, key=key, player_cards=cards)
+    name = table.game.path.stem
+    d = table.driver
+    d.tap(BANKER_UID)
+    d.choose("new_game")
+    assert table.view.screen == "new_game" and table.view.message.code == "new_game_sets_aside"
+    assert f"banquier games resume {name}" in text(table.view.message, "fr")
+    d.button("cancel")
+    assert table.view.screen == "idle" and table.terminal.game is table.game, "cancel: the game goes on"
