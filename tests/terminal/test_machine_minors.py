@@ -162,3 +162,32 @@ def test_a_new_game_says_the_game_in_play_is_set_aside_and_how_to_go_back(table,
     assert f"banquier games resume {name}" in text(table.view.message, "fr")
     d.button("cancel")
     assert table.view.screen == "idle" and table.terminal.game is table.game, "cancel: the game goes on"
+
+
+def test_selling_a_hotel_says_it_went_back_to_4_houses(table):
+    g = table.game
+    g.bank_pays("Ann", 2000)
+    for square in (37, 39):
+        g.buy("Ann", square)
+    for _ in range(5):
+        g.build("Ann", 37), g.build("Ann", 39)
+    d = table.driver
+    d.tap(deed_uid(39))
+    d.tap(ANN)
+    d.choose("sell_building")
+    assert g.current.level[39] == 4
+    assert text(table.view.message, "fr").startswith("C'est fait : hôtel de Rue de la Paix revendu → 4 maisons")
+
+
+def test_the_end_of_a_time_limited_game_says_what_happened(make_game):
+    from tests.terminal.ui_driver import FakeClock
+    game = make_game("fr", ("Ann", "Bob"), mode="time_limit", dealt={"Ann": [1, 3], "Bob": [6, 8]},
+                     length_minutes=30)
+    t = WiredTable(game, classic_registry(game), ("Ann", "Bob"))
+    play = FakeClock(0.0)
+    game.play_clock.start(play)
+    play.advance(30 * 60)
+    t.terminal.tick()
+    assert t.view.screen == "game_over"
+    assert text(t.view.message, "fr") == ("Le temps de jeu est écoulé : la partie est finie, le joueur le plus "
+                                          "riche gagne.")
