@@ -234,6 +234,15 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         term.choose(option)
     snap("new_game_naming", "new_game")
     reset()
+    # each mode's explanation, whole
+    _tap(term, clock, BANKER_UID)
+    term.choose("new_game")
+    for seat in (1, 2):
+        _tap(term, clock, player_uid(seat))
+    for _ in range(3):
+        term.choose("mode")
+        snap(f"new_game_mode_{term.screen.mode}", "new_game")  # type: ignore[attr-defined]
+    reset()
     # Bankruptcy of the debtor (to another player, with a mortgaged deed: the lift-now screen).
     debtor = d
     if game.raw_state.debts_of(debtor):

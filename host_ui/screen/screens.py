@@ -820,10 +820,12 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     else:
         c.paragraph(rest, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
     hint = (view.extra or {}).get("mode_hint")
-    if hint is not None:  # what the chosen mode means, in one line (two on a small screen)
-        hint_rect, options_rect = split_v(options_rect, -max(c.px(22), 2 * theme.font(MIN_TEXT_PX).get_linesize()),
-                                          1, gap=c.px(4))
-        c.paragraph(hint_rect, ctx.msg(hint), 12, theme.WARN, role="mode_hint", min_size=9, max_lines=2)
+    if hint is not None:  # what the chosen mode means, whole: on as many lines as it takes (three at most)
+        text = ctx.msg(hint)
+        lines = 1 if c.fits(text, options_rect.w, c.px(22), 12, min_size=9) else 3
+        hint_h = max(c.px(22), lines * theme.font(MIN_TEXT_PX).get_linesize())
+        hint_rect, options_rect = split_v(options_rect, -hint_h, 1, gap=c.px(4))
+        c.paragraph(hint_rect, text, 12, theme.WARN, role="mode_hint", min_size=9, max_lines=3)
     pager = option_grid(c, options_rect, others, ctx, min_w=150, min_h=34, max_h=48)
     extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in start]
     if not extra or not start[0].enabled:
