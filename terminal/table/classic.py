@@ -135,8 +135,7 @@ class ClassicBoard:
         in_debt = t.in_debt(player)
         level = t.bank.current.level.get(square, 0)
 
-        def committing(option_id: str, code: str, english: str, op: Operation, spends: bool = False) -> Option:
-            label = Msg(code, {}, english)
+        def committing(option_id: str, label: Msg, op: Operation, spends: bool = False) -> Option:
             if spends and in_debt:
                 return Option(option_id, label, enabled=False)
             why = _refusal(t, op)
@@ -145,19 +144,20 @@ class ClassicBoard:
             return amount_option(t, option_id, label, op, player)
         options = []
         if t.bank.edition.squares[square].kind == "street":
-            hotel_next = level == 4
+            hotel_next, hotel = level == t.bank.config.houses_before_hotel, level == HOTEL
             options += [
-                committing("build", N_("opt_build_hotel") if hotel_next else N_("opt_build_house"),
-                           "Build a hotel" if hotel_next else "Build a house", Build(player, square), spends=True),
-                committing("sell_building", N_("opt_sell_hotel") if level == 5 else N_("opt_sell_house"),
-                           "Sell the hotel (→ 4 houses)" if level == 5 else "Sell a house",
+                committing("build", Msg("opt_build_hotel" if hotel_next else "opt_build_house", {},
+                                        "Build a hotel" if hotel_next else "Build a house"),
+                           Build(player, square), spends=True),
+                committing("sell_building", Msg("opt_sell_hotel" if hotel else "opt_sell_house", {},
+                                                "Sell the hotel (→ 4 houses)" if hotel else "Sell a house"),
                            SellBuilding(player, square)),
                 Option("sell_whole", Msg("opt_sell_whole", {}, "Sell the whole group"),
                        enabled=(whole := _refusal(t, SellBuilding(player, square, whole=True))) is None, why=whole),
                 Option("build_price", Msg("opt_build_price", {}, "Build at an auction price"), enabled=not in_debt)]
-        options += [committing("mortgage", N_("opt_mortgage"), "Mortgage", Mortgage(player, square)),
-                    committing("unmortgage", N_("opt_unmortgage"), "Lift the mortgage", Unmortgage(player, square),
-                               spends=True)]
+        options += [committing("mortgage", Msg("opt_mortgage", {}, "Mortgage"), Mortgage(player, square)),
+                    committing("unmortgage", Msg("opt_unmortgage", {}, "Lift the mortgage"),
+                               Unmortgage(player, square), spends=True)]
         deed = t.bank.edition.squares[square]
         if options[-1].enabled:  # the interest said on the button that commits: "(200 € + 10 % 20 €) −220 €"
             interest = ten_percent(deed.mortgage, t.bank.config.rounding)

@@ -32,7 +32,8 @@ Flows, each ending in one committed operation or in nothing:
   card, then the payer's or buyer's card); three for a Chance or Community Chest card with a fixed amount.
   An explicit confirmation stays where a mistake costs more: a typed amount, a payment that creates a debt
   (it says what is paid and what stays owed), a second GO salary within the window, a trade, bankruptcy
-  (it lists what each creditor receives and the debts it ends), undo, building, selling and mortgages. OK or
+  (it lists what each creditor receives and the debts it ends), undo, selling a whole group's buildings (a
+  building, a sale of one, a mortgage and its lifting commit on the button that names the amount). OK or
   the acting player's card tapped again commits it; cancel drops it. Beeps come after the commit: one
   sound per action (``accepted`` for a tap that moves the flow on, ``success``/``bankruptcy``/``game_over``
   for a commit, ``refused`` for a refusal, which also shows the rule's message and changes nothing). The
