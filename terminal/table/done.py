@@ -112,7 +112,18 @@ def what_happened(t: Table, receipt: Receipt) -> Msg | None:
         case EndGame():
             return Msg("did_end_game", {}, "the game is over: the richest player wins")
         case DeclareBankruptcy():
-            return Msg("did_bankruptcy", {"player": player}, f"{player} is bankrupt")
+            # the deeds each creditor received (the cash is in the money moved, after this)
+            taken: dict[str, list[Msg]] = {}
+            for section, key, before, after in receipt.effects.changes:
+                if section == "owner" and before == player and isinstance(key, int):
+                    name = edition.squares[key].name
+                    taken.setdefault(after or "bank", []).append(Msg("name", {"name": name}, name))
+            if not taken:
+                return Msg("did_bankruptcy", {"player": player}, f"{player} is bankrupt")
+            parts = [Msg("did_deeds_to", {"taker": account_msg(taker), "deeds": joined(deeds)},
+                         f"{joined(deeds).english} → {taker}") for taker, deeds in taken.items()]
+            return Msg("did_bankruptcy_deeds", {"player": player, "deeds": joined(parts)},
+                       f"{player} is bankrupt; deeds: {joined(parts).english}")
         case PassGo() | BankPays() | FreeParking() | CollectFromEachPlayer() if got:
             return Msg("did_receive", {"player": player, "amount": t.fmt(got)}, f"{player} receives {got}")
         case PayTax() | PayBank() | JailFine() | Repairs() | PayEachPlayer():
