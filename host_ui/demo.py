@@ -274,9 +274,9 @@ class TableDriver:
     def _op_use_jail_card(self, op: Op) -> None:
         self._context(op["player"])
         self.choose("use_jail_card")
-        self.expect_screen("choose")
-        ids = [o.id for o in self.terminal.view.options]
-        self.choose(op.get("deck") or ids[0])
+        if self.terminal.view.screen == "choose":  # both cards held: which one (one held: no question)
+            ids = [o.id for o in self.terminal.view.options]
+            self.choose(op.get("deck") or ids[0])
         self.confirm(op["player"])
 
     def _look(self, square: int) -> str | None:
@@ -341,21 +341,24 @@ class TableDriver:
         if "price" in op:
             self._own_deed(op, "build_price")
             self.type_number(op["price"])
-        else:
-            self._own_deed(op, "build")
-        self.confirm(op["player"])
+            return self.confirm(op["player"])
+        self._own_deed(op, "build")  # the button names the amount: it commits
+        self.settle(op["player"])
 
     def _op_sell_building(self, op: Op) -> None:
-        self._own_deed(op, "sell_whole" if op.get("whole") else "sell_building")
-        self.confirm(op["player"])
+        if op.get("whole"):
+            self._own_deed(op, "sell_whole")
+            return self.confirm(op["player"])
+        self._own_deed(op, "sell_building")
+        self.settle(op["player"])
 
     def _op_mortgage(self, op: Op) -> None:
         self._own_deed(op, "mortgage")
-        self.confirm(op["player"])
+        self.settle(op["player"])
 
     def _op_unmortgage(self, op: Op) -> None:
         self._own_deed(op, "unmortgage")
-        self.confirm(op["player"])
+        self.settle(op["player"])
 
     def _banker(self) -> None:
         self.tap(BANKER_UID)

@@ -128,7 +128,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     _tap(term, clock, deed_uid(9))
     _tap(term, clock, player_uid(2))
     snap("own_deed", "own_deed")
-    term.choose("mortgage")  # houses on the group: refused, with the rule's (long) message
+    term.choose("mortgage")  # greyed out (houses on the group), chosen anyway: the rule's (long) message
     snap("own_deed_refused", "own_deed")
     reset()
     _tap(term, clock, deed_uid(15))
@@ -234,6 +234,15 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         term.choose(option)
     snap("new_game_naming", "new_game")
     reset()
+    # each mode's explanation, whole
+    _tap(term, clock, BANKER_UID)
+    term.choose("new_game")
+    for seat in (1, 2):
+        _tap(term, clock, player_uid(seat))
+    for _ in range(3):
+        term.choose("mode")
+        snap(f"new_game_mode_{term.screen.mode}", "new_game")  # type: ignore[attr-defined]
+    reset()
     # Bankruptcy of the debtor (to another player, with a mortgaged deed: the lift-now screen).
     debtor = d
     if game.raw_state.debts_of(debtor):
@@ -310,6 +319,19 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
                        restore=lambda: Game.open(tmp / "never.db", key=KEY))  # shown, not chosen
     assert damaged.view.screen == "damaged"
     scenes.append(Scene("damaged", damaged.view, None))
+
+    # A time-limited game in play, ten minutes before its end: the time left on idle, and the warning.
+    timed = Game.create(tmp / f"timed-{language}.db", "fr", PLAYERS, mode="time_limit",
+                        dealt={a: [1, 3], b: [6, 8], c: [37, 39], d: [5, 15]}, length_minutes=60, key=KEY)
+    timed.gain_jail_card(a, "chance")  # its holder named on idle
+    play = FakeClock(0.0)
+    timed.play_clock.start(play)
+    timed_term = _terminal(timed, language, clock, tmp=tmp)
+    timed_term.tick()
+    snap("idle_time_left", "idle", on=timed_term)
+    play.advance(50 * 60)
+    timed_term.tick()
+    snap("idle_time_warning", "idle", on=timed_term)
 
     # A finished time-limited game, for the standings and the chart.
     over = Game.create(tmp / f"over-{language}.db", "fr", PLAYERS, mode="time_limit",

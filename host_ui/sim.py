@@ -168,7 +168,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     - Without a log: resumes the current game (with a notice on screen), or creates one with ``edition`` and
       ``players`` when there is none or ``new_game`` is set (checked before anything changes).
     - ``headless``: SDL's dummy video driver, no sound; without a log, stops after ``max_seconds`` (default 1).
-    - ``size``: the terminal's logical screen (480x320, 800x480, 1024x600, 1280x720); ``rotation``: 0/90/180/270.
+    - ``size``: the terminal's screen (480x320, 800x480, 1024x600, 1280x720); ``rotation``: 0/90/180/270, how the
+      device's panel is mounted. The window shows what a person in front of that device sees: at 90 and 270 the
+      portrait layout (the size turned: 320x480...), upright in a portrait window; at 180 the landscape one.
       The window is shrunk to fit the desktop it opens on (``desktop``: its size, default from SDL).
     - ``language``: ``fr``, ``en`` or ``uk`` (default: the configuration's); ``screenshot``: save the last window
       picture there (PNG), through the output guard of every command (:mod:`host_ui.shell.outputs`): a new file,
@@ -296,6 +298,9 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         on_terminal(terminal)
     keeper = BackupKeeper(backups, config.storage.backup_every if config is not None else 20,
                           config.storage.backups_kept if config is not None else 5)
+    if rotation in (90, 270) and size[0] > size[1]:  # a panel mounted upright: the portrait layout, as seen
+        size = (size[1], size[0])
+    rotation = 0  # the picture as the person sees it (the device turns it for its panel; the sim has no panel)
     panel = panel_size(size, rotation)
     window_size = (panel[0] + TRAY_W, max(panel[1] + READER_H, 600))
     if desktop is None and not headless:

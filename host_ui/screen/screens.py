@@ -47,7 +47,8 @@ from terminal.table.view import Msg, Option, PlayerLine
 def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     wide = landscape(body)
-    strip_h = c.px(FOOTER) if wide else c.px(FOOTER) + c.px(24)
+    timed = view.time_left is not None  # a time-limited game: its play time left and its end, a line of its own
+    strip_h = c.px(FOOTER) if wide else c.px(FOOTER) + c.px(24) + (c.px(36) if timed else 0)
     tiles, strip = split_v(body, 1, -strip_h, gap=c.px(6))
     players = view.players
     if not players:
@@ -61,13 +62,19 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
                                    hotels=Msg("ui_bank_hotels", {"n": view.bank_hotels})) if stock else ""
     if view.pot is not None:
         info = ctx.t("ui_stock_and_pot", stock=info, pot=ctx.t("ui_pot", amount=ctx.fmt(view.pot)))
+    if timed and wide:  # first, on the lines of the bank's stock
+        left = ctx.msg(view.time_left)
+        info = ctx.t("ui_stock_and_pot", stock=left, pot=info) if info else left
     if wide:
         info_rect, buttons = split_h(strip, 1.1, 1.4, gap=c.px(6))
+    elif timed:
+        time_rect, info_rect, buttons = split_v(strip, -c.px(34), -c.px(22), 1, gap=c.px(2))
+        c.paragraph(time_rect, ctx.msg(view.time_left), 13, theme.MUTED, role="time_left", min_size=8, max_lines=2)
     else:
         info_rect, buttons = split_v(strip, -c.px(22), 1, gap=c.px(2))
     if wide:
         c.paragraph(info_rect, info.replace("   ·   ", "\n"), 13, theme.MUTED, role="bank_info", min_size=8,
-                    max_lines=2)
+                    max_lines=3 if timed else 2)
     else:
         c.text(info_rect, info, 13, theme.MUTED, role="bank_info", min_size=8)
     options = list(view.options)
@@ -87,8 +94,16 @@ def _player_tile(c: Canvas, cell: pygame.Rect, ctx: Context, line: PlayerLine) -
     pygame.draw.rect(c.surface, colour, stripe, border_top_left_radius=c.px(8), border_bottom_left_radius=c.px(8))
     inner = pygame.Rect(cell.x + c.px(14), cell.y + c.px(4), cell.w - c.px(20), cell.h - c.px(8))
     name_h = max(c.px(16), inner.h // 4)
-    debt_h = max(c.px(14), inner.h // 5) if (line.debts or line.bankrupt) else 0
+    jail = bool(line.jail_cards) and not line.bankrupt  # who holds a Get Out of Jail Free card: under the cash
+    debt_h = max(c.px(14), inner.h // 5) if (line.debts or line.bankrupt or jail) else 0
     name_rect, cash_rect, debt_rect = split_v(inner, -name_h, 1, -debt_h)
+    if jail and line.debts:
+        debt_rect, jail_rect = split_h(debt_rect, 1, 1, gap=c.px(4))
+    elif jail:
+        jail_rect = debt_rect
+    if jail:
+        c.text(jail_rect, ctx.t("ui_jail_card_badge", count=line.jail_cards), 12, theme.MUTED, role="jail_card",
+               align="center", min_size=8)
     c.text(name_rect, line.name, 16 * max(1.0, cell.h / c.px(90)), colour, bold=True, role="player_name",
            min_size=10)
     if line.bankrupt:
@@ -805,10 +820,12 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     else:
         c.paragraph(rest, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
     hint = (view.extra or {}).get("mode_hint")
-    if hint is not None:  # what the chosen mode means, in one line (two on a small screen)
-        hint_rect, options_rect = split_v(options_rect, -max(c.px(22), 2 * theme.font(MIN_TEXT_PX).get_linesize()),
-                                          1, gap=c.px(4))
-        c.paragraph(hint_rect, ctx.msg(hint), 12, theme.WARN, role="mode_hint", min_size=9, max_lines=2)
+    if hint is not None:  # what the chosen mode means, whole: on as many lines as it takes (three at most)
+        text = ctx.msg(hint)
+        lines = 1 if c.fits(text, options_rect.w, c.px(22), 12, min_size=9) else 3
+        hint_h = max(c.px(22), lines * theme.font(MIN_TEXT_PX).get_linesize())
+        hint_rect, options_rect = split_v(options_rect, -hint_h, 1, gap=c.px(4))
+        c.paragraph(hint_rect, text, 12, theme.WARN, role="mode_hint", min_size=9, max_lines=3)
     pager = option_grid(c, options_rect, others, ctx, min_w=150, min_h=34, max_h=48)
     extra: list[FooterItem] = [(ctx.msg(o.label), ("choose", o.id), theme.OK, 1.3) for o in start]
     if not extra or not start[0].enabled:

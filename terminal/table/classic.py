@@ -24,11 +24,11 @@ from terminal.bank.operations import (
     Unmortgage,
     UseJailCard,
 )
-from terminal.bank.state import MODES
+from terminal.bank.state import HOTEL, MODES
 from terminal.errors import GameError
 from terminal.table.i18n import N_, OPTIONS
 from terminal.table.screens.base import ChoiceNext, KeypadNext, PlayerTap, Table
-from terminal.table.screens.decks import pick_deck_card
+from terminal.table.screens.decks import has_card, pick_deck_card
 from terminal.table.screens.deeds import BuildPrice, OwnDeed, rent, rent_shown, rent_why
 from terminal.table.screens.player import amount_option
 from terminal.table.screens.trade import Partner
@@ -40,6 +40,15 @@ def tax_squares(edition: Edition) -> tuple[int, int]:
     on every classic edition)."""
     taxes = [s.index for s in edition.squares if s.kind == "tax"]
     return taxes[0], taxes[-1]
+
+
+def _refusal(t: Table, op: Operation) -> Msg | None:
+    """Why the rules refuse ``op`` now (the Bank's refusal of its preview, as its message), or None."""
+    try:
+        t.preview(op)
+    except GameError as exc:
+        return Msg(exc.code, dict(exc.params or {}), str(exc), exact=True)
+    return None
 
 
 def _tax_purpose(edition: Edition, square: int) -> Msg:
@@ -72,7 +81,9 @@ class ClassicBoard:
         owner = state.owner.get(square)
         shown = None
         if owner and deed.kind != "utility" and not state.mortgaged.get(square):
-            other = payer if payer and payer != owner else next((p for p in state.players if p != owner), None)
+            # a player still in the game: a bankrupt seat pays no rent (the Bank refuses it)
+            other = payer if payer and payer != owner else next((p for p in state.active_players() if p != owner),
+                                                                None)
             try:
                 shown = t.bank.rent(other, square).amount if other else None
             except GameError:
@@ -85,8 +96,9 @@ class ClassicBoard:
     def owned_deed_title(self, t: Table, square: int, owner: str, dice: int | None,
                          card: str | None) -> tuple[Msg, list[Option]]:
         """The rent shown with its reason (none on a mortgaged deed); a railroad's or a utility's rent card."""
+        sell = Option("sell_deed", Msg("opt_sell_deed", {}, "Sell to a player"))
         if t.bank.current.mortgaged.get(square):
-            return Msg("deed_tap_player", {}, "Tap the player's card"), []
+            return Msg("deed_tap_player", {}, "Tap the player's card"), [sell]
         kind = t.bank.edition.squares[square].kind
         shown = rent_shown(t, square, owner, dice, card)
         why = rent_why(shown)
@@ -98,11 +110,11 @@ class ClassicBoard:
         else:
             title = Msg("deed_rent_why_tap_payer", {"rent": t.fmt(shown.amount), "why": why},
                         f"Rent {shown.amount} ({why.english}): payer, tap your card")
-        options = []
-        if kind == "railroad":
+        options = [sell]
+        if kind == "railroad" and has_card(t.bank.edition, "nearest_railroad"):
             options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
                                   selected=card == "nearest_railroad"))
-        if kind == "utility":
+        if kind == "utility" and has_card(t.bank.edition, "nearest_utility"):
             options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
                                   selected=card == "nearest_utility"))
         return title, options
@@ -117,20 +129,46 @@ class ClassicBoard:
 
     def own_deed_options(self, t: Table, square: int, player: str) -> list[Option]:
         """Build, sell a building or the whole group's, build at an auction price (a street); mortgage, lift the
-        mortgage. In debt: nothing that spends."""
+        mortgage. Each button that commits names what it does and its amount ("Build a hotel −200 €", "Sell the
+        hotel (→ 4 houses) +100 €"); what the rules refuse now is greyed out (the Bank's preview says so: no
+        building to sell, a deed not mortgaged, uneven building). In debt: nothing that spends."""
         in_debt = t.in_debt(player)
+        level = t.bank.current.level.get(square, 0)
+
+        def committing(option_id: str, label: Msg, op: Operation, spends: bool = False) -> Option:
+            if spends and in_debt:
+                return Option(option_id, label, enabled=False)
+            why = _refusal(t, op)
+            if why is not None:
+                return Option(option_id, label, enabled=False, why=why)
+            return amount_option(t, option_id, label, op, player)
         options = []
         if t.bank.edition.squares[square].kind == "street":
-            options += [Option("build", Msg("opt_build", {}, "Build"), enabled=not in_debt),
-                        Option("sell_building", Msg("opt_sell_building", {}, "Sell a building")),
-                        Option("sell_whole", Msg("opt_sell_whole", {}, "Sell the whole group")),
-                        Option("build_price", Msg("opt_build_price", {}, "Build at an auction price"),
-                               enabled=not in_debt)]
-        options += [Option("mortgage", Msg("opt_mortgage", {}, "Mortgage")),
-                    Option("unmortgage", Msg("opt_unmortgage", {}, "Lift the mortgage"), enabled=not in_debt)]
+            hotel_next, hotel = level == t.bank.config.houses_before_hotel, level == HOTEL
+            options += [
+                committing("build", Msg("opt_build_hotel" if hotel_next else "opt_build_house", {},
+                                        "Build a hotel" if hotel_next else "Build a house"),
+                           Build(player, square), spends=True),
+                committing("sell_building", Msg("opt_sell_hotel" if hotel else "opt_sell_house", {},
+                                                "Sell the hotel (→ 4 houses)" if hotel else "Sell a house"),
+                           SellBuilding(player, square)),
+                Option("sell_whole", Msg("opt_sell_whole", {}, "Sell the whole group"),
+                       enabled=(whole := _refusal(t, SellBuilding(player, square, whole=True))) is None, why=whole),
+                Option("build_price", Msg("opt_build_price", {}, "Build at an auction price"), enabled=not in_debt)]
+        options += [committing("mortgage", Msg("opt_mortgage", {}, "Mortgage"), Mortgage(player, square)),
+                    committing("unmortgage", Msg("opt_unmortgage", {}, "Lift the mortgage"),
+                               Unmortgage(player, square), spends=True)]
+        deed = t.bank.edition.squares[square]
+        if options[-1].enabled:  # the interest said on the button that commits: "(200 € + 10 % 20 €) −220 €"
+            interest = ten_percent(deed.mortgage, t.bank.config.rounding)
+            why = Msg("opt_unmortgage_interest", {"value": t.fmt(deed.mortgage), "interest": t.fmt(interest)},
+                      "Lift the mortgage (value + 10 %)")
+            options[-1] = amount_option(t, "unmortgage", why, Unmortgage(player, square), player)
         return options
 
     def own_deed_chosen(self, t: Table, square: int, player: str, option_id: str) -> None:
+        """A button that names its amount commits (as the GO salary's does; undo is one menu away); selling the
+        whole group's buildings is confirmed."""
         name = t.deed_name(square)
         ops: dict[str, tuple[Operation, str, str]] = {
             "build": (Build(player, square), N_("purpose_build"), f"Building on {name}"),
@@ -145,7 +183,9 @@ class ClassicBoard:
             return t.ask_number(Msg("keypad_price", {}, "Auction price"), BuildPrice(player, square), player=player,
                                 purpose=Msg("purpose_build", {"deed": name}, f"Building on {name}"), square=square)
         op, code, english = ops[option_id]
-        t.ask_confirm(op, Msg(code, {"deed": name}, english), confirm_by=(player,))
+        if option_id == "sell_whole":
+            return t.ask_confirm(op, Msg(code, {"deed": name}, english), confirm_by=(player,))
+        t.commit_or_confirm(op, Msg(code, {"deed": name}, english), (player,))
 
     def player_options(self, t: Table, player: str) -> list[Option]:
         """The most used first (they fill the first page; F1 stays the GO salary); in debt, the ways to raise money
@@ -189,10 +229,13 @@ class ClassicBoard:
         elif option_id == "luxury_tax":  # the button names the amount: it commits
             t.commit_or_confirm(PayTax(player, luxury), _tax_purpose(edition, luxury), (player,))
         elif option_id == "use_jail_card":
-            # Always ask which card: the player knows which deck's card they hold.
+            # Which deck's card, asked only when the player holds both (they know which one they hand back).
             held = t.bank.current.jail_cards_of(player)
-            t.ask_choice(Msg("purpose_use_jail_card", {}, "Leaving jail with the card"),
-                     [Option(d, Msg(OPTIONS[d], {}, d)) for d in held], JailDeck(player))
+            if len(held) == 1:
+                JailDeck(player).chosen(t, held[0])
+            else:
+                t.ask_choice(Msg("purpose_use_jail_card", {}, "Leaving jail with the card"),
+                             [Option(d, Msg(OPTIONS[d], {}, d)) for d in held], JailDeck(player))
         elif option_id == "trade":
             t.ask_choice(Msg("choose_partner", {}, "With whom? Tap their card"), [], Partner(player))
         elif option_id == "repairs":
@@ -238,6 +281,14 @@ class ClassicBoard:
         if isinstance(op, Build) and op.price is not None:
             return (Msg("why_shortage_price", {"price": t.fmt(op.price)},
                         "price set at a building auction (housing shortage)"),)
+        if isinstance(op, Repairs):  # "6 houses × 25 € + 1 hotel × 100 €"
+            houses, hotels = 0, 0
+            for sq in t.bank.current.deeds_of(op.player):
+                level = t.bank.current.level.get(sq, 0)
+                houses, hotels = (houses, hotels + 1) if level == HOTEL else (houses + level, hotels)
+            return (Msg("why_repairs", {"houses": houses, "per_house": t.fmt(op.per_house), "hotels": hotels,
+                                        "per_hotel": t.fmt(op.per_hotel)},
+                        f"{houses} house(s) × {op.per_house} + {hotels} hotel(s) × {op.per_hotel}"),)
         if isinstance(op, PayTax) and op.choice == "percent":
             return (Msg("why_percent_tax", {"player": op.player}, "10 % of worth"),)
         if isinstance(op, Trade):

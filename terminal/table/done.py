@@ -10,6 +10,7 @@ from terminal.bank.operations import (
     Buy,
     CollectFromEachPlayer,
     DeclareBankruptcy,
+    EndGame,
     EventMovement,
     FreeParking,
     GainJailCard,
@@ -41,7 +42,9 @@ def done_message(t: Table, receipt: Receipt | None) -> Msg:
     language = t.settings.language
     moved = ", ".join(f"{account_label(p, language)} → {account_label(q, language)} {t.fmt(a)}" for p, q, a in
                       (receipt.postings if receipt else ()))
-    what = what_happened(t, receipt) if receipt is not None else None
+    if receipt is None:
+        return Msg("done_time_up", {}, "Play time is up: the game is over, the richest player wins.")
+    what = what_happened(t, receipt)
     if receipt is not None and not isinstance(receipt.operation, Undo | DeclareBankruptcy):
         # a charge beyond the payer's cash: the done message says who owes what to whom now
         owed: dict[tuple[str, str], int] = {}
@@ -89,6 +92,11 @@ def what_happened(t: Table, receipt: Receipt) -> Msg | None:
             if level > t.bank.config.houses_before_hotel:
                 return Msg("did_build_hotel", {"deed": deed, "amount": t.fmt(paid)}, f"Built on {deed}")
             return Msg("did_build_house", {"deed": deed, "amount": t.fmt(paid), "n": level}, f"Built on {deed}")
+        case SellBuilding(square=sold, whole=whole) if not whole and (
+                t.bank.current.level.get(sold, 0) == t.bank.config.houses_before_hotel):
+            return Msg("did_sell_hotel", {"deed": deed, "amount": t.fmt(got),
+                                          "houses": t.bank.config.houses_before_hotel},
+                       f"Hotel on {deed} sold: {t.bank.config.houses_before_hotel} houses again")
         case SellBuilding():
             return Msg("did_sell_building", {"deed": deed, "amount": t.fmt(got)}, f"Sold on {deed}")
         case Mortgage():
@@ -102,8 +110,21 @@ def what_happened(t: Table, receipt: Receipt) -> Msg | None:
             return Msg("did_gain_jail_card", {"player": player}, f"{player} keeps a Get Out of Jail Free card")
         case UseJailCard():
             return Msg("did_use_jail_card", {"player": player}, f"{player} leaves jail with the card")
+        case EndGame():
+            return Msg("did_end_game", {}, "the game is over: the richest player wins")
         case DeclareBankruptcy():
-            return Msg("did_bankruptcy", {"player": player}, f"{player} is bankrupt")
+            # the deeds each creditor received (the cash is in the money moved, after this)
+            taken: dict[str, list[Msg]] = {}
+            for section, key, before, after in receipt.effects.changes:
+                if section == "owner" and before == player and isinstance(key, int):
+                    name = edition.squares[key].name
+                    taken.setdefault(after or "bank", []).append(Msg("name", {"name": name}, name))
+            if not taken:
+                return Msg("did_bankruptcy", {"player": player}, f"{player} is bankrupt")
+            parts = [Msg("did_deeds_to", {"taker": account_msg(taker), "deeds": joined(deeds)},
+                         f"{joined(deeds).english} → {taker}") for taker, deeds in taken.items()]
+            return Msg("did_bankruptcy_deeds", {"player": player, "deeds": joined(parts)},
+                       f"{player} is bankrupt; deeds: {joined(parts).english}")
         case PassGo() | BankPays() | FreeParking() | CollectFromEachPlayer() if got:
             return Msg("did_receive", {"player": player, "amount": t.fmt(got)}, f"{player} receives {got}")
         case PayTax() | PayBank() | JailFine() | Repairs() | PayEachPlayer():

@@ -32,7 +32,8 @@ Flows, each ending in one committed operation or in nothing:
   card, then the payer's or buyer's card); three for a Chance or Community Chest card with a fixed amount.
   An explicit confirmation stays where a mistake costs more: a typed amount, a payment that creates a debt
   (it says what is paid and what stays owed), a second GO salary within the window, a trade, bankruptcy
-  (it lists what each creditor receives and the debts it ends), undo, building, selling and mortgages. OK or
+  (it lists what each creditor receives and the debts it ends), undo, selling a whole group's buildings (a
+  building, a sale of one, a mortgage and its lifting commit on the button that names the amount). OK or
   the acting player's card tapped again commits it; cancel drops it. Beeps come after the commit: one
   sound per action (``accepted`` for a tap that moves the flow on, ``success``/``bankruptcy``/``game_over``
   for a commit, ``refused`` for a refusal, which also shows the rule's message and changes nothing). The
@@ -65,6 +66,7 @@ from terminal.table.i18n import N_, translate
 from terminal.table.screens import may_go
 from terminal.table.screens.banker import Banker, ask_undo
 from terminal.table.screens.base import (
+    AfterCommit,
     Board,
     ChoiceNext,
     Common,
@@ -86,6 +88,10 @@ from terminal.table.screens.new_game import start_new_game
 from terminal.table.screens.pin import Pin, pin_wait, pin_wait_msg
 from terminal.table.settings import CardLookup, Damage, GameFactory, Sounds, TerminalSettings
 from terminal.table.view import Msg, Option, PlayerLine, View
+from terminal.table.words import duration_msg
+
+#: The warnings before the end of a time-limited game, in seconds of play left (10 minutes, 1 minute).
+TIME_WARNINGS = (600, 60)
 
 
 class Terminal:
@@ -138,6 +144,8 @@ class Terminal:
         self._guard_until = 0.0
         self._view: View | None = None
         self._kept_at: float | None = None
+        self._time_shown: int | None = None  # the play time left as last shown (minutes; seconds in the last one)
+        self._warned: set[int] = set()  # the warnings before the end already given (TIME_WARNINGS)
         if damage is not None:
             self.dialog = Damaged(damage.problem, damage.backup, at_startup=game is None)
         elif game is not None and game.is_over():
@@ -253,6 +261,9 @@ class Terminal:
         if option_id not in options:
             return self.refuse(Msg("option_unknown", {"option": option_id}, "Unknown choice."))
         if not options[option_id].enabled:
+            why = options[option_id].why
+            if why is not None:
+                return self.refuse(why)
             return self.refuse(Msg("not_allowed_now", {"what": option_id}, f"Not possible here: {option_id}."))
         self.dialog.on_option(self, option_id)
 
@@ -302,10 +313,30 @@ class Terminal:
             try:
                 if self.game.play_clock.tick() is not None:
                     self._after_commit(None)
+                else:
+                    self._time_passes()
             except GameError:
                 pass
         if self.game is not None and self.damage is None:
             self.game.maintain()  # the chart's summary, a bounded step (never raises; beeps and commits came first)
+
+    def _time_passes(self) -> None:
+        """A time-limited game's play time left: shown again when its shown figure changes (each minute, each
+        second of the last one); a warning, with the ``alert`` beep, once at each of :data:`TIME_WARNINGS`."""
+        left = self.bank.play_clock.time_left()
+        if left is None:
+            return
+        shown = left if left < 60 else -(-left // 60) + 1000  # the minutes begun, as shown
+        if shown != self._time_shown:
+            self._time_shown = shown
+            self.changed()
+        due = [w for w in TIME_WARNINGS if left <= w and w not in self._warned]
+        if due:
+            self._warned.update(due)
+            self.beep("alert")
+            self.say(Msg("time_warning", {"left": duration_msg(left)},
+                         f"{duration_msg(left).english} of play left: then the game ends, the richest player wins."),
+                     "error")
 
     def _time_out(self) -> None:
         """A timeout drops the step in progress, except a trade or an auction already set up: the first
@@ -348,8 +379,20 @@ class Terminal:
             base.update({"bank_houses": state.bank["houses"] if stock else None,
                          "bank_hotels": state.bank["hotels"] if stock else None,
                          "pot": state.cash["pot"] if self.game.config.jackpot else None,
-                         "edition": self.game.edition.name, "game_over": self.game.is_over()})
+                         "edition": self.game.edition.name, "game_over": self.game.is_over(),
+                         "time_left": self._time_left_msg()})
         return base
+
+    def _time_left_msg(self) -> Msg | None:
+        """The play time left of a time-limited game in play, and what its end does (None otherwise)."""
+        game = self.game
+        if game is None or game.mode != "time_limit" or game.is_over():
+            return None
+        left = game.play_clock.time_left()
+        if left is None:
+            return None
+        return Msg("time_left", {"left": duration_msg(left)},
+                   f"Play time left: {duration_msg(left).english}; then the game ends, the richest player wins")
 
     def _players(self) -> tuple[PlayerLine, ...]:
         if self.game is None:
@@ -364,7 +407,7 @@ class Terminal:
                 creditor = "bank" if d.creditor == "pot" else d.creditor
                 owed[creditor] = owed.get(creditor, 0) + d.amount
             lines.append(PlayerLine(name, seat, state.cash[name], self.game.worth(name), tuple(owed.items()),
-                                    name in state.bankrupt_list))
+                                    name in state.bankrupt_list, len(state.jail_cards_of(name))))
         return tuple(lines)
 
     # ------------------------------------------------------------------------------------------------------
@@ -450,7 +493,8 @@ class Terminal:
 
     def ask_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (), warning: Msg | None = None,
                     double: bool = False, card_only: bool = False, rent: RentAsk | None = None,
-                    preview: Preview | None = None, back: Screen | None = None) -> None:
+                    preview: Preview | None = None, back: Screen | None = None,
+                    then: AfterCommit | None = None) -> None:
         """Show a pending operation, computed by the Bank (``preview``, computed here when not given: a refusal is
         shown at once and nothing changes). A charge larger than the payer's cash says what is paid and what stays
         owed. Confirmed, that very computation is committed."""
@@ -461,7 +505,7 @@ class Terminal:
                 return self.refuse_error(exc)
         pending = pending_of(self, preview, purpose, confirm_by, warning)
         self.go(Confirm(pending=pending, shown_at=self.clock(), double=double, card_only=card_only, rent=rent,
-                        back=back))
+                        back=back, then=then))
 
     def commit_or_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (),
                           uid: str | None = None, rent: RentAsk | None = None, preview: Preview | None = None) -> None:
@@ -480,7 +524,7 @@ class Terminal:
     def preview(self, op: Operation) -> Preview:
         return self.bank.preview(op)
 
-    def commit(self, preview: Preview, uid: str | None = None) -> None:
+    def commit(self, preview: Preview, uid: str | None = None, then: AfterCommit | None = None) -> None:
         """Commit ``preview`` (computed again by the Bank only if the journal moved since); the done message says
         what moved. A refusal (the game moved since the preview) goes back to idle with the Bank's message; a file
         that cannot be written stops payments."""
@@ -493,10 +537,17 @@ class Terminal:
             return self.refuse_error(exc)
         if isinstance(receipt.operation, PassGo):
             self._last_go[receipt.operation.player] = self.clock()
+        elif isinstance(receipt.undone, PassGo):  # an undone salary was not collected: no second-GO warning
+            self._last_go.pop(receipt.undone.player, None)
         if uid is not None:
             self._guard_uid, self._guard_until = uid, self.clock() + self.settings.retap_guard_s
         self.go_idle()
         self._after_commit(receipt)
+        if then is not None and not self.bank.is_over() and self.damage is None:
+            done, kind = self.message, self.message_kind
+            then.after(self)
+            if self.message is None:  # the next screen said nothing of its own: the done message stays
+                self.say(done, kind) if done is not None else None
 
     def _after_commit(self, receipt: Receipt | None) -> None:
         """The beep of a commit (``receipt`` None: the end of a time-limited game, recorded by the clock), and the
@@ -547,6 +598,8 @@ class Terminal:
             self.game.close()
         self.game, self.damage, self.restore = game, None, None
         self._last_go.clear()
+        self._warned.clear()
+        self._time_shown = None
 
     def last_go(self, player: str) -> float | None:
         return self._last_go.get(player)

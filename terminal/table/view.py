@@ -34,17 +34,20 @@ class Msg:
 
 @dataclass(frozen=True)
 class Option:
-    """A choice on screen (also reachable by a function key). ``id`` is what :meth:`Terminal.choose` takes."""
+    """A choice on screen (also reachable by a function key). ``id`` is what :meth:`Terminal.choose` takes;
+    ``why``: why a greyed-out option cannot apply now (the rule's message, shown when it is chosen anyway)."""
 
     id: str
     label: Msg
     enabled: bool = True
     selected: bool = False
+    why: Msg | None = None
 
 
 @dataclass(frozen=True)
 class PlayerLine:
-    """One player on the balances panel: ``cash`` (int), ``debts`` [(creditor, amount)], ``bankrupt``."""
+    """One player on the balances panel: ``cash`` (int), ``debts`` [(creditor, amount)], ``bankrupt``,
+    ``jail_cards``: the Get Out of Jail Free cards they hold (0 to 2)."""
 
     name: str
     seat: int
@@ -52,6 +55,7 @@ class PlayerLine:
     worth: int
     debts: tuple[tuple[str, int], ...] = ()
     bankrupt: bool = False
+    jail_cards: int = 0
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,8 @@ class View:
     """Everything one screen shows. ``screen`` names the screen and its layout (a key of
     :data:`terminal.table.screens.SCREENS`); ``message`` is the last feedback with its ``message_kind`` (info,
     success, error); ``bank_houses`` and ``bank_hotels``: the Bank's stock of buildings (None without a game, and
-    on a board without buildings); ``pot``: the Free Parking pot (None without the jackpot rule)."""
+    on a board without buildings); ``pot``: the Free Parking pot (None without the jackpot rule); ``time_left``: the
+    play time left of a time-limited game and what happens at its end, in words (None in other games)."""
 
     screen: str
     title: Msg
@@ -129,5 +134,6 @@ class View:
     edition: str = ""
     language: str = "fr"
     game_over: bool = False
+    time_left: Msg | None = None
     #: Counts the screens shown: an input carries the version of the screen it was aimed at.
     screen_version: int = 0

@@ -60,3 +60,15 @@ def describe_undo(op: Operation, edition: Edition, plain: bool = False) -> Msg:
     if not who:
         return Msg("purpose_undo_plain", {"what": what}, f"Undo: {english}")
     return Msg("purpose_undo", {"what": what, "who": who}, f"Undo: {english} ({who})")
+
+
+def duration_msg(seconds: int) -> Msg:
+    """A play time (whole seconds, 0 or more) in words: "1 h 25 min", "25 min" (the minutes begun count: 24 min
+    10 s reads "25 min", so the time shown never runs out before the end), "45 s" in the last minute."""
+    if seconds < 60:
+        return Msg("dur_s", {"s": seconds}, f"{seconds} s")
+    minutes = -(-seconds // 60)
+    hours, minutes = divmod(minutes, 60)
+    if not hours:
+        return Msg("dur_min", {"min": minutes}, f"{minutes} min")
+    return Msg("dur_h_min", {"h": hours, "min": f"{minutes:02d}"}, f"{hours} h {minutes:02d} min")

@@ -421,3 +421,18 @@ def test_a_seat_is_named_on_the_pc_keyboard_in_the_simulator(pg, tmp_path):
     assert run_sim(headless=True, data_dir=tmp_path / "data", key=KEY, max_seconds=0.1, language="fr",
                    on_start=script) == 0
     assert seen == {"seats": ["Zoé", "Chien"], "editing": None}
+
+
+@pytest.mark.parametrize("rotation, shown", [(90, (320, 480)), (270, (320, 480)), (180, (480, 320))])
+def test_a_rotated_device_is_simulated_as_it_is_seen(pg, tmp_path, rotation, shown):
+    # a 480x320 panel mounted upright shows the portrait layout, upright: the simulator's window shows that
+    from host_ui.sim import run_sim
+    seen = {}
+    shot = tmp_path / f"rot{rotation}.png"
+    code = run_sim(None, headless=True, data_dir=tmp_path / "data", key=KEY, size=(480, 320), rotation=rotation,
+                   max_seconds=0.2, screenshot=shot, on_start=lambda app: seen.update(app=app))
+    assert code == 0
+    app = seen["app"]
+    assert app.renderer.size == shown and app.renderer.rotation == 0
+    assert shot.stat().st_size > 1000
+    assert app.frame is not None and app.frame.surface.get_size() == shown

@@ -181,7 +181,8 @@ def test_a_refusal_of_the_rules_shows_the_rule_and_changes_nothing(table):
     before = table.game.state()
     d.tap(deed_uid(3))
     d.tap(ANN)
-    d.choose("build")
+    assert not next(o for o in table.view.options if o.id == "build").enabled, "greyed out: the rules refuse it"
+    table.terminal.choose("build")  # chosen anyway (a function key): the rule's message
     assert table.view.message.code == "build_uneven"
     assert "Boulevard de Belleville" in table.view.message.english
     assert table.beeps()[-1] == "refused" and table.game.state() == before
@@ -205,15 +206,16 @@ def test_second_go_salary_within_the_window_asks_again(table):
     assert table.view.screen == "idle" and table.game.cash("Ann") == 2100
 
 
-def test_rent_on_a_utility_asks_the_dice(table):
+def test_rent_on_a_utility_asks_the_dice(make_game):
+    table = Table(make_game, edition="us")  # its Chance deck has the "nearest utility" card (the French has not)
     d = table.driver
     table.game.buy("Bob", 12)
     d.tap(deed_uid(12))
     assert table.view.screen == "keypad"
     d.type_number(9)
-    assert table.view.screen == "deed" and table.view.title.params["rent"] == "36\u00a0€"
+    assert table.view.screen == "deed" and table.view.title.params["rent"] == table.terminal.fmt(36)
     d.choose("rent_utility_card")
-    assert table.view.title.params["rent"] == "90\u00a0€"
+    assert table.view.title.params["rent"] == table.terminal.fmt(90)
     d.tap(ANN)
     assert table.game.cash("Bob") == 1500 - 150 + 90
 

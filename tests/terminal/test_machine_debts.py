@@ -148,3 +148,16 @@ def test_two_debts_to_one_creditor_show_as_one_sum(table):
     table.driver.button("cancel")
     line = next(p for p in table.view.players if p.name == "Bob")
     assert line.debts == (("Ann", owed),)
+
+
+def test_a_bankruptcy_done_message_names_the_deeds_each_creditor_received(table):
+    g = table.game
+    g.buy("Bob", 1), g.buy("Bob", 3), g.pay_bank("Bob", 2000)
+    d = table.driver
+    d.tap(BOB)
+    d.choose("bankruptcy")
+    d.button("confirm")
+    assert "Bob" in g.current.bankrupt_list
+    said = text(table.view.message, "en").replace(NBSP, " ")
+    assert "Bob is bankrupt; deeds: " in said and "Mediterranean Avenue" in said and "Baltic Avenue" in said
+    assert "→ Bank" in said

@@ -29,8 +29,7 @@ def test_done_messages_name_what_moved(table):
     g.buy("Ann", 37)
     d.tap(deed_uid(39))
     d.tap(ANN)
-    d.choose("build")
-    d.button("confirm")
+    d.choose("build")  # the button names the amount: it commits
     built = "C'est fait : maison construite sur Rue de la Paix (1 maintenant, 200 €)"
     assert text(table.view.message).startswith(built)
     d.tap(ANN)
@@ -61,15 +60,16 @@ def test_undo_says_what_was_undone(table):
     assert text(table.view.message, "uk").startswith("Готово: відкочено: ")
 
 
-def test_lifting_a_mortgage_gives_the_interest_as_its_reason(table):
+def test_lifting_a_mortgage_names_the_interest_on_its_button(table):
     d = table.driver
     table.game.buy("Ann", 39)
     table.game.mortgage("Ann", 39)
     d.tap(deed_uid(39))
     d.tap(ANN)
-    d.choose("unmortgage")
-    assert table.view.pending.postings == (("Ann", "bank", 220),)
-    assert [text(m) for m in table.view.pending.details] == ["valeur de l'hypothèque 200 € + 10 % d'intérêts 20 €"]
+    label = next(o.label for o in table.view.options if o.id == "unmortgage")
+    assert text(label) == "Lever l'hypothèque (200 € + 10 % d'intérêts 20 €) −220 €"
+    d.choose("unmortgage")  # the button names the amount and why: it commits
+    assert table.game.cash("Ann") == 1500 - 400 + 200 - 220 and not table.game.current.mortgaged.get(39)
 
 
 def test_a_trade_of_a_mortgaged_deed_says_the_interest_due(table):

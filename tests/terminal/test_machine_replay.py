@@ -83,7 +83,10 @@ def drive(log_path, tmp_path, key, wall_clock=None, on_terminal=None):
             if ended:
                 assert terminal.game.ledger.entry(last).op == {"op": "x_time_up"}, f"line {line.number}"
             patterns = [p for _, p in beeper.played[beeps:]]
-            assert patterns == (["game_over"] if ended else []), (line.number, patterns)
+            if "alert" in patterns:  # a warning before the end: only where the time left crossed one
+                left = terminal.game.play_clock.time_left()
+                assert left is not None and left <= 600 and patterns.count("alert") == 1, (line.number, patterns)
+            assert [p for p in patterns if p != "alert"] == (["game_over"] if ended else []), (line.number, patterns)
         else:
             assert last == entries + 1, f"line {line.number}: {data} was not committed exactly once"
             recorded = dict(terminal.game.ledger.entry(last).op) if data["op"] != "undo" else {"op": "undo"}

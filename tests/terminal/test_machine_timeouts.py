@@ -188,12 +188,18 @@ def test_an_undo_confirmation_has_the_long_timeout(table):
     assert table.game.cash("Ann") == 1500
 
 
-def test_a_plain_confirmation_keeps_the_short_timeout(table):
+def test_a_confirmation_that_shows_money_waits_long_one_without_keeps_the_short_timeout(table):
     table.game.buy("Bob", 39)
     table.game.pay_bank("Ann", 1495)
     d = table.driver
     d.tap(deed_uid(39))
     d.tap(ANN)                            # a rent beyond Ann's 5 in cash: a debt, so a confirmation
+    assert table.view.screen == "confirm" and table.terminal.timeout_s() == 60  # what stays owed, to read
+    wait(table, 61)
+    assert table.view.screen == "idle"
+    table.game.gain_jail_card("Bob", "chance")
+    d.tap(BOB)
+    d.choose("use_jail_card")             # no money moves
     assert table.view.screen == "confirm" and table.terminal.timeout_s() == 10
     wait(table, 11)
     assert table.view.screen == "idle"

@@ -17,8 +17,10 @@ from terminal.bank.game import Game
 from terminal.bank.operations import PlayTime, TimeUp, Undo, parse_operation
 from terminal.bank.play_clock import PLAY_TIME_RECORD_S
 from terminal.errors import GameOver, NothingToUndo, RuleViolation
+from terminal.table.i18n import text
 from terminal.table.machine import Terminal
 from terminal.table.settings import TerminalSettings
+from terminal.table.words import duration_msg
 from tests.terminal.oracles import journal_of
 from tests.terminal.ui_driver import BANKER_UID, FakeClock, TableDriver, deed_uid, player_uid
 from tests.unclean import abandon
@@ -467,3 +469,55 @@ def test_a_failed_write_keeps_the_time_to_count(timed, monkeypatch):
     clock.advance(10)
     game.play_clock.tick()
     assert game.played() == 100
+
+
+def test_the_idle_screen_shows_the_play_time_left_and_warns_before_the_end_in_every_language(timed):
+    game, _ = timed(30)
+    terminal, _, beeper, play = _terminal(game)
+    terminal.tick()
+    left = terminal.view.time_left
+    assert terminal.view.screen == "idle" and left is not None
+    assert text(left, "fr") == "Temps de jeu restant : 30 min, puis fin : le plus riche gagne"
+    assert text(left, "en") == "Play time left: 30 min, then the end: the richest wins"
+    assert "30 хв" in text(left, "uk")
+    version = terminal.version
+    play.advance(30)
+    terminal.tick()
+    assert terminal.version == version, "the figure shown did not change: the screen is not redrawn"
+    play.advance(31)  # 28 min 59 s left: the minutes begun count
+    terminal.tick()
+    assert terminal.version > version and text(terminal.view.time_left, "en").startswith("Play time left: 29 min")
+    play.advance(1739 - 600)  # 10 min left: the first warning, with its beep, once
+    beeps = len(beeper.played)
+    terminal.tick()
+    assert [p for _, p in beeper.played[beeps:]] == ["alert"]
+    assert terminal.view.message.code == "time_warning" and terminal.view.message_kind == "error"
+    assert text(terminal.view.message, "fr") == ("Plus que 10 min de jeu : ensuite la partie s'arrête et le plus "
+                                                 "riche gagne.")
+    assert "10 хв" in text(terminal.view.message, "uk")
+    play.advance(5)
+    terminal.tick()
+    assert [p for _, p in beeper.played[beeps:]] == ["alert"], "each warning once"
+    play.advance(9 * 60 - 5)  # the last minute: the second warning, then the seconds
+    terminal.tick()
+    assert [p for _, p in beeper.played[beeps:]] == ["alert", "alert"]
+    assert text(terminal.view.time_left, "en").startswith("Play time left: 1 min")
+    play.advance(15)
+    terminal.tick()
+    assert text(terminal.view.time_left, "en").startswith("Play time left: 45 s")
+    play.advance(45)
+    terminal.tick()
+    assert game.is_over() and terminal.view.screen == "game_over" and terminal.view.time_left is None
+
+
+def test_a_game_without_a_time_limit_shows_no_time_left(make_game):
+    game = make_game("fr", ("Ann", "Bob"))
+    terminal, _, _, _ = _terminal(game)
+    terminal.tick()
+    assert terminal.view.time_left is None
+
+
+def test_durations_in_words():
+    assert [text(duration_msg(s), "fr") for s in (0, 59, 60, 61, 3599, 3600, 3601, 5400)] == [
+        "0 s", "59 s", "1 min", "2 min", "1 h 00", "1 h 00", "1 h 01", "1 h 30"]
+    assert text(duration_msg(5400), "en") == "1 h 30 min" and text(duration_msg(5400), "uk") == "1 год 30 хв"

@@ -100,6 +100,7 @@ class Common(TypedDict, total=False):
     edition: str
     game_over: bool
     screen_version: int
+    time_left: Msg | None
 
 
 @dataclass
@@ -216,6 +217,15 @@ class ChoiceNext:
     def card(self, t: Table, tapped: Tapped) -> bool:
         """A card tapped on the list: False (refused with what the list needs) unless this list takes it."""
         return False
+
+
+class AfterCommit:
+    """What follows a confirmed operation (a record of the flow, as :class:`ChoiceNext`): a card's GO salary,
+    then the square the card moved the token to."""
+
+    def after(self, t: Table) -> None:
+        """The operation was committed and the game goes on: open what follows."""
+        raise NotImplementedError(type(self).__name__)
 
 
 class Board(Protocol):
@@ -374,9 +384,11 @@ class Table(Protocol):
 
     def ask_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (), warning: Msg | None = None,
                     double: bool = False, card_only: bool = False, rent: RentAsk | None = None,
-                    preview: Preview | None = None, back: Screen | None = None) -> None:
+                    preview: Preview | None = None, back: Screen | None = None,
+                    then: AfterCommit | None = None) -> None:
         """Show ``op`` to be confirmed, with what it moves: its ``preview`` (computed here when not given: a refusal
-        is shown at once). Confirmed, that very preview is committed."""
+        is shown at once). Confirmed, that very preview is committed, and ``then`` goes on (the done message
+        stays on its screen)."""
         ...
 
     def commit_or_confirm(self, op: Operation, purpose: Msg, confirm_by: tuple[str, ...] = (),
@@ -385,9 +397,9 @@ class Table(Protocol):
         computation: its ``preview`` (computed here when not given) is what is committed."""
         ...
 
-    def commit(self, preview: Preview, uid: str | None = None) -> None:
+    def commit(self, preview: Preview, uid: str | None = None, then: AfterCommit | None = None) -> None:
         """Commit ``preview`` (``uid``: the card that committed it, ignored for a moment after); the done message
-        says what moved."""
+        says what moved; ``then``, when the commit went through and the game goes on, opens what follows."""
         ...
 
     def preview(self, op: Operation) -> Preview:

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from terminal.bank.door import Preview
-from terminal.bank.operations import DeclareBankruptcy, Operation, PayRent, PayTax, Undo
+from terminal.bank.operations import DeclareBankruptcy, EndGame, Operation, PayRent, PayTax, Undo, UseJailCard
 from terminal.bank.types import Debt, Posting
-from terminal.table.i18n import N_
+from terminal.table.i18n import N_, OPTIONS
 from terminal.table.screens.bankruptcy import bankruptcy_lines
-from terminal.table.screens.base import Common, PlayerTap, RentAsk, Screen, Table, Tapped, inputs
+from terminal.table.screens.base import AfterCommit, Common, PlayerTap, RentAsk, Screen, Table, Tapped, inputs
+from terminal.table.screens.decks import has_card
 from terminal.table.screens.deeds import rent
 from terminal.table.view import Msg, Option, Pending, View
 from terminal.table.words import account_msg, joined
@@ -49,6 +50,11 @@ def pending_of(t: Table, preview: Preview, purpose: Msg, confirm_by: tuple[str, 
         warning = owes_warning(t, owes, preview.postings)
     details = (bankruptcy_lines(t, op, preview.effects) if isinstance(op, DeclareBankruptcy)
                else t.board.reasons(t, preview))
+    if isinstance(op, EndGame):  # no money moves: what the end does, rather than a bare "—"
+        details = (Msg("why_end_game", {}, "The game ends now: the richest player (cash and deeds) wins."),)
+    elif isinstance(op, UseJailCard) and op.deck:
+        details = (Msg("why_use_jail_card", {"player": op.player, "deck_code": OPTIONS[op.deck]},
+                       f"{op.player} leaves jail and hands back the card (no money moves)"),)
     return Pending(preview=preview, purpose=purpose, confirm_by=confirm_by, warning=warning, owes=owes,
                    details=details)
 
@@ -71,6 +77,7 @@ class Confirm(Screen):
     cards: set[str] = field(default_factory=set)
     rent: RentAsk | None = None
     back: Screen | None = None
+    then: AfterCommit | None = None
 
     def _again(self, t: Table) -> None:
         """The first of two confirmations (a second GO salary): a new step, with its own screen version."""
@@ -83,7 +90,7 @@ class Confirm(Screen):
             return t.refuse_needs()
         if self.double:
             return self._again(t)
-        t.commit(self.pending.preview)
+        t.commit(self.pending.preview, then=self.then)
 
     def on_card(self, t: Table, tapped: Tapped) -> None:
         pending = self.pending
@@ -95,11 +102,18 @@ class Confirm(Screen):
             self.cards.add(tapped.player)
             self.pending = replace(pending, confirmed_by=tuple(sorted(self.cards)))
             if self.cards >= set(pending.confirm_by):
-                return t.commit(pending.preview, tapped.uid)
+                return t.commit(pending.preview, tapped.uid, then=self.then)
             return t.accept()
         if self.double:
             return self._again(t)
-        t.commit(pending.preview, tapped.uid)
+        t.commit(pending.preview, tapped.uid, then=self.then)
+
+    def card_counted(self, player: str) -> None:
+        """``player``'s card counts as theirs on a confirmation by every party's card (the card that opened it,
+        on a trade's screen)."""
+        if self.card_only and player in self.pending.confirm_by:
+            self.cards.add(player)
+            self.pending = replace(self.pending, confirmed_by=tuple(sorted(self.cards)))
 
     def on_option(self, t: Table, option_id: str) -> None:
         """A rent card's rule (nearest railroad or utility: twice the rent, ten times the dice), or its removal:
@@ -121,8 +135,11 @@ class Confirm(Screen):
         return super().need(t)
 
     def waits_long(self) -> bool:
-        """The long timeout inside a trade or an auction, and for the long texts (:data:`LONG_CONFIRMS`)."""
-        return self.back is not None or isinstance(self.pending.op, LONG_CONFIRMS)
+        """The long timeout inside a trade or an auction, for the long texts (:data:`LONG_CONFIRMS`) and for
+        every confirmation that shows money (what is paid, what stays owed: read before it is confirmed)."""
+        pending = self.pending
+        return (self.back is not None or isinstance(pending.op, LONG_CONFIRMS) or bool(pending.postings)
+                or bool(pending.owes))
 
     def kept(self) -> Screen | None:
         return self.back.kept() if self.back is not None else None
@@ -133,10 +150,10 @@ class Confirm(Screen):
         op = pending.op
         if isinstance(op, PayRent):
             kind = t.bank.edition.squares[op.square].kind
-            if kind == "railroad":
+            if kind == "railroad" and has_card(t.bank.edition, "nearest_railroad"):
                 options.append(Option("rent_railroad_card", Msg("opt_rent_railroad_card", {}, "Card: nearest railroad"),
                                       selected=op.card == "nearest_railroad"))
-            if kind == "utility":
+            if kind == "utility" and has_card(t.bank.edition, "nearest_utility"):
                 options.append(Option("rent_utility_card", Msg("opt_rent_utility_card", {}, "Card: nearest utility"),
                                       selected=op.card == "nearest_utility"))
         square = getattr(op, "square", None)

@@ -1,27 +1,43 @@
 """The Chance and Community Chest cards (the classic board): the player's card, the deck, then the card drawn,
 picked on a list whose tiles show each card's amount. A card with a fixed amount commits on that touch; the
-others ask what they need (did the token pass GO, which railroad, pay or draw) or are confirmed."""
+others ask what they need (did the token pass GO, which railroad, pay or draw, from which square a relative
+move was drawn) or are confirmed.
+
+A card that moves the token ends on its landing square handled as if the player had landed there
+(:func:`land`): its deed (to buy, or its rent, with the card's multiplier where the card says so), its tax, the
+deck of a Chance or Community Chest square; the GO salary first when the move passed GO. The terminal does not
+know where the tokens are: a relative move ("Reculez de trois cases") asks from which square of its deck it was
+drawn (the French Chance squares 7, 22 and 36 land on the income tax, Place Pigalle and a Community Chest
+square)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cards.editions import DeckCard
+from cards.editions import DeckCard, Edition
 from terminal.bank.operations import (
     BankPays,
     CollectFromEachPlayer,
+    FreeParking,
     GainJailCard,
     PassGo,
     PayBank,
     PayEachPlayer,
+    PayTax,
     Repairs,
 )
 from terminal.table.i18n import OPTIONS
-from terminal.table.screens.base import ChoiceNext, Table
+from terminal.table.screens.base import AfterCommit, ChoiceNext, Table
 from terminal.table.screens.deeds import Dice, deed_with_player, rent
 from terminal.table.view import Msg, Option
 
 #: Chance and Community Chest cards with a fixed amount: their tile shows it and the touch on it commits.
 FIXED_CARDS = ("collect", "pay", "pay_each_player", "collect_from_each_player", "advance_to_go")
+
+
+def has_card(edition: Edition, action: str) -> bool:
+    """Whether a deck of ``edition`` has a card of ``action`` (the French decks have no "nearest railroad" or
+    "nearest utility" card: their rent screens do not offer that card's rule)."""
+    return any(c.action == action for deck in edition.decks.values() for c in deck)
 
 
 def pick_deck_card(t: Table, player: str, deck: str) -> None:
@@ -83,6 +99,8 @@ def deck_card(t: Table, player: str, card: DeckCard) -> None:
         squares = [s.index for s in t.bank.edition.deeds() if s.kind == kind]
         options = [Option(str(s), Msg("deed_context", {"deed": t.deed_name(s)}, t.deed_name(s))) for s in squares]
         return t.ask_choice(text, options, Nearest(player, action))
+    if action == "move":
+        return move(t, player, card)
     if action == "pay_or_draw":
         return t.ask_choice(text, [Option("pay", Msg("opt_pay_fine", {"amount": t.fmt(p["amount"])}, "Pay")),
                                Option("draw", Msg("opt_draw_chance", {}, "Draw a Chance card"))],
@@ -104,14 +122,75 @@ def passes_go(t: Table, deck: str, target: int) -> bool | None:
 
 
 def advance(t: Table, player: str, square: int, passed_go: bool) -> None:
-    """An "advance to" card: the GO salary when the token passed it, else the square's deed (to buy, or its
-    rent)."""
+    """An "advance to" card: the GO salary when the token passed it, then the landing square (:func:`land`)."""
     if passed_go:
+        return t.ask_confirm(PassGo(player), Msg("purpose_pass_go", {}, "GO salary"), (player,),
+                             then=Land(player, square))
+    land(t, player, square)
+
+
+def move(t: Table, player: str, card: DeckCard) -> None:
+    """A card that moves the token: to a square (``square``; ``backwards``: no salary on the way), or by
+    ``steps`` squares (negative: backwards), which asks from which square of the card's deck it was drawn. A
+    forward move that passes GO pays the salary first (RULES.md: "200 each time a player passes or lands on GO,
+    including when a card moves them there")."""
+    p = card.params
+    if "steps" not in p:
+        square = int(p["square"])
+        if p.get("backwards"):
+            return land(t, player, square)
+        passes = passes_go(t, card.deck, square)
+        if passes is not None:
+            return advance(t, player, square, passes)
+        text = Msg("deck_card", {"text": card.text_in(t.settings.language)}, str(card.text_in("en")))
+        return t.ask_choice(text, [Option("passed", Msg("opt_passed_go", {}, "Passed GO: salary")),
+                                   Option("not_passed", Msg("opt_not_passed_go", {}, "Did not pass GO"))],
+                            Advance(player, square))
+    steps = int(p["steps"])
+    size = len(t.bank.edition.squares)
+    options = []
+    for origin in (s.index for s in t.bank.edition.squares if s.kind == card.deck):
+        landing = (origin + steps) % size
+        name = square_name(t, landing)
+        options.append(Option(str(origin), Msg("opt_drawn_on", {"square": origin, "landing": name},
+                                               f"From square {origin}: lands on {name}")))
+    t.ask_choice(Msg("ask_drawn_on", {"deck_code": OPTIONS[card.deck]},
+                     "From which square was this card drawn?"), options, Moved(player, steps))
+
+
+def square_name(t: Table, square: int) -> str:
+    """A square's name as the edition prints it (a deed's, a tax's, Chance...)."""
+    return str(t.bank.edition.squares[square].name)
+
+
+def land(t: Table, player: str, square: int) -> None:
+    """``player``'s token lands on ``square`` by a card: handled as if they had landed there. A deed: bought
+    (the offer), their own, or its rent; a tax (the 10 % rule's two ways to pay, each naming its amount); a
+    Chance or Community Chest square: that deck's
+    list; GO: the salary; Free Parking under the jackpot rule: the pot. What costs money is confirmed: no touch
+    named its amount. Elsewhere (jail as a visitor, Free
+    Parking without the jackpot, Go to Jail: the token goes to jail, which costs nothing) the screen says there
+    is nothing to pay on that square, naming it: never "nothing to pay" when something is owed."""
+    edition = t.bank.edition
+    kind = edition.squares[square].kind
+    if edition.squares[square].is_deed:
+        return deed_with_player(t, square, player)
+    if kind == "tax":
+        taxes = [s.index for s in edition.squares if s.kind == "tax"]
+        if square == taxes[0] and t.bank.config.rules.get("income_tax_percent"):
+            t.board.player_chosen(t, player, "income_tax")  # the two ways to pay, each naming its amount
+            return None
+        name = square_name(t, square)
+        return t.ask_confirm(PayTax(player, square), Msg("purpose_pay_tax", {"tax": name}, name), (player,))
+    if kind in ("chance", "community_chest"):
+        return pick_deck_card(t, player, kind)
+    if kind == "go":
         return t.ask_confirm(PassGo(player), Msg("purpose_pass_go", {}, "GO salary"), (player,))
-    if t.bank.edition.squares[square].is_deed:
-        deed_with_player(t, square, player)
-    else:
-        t.go_idle()
+    if kind == "free_parking" and t.bank.config.jackpot:
+        return t.ask_confirm(FreeParking(player), Msg("purpose_free_parking", {}, "Free Parking"), (player,))
+    t.go_idle()
+    name = square_name(t, square)
+    t.say(Msg("landed_nothing_to_pay", {"square": name}, f"{name}: nothing to pay there."))
 
 
 def nearest(t: Table, player: str, square: int, action: str) -> None:
@@ -148,6 +227,32 @@ class Advance(ChoiceNext):
 
     def chosen(self, t: Table, option_id: str) -> None:
         advance(t, self.player, self.square, option_id == "passed")
+
+
+@dataclass(frozen=True)
+class Land(AfterCommit):
+    """After the GO salary of a card's move: ``player``'s landing ``square`` (:func:`land`)."""
+
+    player: str
+    square: int
+
+    def after(self, t: Table) -> None:
+        land(t, self.player, self.square)
+
+
+@dataclass(frozen=True)
+class Moved(ChoiceNext):
+    """A relative move of ``steps`` squares: the square of its deck it was drawn on (the option's id)."""
+
+    player: str
+    steps: int
+
+    def chosen(self, t: Table, option_id: str) -> None:
+        origin, size = int(option_id), len(t.bank.edition.squares)
+        landing = origin + self.steps
+        if landing >= size:  # forward past GO: the salary first
+            return advance(t, self.player, landing % size, True)
+        land(t, self.player, landing % size)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from terminal.table.screens.base import (
     inputs,
 )
 from terminal.table.screens.keypad import Keypad
+from terminal.table.screens.trade import sell_deed
 from terminal.table.view import Msg, Option, View
 
 #: A deed screen's rent cards' options, and the card's rule each stands for.
@@ -172,6 +173,8 @@ class DeedScreen(Screen):
     def on_option(self, t: Table, option_id: str) -> None:
         if option_id == "decline":
             return start_auction(t, self.square)
+        if option_id == "sell_deed":
+            return sell_deed(t, self.square)
         if option_id in RENT_CARD_OPTIONS:
             self.card = None if self.card else RENT_CARD_OPTIONS[option_id]
             return t.changed()

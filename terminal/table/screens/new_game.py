@@ -37,6 +37,11 @@ def start_new_game(t: Table) -> None:
     default = t.game.edition.name if t.game else ("fr" if t.settings.language == "fr" else "us")
     t.go(NewGame(edition=default, editions=available_editions(), minutes=GAME_LENGTHS[0],
                  mode=t.board_of(load_edition(default)).game_mode("classic")))
+    if t.game is not None and not t.game.is_over():  # the game in play is kept: say so, and how to go back to it
+        name = t.game.path.stem
+        t.say(Msg("new_game_sets_aside", {"game": name},
+                  f"The game in play ({name}) is set aside, nothing is lost: back to it with "
+                  f"`banquier games resume {name}` (Cancel: it goes on now)."))
 
 
 @dataclass

@@ -57,6 +57,9 @@ class Pin(Screen):
         seconds = pin_wait(t.settings)
         if seconds and char != "OK":
             return t.refuse(pin_wait_msg(seconds))
+        if t.message is not None and t.message.code in ("wrong_pin", "pin_try_now"):
+            t.message = None  # "Wrong PIN." goes once the PIN is typed again
+            t.changed()
         type_key(t, self, char)
 
     def on_ok(self, t: Table) -> None:

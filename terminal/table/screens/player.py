@@ -102,6 +102,7 @@ class PlayerScreen(Screen):
     takes: ClassVar[frozenset[str]] = inputs("player deed option event")
     needs: ClassVar[str] = N_("part_card_choice")
     goes_to: ClassVar[frozenset[str]] = inputs("player bankruptcy event location " + DEED_NEXT)
+    long: ClassVar[bool] = True  # a menu to read, as lists are (a deed tapped and not followed keeps the short one)
 
     player: str
 
@@ -164,8 +165,10 @@ class TransferAmount(KeypadNext):
     player: str
 
     def entered(self, t: Table, keypad: Any, value: int) -> None:
-        t.ask_choice(Msg("choose_payee", {}, "To whom?"), [Option("bank", Msg("opt_bank", {}, "The Bank"))],
-                 Payee(self.player, value))
+        amount = t.fmt(value)
+        t.ask_choice(Msg("choose_payee_amount", {"player": self.player, "amount": amount},
+                         f"{self.player} pays {amount}: to whom?"),
+                     [Option("bank", Msg("opt_bank", {}, "The Bank"))], Payee(self.player, value))
 
 
 def pay_to(t: Table, player: str, amount: int, payee: str) -> None:

@@ -1,6 +1,11 @@
 """A trade between two players (RULES.md, Trades): each side's deeds (toggled on screen or by their stickers),
-cash (typed) and Get Out of Jail Free cards; mortgaged deeds received may be lifted at once. "Done" shows the
-trade to confirm: both players tap their cards."""
+cash (typed) and Get Out of Jail Free cards; mortgaged deeds received may be lifted at once. "Done", or either
+player's card, shows the trade to confirm: both players tap their cards (a card that opened the confirmation
+counts as its player's).
+
+A deed sold for an amount ("A gives a deed, B pays"), the most common trade, starts from the deed's screen:
+"Sell to a player", the buyer's card, the amount on the keypad (OK), then the two cards: 7 touches and the
+digits of the amount."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -50,7 +55,7 @@ class TradeScreen(Screen):
     """The trade being set up between ``a`` and ``b``: what each ``gives``, the mortgages lifted at once."""
 
     name: ClassVar[str] = "trade"
-    takes: ClassVar[frozenset[str]] = inputs("deed option")
+    takes: ClassVar[frozenset[str]] = inputs("player deed option")
     needs: ClassVar[str] = N_("part_card_trade_deed")
     goes_to: ClassVar[frozenset[str]] = inputs("trade keypad confirm")
     long: ClassVar[bool] = True
@@ -93,17 +98,24 @@ class TradeScreen(Screen):
             self._confirm(t)
 
     def on_card(self, t: Table, tapped: Tapped) -> None:
-        """A deed's sticker of either player: given or taken back."""
+        """A deed's sticker of either player: given or taken back. Either player's card: done, and that
+        player's confirmation (the other's card, on the confirmation that shows everything, commits)."""
         if isinstance(tapped, DeedTap):
             owner = t.bank.current.owner.get(tapped.square)
             if owner in (self.a, self.b):
                 return self.on_option(t, f"deed:{owner}:{tapped.square}")
+        if isinstance(tapped, PlayerTap) and tapped.player in (self.a, self.b):
+            return self._confirm(t, by=tapped.player)
         t.refuse_needs()
 
-    def _confirm(self, t: Table) -> None:
+    def _confirm(self, t: Table, by: str | None = None) -> None:
         a, b, gives = self.a, self.b, self.gives
         op = Trade(a, b, _side(gives[a]), _side(gives[b]), tuple(sorted(self.lift_now)) or None)
         t.ask_confirm(op, Msg("purpose_trade", {}, "Trade"), confirm_by=(a, b), card_only=True, back=self)
+        counted = getattr(t.screen, "card_counted", None)  # the confirmation opened (not a refusal)
+        if by is not None and counted is not None:
+            counted(by)
+            t.accept()
 
     def view(self, t: Table, base: Common) -> View:
         return View("trade", Msg("trade_title", {"a": self.a, "b": self.b}, "Trade"), options=tuple(self._options(t)),
@@ -145,6 +157,40 @@ class TradeCash(KeypadNext):
             raise AssertionError("a trade's keypad comes from a trade")
         trade.gives[self.giver]["cash"] = value
         t.go(trade)
+
+
+def sell_deed(t: Table, square: int) -> None:
+    """Its owner sells the deed on ``square`` to another player for an amount: the buyer's card, then the
+    amount (a trade: the deed against the buyer's cash, confirmed by both cards)."""
+    owner = t.bank.current.owner.get(square)
+    if owner is None:
+        return t.refuse_needs()
+    name = t.deed_name(square)
+    t.ask_choice(Msg("choose_buyer", {"deed": name, "player": owner}, f"{owner} sells {name}: buyer, tap your card"),
+                 [], Buyer(owner, square))
+
+
+@dataclass(frozen=True)
+class Buyer(ChoiceNext):
+    """Who buys ``seller``'s deed on ``square``: their card (the list has no option); the amount is typed next."""
+
+    needs: ClassVar[str] = N_("part_card_other_player")
+    seller: str
+    square: int
+
+    def chosen(self, t: Table, option_id: str) -> None:
+        pass  # the buyer is chosen by their card only
+
+    def card(self, t: Table, tapped: Tapped) -> bool:
+        if not isinstance(tapped, PlayerTap):
+            return False
+        start_trade(t, self.seller, tapped.player)
+        trade = t.screen
+        if not isinstance(trade, TradeScreen):
+            return True  # refused (oneself): said
+        trade.gives[self.seller]["squares"].append(self.square)
+        trade.on_option(t, f"cash:{tapped.player}")
+        return True
 
 
 @dataclass(frozen=True)
