@@ -140,6 +140,7 @@ def test_neighbours_at_the_ends_of_the_board():
     assert ultimate.neighbours(ULTIMATE, 1, wrap=False) == (3,)
     assert ultimate.neighbours(ULTIMATE, 35, wrap=False) == (33,)
     assert ultimate.neighbours(ULTIMATE, 3, wrap=False) == (1, 5)
+    assert ultimate.neighbours(ULTIMATE, 33, wrap=False) == (31, 35)
 
 
 @pytest.mark.parametrize(("flag", "expected"), [("sell_to_bank", 60 + 350), ("bankrupt", 0)])

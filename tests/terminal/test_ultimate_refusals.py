@@ -65,6 +65,8 @@ CASES = [
     ("card of another effect", lambda g: g.apply({"op": "event_movement", "player": "Ann", "card": 1}),
      "event_card_mismatch", {"card": 1, "op": "event_movement"}),
     ("card 23", lambda g: g.event("Ann", 23), "unknown_event_card", {"card": 23}),
+    ("card True", lambda g: g.event("Ann", True), "unknown_event_card", {"card": True}),
+    ("card '1'", lambda g: g.event("Ann", "1"), "unknown_event_card", {"card": "1"}),
     ("card without targets", lambda g: g.event("Ann", 1), "event_targets",
      {"card": 1, "needs": ["own_property", "opponent_property"]}),
     ("unknown effect", lambda g: g.event_targets("Ann", "teleport"), "unknown_event_action", {"action": "teleport"}),
@@ -94,6 +96,13 @@ def test_a_debtor_refusals(game):
                             "debts": [{"debtor": "Bob", "creditor": "bank", "amount": 50}], "creditor_list": ["bank"],
                             "remedy_code": "part_debt_remedy_ultimate"})
     assert "selling properties back" in str(error)
+
+
+def test_a_purchase_without_the_cash(game):
+    """Buying is a voluntary payment: refused without the cash (RULES.md, Debts and bankruptcy)."""
+    game.pay_bank("Bob", 1350)
+    refused(game, lambda: game.buy("Bob", 6), RuleViolation, code="insufficient_cash",
+            params={"player": "Bob", "amount": 100, "cash": 50, "what": "buying Rue de Courcelles"})
 
 
 def test_the_flags_refusals(make_game):
