@@ -304,3 +304,20 @@ def test_a_whole_groups_double_rent_says_why(make_game):
     assert game.rent("Bob", 1) == Rent(70, "Ann", "level", {"level": 1})
     game.buy("Ann", 3)
     assert game.rent("Bob", 1) == Rent(140, "Ann", "level_group", {"level": 1})
+
+
+def test_the_percent_income_tax_of_a_quick_game_counts_a_hotel_as_four_house_prices():
+    """Our reading (rules.tax_due): a hotel's cost includes the houses given for it, 3 in the quick game."""
+    config = GameConfig(US, "quick", {**US.rules, "income_tax_percent": True})
+    state = _state(Ann=1000)
+    _brown_group_with_hotels(state)
+    # 1000 + deeds 60 + 60 + hotels 2 x 4 x 50 = 1520: 10 % = 152
+    assert rules.tax_due(state, config, "Ann", 4, "percent") == 152
+
+
+def test_the_income_tax_choice_is_flat_or_percent(make_game):
+    game = make_game("us", ("Ann", "Bob"), rules={"income_tax_percent": True})
+    refused(game, lambda: game.pay_tax("Ann", 4, choice="half"), RuleViolation, code="tax_bad_choice",
+            params={"choice": "half", "square": 4, "deed": "Income Tax"})
+    refused(game, lambda: game.pay_tax("Ann", 38, choice="flat"), RuleViolation, code="tax_no_choice",
+            params={"square": 38, "deed": "Luxury Tax"})
