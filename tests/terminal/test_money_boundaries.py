@@ -374,3 +374,13 @@ def test_a_bankruptcy_ends_only_the_bankrupts_market_slump(make_game):
     game.pay_bank("Bob", 2000)
     game.declare_bankruptcy("Bob")
     assert game.state()["slump"] == {"Ann": 2, "Bob": 0, "Cid": 0}
+
+
+def test_the_nearest_utility_card_on_a_street_is_refused(make_game):
+    """RULES.md, Money in and out: the card sends the player to the nearest utility; rent on a street with it is
+    refused, and the screen names the card."""
+    game = make_game("us", ("Ann", "Bob"))
+    game.buy("Ann", 39)
+    refused(game, lambda: game.pay_rent("Bob", 39, card="nearest_utility"), RuleViolation,
+            code="rent_card_wrong_deed", params={"card": "nearest_utility", "square": 39, "deed": "Boardwalk",
+                                                 "card_code": "part_nearest_utility"})
