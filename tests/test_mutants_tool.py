@@ -119,15 +119,15 @@ def test_survivors_are_tested_again_by_name(tmp_path):
     module = tmp_path / "mutants" / "terminal" / "bank" / "x.py"
     module.parent.mkdir(parents=True)
     source = ORIGINAL.replace("def f(", "def x_f__mutmut_orig(")
-    for number in (1, 2, 3):
+    for number in (1, 2, 3, 4):
         source += ORIGINAL.replace("x + 1", f"x + {number + 1}").replace("def f(", f"def x_f__mutmut_{number}(")
     module.write_text(source)
     codes = {"terminal.bank.x.x_f__mutmut_1": 1, "terminal.bank.x.x_f__mutmut_2": 0,
-             "terminal.bank.x.x_f__mutmut_3": 33}
+             "terminal.bank.x.x_f__mutmut_3": 33, "terminal.bank.x.x_f__mutmut_4": None}
     module.with_name("x.py.meta").write_text(json.dumps({"exit_code_by_key": codes}))
     names = tool.survivors(tool.results(["terminal/bank/x.py"], tmp_path))
-    assert names == ["terminal.bank.x.x_f__mutmut_2", "terminal.bank.x.x_f__mutmut_3"]
-    assert tool.mutmut_command(["terminal/bank/x.py"], 2, names)[-2:] == names
+    assert names == ["terminal.bank.x.x_f__mutmut_2", "terminal.bank.x.x_f__mutmut_3", "terminal.bank.x.x_f__mutmut_4"]
+    assert tool.mutmut_command(["terminal/bank/x.py"], 2, names)[-3:] == names
 
 
 def test_fresh_and_survivors_exclude_each_other(capsys):

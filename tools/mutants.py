@@ -8,9 +8,9 @@
 - ``--max-children N``: mutants tested at once (default: the number of CPUs).
 - ``--fresh``: delete ``mutants/`` first (mutmut's working copy and its results), so that every mutant is tested
   again against the tests as they are now; without it mutmut keeps the results it has and tests the rest.
-- ``--survivors``: test again only the mutants of those files that survived (or that no test reached) in the
-  results kept in ``mutants/``: after adding tests, minutes instead of the whole run (mutmut first collects which
-  of the tests are new and what they reach).
+- ``--survivors``: test again only the mutants of those files that survived, that no test reached or that an
+  interrupted run left unchecked, in the results kept in ``mutants/``: after adding tests, minutes instead of the
+  whole run (mutmut first collects which of the tests are new and what they reach).
 - ``--report``: only count the results already in ``mutants/`` (nothing is run).
 - ``--print``: print the mutmut command and exit.
 
@@ -103,8 +103,9 @@ def mutmut_command(files: Sequence[str], max_children: int, names: Sequence[str]
 
 
 def survivors(found: dict[str, list[tuple[str, str, Change]]]) -> list[str]:
-    """The names of the mutants that survived or that no test reached."""
-    return [name for rows in found.values() for name, status, _ in rows if status in ("survived", "no tests")]
+    """The names of the mutants that survived, that no test reached or that are not checked yet."""
+    return [name for rows in found.values() for name, status, _ in rows
+            if status in ("survived", "no tests", "not checked")]
 
 
 # -- the kind of a mutant -------------------------------------------------------------------------------------

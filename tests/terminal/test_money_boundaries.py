@@ -10,6 +10,8 @@ and ultimate-sell-before-bankruptcy.jsonl (what an Ultimate debtor could raise, 
 """
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from cards.editions import load_edition
@@ -140,6 +142,7 @@ def test_neighbours_at_the_ends_of_the_board():
     assert ultimate.neighbours(ULTIMATE, 1, wrap=False) == (3,)
     assert ultimate.neighbours(ULTIMATE, 35, wrap=False) == (33,)
     assert ultimate.neighbours(ULTIMATE, 3, wrap=False) == (1, 5)
+    assert ultimate.neighbours(ULTIMATE, 33, wrap=False) == (31, 35)
 
 
 @pytest.mark.parametrize(("flag", "expected"), [("sell_to_bank", 60 + 350), ("bankrupt", 0)])
@@ -305,3 +308,81 @@ def test_a_whole_groups_double_rent_says_why(make_game):
     assert game.rent("Bob", 1) == Rent(70, "Ann", "level", {"level": 1})
     game.buy("Ann", 3)
     assert game.rent("Bob", 1) == Rent(140, "Ann", "level_group", {"level": 1})
+
+
+def test_the_percent_income_tax_of_a_quick_game_counts_a_hotel_as_four_house_prices():
+    """Our reading (rules.tax_due): a hotel's cost includes the houses given for it, 3 in the quick game."""
+    config = GameConfig(US, "quick", {**US.rules, "income_tax_percent": True})
+    state = _state(Ann=1000)
+    _brown_group_with_hotels(state)
+    # 1000 + deeds 60 + 60 + hotels 2 x 4 x 50 = 1520: 10 % = 152
+    assert rules.tax_due(state, config, "Ann", 4, "percent") == 152
+
+
+def test_the_income_tax_choice_is_flat_or_percent(make_game):
+    game = make_game("us", ("Ann", "Bob"), rules={"income_tax_percent": True})
+    refused(game, lambda: game.pay_tax("Ann", 4, choice="half"), RuleViolation, code="tax_bad_choice",
+            params={"choice": "half", "square": 4, "deed": "Income Tax"})
+    refused(game, lambda: game.pay_tax("Ann", 38, choice="flat"), RuleViolation, code="tax_no_choice",
+            params={"square": 38, "deed": "Luxury Tax"})
+
+
+def _ultimate_state(levels: dict[int, int], owner: dict[int, str]) -> State:
+    state = State.new(ULTIMATE, ("Ann", "Bob"))
+    state.owner.update(owner)
+    state.level.update(levels)
+    return state
+
+
+def test_where_each_event_applies_at_the_level_bounds():
+    """An Event that would change no level is refused (docs/RULES.md, The Ultimate Banking board: "+1 at 5 and -1 at
+    1 change nothing"), so the table lists an Event's targets by what a step of one level would change: a property
+    at 4 can still go up, at 5 not; at 2 it can still go down, at 1 not."""
+    config = GameConfig(ULTIMATE, "ultimate", dict(ULTIMATE.rules))
+    # Ann: 1 at level 4 (side 1, brown); 35 at level 5 (side 4, dark blue); Bob: 33 at level 2 (side 4, dark blue)
+    state = _ultimate_state({1: 4, 35: 5, 33: 2}, {1: "Ann", 35: "Ann", 33: "Bob"})
+    targets = functools.partial(ultimate.event_targets, state, config, "Ann")
+    assert targets("side_up") == {"side": [1, 4]}
+    assert targets("group_up") == {"group": ["brown", "dark_blue"]}
+    assert targets("side_down") == {"side": [1, 4]}
+    assert targets("max_level") == {"own_property": [1]}
+    # 1's neighbours under wrap: 35 (level 5, can go down) and 3 (unowned); 35's: 33 (level 2) and 1 (level 4)
+    assert targets("neighbours") == {"own_property": [1, 35]}
+    state.level[33] = 1
+    state.level[1] = 5
+    # now nothing moves up on side 1, and 35's neighbours: 33 at level 1, 1 at 5 can go down
+    assert targets("side_up") == {"side": [4]}
+    assert targets("max_level") == {"own_property": []}
+    assert targets("neighbours") == {"own_property": [1, 35]}
+    state.level[1] = 1
+    assert targets("neighbours") == {"own_property": [1]}
+
+
+def test_a_swap_needs_a_property_on_each_side():
+    config = GameConfig(ULTIMATE, "ultimate", dict(ULTIMATE.rules))
+    alone = _ultimate_state({1: 1}, {1: "Ann"})
+    assert ultimate.event_targets(alone, config, "Ann", "swap") == {"own_property": [], "opponent_property": []}
+    theirs = _ultimate_state({1: 1}, {1: "Bob"})
+    assert ultimate.event_targets(theirs, config, "Ann", "swap") == {"own_property": [], "opponent_property": []}
+    both = _ultimate_state({1: 1, 3: 1}, {1: "Ann", 3: "Bob"})
+    assert ultimate.event_targets(both, config, "Ann", "swap") == {"own_property": [1], "opponent_property": [3]}
+
+
+def test_a_bankruptcy_ends_only_the_bankrupts_market_slump(make_game):
+    game = make_game("ultimate", ("Ann", "Bob", "Cid"))
+    game.buy("Bob", 1)
+    for player in ("Ann", "Bob"):
+        game.apply({"op": "event_market_slump", "player": player, "payments": 2})
+    game.pay_bank("Bob", 2000)
+    game.declare_bankruptcy("Bob")
+    assert game.state()["slump"] == {"Ann": 2, "Bob": 0, "Cid": 0}
+
+
+def test_the_nearest_utility_card_on_a_street_is_refused(make_game):
+    """RULES.md, Money in and out: the card sends the player to the nearest utility; rent on a street with it is
+    refused, and the screen names the card."""
+    game = make_game("us", ("Ann", "Bob"))
+    game.buy("Ann", 39)
+    refused(game, lambda: game.pay_rent("Bob", 39, card="nearest_utility"), RuleViolation,
+            code="rent_card_wrong_deed", params={"card": "nearest_utility", "square": 39, "deed": "Boardwalk",
+                                                 "card_code": "part_nearest_utility"})

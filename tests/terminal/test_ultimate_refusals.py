@@ -35,6 +35,9 @@ def _deed(square):
     return {"square": square, "deed": NAMES[square]}
 
 
+#: The printed deck's numbers (rules version 2), as a refusal lists them.
+DECK = "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 24"
+
 CASES = [
     # levels stay within 1-5; the owner's landing at 5 and an Event to level 5 at 5 are refused
     ("raise at 5", lambda g: g.raise_level("Ann", 35), "level_at_max", _deed(35)),
@@ -70,8 +73,9 @@ CASES = [
     # the Event cards by number: 1-22, each of one effect, with the targets its effect needs
     ("card of another effect", lambda g: _apply(g, {"op": "event_movement", "player": "Ann", "card": 1}),
      "event_card_mismatch", {"card": 1, "op": "event_movement"}),
-    ("card 25", lambda g: g.event("Ann", 25), "unknown_event_card",
-     {"card": 25, "cards": "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 24"}),
+    ("card 25", lambda g: g.event("Ann", 25), "unknown_event_card", {"card": 25, "cards": DECK}),
+    ("card True", lambda g: g.event("Ann", True), "unknown_event_card", {"card": True, "cards": DECK}),
+    ("card '1'", lambda g: g.event("Ann", "1"), "unknown_event_card", {"card": "1", "cards": DECK}),
     ("card without targets", lambda g: g.event("Ann", 1), "event_targets",
      {"card": 1, "needs": ["own_property", "opponent_property"]}),
     ("unknown effect", lambda g: g.event_targets("Ann", "teleport"), "unknown_event_action", {"action": "teleport"}),
@@ -101,6 +105,13 @@ def test_a_debtor_refusals(game):
                             "debts": [{"debtor": "Bob", "creditor": "bank", "amount": 50}], "creditor_list": ["bank"],
                             "remedy_code": "part_debt_remedy_ultimate"})
     assert "selling properties back" in str(error)
+
+
+def test_a_purchase_without_the_cash(game):
+    """Buying is a voluntary payment: refused without the cash (RULES.md, Debts and bankruptcy)."""
+    game.pay_bank("Bob", 1350)
+    refused(game, lambda: game.buy("Bob", 6), RuleViolation, code="insufficient_cash",
+            params={"player": "Bob", "amount": 100, "cash": 50, "what": "buying Rue de Courcelles"})
 
 
 def test_the_flags_refusals(make_game):
