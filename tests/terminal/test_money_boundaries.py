@@ -17,6 +17,7 @@ import pytest
 from cards.editions import load_edition
 from terminal.bank import rules, ultimate
 from terminal.bank.board import CLASSIC
+from terminal.bank.operations import parse_operation
 from terminal.bank.state import BANK, HOTEL, State
 from terminal.bank.tx import Tx
 from terminal.bank.types import Debt, GameConfig, Rent
@@ -369,10 +370,12 @@ def test_a_swap_needs_a_property_on_each_side():
 
 
 def test_a_bankruptcy_ends_only_the_bankrupts_market_slump(make_game):
-    game = make_game("ultimate", ("Ann", "Bob", "Cid"))
+    """Rules version 1 (docs/RULES.md, Rules versions: a slump is the drawer's own, and a bankruptcy is accepted
+    while properties are held): the bankrupt's slump ends, the others' stay."""
+    game = make_game("ultimate", ("Ann", "Bob", "Cid"), rules_version=1)
     game.buy("Bob", 1)
     for player in ("Ann", "Bob"):
-        game.apply({"op": "event_market_slump", "player": player, "payments": 2})
+        game.apply(parse_operation({"op": "event_market_slump", "player": player, "payments": 2}))
     game.pay_bank("Bob", 2000)
     game.declare_bankruptcy("Bob")
     assert game.state()["slump"] == {"Ann": 2, "Bob": 0, "Cid": 0}
