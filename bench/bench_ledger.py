@@ -231,14 +231,14 @@ def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[Wri
 
 
 def bare(path: Path, rows: Written, schema: list[str]) -> tuple[float, float]:
-    from terminal.bank.ledger.schema import BUSY_TIMEOUT_MS, WAL_PAGES
+    from terminal.bank.ledger.schema import BUSY_TIMEOUT_MS
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         assert conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
         for statement in schema:  # the game's own tables, indexes and triggers
             conn.execute(statement)
         t, c = time.perf_counter(), time.process_time()

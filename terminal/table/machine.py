@@ -305,6 +305,7 @@ class Terminal:
             except GameError:
                 pass
         if self.game is not None and self.damage is None:
+            self.game.settle_writes()
             self.game.maintain()  # the chart's summary, a bounded step (never raises; beeps and commits came first)
 
     def _time_out(self) -> None:
@@ -508,6 +509,8 @@ class Terminal:
             self.beep("bankruptcy")
         else:
             self.beep("success")
+        if self.game is not None:
+            self.game.settle_writes()  # the entry is durable and beeped: its mirror line and the WAL's folding now
         self.say(done_message(self, receipt), "success")
 
     def ask_banker(self, then: str | None = None) -> None:
