@@ -75,12 +75,15 @@ REPLAY_CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from terminal.bank.tablelog import read_table_log, replay
+def hwm(name="VmHWM"):  # this process's own peak (ru_maxrss of a child carries its parent's peak on Linux)
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith(name + ":"))
 log = read_table_log(sys.argv[2])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = hwm("VmRSS")
 t, c = time.perf_counter(), time.process_time()
 result = replay(log, sys.argv[3], key=bytes.fromhex(sys.argv[4]))
 seconds, cpu = time.perf_counter() - t, time.process_time() - c
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = hwm()
 print(json.dumps({"operations": result.operations, "refused": result.refused, "checks": result.checks,
                   "seconds": seconds, "cpu": cpu, "rss_before_kib": before, "rss_peak_kib": peak}))
 """
