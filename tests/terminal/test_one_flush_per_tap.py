@@ -1,6 +1,7 @@
 """One disk flush between a tap and its beep: the entry's commit (the WAL, ``synchronous=FULL``). The mirror's line
-of the entry is flushed just after the beep, before the next entry is acknowledged, and the WAL is folded into the
-file (a checkpoint: two more flushes, and one when the WAL begins again) after a beep too, never before one.
+of the entry is flushed just after the beep (the screen loop's turn that beeped ends with it), before the next entry
+is acknowledged, and the WAL is folded into the file (a checkpoint: two more flushes) in idle time, never between a
+tap and its beep.
 
 Counted twice: the flushes Python makes (``os.fsync``/``os.fdatasync``: the mirror, the folders), by patching them;
 and every flush of the process, SQLite's from C included, by the ``LD_PRELOAD`` shim the benchmarks use
@@ -45,6 +46,7 @@ def run(folder, count, rents):
     registry = CardRegistry(None, {"AA000001": PlayerCard(1), "AA000002": PlayerCard(2),
                                    "DD000025": DeedCard(37), "DD000027": DeedCard(39)})
     terminal = Terminal(game, registry, Beeper(), lambda: clock[0], TerminalSettings())
+    clock[0] += 1
     terminal.tick()  # the idle tick before the first tap
     taps = []  # (flushes from the committing tap to its beep, flushes from the beep to the next tap)
     for i in range(rents):
@@ -59,10 +61,11 @@ def run(folder, count, rents):
             if success:
                 break
         assert success and game.ledger.last_entry() != entries, terminal.view.message
-        taps.append([success[0] - before, count() - success[0]])
+        terminal.settle_writes()  # the screen loop, at the end of the turn that beeped
         if i % 2:
             clock[0] += 1
-            terminal.tick()  # idle time between two taps, now and then
+            terminal.tick()  # idle time between two taps, now and then: the WAL folded when due
+        taps.append([success[0] - before, count() - success[0]])
     game.close()
     return taps
 '''

@@ -361,6 +361,8 @@ class Ledger:
         as_found, self.as_found = self.as_found, None
         if as_found is None:
             return
+        if self._mirror is not None:
+            self._mirror.sync()  # the entries since the resume are about to be kept by the mirror alone
         if self.guard is not None:
             self.guard.stop()  # the checks' process reads no more
         self._close_keeping_the_wal()
@@ -464,9 +466,16 @@ class Ledger:
         return problems, first_bad
 
     def set_checkpoint(self, seq: int, mac: str) -> None:
-        """Record ``(seq, mac)`` as verified (a full audit passed up to it), if it is still that entry."""
-        with self.writing():
-            self.checkpoint.record(self.db, self.keys, seq, mac)
+        """Record ``(seq, mac)`` as verified (a full audit passed up to it), if it is still that entry. Committed
+        without a flush of its own (the record only spares the next start-up some verifying): the next durable
+        commit flushes it, as the first entry after the background audit passed does, whose path it is on."""
+        conn = self.db.conn
+        conn.execute("PRAGMA synchronous = OFF")
+        try:
+            with self.writing():
+                self.checkpoint.record(self.db, self.keys, seq, mac)
+        finally:
+            conn.execute("PRAGMA synchronous = FULL")
 
     # -- reading -------------------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
@@ -654,21 +663,22 @@ class Ledger:
                 self._mirror.write([line], sync=False)
         return seq
 
-    def settle_writes(self) -> None:
-        """What follows an acknowledged entry, off the path from the tap to the beep (the terminal calls it just
-        after the beep, and on its tick): the mirror's lines written since the last call flushed to disk (one
-        ``fdatasync``; :meth:`append` flushes them first if this was not called), and, once ``FOLD_ENTRIES``
-        entries were committed since the last time (:data:`terminal.bank.ledger.schema.FOLD_ENTRIES`), the WAL
+    def settle_writes(self, *, fold: bool = True) -> None:
+        """What follows an acknowledged entry, off the path from the tap to the beep (the terminal calls it once
+        the beep has started, ``fold=False``, and in idle time): the mirror's lines written since the last call
+        flushed to disk (one ``fdatasync``; :meth:`append` flushes them first if this was not called); with
+        ``fold``, once ``FOLD_ENTRIES`` entries were committed since the last time
+        (:data:`terminal.bank.ledger.schema.FOLD_ENTRIES`; at four times that, also without ``fold``), the WAL
         folded into the file (a checkpoint: the WAL and the file flushed) and begun again by a write of the session
         record that is flushed by the next entry's commit, so that commit is the one flush between its tap and its
-        beep. Nothing is folded while the game is held as found (:meth:`hold`), read-only, not marked open, or in a
-        transaction or a batch. Never raises (a failure is kept in :attr:`mirror_problem`, or leaves the WAL
-        longer until the next call)."""
+        beep; and the first flush of a WAL opened by :meth:`mark_open`. Nothing is folded while the game is held as
+        found (:meth:`hold`), read-only, not marked open, or in a transaction or a batch. Never raises (a failure
+        is kept in :attr:`mirror_problem`, or leaves the WAL longer until the next call)."""
         if self._mirror is not None:
             self._mirror.sync()
-        if self._unfolded >= schema.FOLD_ENTRIES:
+        if self._unfolded >= (schema.FOLD_ENTRIES if fold else 4 * schema.FOLD_ENTRIES):
             self.fold()
-        elif not self._wal_flushed:
+        elif fold and not self._wal_flushed:
             self._flush_wal()
 
     def _flush_wal(self) -> None:
