@@ -288,18 +288,20 @@ def report(card: str, taps: list[dict], ops: int, loads: str) -> None:
     p99, x86 = percentile(walls, 0.99), card == "none"
     emit(Row(BENCH, f"tap -> tone p99, x86, {what}", f"{p99:.1f} ms", f"< {X86_P99_MS:g} ms" if x86 else "",
              p99 / X86_P99_MS if x86 else None, p99 < X86_P99_MS if x86 else None,
-             f"{how}; median {statistics.median(walls):.1f} ms; baseline, interleaved tap by tap: the deed's tap "
-             f"(the same path, nothing written) p99 {percentile(bases, 0.99):.1f} ms, median "
-             f"{statistics.median(bases):.1f} ms; per-tap ratio median {statistics.median(ratios):.2f}x; "
-             f"fails when the commit, the loop or the reader slows"))
+             f"{how}; median {statistics.median(walls):.1f} ms; per-tap ratio to the baseline, median "
+             f"{statistics.median(ratios):.2f}x",
+             baseline=f"the deed's tap, interleaved tap by tap (the same path, nothing written): p99 "
+                      f"{percentile(bases, 0.99):.1f} ms, median {statistics.median(bases):.1f} ms",
+             fails="the commit, the loop or the reader slows, or a flush comes back on the path"))
     odd = [s for s in syncs if s != 1]
     late = sum(1 for a, b in zip(syncs, to_tone, strict=True) if b != a)
     emit(Row(BENCH, f"fsyncs from tap to beep, {what}", f"{min(syncs)}..{max(syncs)} per tap", "= 1",
              None, not odd,
              f"the screen loop's thread's up to its asking for the beep, counted by the LD_PRELOAD shim, SQLite's "
              f"own included ({len(odd)} of {len(syncs)} taps with another count); on {late} taps the loop's next "
-             f"flush (the mirror's, after the beep was asked for) came before the worker's first tone; fails if the "
-             f"mirror's flush or a checkpoint comes back on the path"))
+             f"flush (the mirror's, after the beep was asked for) came before the worker's first tone (the PC's load "
+             f"kept the worker off the processors)",
+             fails="the mirror's flush, a checkpoint or another write's flush comes back between a tap and its beep"))
     for name, factor in FACTORS.items():
         def estimate(t: dict[str, float], factor: int = factor) -> float:
             return t["ms"] - t["runq_ms"] + (factor - 1) * t["cpu_ms"]
@@ -315,9 +317,9 @@ def report(card: str, taps: list[dict], ops: int, loads: str) -> None:
                  f"{statistics.median(t['tap']['runq_ms'] for t in taps):.1f} ms) + {factor - 1} x the CPU of the "
                  f"loop's and the reader's threads (median {statistics.median(t['tap']['cpu_ms'] for t in taps):.1f}"
                  f" ms), waits unscaled; median {statistics.median(est):.1f} ms; with the PC's load left in: p99 "
-                 f"{percentile(raw, 0.99):.1f} ms; baseline (the deed's tap) p99 {percentile(base_est, 0.99):.1f} ms"
-                 + ("; fails with a second fsync on the path or 5 ms more CPU per tap" if judged else "")))
-
+                 f"{percentile(raw, 0.99):.1f} ms; {len(taps)} rents",
+                 baseline=f"the deed's tap, estimated the same way: p99 {percentile(base_est, 0.99):.1f} ms",
+                 fails="a second fsync on the path, or about 5 ms more CPU per tap on the PC" if judged else ""))
 
 def load() -> str:
     return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -330,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", default="none,good,ordinary", help="the cards' latencies to inject")
     parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parent,
                         help="where the game files go (default: the project's disk, not a tmpfs)")
+    parser.add_argument("--keep", type=Path, help="also write every tap's figures there (JSON, one run per card)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -340,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         for card in args.cards.split(","):
             before = load()
             taps = run(shim, card, tmp, args.rents, args.ops)
+            if args.keep is not None:
+                args.keep.with_name(f"{args.keep.stem}-{card}{args.keep.suffix}").write_text(json.dumps(taps))
             report(card, taps, args.ops, f"{before} before, {load()} after")
     return 0
 
