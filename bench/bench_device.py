@@ -15,13 +15,17 @@ rent in ten: idle time, when the terminal folds the WAL into the file).
 
 Disks: each run is a fresh interpreter with ``bench/fsync_shim.c`` preloaded (``LD_PRELOAD``, built here with the
 PC's C compiler), which counts every ``fsync``/``fdatasync`` of the process (SQLite's own included) and adds an
-SD card's latency to each, log-normal: none (the PC's disk alone), a good card (2 ms median, 20 ms p99) and an
-ordinary one (5 ms median, 60 ms p99).
+SD card's latency to each, log-normal: none (the PC's disk alone, the game files on the project's disk), a good
+card (2 ms median, 20 ms p99) and an ordinary one (5 ms median, 60 ms p99), the game files then on a tmpfs
+(``/dev/shm``), so that the card's latency stands for the whole flush (on the PC's disk, shared with other work,
+a flush's own tail reaches 100-300 ms and would be added to the card's).
 
 Pi estimate: each tap's time with its CPU part scaled and the PC's load taken out, ``wall - runq + (F - 1) * cpu``,
-where ``cpu`` is the CPU time the loop's thread and the reader's thread used between the card and the tone (their
-CPU clocks), ``runq`` the time the loop's thread waited, runnable, for a processor (Linux's schedstat: the load of
-the PC's other work, which a Pi running only Banquier does not have; the figure with it left in is in the note), and
+where ``cpu`` is the path's CPU time (the loop's thread's from the moment it hands the card to the terminal to the
+tone, and the reader's thread's from the card to the tone: their own CPU clocks; the loop's idle wake-ups while it
+waits for the card run beside the reader's poll, not before it: the figure that scales them too is in the note),
+``runq`` the time the loop's thread waited, runnable, for a processor (Linux's schedstat: the load of the PC's
+other work, which a Pi running only Banquier does not have; the figure with it left in is in the note), and
 F = 4 for a Pi 4, 10 for a Zero 2 W (the README's factors); the waits (the reader's 20 ms poll, the disk, the
 injected card latency) are not scaled. Not in: the SPI transfers of a real MFRC522 scan (bench/bench_hal.py), the
 display's own write of a frame (on a Pi's framebuffer: a copy), other processes on the Pi.
@@ -60,6 +64,7 @@ CARDS = {"none": (0.0, 0.0), "good": (2.0, 20.0), "ordinary": (5.0, 60.0)}
 FACTORS = {"Pi 4": 4, "Zero 2 W": 10}
 X86_P99_MS = 50.0
 PI_P99_MS = 100.0
+SHM = Path("/dev/shm")
 GAP_S = 0.05  # between a beep's end and the next card
 ANN, BOB, DEED_37, DEED_39 = "AA000001", "AA000002", "DD000025", "DD000027"
 
@@ -89,6 +94,14 @@ class Clocks:
 
     def cpu(self) -> float:
         return sum(time.clock_gettime(c) for c in self.ids)
+
+    def loop_cpu(self) -> float:
+        """The loop's thread's CPU clock (seconds)."""
+        return time.clock_gettime(self.ids[0])
+
+    def reader_cpu(self) -> float:
+        """The reader's thread's CPU clock (seconds)."""
+        return time.clock_gettime(self.ids[1])
 
     def waited(self) -> float:
         """Seconds the loop's thread has waited for a processor, runnable (Linux's schedstat run delay): the
@@ -139,7 +152,7 @@ def child(args: argparse.Namespace) -> int:
     registry = CardRegistry(None, {ANN: PlayerCard(1), BOB: PlayerCard(2), DEED_37: DeedCard(37),
                                    DEED_39: DeedCard(39)})
     clocks = Clocks()
-    tones: list[tuple[float, float, int, float]] = []  # (perf_counter, cpu, syncs, waited) of each first tone
+    tones: list[tuple[float, ...]] = []  # (perf_counter, cpu, syncs, waited, loop cpu, reader cpu) at each first tone
     tone = threading.Event()
 
     asked: list[int] = []  # the loop thread's fsyncs when each beep was asked for (on that thread)
@@ -156,7 +169,8 @@ def child(args: argparse.Namespace) -> int:
         def _sound(self, frequency_hz: int, volume: float) -> None:
             if getattr(self, "first", False):
                 self.first = False
-                tones.append((time.perf_counter(), clocks.cpu(), syncs(), clocks.waited()))
+                tones.append((time.perf_counter(), clocks.cpu(), syncs(), clocks.waited(), clocks.loop_cpu(),
+                              clocks.reader_cpu()))
                 tone.set()
             super()._sound(frequency_hz, volume)
 
@@ -171,7 +185,8 @@ def child(args: argparse.Namespace) -> int:
 
         def timed_present(uid: str) -> None:
             marks.append(time.perf_counter())
-            cpu = time.thread_time()
+            cpu = time.thread_time()  # the loop's thread: the same clock as clocks.loop_cpu()
+            marks.append(cpu)
             present(uid)
             marks.append(time.thread_time() - cpu)
 
@@ -190,16 +205,20 @@ def child(args: argparse.Namespace) -> int:
             del marks[:]
             del asked[:]
             start, cpu, synced, waited = time.perf_counter(), clocks.cpu(), syncs(), clocks.waited()
+            reader_cpu = clocks.reader_cpu()
             reader.present(uid)
             if not tone.wait(10):
                 raise RuntimeError(f"no tone after {uid}: {terminal.view.message}")
-            at, cpu_at, syncs_at, waited_at = tones[before]
+            at, cpu_at, syncs_at, waited_at, loop_at, reader_at = tones[before]
             reader.remove(uid)
             beeper.wait_idle(5)  # the family puts the next card down once the beep is over
             return {"ms": (at - start) * 1000, "cpu_ms": (cpu_at - cpu) * 1000, "runq_ms": (waited_at - waited) * 1000,
                     "syncs": syncs_at - synced, "syncs_to_ask": asked[0] - synced if asked else None,
                     "to_loop_ms": (marks[0] - start) * 1000 if marks else None,
-                    "handle_cpu_ms": marks[1] * 1000 if len(marks) > 1 else None,
+                    "handle_cpu_ms": marks[2] * 1000 if len(marks) > 2 else None,
+                    # the path's own CPU: the loop's from handing the card to the terminal to the tone, the reader's
+                    "path_cpu_ms": ((loop_at - marks[1]) + (reader_at - reader_cpu)) * 1000 if len(marks) > 1
+                    else (cpu_at - cpu) * 1000,
                     "pattern": beeper.played[-1][1] if beeper.played else "",
                     "audit_running": audit is not None and getattr(audit, "full", True) is None}
 
@@ -304,8 +323,9 @@ def report(card: str, taps: list[dict], ops: int, loads: str) -> None:
              fails="the mirror's flush, a checkpoint or another write's flush comes back between a tap and its beep"))
     for name, factor in FACTORS.items():
         def estimate(t: dict[str, float], factor: int = factor) -> float:
-            return t["ms"] - t["runq_ms"] + (factor - 1) * t["cpu_ms"]
+            return t["ms"] - t["runq_ms"] + (factor - 1) * t["path_cpu_ms"]
         est = [estimate(t["tap"]) for t in taps]
+        every = [t["tap"]["ms"] - t["tap"]["runq_ms"] + (factor - 1) * t["tap"]["cpu_ms"] for t in taps]
         raw = [t["tap"]["ms"] + (factor - 1) * t["tap"]["cpu_ms"] for t in taps]
         base_est = [estimate(t["base"]) for t in taps]
         p = percentile(est, 0.99)
@@ -314,9 +334,12 @@ def report(card: str, taps: list[dict], ops: int, loads: str) -> None:
                  f"< {PI_P99_MS:g} ms" if judged else "", p / PI_P99_MS if judged else None,
                  p < PI_P99_MS if judged else None,
                  f"per tap: wall - the loop thread's wait for a processor (the PC's load, median "
-                 f"{statistics.median(t['tap']['runq_ms'] for t in taps):.1f} ms) + {factor - 1} x the CPU of the "
-                 f"loop's and the reader's threads (median {statistics.median(t['tap']['cpu_ms'] for t in taps):.1f}"
-                 f" ms), waits unscaled; median {statistics.median(est):.1f} ms; with the PC's load left in: p99 "
+                 f"{statistics.median(t['tap']['runq_ms'] for t in taps):.1f} ms) + {factor - 1} x the path's CPU (the "
+                 f"loop thread's from the card handed to the terminal to the tone, and the reader thread's: median "
+                 f"{statistics.median(t['tap']['path_cpu_ms'] for t in taps):.2f} ms), waits unscaled; median "
+                 f"{statistics.median(est):.1f} ms; scaling also the loop's idle wake-ups before the card "
+                 f"(median {statistics.median(t['tap']['cpu_ms'] for t in taps):.2f} ms in all): p99 "
+                 f"{percentile(every, 0.99):.1f} ms; and with the PC's load left in: p99 "
                  f"{percentile(raw, 0.99):.1f} ms; {len(taps)} rents",
                  baseline=f"the deed's tap, estimated the same way: p99 {percentile(base_est, 0.99):.1f} ms",
                  fails="a second fsync on the path, or about 5 ms more CPU per tap on the PC" if judged else ""))
@@ -342,7 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         shim = build_shim(tmp)
         for card in args.cards.split(","):
             before = load()
-            taps = run(shim, card, tmp, args.rents, args.ops)
+            if card == "none" or not SHM.is_dir():
+                taps = run(shim, card, tmp, args.rents, args.ops)
+            else:  # the card's latency stands for the whole flush: on a tmpfs, the PC's disk adds nothing to it
+                with tempfile.TemporaryDirectory(prefix="bench-device-", dir=SHM) as shm_name:
+                    taps = run(shim, card, Path(shm_name), args.rents, args.ops)
             if args.keep is not None:
                 args.keep.with_name(f"{args.keep.stem}-{card}{args.keep.suffix}").write_text(json.dumps(taps))
             report(card, taps, args.ops, f"{before} before, {load()} after")
