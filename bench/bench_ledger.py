@@ -76,12 +76,15 @@ REPLAY_CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from terminal.bank.tablelog import read_table_log, replay
+def hwm(name="VmHWM"):  # this process's own peak (ru_maxrss of a child carries its parent's peak on Linux)
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith(name + ":"))
 log = read_table_log(sys.argv[2])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = hwm("VmRSS")
 t, c = time.perf_counter(), time.process_time()
 result = replay(log, sys.argv[3], key=bytes.fromhex(sys.argv[4]))
 seconds, cpu = time.perf_counter() - t, time.process_time() - c
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = hwm()
 print(json.dumps({"operations": result.operations, "refused": result.refused, "checks": result.checks,
                   "seconds": seconds, "cpu": cpu, "rss_before_kib": before, "rss_peak_kib": peak}))
 """
@@ -232,14 +235,14 @@ def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[Wri
 
 
 def bare(path: Path, rows: Written, schema: list[str]) -> tuple[float, float]:
-    from terminal.bank.ledger.schema import BUSY_TIMEOUT_MS, WAL_PAGES
+    from terminal.bank.ledger.schema import BUSY_TIMEOUT_MS
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         assert conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
         for statement in schema:  # the game's own tables, indexes and triggers
             conn.execute(statement)
         t, c = time.perf_counter(), time.process_time()
@@ -255,6 +258,44 @@ def bare(path: Path, rows: Written, schema: list[str]) -> tuple[float, float]:
         conn.close()
 
 
+def interleaved(work: Path, key: bytes, ops: list[dict[str, Any]], rows: Written,
+                schema: list[str]) -> tuple[list[float], list[float], list[float]]:
+    """Each operation committed through ``Game.apply`` and, just before it, the same rows committed by the bare
+    loop (its own file, the same pragmas): commit by commit, so both see the same disk weather. Returns the wall
+    seconds of ours and the bare one's, and ours' CPU seconds, one per commit."""
+    from terminal.bank.ledger.schema import BUSY_TIMEOUT_MS
+    conn = sqlite3.connect(work / "bare.db", isolation_level=None)
+    game = new_game(work / "ours.db", key)
+    ours_s, bare_s, cpu_s = [], [], []
+    try:
+        assert game.ledger.pragma("synchronous") == 2 and game.ledger.pragma("journal_mode") == "wal"
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        assert conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        for statement in schema:  # the game's own tables, indexes and triggers
+            conn.execute(statement)
+        for op, (journal, postings, projection) in zip(ops, rows, strict=True):
+            t = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)", postings)
+            conn.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", journal)
+            conn.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)", projection)
+            conn.execute("COMMIT")
+            bare_s.append(time.perf_counter() - t)
+            t, c = time.perf_counter(), time.process_time()
+            game.apply(op)
+            ours_s.append(time.perf_counter() - t)
+            cpu_s.append(time.process_time() - c)
+            game.settle_writes()  # what the terminal does after the beep (no mirror here: the WAL folded when due)
+    finally:
+        conn.close()
+        game.close()
+    return ours_s, bare_s, cpu_s
+
+
 def bench_throughput(tmp: Path, key: bytes, rounds: int) -> None:
     for where, folder, count in (("tmpfs", SHM, 1500), ("disk", tmp, 300)):
         if not folder.is_dir():
@@ -263,18 +304,20 @@ def bench_throughput(tmp: Path, key: bytes, rounds: int) -> None:
             work = Path(name)
             ops = accepted_ops(LONG_LOG, count)
             rows, schema = rows_written(work / "rows.db", key, ops)
-            ours_m, bare_m = [], []
+            ours_all, bare_all, cpu_all = [], [], []
             for r in range(rounds):
-                bare_m.append(bare(work / f"bare-{r}.db", rows, schema))
-                game_path = work / f"ours-{r}.db"
-                ours_m.append(ours(game_path, key, ops))
-            wall = [o[0] / b[0] for o, b in zip(ours_m, bare_m, strict=True)]
-            o_wall, b_wall = [o[0] for o in ours_m], [b[0] for b in bare_m]
-            o_cpu, b_cpu = [o[1] for o in ours_m], [b[1] for b in bare_m]
-            judged(f"(a) commits through Game, {where}", spread(o_wall), statistics.median(wall), 3,
-                   f"bare loop of the same rows: {spread(b_wall)}; CPU {spread(o_cpu)} vs {spread(b_cpu)}; "
-                   f"ratio min/med/max {min(wall):.2f}/{statistics.median(wall):.2f}/{max(wall):.2f}; "
-                   f"{count} ops x {rounds} rounds; {filesystem_of(work)}; {load()}")
+                (work / f"r{r}").mkdir()
+                o, b, c = interleaved(work / f"r{r}", key, ops, rows, schema)
+                ours_all += o
+                bare_all += b
+                cpu_all += c
+            ratio = statistics.median(ours_all) / statistics.median(bare_all)
+            judged(f"(a) commits through Game, {where}", f"{statistics.median(ours_all) * 1000:.2f} ms",
+                   ratio, 3,
+                   f"median per commit / the bare loop's, interleaved commit by commit "
+                   f"({statistics.median(bare_all) * 1000:.2f} ms); ours p99 {percentile(ours_all, 0.99) * 1000:.2f}"
+                   f" ms, CPU {statistics.median(cpu_all) * 1000:.2f} ms; {count} ops x {rounds} rounds; "
+                   f"{filesystem_of(work)}; {load()}; fails when Game's work beside SQLite's grows")
 
 
 # -- (b) opening after a clean stop ------------------------------------------------------------------------------
@@ -326,12 +369,16 @@ def bench_replay(tmp: Path, key: bytes, rounds: int) -> None:
     m = [r["seconds"] for r in ram]
     ratios = [a / b for a, b in zip(d, m, strict=True)]
     ops = disk[0]["operations"]
-    judged(f"(c) replay of {ops} ops, disk / tmpfs", spread(d, 1, "s"), statistics.median(ratios), 2,
-           f"tmpfs {spread(m, 1, 's')}; CPU disk {spread([r['cpu'] for r in disk], 1, 's')}, tmpfs "
-           f"{spread([r['cpu'] for r in ram], 1, 's')}; {ops / statistics.median(d):.0f} op/s on the disk; "
-           f"{rounds} alternating rounds; disk {filesystem_of(tmp)}; {load()}")
+    # No target: the replay commits in batches of 1 000, so the disk's share is a few flushes whatever the code
+    # does (a ratio near 1x that could not fail); the time is the figure, the ratio is for information.
+    emit(Row(BENCH, f"(c) replay of {ops} ops, disk / tmpfs", spread(d, 1, "s"), "", statistics.median(ratios), None,
+             f"for information (batched commits: ~1x by construction); tmpfs {spread(m, 1, 's')}; CPU disk "
+             f"{spread([r['cpu'] for r in disk], 1, 's')}, tmpfs {spread([r['cpu'] for r in ram], 1, 's')}; "
+             f"{ops / statistics.median(d):.0f} op/s on the disk; {rounds} alternating rounds; disk "
+             f"{filesystem_of(tmp)}; {load()}"))
     emit(Row(BENCH, "(c) replay peak resident memory", f"{disk[0]['rss_peak_kib'] / 1024:.1f} MiB",
-             note=f"after imports, before the replay: {disk[0]['rss_before_kib'] / 1024:.1f} MiB"))
+             note=f"VmHWM of a fresh interpreter doing only the replay; after imports, before the replay: "
+                  f"{disk[0]['rss_before_kib'] / 1024:.1f} MiB"))
 
 
 # -- (d) resuming -----------------------------------------------------------------------------------------------
@@ -374,9 +421,13 @@ def resume_times(path: Path, key: bytes, opens: int, image: tuple[bytes, bytes] 
 
 
 def unclean_image(path: Path, key: bytes, length: int) -> tuple[bytes, bytes]:
-    """100 operations more on ``path`` (with its mirror), then its file and WAL as a power cut leaves them."""
-    game = Game.open(path, key=key, mirror=mirror_path(path))
-    play(game, operations(length + 200), 100, length)
+    """100 operations more on ``path`` (with its mirror), resumed as the terminal resumes it (its background audit
+    running meanwhile: the WAL is held as found, nothing folded), then its file and WAL as a power cut leaves them."""
+    game = Game.open(path, key=key, mirror=mirror_path(path), background=True)
+    ops, i = operations(length + 200), length
+    for _ in range(100):  # as the table plays while the background audit judges the game (nothing folded)
+        i = play(game, ops, 1, i)
+        game.settle_writes()
     image = path.read_bytes(), path.with_name(path.name + "-wal").read_bytes()
     holder = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)  # so that closing folds nothing in
     holder.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -572,6 +623,7 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
                     break
             assert success, terminal.view.message
             lat.append(success[0] - t)
+            terminal.settle_writes()  # the screen loop, after the turn that beeped: the mirror's line
             time.sleep(0.002)  # a table taps now and then, not back to back
         return lat, (time.thread_time() - c) / n
 
@@ -615,7 +667,11 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
             current[0].stop()
         return end
 
-    tap_round(20)  # warm
+    first, _ = tap_round(1)  # no warm-up: the first tap after the open is one a table makes
+    emit(Row(BENCH, f"(f) the first tap after a resume ({LENGTHS[-1]} ops)", f"{first[0] * 1000:.2f} ms", "< 50 ms",
+             first[0] / TAP_P99_S, first[0] < TAP_P99_S,
+             f"ratio: / issue 14's tap target; one tap, right after Game.open (the first write's checks included); "
+             f"fails when the first write checks what grows with the game; {filesystem_of(tmp)}; {load()}"))
     results: dict[str, list[float]] = {"idle": [], "backup": [], "audit": []}
     cpu: dict[str, list[float]] = {k: [] for k in results}
     for _ in range(rounds):

@@ -1,4 +1,5 @@
-"""The one table every benchmark prints: figure, measured, target, ratio, pass/fail.
+"""The one table every benchmark prints: figure, measured, target, ratio, pass/fail, baseline, how it was measured
+and what would make it fail.
 
 Each ``bench/bench_*.py`` script builds :class:`Row` values and calls :func:`emit` for each: the row is printed
 at once (one line, so a long run shows progress) and, when the environment variable ``BANQUIER_BENCH_ROWS``
@@ -27,7 +28,9 @@ class Row:
     ``figure``: what is measured, with its conditions ("resume 10 000 ops, unclean / clean");
     ``measured`` and ``target``: human-readable values with units ("2.4 ms", "<= 1.5x");
     ``ratio``: the number the target is judged on (None when not a ratio); ``ok``: target met, or None when the
-    row has no target; ``note``: the baseline and how the figure was taken (min/median/max, runs, filesystem).
+    row has no target; ``note``: how the figure was taken (min/median/max, runs, filesystem, the machine's load);
+    ``baseline``: what it is compared with, measured in the same run (empty: told in ``note``); ``fails``: what
+    would make it fail.
     """
 
     bench: str
@@ -37,16 +40,21 @@ class Row:
     ratio: float | None = None
     ok: bool | None = None
     note: str = ""
+    baseline: str = ""
+    fails: str = ""
 
 
 def _line(row: Row) -> str:
     verdict = {True: "pass", False: "FAIL", None: "-"}[row.ok]
     ratio = "" if row.ratio is None else f"{row.ratio:.2f}"
-    return f"{row.bench:<10} | {row.figure:<48} | {row.measured:<22} | {row.target:<12} | {ratio:>6} | {verdict}" + (
-        f" | {row.note}" if row.note else "")
+    tail = "; ".join(part for part in (f"baseline: {row.baseline}" if row.baseline else "", row.note,
+                                       f"fails if: {row.fails}" if row.fails else "") if part)
+    return f"{row.bench:<10} | {row.figure:<48} | {row.measured:<22} | {row.target:<12} | {ratio:>6} | {verdict:<6}" + (
+        f" | {tail}" if tail else "")
 
 
-HEADER = f"{'bench':<10} | {'figure':<48} | {'measured':<22} | {'target':<12} | {'ratio':>6} | result"
+HEADER = (f"{'bench':<10} | {'figure':<48} | {'measured':<22} | {'target':<12} | {'ratio':>6} | result | baseline; "
+          f"how measured; fails if")
 
 
 def emit(row: Row) -> None:

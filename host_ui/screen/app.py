@@ -34,6 +34,9 @@ if TYPE_CHECKING:  # for annotations: the touch panel's module (evdev) and the r
 WAKE = pygame.event.custom_type()
 
 
+#: How long the loop sleeps after a beep was asked for, so that the beeper's worker starts the tone first (s).
+BEEP_YIELD_S = 0.001
+
 class Output(Protocol):
     """Where frames go (a :class:`~host_ui.screen.display.WindowOutput` or
     :class:`~host_ui.screen.display.FramebufferOutput`): ``window_size`` and ``screen_rect`` (where the panel's
@@ -230,8 +233,14 @@ class TerminalApp:
         now = self.monotonic()
         for event in events:
             self.handle_pygame(event, now)
+        beeps = self.terminal.beeps
         self.poll_devices(now)
+        if self.terminal.beeps != beeps:
+            # A beep was asked for: the beeper's worker is waiting for the interpreter; a millisecond's sleep
+            # hands it over now (else it waits up to the interpreter's switch interval, 5 ms, behind the frame).
+            time.sleep(BEEP_YIELD_S)
         self.draw_if_needed(now)
+        self.terminal.settle_writes()  # a payment beeped this turn: its mirror line now, the tone has started
 
     def wait_time(self) -> float:
         """How long the loop may sleep: until the next reader poll, tick or frame slot."""

@@ -111,8 +111,10 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         report.first_bad_seq = 0
     prev = meta.get("meta_mac", "")
     state = State.new(config.edition, tuple(meta["players"]))
-    by_seq: dict[int, Effects] = {}
-    ops: dict[int, dict[str, Any]] = {}
+    # The entries replayed so far, one byte each (an undo's target must be one of them; its operation and effects
+    # are read back from the file then, as recorded, which the replay found equal to the rules' result): nothing
+    # else is kept per entry, so the audit's memory does not grow with the game.
+    replayed = bytearray()
     expected_seq = 1
     for entry in ledger.entries():
         report.entries += 1
@@ -142,11 +144,13 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
                                                                 order=deal_order(recorded["postings"], dealt))
             elif entry.kind == "undo":
                 undoes = entry.undoes
-                target = by_seq.get(undoes) if undoes is not None else None
+                target = ledger.entry(undoes) if isinstance(undoes, int) and 0 < undoes < len(replayed) \
+                    and replayed[undoes] else None
                 if undoes is None or target is None:
                     report.fail(f"Entry #{seq} undoes #{undoes}, which is not an operation.", seq)
                     break
-                effects = engine.undo_effects(state, config, ops[undoes], target)
+                effects = engine.undo_effects(state, config, target.op,
+                                              Effects.recorded(target.postings, target.changes))
                 state_after = engine.replay_effects(state, effects)
             else:
                 state_after, effects = engine.apply(state, config, entry.op)
@@ -156,8 +160,9 @@ def _audit(ledger: Ledger, config: GameConfig, report: AuditReport) -> None:
         if not _same(effects.to_json(), recorded):
             report.fail(f"Entry #{seq} ({entry.op.get('op')}): recorded effects differ from the rules' result.", seq)
             break
-        by_seq[seq] = effects
-        ops[seq] = entry.op
+        if seq >= len(replayed):
+            replayed.extend(bytes(seq + 1 - len(replayed)))
+        replayed[seq] = 1
         state = state_after
     projection = ledger.projection()
     if projection is None:

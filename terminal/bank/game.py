@@ -256,6 +256,12 @@ class Game:
         tries again. Returns how many rows were written."""
         return self._upkeep.step(stretches, budget_s)
 
+    def settle_writes(self, *, fold: bool = True) -> None:
+        """What follows an acknowledged operation, off the path from the tap to the beep: the terminal calls it once
+        the beep has started (``fold=False``: the mirror's line flushed) and in idle time (the WAL folded into the
+        file when due): :meth:`terminal.bank.ledger.journal.Ledger.settle_writes`. Never raises."""
+        self._ledger.settle_writes(fold=fold)
+
     def __enter__(self) -> Game:
         return self
 

@@ -79,9 +79,16 @@ class Upkeep:
                 or payments_stopped(ledger) is not None:
             return 0
         try:
-            if ledger.db.conn.in_transaction:
+            conn = ledger.db.conn
+            if conn.in_transaction:
                 return 0
-            written = maintain_summary(ledger, stretches=stretches, budget_s=budget_s)
+            # Committed without a flush of its own: the summary is rebuilt from the journal when it lacks, and the
+            # next entry's commit flushes it with the WAL; a tap is never kept waiting for a flush of the tick's.
+            conn.execute("PRAGMA synchronous = OFF")
+            try:
+                written = maintain_summary(ledger, stretches=stretches, budget_s=budget_s)
+            finally:
+                conn.execute("PRAGMA synchronous = FULL")
         except (GameError, OSError, *DAMAGE) as exc:
             if not self._failed:
                 _log.warning("the chart's summary of %s was not brought up to date (%s); play goes on, the chart "

@@ -93,6 +93,10 @@ from terminal.table.words import duration_msg
 #: The warnings before the end of a time-limited game, in seconds of play left (10 minutes, 1 minute).
 TIME_WARNINGS = (600, 60)
 
+#: Seconds without an input after which the terminal's tick counts as idle time: the game's WAL is folded into its
+#: file then (:meth:`terminal.Game.settle_writes`), not while a family is tapping a payment through.
+IDLE_S = 0.4
+
 
 class Terminal:
     """The tap machine. ``game`` may be None until a new game is started from the banker menu.
@@ -135,6 +139,8 @@ class Terminal:
         self.message: Msg | None = notice
         self.message_kind = "info"
         self.last_input = clock()
+        self.settle_due = False  # an entry was acknowledged whose mirror line settle_writes flushes
+        self.beeps = 0  # patterns asked of the beeper so far (the screen loop lets its worker start each at once)
         self.damage = damage
         self.restore = restore
         self.find_backup = find_backup
@@ -318,6 +324,9 @@ class Terminal:
             except GameError:
                 pass
         if self.game is not None and self.damage is None:
+            self.settle_writes()
+            if now - self.last_input >= IDLE_S:  # idle: the WAL is folded into the file when due
+                self.game.settle_writes()
             self.game.maintain()  # the chart's summary, a bounded step (never raises; beeps and commits came first)
 
     def _time_passes(self) -> None:
@@ -437,6 +446,7 @@ class Terminal:
         self.changed()
 
     def beep(self, pattern: str) -> None:
+        self.beeps += 1
         if self.beeper is not None:
             self.beeper.play(pattern)
 
@@ -559,7 +569,17 @@ class Terminal:
             self.beep("bankruptcy")
         else:
             self.beep("success")
+        self.settle_due = True  # the entry is durable and beeped: its mirror line once the tone has started
         self.say(done_message(self, receipt), "success")
+
+    def settle_writes(self) -> None:
+        """Flush the mirror's line of the entry acknowledged last (:meth:`terminal.Game.settle_writes`,
+        ``fold=False``): the screen loop calls it at the end of the turn that beeped, once the beeper's worker has
+        had its turn, before the next input is handled (else the next entry's commit flushes it first). Never
+        raises."""
+        if self.settle_due and self.game is not None:
+            self.settle_due = False
+            self.game.settle_writes(fold=False)
 
     def ask_banker(self, then: str | None = None) -> None:
         if then is not None:

@@ -128,10 +128,14 @@ class _Shown:
     def __init__(self, view):
         self.view = view
         self.version = 0
+        self.beeps = 0
 
         self.shown_version = None
 
     def tick(self):
+        pass
+
+    def settle_writes(self):
         pass
 
     def shown(self, version):

@@ -3,8 +3,10 @@
 One file per game (its tables: :mod:`terminal.bank.ledger.schema`). Every write is one transaction begun with
 ``BEGIN IMMEDIATE`` (:meth:`Ledger.writing`): all of an entry is in the file, or none of it, and a writer waits
 out another one within the busy timeout. An entry is written by :meth:`Ledger.append`: its journal row, its
-postings and the new projection in one transaction, committed durably (``synchronous=FULL``) before it returns;
-then, a step of its own, its line in the mirror (:mod:`terminal.bank.ledger.mirror`). The entry's keyed hash
+postings and the new projection in one transaction, committed durably (``synchronous=FULL``: the WAL's one flush)
+before it returns; then, a step of its own, its line in the mirror (:mod:`terminal.bank.ledger.mirror`), flushed
+with the WAL's folding into the file by :meth:`Ledger.settle_writes` after the entry's beep, off the path from the
+tap to the beep. The entry's keyed hash
 (:mod:`terminal.bank.ledger.keys`) chains it to the previous one; the keyed checkpoint moves forward as entries
 are written (:mod:`terminal.bank.ledger.chain`). The time of each entry is read from the injected wall clock
 (``clock``).
@@ -98,6 +100,8 @@ class Ledger:
         self._projection = ProjectionText()
         self._batch: Batch | None = None  # see batch
         self._last_written: tuple[int, str, int] | None = None  # (seq, mac, data_version) of the last append
+        self._unfolded = 0  # entries committed since the WAL was last folded into the file (settle_writes)
+        self._wal_flushed = True  # False: the WAL was written unflushed since it was opened (mark_open)
         self._recorded_second = -1
         self._recorded_text = ""
         self.as_found: AsFound | None = None  # the files as found, while the game is not yet judged (see hold)
@@ -281,7 +285,6 @@ class Ledger:
         written). So resuming a game waits for no disk flush."""
         conn = self.db.conn
         try:
-            conn.execute("PRAGMA wal_autocheckpoint = 0")
             conn.execute("PRAGMA synchronous = OFF")
             try:
                 with self.writing():
@@ -289,7 +292,7 @@ class Ledger:
                     conn.execute("INSERT OR REPLACE INTO session(id, open) VALUES (1, 1)")
             finally:
                 conn.execute("PRAGMA synchronous = FULL")
-                conn.execute(f"PRAGMA wal_autocheckpoint = {0 if self.as_found is not None else schema.WAL_PAGES}")
+            self._wal_flushed = False  # flushed by settle_writes before the first entry, if it runs first
         except sqlite3.Error as exc:
             raise LedgerError(f"Cannot write to {self.path} ({exc}): is the data directory read-only?",
                               code="ledger_unwritable", params={"path": str(self.path)}) from exc
@@ -333,9 +336,9 @@ class Ledger:
     def hold(self, as_found: AsFound) -> None:
         """Keep the game's file as found until it is judged: ``as_found`` holds the bytes of its WAL (and shared
         memory) from before anything wrote to it, and no checkpoint runs meanwhile (only a checkpoint writes the
-        file itself in WAL mode), so what was found can be put back exactly (:meth:`settle`)."""
+        file itself in WAL mode; :meth:`settle_writes` folds none while a game is held), so what was found can be
+        put back exactly (:meth:`settle`)."""
         self.as_found = as_found
-        self.db.execute("PRAGMA wal_autocheckpoint = 0")
 
     def settle(self) -> None:
         """Act on the judgment of a held game (:meth:`hold`) once its checks beside play (:attr:`guard`) answered:
@@ -347,9 +350,7 @@ class Ledger:
         judged = self.guard.verdict() if self.guard is not None else None
         if judged is True:
             as_found, self.as_found = self.as_found, None
-            as_found.drop()
-            with contextlib.suppress(sqlite3.Error):
-                self.db.execute(f"PRAGMA wal_autocheckpoint = {schema.WAL_PAGES}")
+            as_found.drop()  # the WAL is folded again by settle_writes
         elif judged is False:
             self.put_back()
 
@@ -363,6 +364,8 @@ class Ledger:
         as_found, self.as_found = self.as_found, None
         if as_found is None:
             return
+        if self._mirror is not None:
+            self._mirror.sync()  # the entries since the resume are about to be kept by the mirror alone
         if self.guard is not None:
             self.guard.stop()  # the checks' process reads no more
         self._close_keeping_the_wal()
@@ -466,9 +469,16 @@ class Ledger:
         return problems, first_bad
 
     def set_checkpoint(self, seq: int, mac: str) -> None:
-        """Record ``(seq, mac)`` as verified (a full audit passed up to it), if it is still that entry."""
-        with self.writing():
-            self.checkpoint.record(self.db, self.keys, seq, mac)
+        """Record ``(seq, mac)`` as verified (a full audit passed up to it), if it is still that entry. Committed
+        without a flush of its own (the record only spares the next start-up some verifying): the next durable
+        commit flushes it, as the first entry after the background audit passed does, whose path it is on."""
+        conn = self.db.conn
+        conn.execute("PRAGMA synchronous = OFF")
+        try:
+            with self.writing():
+                self.checkpoint.record(self.db, self.keys, seq, mac)
+        finally:
+            conn.execute("PRAGMA synchronous = FULL")
 
     # -- reading -------------------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
@@ -507,16 +517,20 @@ class Ledger:
         return row
 
     def entries(self, start: int = 0) -> Iterator[Entry]:
-        """Every entry from ``seq >= start`` in order, with its postings."""
-        postings: dict[int, list[Row]] = {}
-        for seq, n, account, amount in self.db.execute(
-                "SELECT seq, n, account, amount FROM postings WHERE seq >= ? ORDER BY seq, n", [start]):
-            postings.setdefault(seq, []).append((n, account, amount))
+        """Every entry from ``seq >= start`` in order, with its postings: streamed (the journal and the postings
+        read side by side, in the order of their keys), so what is held does not grow with the game."""
+        postings = self.db.execute(
+            "SELECT seq, n, account, amount FROM postings WHERE seq >= ? ORDER BY seq, n", [start])
+        pending = next(postings, None)
         for seq, kind, op, undoes, changes, recorded_at, mac in self.db.execute(
                 "SELECT seq, kind, op, undoes, changes, recorded_at, mac FROM journal WHERE seq >= ? ORDER BY seq",
                 [start]):
-            yield Entry(seq, kind, json.loads(op), undoes, transfers(postings.get(seq, [])), json.loads(changes),
-                        recorded_at, mac)
+            rows: list[Row] = []
+            while pending is not None and pending[0] <= seq:  # (postings of no entry are passed over)
+                if pending[0] == seq:
+                    rows.append((pending[1], pending[2], pending[3]))
+                pending = next(postings, None)
+            yield Entry(seq, kind, json.loads(op), undoes, transfers(rows), json.loads(changes), recorded_at, mac)
 
     def entry(self, seq: int) -> Entry | None:
         return next((e for e in self.entries(seq) if e.seq == seq), None)
@@ -577,6 +591,8 @@ class Ledger:
         if self.guard is not None:
             self.settle()  # a game judged meanwhile: checkpoints resume, or its files are put back as found
             self.guard.before_write(self)  # raises once the start-up checks have failed
+        if self._mirror is not None:
+            self._mirror.sync()  # the last entry's line, if settle_writes did not flush it after its beep
         rows = posting_rows(postings)
         recorded_at = self._recorded_at()
         op_text = canonical(op)
@@ -643,9 +659,74 @@ class Ledger:
         if self._batch is not None:
             if self._batch.added(line):
                 self._commit_batch(self._batch)
-        elif self._mirror is not None and line is not None:
-            self._mirror.write([line])  # its own step, after the commit: the entry is in the file already
+        else:
+            self._unfolded += 1
+            if self._mirror is not None and line is not None:
+                # its own step, after the commit: the entry is durable in the WAL already; flushed after its beep
+                self._mirror.write([line], sync=False)
         return seq
+
+    def settle_writes(self, *, fold: bool = True) -> None:
+        """What follows an acknowledged entry, off the path from the tap to the beep (the terminal calls it once
+        the beep has started, ``fold=False``, and in idle time): the mirror's lines written since the last call
+        flushed to disk (one ``fdatasync``; :meth:`append` flushes them first if this was not called); with
+        ``fold``, once ``FOLD_ENTRIES`` entries were committed since the last time
+        (:data:`terminal.bank.ledger.schema.FOLD_ENTRIES`; at four times that, also without ``fold``), the WAL
+        folded into the file (a checkpoint: the WAL and the file flushed) and begun again by a write of the session
+        record that is flushed by the next entry's commit, so that commit is the one flush between its tap and its
+        beep; and the first flush of a WAL opened by :meth:`mark_open`. Nothing is folded while the game is held as
+        found (:meth:`hold`), read-only, not marked open, or in a transaction or a batch. Never raises (a failure
+        is kept in :attr:`mirror_problem`, or leaves the WAL longer until the next call)."""
+        if self._mirror is not None:
+            self._mirror.sync()
+        if self._unfolded >= (schema.FOLD_ENTRIES if fold else 4 * schema.FOLD_ENTRIES):
+            self.fold()
+        elif fold and not self._wal_flushed:
+            self._flush_wal()
+
+    def _flush_wal(self) -> None:
+        """The first flush of a WAL opened by :meth:`mark_open` (SQLite flushes a new WAL's folder with it), done
+        on the tick before the first entry rather than by that entry's commit: a write of the session record as it
+        is, committed durably. Not while payments are stopped or in a transaction; never raises."""
+        conn = self.db.conn
+        if self.read_only or not self.marked or self._batch is not None or conn.in_transaction \
+                or (self.guard is not None and self.guard.verdict() is False):
+            return
+        try:
+            with self.writing():
+                # (a row written back as it was: SQLite skips a write that changes no byte)
+                conn.execute("DELETE FROM session WHERE id = 1")
+                conn.execute("INSERT INTO session(id, open) VALUES (1, 1)")
+        except sqlite3.Error:
+            return
+        self._wal_flushed = True
+
+    def fold(self) -> bool:
+        """Fold the WAL into the file now (a passive checkpoint: it waits for no reader), then begin the WAL again
+        when all of it was folded (see :meth:`settle_writes`). Returns whether it ran; never raises."""
+        conn = self.db.conn
+        if self.read_only or not self.marked or self.as_found is not None or self._batch is not None \
+                or conn.in_transaction:
+            return False
+        try:
+            busy, frames, folded = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            self._unfolded = 0
+            if busy == 0 and frames > 0 and folded == frames:
+                # The WAL begins again at the next write (its header rewritten and, with synchronous=FULL,
+                # flushed: one more fsync). Done here, unflushed: the next entry's commit flushes the WAL, this
+                # header with it; a power cut before finds the file holding everything (just folded and flushed).
+                conn.execute("PRAGMA synchronous = OFF")
+                try:
+                    with self.writing():
+                        # (a row written back as it was: SQLite skips a write that changes no byte)
+                        conn.execute("DELETE FROM session WHERE id = 1")
+                        conn.execute("INSERT INTO session(id, open) VALUES (1, 1)")
+                finally:
+                    conn.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error:
+            return False
+        self._wal_flushed = True
+        return True
 
     def _recorded_at(self) -> str:
         """The time an entry is recorded, to the second (UTC, ISO 8601), read from :attr:`clock` and spelled once

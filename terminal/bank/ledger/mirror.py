@@ -1,10 +1,13 @@
 """The mirror: a second, append-only record of every acknowledged entry of a game, beside its backups.
 
-Each entry's line (its canonical JSON, :meth:`Mirror.line`) is appended and flushed to disk before the operation
-is acknowledged, so a game file that lost the end of its journal (a damaged WAL frame makes SQLite drop every
-later frame) is noticed and mended at the next start (:func:`entries_after`, verified against the keyed chain
-by the caller). Writing the mirror is its own step after the entry's commit (:meth:`Mirror.write`): a mirror
-that cannot be written is reported (:attr:`Mirror.problem`), the entry itself is committed.
+Each entry's line (its canonical JSON, :meth:`Mirror.line`) is appended as the entry is committed and flushed to
+disk (:meth:`Mirror.sync`) just after the entry's beep, before the next entry is acknowledged, so a game file that
+lost the end of its journal (a damaged WAL frame makes SQLite drop every later frame) is noticed and mended at the
+next start (:func:`entries_after`, verified against the keyed chain by the caller). The entry itself is durable in
+the WAL before its beep (its commit's flush, the only one on that path); a power cut between the beep and the
+mirror's flush keeps it there (no WAL frame is being written then). Writing the mirror is its own step after the
+entry's commit (:meth:`Mirror.write`): a mirror that cannot be written is reported (:attr:`Mirror.problem`), the
+entry itself is committed.
 """
 from __future__ import annotations
 
@@ -33,6 +36,8 @@ class Mirror:
         self.path = Path(path)
         self.problem: str | None = None  # why the last write failed (None: it did not)
         self._fd: int | None = None
+        self._unflushed = False  # lines written since the last flush
+        self._name_unflushed = False  # the file was opened (perhaps made) since its folder was last flushed
 
     @staticmethod
     def line(seq: int, kind: str, op_text: str, undoes: int | None, rows_text: str, changes_text: str,
@@ -43,33 +48,53 @@ class Mirror:
                 f'"recorded_at":{canonical(recorded_at)},"rows":{rows_text},"seq":{seq},'
                 f'"undoes":{"null" if undoes is None else canonical(undoes)}}}')
 
-    def write(self, lines: list[str]) -> None:
-        """Append committed entries' lines, flushed to disk (``fdatasync``) before they are acknowledged; the
-        mirror's name is made durable when the file is first opened. A failure is kept in :attr:`problem`
-        (logged by the caller); nothing is raised."""
+    def write(self, lines: list[str], *, sync: bool = True) -> None:
+        """Append committed entries' lines; ``sync``: flushed to disk at once (:meth:`sync`), else left for
+        :meth:`sync` (called just after the entry's beep, before the next entry is acknowledged). A failure is
+        kept in :attr:`problem` (logged by the caller); nothing is raised."""
         if not lines:
             return
         data = "".join(line + "\n" for line in lines).encode("utf-8")
         try:
-            fd = self._fd
-            opened = fd is None
-            if fd is None:
+            if self._fd is None:
                 make_directories(self.path.parent)
                 # never through a link planted at its name; a new one's mode whatever the umask
-                fd = self._fd = open_for_append(self.path, FILE_MODE)
-            os.write(fd, data)
-            (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(fd)
-            if opened:
-                # The mirror's name (new, or made by a version that never flushed it) is durable before the
-                # entry is acknowledged: fdatasync flushes the data, not the folder that names it (a power cut
-                # would otherwise lose the mirror of a new game with its first entries).
-                fsync_directory(self.path.parent)
+                self._fd = open_for_append(self.path, FILE_MODE)
+                self._name_unflushed = True
+            os.write(self._fd, data)
+            self._unflushed = True
             self.problem = None
+        except OSError as exc:
+            self.problem = f"cannot write the mirror {self.path}: {exc.strerror or exc}"
+            return
+        if sync:
+            self.sync()
+
+    @property
+    def unflushed(self) -> bool:
+        """Whether lines were written since the last :meth:`sync` (they are in the page cache, not yet on disk)."""
+        return self._unflushed
+
+    def sync(self) -> None:
+        """Flush the lines written since the last call to disk (``fdatasync``: one flush, none when nothing was
+        written); the mirror's name too when the file was opened since (fdatasync flushes the data, not the folder
+        that names it: a power cut would otherwise lose the mirror of a new game with its first entries). A
+        failure is kept in :attr:`problem`; nothing is raised."""
+        if not self._unflushed or self._fd is None:
+            return
+        try:
+            (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(self._fd)
+            if self._name_unflushed:
+                fsync_directory(self.path.parent)
+                self._name_unflushed = False
+            self._unflushed = False
         except OSError as exc:
             self.problem = f"cannot write the mirror {self.path}: {exc.strerror or exc}"
 
     def close(self) -> None:
+        """Flush what is left (:meth:`sync`) and close the file."""
         if self._fd is not None:
+            self.sync()
             try:
                 os.close(self._fd)
             except OSError:

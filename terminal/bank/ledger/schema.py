@@ -32,7 +32,10 @@ from terminal.errors import LedgerError
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 5000
-WAL_PAGES = 64
+#: Entries between two foldings of the WAL into the file while a game is played (a checkpoint, then the WAL begun
+#: again: :meth:`terminal.bank.ledger.journal.Ledger.settle_writes`, after an entry's beep, never on its path). A short
+#: WAL: after a power cut SQLite rereads the whole WAL to resume, so this bounds the cost of an unclean resume.
+FOLD_ENTRIES = 10
 #: The tables every game file has (a file without one of them is no game).
 GAME_TABLES = frozenset({"meta", "journal", "postings", "projection", "session"})
 
@@ -116,8 +119,10 @@ def missing_tables(tables: set[str]) -> set[str]:
 
 
 def connect(path: Path) -> sqlite_utils.Database:
-    """A connection to write the game file at ``path``: WAL, ``synchronous=FULL``, foreign keys, the busy timeout
-    and a short WAL. Raises LedgerError (``ledger_unreadable``, ``ledger_no_wal``)."""
+    """A connection to write the game file at ``path``: WAL, ``synchronous=FULL``, foreign keys, the busy timeout,
+    and no checkpoint inside a commit (the WAL is folded into the file by the connection that plays, after a beep:
+    ``FOLD_ENTRIES``; by SQLite when the last connection closes). Raises LedgerError (``ledger_unreadable``,
+    ``ledger_no_wal``)."""
     try:
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         db = sqlite_utils.Database(conn)
@@ -125,9 +130,9 @@ def connect(path: Path) -> sqlite_utils.Database:
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
-        # A short WAL (folded into the file every WAL_PAGES pages): after a power cut SQLite rereads the
-        # whole WAL to resume, so this bounds the cost of an unclean resume.
-        db.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+        # No checkpoint inside a commit: a checkpoint flushes the WAL and the file (two more fsyncs), and the commit
+        # after it begins the WAL again (one more): none of them on the path of an entry to its beep.
+        db.execute("PRAGMA wal_autocheckpoint = 0")
     except sqlite3.DatabaseError as exc:
         raise LedgerError(f"{path} is not a readable game file ({exc}). It was left untouched; restore "
                           f"a backup or start a new game.", code="ledger_unreadable",

@@ -26,7 +26,7 @@ from tests.host_ui.shell.power_loss import PowerLoss, damage_frame, frames
 def no_folding(monkeypatch):
     """The WAL is not folded into the file while the test plays (a damaged frame already folded is the file's, and
     SQLite cannot tell: not the case the mirror is for)."""
-    monkeypatch.setattr(ledger_schema, "WAL_PAGES", 100_000)
+    monkeypatch.setattr(ledger_schema, "FOLD_ENTRIES", 100_000)
 
 
 def _entries(path: Path) -> int:
@@ -38,13 +38,15 @@ def _entries(path: Path) -> int:
 
 def _resume_every_power_loss_state(tmp_path: Path, key: bytes, watch: PowerLoss, game: Game, ops: int,
                                    step: int = 1) -> int:
-    """Play ``ops`` GO salaries on ``game``; after every ``step``-th acknowledged one, build the state a power cut
+    """Play ``ops`` GO salaries on ``game``, each followed by what the terminal does just after its beep
+    (``settle_writes``: the mirror's line flushed); after every ``step``-th one, build the state a power cut
     leaves, damage one WAL frame of it (the middle one, and the last one) and resume it as the terminal does.
     Every acknowledged entry must be there. Returns how many states lost entries in the WAL (the mirror's case)."""
     mended = 0
     players = game.players
     for i in range(ops):
         acknowledged = game.pass_go(players[i % len(players)]).seq
+        game.settle_writes()
         if i % step:
             continue
         for which in ("middle", "last"):
@@ -135,6 +137,46 @@ def test_a_restored_backup_keeps_a_mirror_and_loses_no_acknowledged_entry(tmp_pa
     finally:
         restored.close()
     assert mended >= 5
+
+
+def test_a_power_cut_after_the_beep_before_the_mirror_is_flushed_loses_nothing_acknowledged(tmp_path, key,
+                                                                                           monkeypatch):
+    """The one flush between a tap and its beep is the entry's commit (the WAL); its mirror line is flushed just
+    after the beep (``settle_writes``), before the next entry is acknowledged. A power cut in that window (no WAL
+    frame is being written then: nothing of the WAL is damaged) keeps the entry in the WAL: every acknowledged
+    entry resumes. A damaged frame of that very entry could lose it alone: every entry before it comes back (from
+    the mirror, whose earlier lines were flushed). With the WAL folded into the file every few entries, as played."""
+    monkeypatch.setattr(ledger_schema, "FOLD_ENTRIES", 3)
+    root = tmp_path / "device"
+    (root / "data").mkdir(parents=True)
+    watch = PowerLoss(root).install(monkeypatch)
+    data = root / "data"
+    game = new_game(data, key, "fr", ["Voiture", "Chien"], "quick", backups=data / "backups")
+    unflushed = 0
+    try:
+        game.settle_writes()  # the terminal's tick before the first tap
+        for i in range(8):
+            acknowledged = game.pass_go(game.players[i % 2]).seq  # acknowledged: the beep; settle_writes not yet
+            unflushed += game.ledger._mirror.unflushed
+            for damaged in (False, True):
+                image = watch.image(tmp_path / f"cut-{i}-{damaged}")
+                path = image / "data" / "games" / game.path.name
+                wal = path.with_name(path.name + "-wal")
+                if damaged:  # the last frame: the entry's own
+                    damage_frame(wal, frames(wal) - 1)
+                found = resume_at_startup(image / "data", key, backups=image / "data" / "backups")
+                assert found.problem is None and found.game is not None, found.problem
+                try:
+                    last = found.game.ledger.last_entry()[0]
+                    assert last == acknowledged if not damaged else last >= acknowledged - 1, (i, damaged, last)
+                    assert found.game.audit().ok
+                finally:
+                    found.game.close()
+            game.settle_writes()  # just after the beep
+            assert not game.ledger._mirror.unflushed
+    finally:
+        game.close()
+    assert unflushed == 8, "each state was taken with the entry's mirror line not yet flushed"
 
 
 def test_a_power_cut_never_leaves_the_current_marker_empty(tmp_path, key, monkeypatch):
