@@ -827,6 +827,21 @@ def test_pn532_on_i2c_not_enabled(fake, data):
     assert_status(found["pn532"], "fail", "I²C is not enabled: /dev/i2c-1 is missing", "do_i2c 0")
 
 
+PN532_LIBS = {"adafruit-circuitpython-pn532": "2.4.0", "adafruit-blinka": "8.0.0", "pyserial": "3.5"}
+
+
+@pytest.mark.parametrize("interface", ["i2c", "spi", "uart"])
+def test_pn532_without_its_library_says_so_on_every_interface(fake, data, interface):
+    """The missing Adafruit library is named whatever else is wrong (on I²C, beside "I²C is not enabled"), and
+    not named when it is there."""
+    config = f'[hardware.reader]\nbackend = "pn532"\ninterface = "{interface}"\nport = "/dev/ttyUSB0"\n'
+    without = {k: v for k, v in PN532_LIBS.items() if k != "adafruit-circuitpython-pn532"}
+    found = checks(config_for(data, config), fake, installed=without.get)
+    assert_status(found["pn532-lib"], "fail", "adafruit-circuitpython-pn532", "pip")
+    assert found["pn532"].status == "fail"  # the bus is missing in the fake root too: both lines
+    assert "pn532-lib" not in checks(config_for(data, config), fake, installed=PN532_LIBS.get)
+
+
 def test_pcsc_without_pcscd(fake, data):
     found = checks(config_for(data, '[hardware.reader]\nbackend = "pcsc"\n'), fake,
                    installed=lambda d: "2.2" if d == "pyscard" else None)
