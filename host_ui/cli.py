@@ -492,11 +492,22 @@ class _Subcommand(argparse.ArgumentParser):
 
 
 def parse_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    """``parser.parse_args(argv)``, an unknown argument refused by the subcommand's parser (its usage, exit 2)."""
+    """``parser.parse_args(argv)``, an unknown argument refused by the subcommand's parser (its usage, exit 2).
+    An optional positional given after the options (``cards import --card-set X FILE``, as the usage line shows
+    them) is taken as if it came first: argparse fills such a positional only before the first option."""
     args, extras = parser.parse_known_args(argv)
+    command_at = argv.index(args.command) if getattr(args, "command", None) in argv else len(argv)
+    subcommand = getattr(args, "subcommand_parser", None)
+    if extras and subcommand is not None:
+        for action in subcommand._actions:
+            if (action.option_strings or action.nargs != "?" or action.type is not None or action.choices
+                    or getattr(args, action.dest, None) != action.default):
+                continue
+            if not extras or extras[0].startswith("-") or extras[0] not in argv[command_at + 1:]:
+                break
+            setattr(args, action.dest, extras.pop(0))
     if extras:
         # one placed before the subcommand's name (`banquier --bogus games list`) is the top level's
-        command_at = argv.index(args.command) if args.command in argv else len(argv)
         before = all(extra in argv[:command_at] for extra in extras)
         owner = parser if before else getattr(args, "subcommand_parser", parser)
         owner.error(f"unrecognized arguments: {' '.join(extras)}")

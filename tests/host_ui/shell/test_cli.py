@@ -345,3 +345,15 @@ def test_cards_enrol_refuses_ten_decimal_digits_without_a_form(tmp_path):
     hex_named = banquier("cards", "enrol", "--card-set", str(cards), "--role", "player 2", "--uid", "3283263748",
                          "--uid-form", "hex")
     assert hex_named.returncode == 0 and "3283263748" in cards.read_text()
+
+
+def test_cards_import_takes_the_file_after_the_options(tmp_path):
+    """`cards import --card-set X FILE` (options first, as the usage line shows them) works as
+    `cards import FILE --card-set X` does; a second file is still refused."""
+    cards, listing = tmp_path / "cards.txt", tmp_path / "in.txt"
+    listing.write_text("04A1B2C3 = player 1\n")
+    result = banquier("cards", "import", "--card-set", str(cards), str(listing))
+    assert result.returncode == 0, result.stderr
+    assert "04A1B2C3" in cards.read_text()
+    twice = banquier("cards", "import", "--card-set", str(cards), str(listing), str(listing))
+    assert twice.returncode == 2 and "unrecognized arguments" in twice.stderr
