@@ -368,3 +368,19 @@ def test_to_toml_reads_back_to_an_equal_config(text):
     again = parse_config(config.to_toml(), {"HOME": "/elsewhere"})
     assert again == config
     assert again.to_toml() == config.to_toml()
+
+
+@pytest.mark.parametrize("value", ["1.5", "20000000"])
+def test_range_messages_print_integers_as_integers(value):
+    """A range of whole numbers reads as people write them: 100000..10000000 Hz, never 1e+07."""
+    error = str(refused(f"[hardware.reader]\nbackend = \"mfrc522\"\nspi_speed_hz = {value}\n"))
+    assert "100000..10000000 Hz" in error and "e+0" not in error, error
+
+
+def test_hal_range_messages_print_integers_as_integers():
+    from hal.errors import HalConfigError
+    from hal.presence import check_range
+    with pytest.raises(HalConfigError, match=r"use 100000\.\.10000000 Hz$"):
+        check_range("spi_speed_hz", 1.5, 100_000, 10_000_000, unit="Hz")
+    with pytest.raises(HalConfigError, match=r"use 0\.5\.\.2 s$"):
+        check_range("poll_interval_s", 3, 0.5, 2.0)
