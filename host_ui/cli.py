@@ -606,6 +606,27 @@ def _leading_config(argv: list[str]) -> tuple[str | None, list[str]]:
     return config, argv
 
 
+def private_runtime_dir(env: os._Environ[str] | dict[str, str] = os.environ) -> str | None:
+    """Give this process an ``XDG_RUNTIME_DIR`` when none is set (``env -i``, cron, ``su``): SDL and the sound
+    libraries under it print "XDG_RUNTIME_DIR is invalid or not set" for each window or sound they open, which
+    buries the one clear message. The folder is ``$TMPDIR/banquier-runtime-UID``, mode 0700 and this user's
+    (else nothing is set). Returns the folder set, or None (already set, or no such folder could be made)."""
+    if env.get("XDG_RUNTIME_DIR"):
+        return None
+    import stat
+    import tempfile
+    path = Path(tempfile.gettempdir()) / f"banquier-runtime-{os.getuid()}"
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        info = path.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    env["XDG_RUNTIME_DIR"] = str(path)
+    return str(path)
+
+
 def main(argv: list[str] | None = None, *,
          commands: Mapping[str, Callable[[argparse.Namespace], int]] | None = None) -> int:
     """Run the ``banquier`` command with ``argv`` (default: the process's arguments); returns its exit code.
@@ -625,6 +646,8 @@ def main(argv: list[str] | None = None, *,
     if empty is not None:  # an unset variable in a script, most likely: never "the default" or the current folder
         return _fail(f"{empty} is empty: name a file (or leave the option out).", EXIT_USAGE)
     _use_configured_key()
+    if args.command in (None, "run", "sim", "demo"):  # the commands that open SDL
+        private_runtime_dir()
     if not args.command:
         args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
     if commands and args.command in commands:
