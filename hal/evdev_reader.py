@@ -265,8 +265,24 @@ def probe(host: ProbeHost, options: Options) -> list[Finding]:
                                             f"{host.group_of(refused[0]) or 'unknown'})",
                         host.access_fix(refused[0], "input"))]
     where = wanted if wanted.startswith("/") else f"the input device named like {wanted!r}"
-    return [Finding("keyboard", "ok", f"the keyboard reader {where}: usable by {host.user_name} (grabbed when "
-                                      f"the terminal runs)")]
+    if not host.probe_hardware:
+        return [Finding("keyboard", "ok", f"the keyboard reader {where}: usable by {host.user_name} (not opened: "
+                                          f"hardware probing is off)")]
+    try:  # as the terminal opens it: an input device that is no reader (/dev/null), or none by that name, fails
+        device = host.open_reader("keyboard", **BACKEND.hal_options(options))
+    except BackendUnavailableError as exc:
+        return [Finding("keyboard", "fail", f"the keyboard reader cannot load: {exc}",
+                        f"{host.pip} install {' '.join(repr(p) for p in BACKEND.packages)}")]
+    except Exception as exc:
+        return [Finding("keyboard", "fail", str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                        "plug the reader in, and set device in [hardware.reader] to its /dev/input/by-id/ name "
+                        "(stop the service while testing)")]
+    try:
+        path = getattr(device, "device_path", None) or wanted
+    finally:
+        device.close()
+    return [Finding("keyboard", "ok", f"the keyboard reader {where} ({path}): opened and grabbed by "
+                                      f"{host.user_name}, then let go")]
 
 
 def _check(options: Options) -> tuple[str, str] | None:

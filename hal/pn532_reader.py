@@ -204,8 +204,20 @@ def _pins(options: Options) -> list[tuple[int, str]]:
 
 
 def probe(host: ProbeHost, options: Options) -> list[Finding]:
-    """The doctor's lines for a PN532: its bus enabled and usable (``pn532``), then the chip answering."""
+    """The doctor's lines for a PN532: the libraries its interface needs (``pn532-lib``, a FAIL line whatever
+    else is wrong), its bus enabled and usable (``pn532``), then the chip answering."""
     interface = options.get("interface", "i2c")
+    needed = {"adafruit-circuitpython-pn532": "the Adafruit PN532 library"}
+    needed.update({"pyserial": "pyserial"} if interface == "uart" else {"adafruit-blinka": "Adafruit Blinka"})
+    missing = [dist for dist in needed if not host.installed(dist)]
+    library = [Finding("pn532-lib", "fail", f"the PN532 on {interface} needs "
+                                            f"{' and '.join(f'{needed[d]} ({d})' for d in missing)}: not installed",
+                       f"{host.pip} install {' '.join(repr(p) for p in BACKEND.packages)} (or run "
+                       f"deploy/install.sh again)")] if missing else []
+    return library + _probe_bus(host, options, interface, skip_chip=bool(missing))
+
+
+def _probe_bus(host: ProbeHost, options: Options, interface: str, *, skip_chip: bool) -> list[Finding]:
     shown = _device(options)
     node = host.path(shown)
     if not node.exists():
@@ -223,6 +235,8 @@ def probe(host: ProbeHost, options: Options) -> list[Finding]:
         return [Finding("pn532", "fail", f"{host.user_name} may not use {shown} (group "
                                          f"{host.group_of(node) or 'unknown'})", host.access_fix(node, usual))]
     bus = Finding("pn532", "ok", f"the PN532's bus {shown} is usable by {host.user_name}")
+    if skip_chip:
+        return [bus]
     if not host.probe_hardware:
         return [bus, Finding("reader", "warn", "the PN532 was not tried (hardware probing is off)",
                              "sudo systemctl stop banquier, then run banquier doctor again")]

@@ -29,6 +29,11 @@ __all__ = ["ScanResult", "PresenceTracker", "PollingReader", "ReaderTiming", "Po
 log = logging.getLogger(__name__)
 
 
+def _number(value: float) -> str:
+    """A bound as a person writes it: an integer as an integer (``10000000``, not ``1e+07``)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
 def check_range(name: str, value: float, low: float, high: float, unit: str = "s") -> float:
     """Return ``float(value)`` if ``low <= value <= high``; else raise HalConfigError naming the range."""
     try:
@@ -36,7 +41,7 @@ def check_range(name: str, value: float, low: float, high: float, unit: str = "s
     except (TypeError, ValueError):
         raise HalConfigError(f"{name} must be a number of {unit}, got {value!r}") from None
     if not low <= number <= high:
-        raise HalConfigError(f"{name}={value!r} is out of range: use {low:g}..{high:g} {unit}")
+        raise HalConfigError(f"{name}={value!r} is out of range: use {_number(low)}..{_number(high)} {unit}")
     return number
 
 

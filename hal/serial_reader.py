@@ -86,7 +86,7 @@ class SerialReader(PollingReader):
             read means the port is gone).
 
     Raises:
-        HalConfigError: no port, unknown protocol, bad baud rate.
+        HalConfigError: no port, unknown protocol, bad baud rate, or a UID form set for a format other than "lines".
         BackendUnavailableError: pyserial is not installed.
         HalDeviceError: the port is missing or not permitted (message names the group) or unusable.
     """
@@ -108,6 +108,9 @@ class SerialReader(PollingReader):
             self.form = UidForm(uid_order, uid_digits)
         except ValueError as exc:
             raise HalConfigError(str(exc)) from None
+        problem = _form_outside_lines(protocol, uid_order, uid_digits)
+        if problem is not None:
+            raise HalConfigError(problem[1])
         self._baudrate = int(check_range("baudrate", baudrate, 1200, 921600, unit="baud"))
         try:
             self._serial: _SerialModule = importlib.import_module("serial")
@@ -208,11 +211,28 @@ def probe(host: ProbeHost, options: Options) -> list[Finding]:
     return [Finding("serial", "ok", f"the serial reader {shown} is present and usable by {host.user_name}")]
 
 
+def _form_outside_lines(protocol: str, uid_order: str, uid_digits: str) -> tuple[str, str] | None:
+    """``(key, reason)`` when a UID form is set for a format that is not "lines" (an RDM6300 frame's UID has one
+    form: its 5 bytes in hex), else None."""
+    if protocol == "lines":
+        return None
+    for key, value, default in (("uid_digits", uid_digits, "hex"), ("uid_order", uid_order, "sent")):
+        if value != default:
+            reason = (f'{key} = "{value}" applies only to format "lines" (a {protocol} frame\'s UID has one '
+                      f'form): remove it or set format = "lines"')
+            return (f"hardware.reader.{key}", reason)
+    return None
+
+
 def _check(options: Options) -> tuple[str, str] | None:
     if not options.get("port"):
         reason = ("the serial reader needs its device, e.g. port = \"/dev/serial/by-id/usb-...\" "
                   "(or BANQUIER_SERIAL_PORT)")
         return ("hardware.reader.port", reason)
+    problem = _form_outside_lines(options.get("format", "rdm6300"), options.get("uid_order", "sent"),
+                                  options.get("uid_digits", "hex"))
+    if problem is not None:
+        return problem
     return None
 
 

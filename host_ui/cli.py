@@ -492,11 +492,22 @@ class _Subcommand(argparse.ArgumentParser):
 
 
 def parse_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    """``parser.parse_args(argv)``, an unknown argument refused by the subcommand's parser (its usage, exit 2)."""
+    """``parser.parse_args(argv)``, an unknown argument refused by the subcommand's parser (its usage, exit 2).
+    An optional positional given after the options (``cards import --card-set X FILE``, as the usage line shows
+    them) is taken as if it came first: argparse fills such a positional only before the first option."""
     args, extras = parser.parse_known_args(argv)
+    command_at = argv.index(args.command) if getattr(args, "command", None) in argv else len(argv)
+    subcommand = getattr(args, "subcommand_parser", None)
+    if extras and subcommand is not None:
+        for action in subcommand._actions:
+            if (action.option_strings or action.nargs != "?" or action.type is not None or action.choices
+                    or getattr(args, action.dest, None) != action.default):
+                continue
+            if not extras or extras[0].startswith("-") or extras[0] not in argv[command_at + 1:]:
+                break
+            setattr(args, action.dest, extras.pop(0))
     if extras:
         # one placed before the subcommand's name (`banquier --bogus games list`) is the top level's
-        command_at = argv.index(args.command) if args.command in argv else len(argv)
         before = all(extra in argv[:command_at] for extra in extras)
         owner = parser if before else getattr(args, "subcommand_parser", parser)
         owner.error(f"unrecognized arguments: {' '.join(extras)}")
@@ -595,6 +606,27 @@ def _leading_config(argv: list[str]) -> tuple[str | None, list[str]]:
     return config, argv
 
 
+def private_runtime_dir(env: os._Environ[str] | dict[str, str] = os.environ) -> str | None:
+    """Give this process an ``XDG_RUNTIME_DIR`` when none is set (``env -i``, cron, ``su``): SDL and the sound
+    libraries under it print "XDG_RUNTIME_DIR is invalid or not set" for each window or sound they open, which
+    buries the one clear message. The folder is ``$TMPDIR/banquier-runtime-UID``, mode 0700 and this user's
+    (else nothing is set). Returns the folder set, or None (already set, or no such folder could be made)."""
+    if env.get("XDG_RUNTIME_DIR"):
+        return None
+    import stat
+    import tempfile
+    path = Path(tempfile.gettempdir()) / f"banquier-runtime-{os.getuid()}"
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        info = path.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    env["XDG_RUNTIME_DIR"] = str(path)
+    return str(path)
+
+
 def main(argv: list[str] | None = None, *,
          commands: Mapping[str, Callable[[argparse.Namespace], int]] | None = None) -> int:
     """Run the ``banquier`` command with ``argv`` (default: the process's arguments); returns its exit code.
@@ -614,6 +646,8 @@ def main(argv: list[str] | None = None, *,
     if empty is not None:  # an unset variable in a script, most likely: never "the default" or the current folder
         return _fail(f"{empty} is empty: name a file (or leave the option out).", EXIT_USAGE)
     _use_configured_key()
+    if args.command in (None, "run", "sim", "demo"):  # the commands that open SDL
+        private_runtime_dir()
     if not args.command:
         args = parser.parse_args((["--config", args.config] if args.config else []) + ["run"])
     if commands and args.command in commands:

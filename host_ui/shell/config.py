@@ -104,7 +104,7 @@ class _Rule:
             what = "a whole number" if self.kind != "float" else "a number"
             if self.kind == "pin":
                 return "a GPIO header pin number (BOARD numbering): " + ", ".join(map(str, sorted(BOARD_TO_BCM)))
-            return f"{what} {self.lo:g}..{self.hi:g}{' ' + self.hint if self.hint else ''}"
+            return f"{what} {_number(self.lo)}..{_number(self.hi)}{' ' + self.hint if self.hint else ''}"
         return {"bool": "true or false", "path": "an absolute path in quotes",
                 "str": "a text in quotes", "pin_code": "4 to 8 digits in quotes, e.g. \"2468\"",
                 "pin_hash": "the hash `sudo banquier pin set` writes",
@@ -138,7 +138,7 @@ class _Rule:
                 raise ValueError(f"{_show(value)} is not {self.describe()}")
             return value
         if kind in ("int", "float") and not self.lo <= value <= self.hi:
-            raise ValueError(f"{_show(value)} is out of range: use {self.lo:g}..{self.hi:g}"
+            raise ValueError(f"{_show(value)} is out of range: use {_number(self.lo)}..{_number(self.hi)}"
                              f"{' ' + self.hint if self.hint else ''}")
         if kind == "path":
             if not value.strip():
@@ -196,6 +196,13 @@ def _show(value: Any) -> str:
 
 
 _T = TypeVar("_T")
+
+
+def _number(value: float | None) -> str:
+    """A range's bound as a person writes it: an integer as an integer (``10000000``, not ``1e+07``)."""
+    if value is None:
+        return "?"
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 @overload

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import sys
 import threading
@@ -25,6 +26,7 @@ from terminal.errors import GameError, one_line
 
 if TYPE_CHECKING:
     from cards.registry import CardRegistry
+    from hal.uid import UidForm
     from host_ui.shell.config import Config, ReaderSettings
     from host_ui.shell.outputs import Protected
     from terminal.bank.game import Game
@@ -360,7 +362,10 @@ def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | Non
                           file=sys.stderr)
                     return EXIT_USAGE
                 role = parse_role(args.role)
-                old = registry.enrol(args.uid, role, replace=args.replace)
+                typed = _typed_uid(args.uid, getattr(args, "uid_form", None), args.reader, reader)
+                if typed is None:
+                    return EXIT_USAGE
+                old = registry.enrol(typed, role, replace=args.replace)
                 print(f"{registry.uid_of(role)} is now {describe(role)}" + (f" (replaces {old})" if old else ""))
                 return EXIT_OK
             return _enrol_with_reader(registry, args, reader)
@@ -395,6 +400,63 @@ def protected_outputs(config: Config | None, *, config_path: str | os.PathLike[s
                      card_sets=[data / "cards.txt", Path(card_set) if card_set is not None else None],
                      data_dirs=[data], game_folders=[backups],
                      config_files=[source, *named, SYSTEM_CONFIG, user_config_path(os.environ)])
+
+
+def _uid_form(text: str) -> UidForm:
+    """``--uid-form``: ``ORDER,DIGITS`` (``reversed,decimal``), or one of them alone (the other: ``sent``,
+    ``hex``); orders and digits of ``hal.uid``. Raises ``ValueError`` with the one-line reason."""
+    # Late: hal's UID forms, for `cards enrol --uid` only.
+    from hal.uid import UID_DIGITS, UID_ORDERS, UidForm
+    order, digits = "sent", "hex"
+    parts = [part.strip() for part in text.replace("/", ",").split(",") if part.strip()]
+    if not parts or len(parts) > 2:
+        raise ValueError(f"--uid-form {text!r}: use ORDER,DIGITS such as 'reversed,decimal' (orders: "
+                         f"{', '.join(UID_ORDERS)}; digits: {', '.join(UID_DIGITS)})")
+    for part in parts:
+        if part in UID_ORDERS:
+            order = part
+        elif part in UID_DIGITS:
+            digits = part
+        else:
+            raise ValueError(f"--uid-form {text!r}: {part!r} is neither an order ({', '.join(UID_ORDERS)}) nor "
+                             f"digits ({', '.join(UID_DIGITS)})")
+    return UidForm(order, digits)
+
+
+def _typed_uid(text: str, form_text: str | None, backend: str | None, settings: ReaderSettings | None) -> str | None:
+    """The canonical UID of ``--uid`` as the reader writes it: through ``--uid-form`` if given, else the form the
+    reader declares (``--reader``'s with its default options, else the configured reader's, ``hal.uid.UidForm``).
+    With a hex form that was not named (a reader that writes hex, or none configured), 10 decimal digits and
+    nothing else are refused as ambiguous (a 5-byte hex UID, or the 10-digit number a USB reader types).
+    Returns None after printing the one-line reason on stderr."""
+    try:
+        if form_text is not None:
+            return _uid_form(form_text).canonical(text)
+        form = _reader_form(backend, settings)
+    except ValueError as exc:  # an unknown --uid-form, or a number that is no UID in it
+        print(f"banquier: {exc}", file=sys.stderr)
+        return None
+    cleaned = re.sub(r"[\s:\-.]", "", text)
+    if form.digits == "hex" and len(cleaned) == 10 and cleaned.isascii() and cleaned.isdigit():
+        print(f"banquier: {text} could be a 10-digit decimal card number or a 5-byte hex UID; say which with "
+              f"--uid-form decimal (reversed,decimal for a reader that types the bytes backwards) or --uid-form hex.",
+              file=sys.stderr)
+        return None
+    try:
+        return form.canonical(text)
+    except ValueError as exc:
+        print(f"banquier: {exc}", file=sys.stderr)
+        return None
+
+
+def _reader_form(backend: str | None, settings: ReaderSettings | None) -> UidForm:
+    """The form ``backend`` (with its default options) writes UIDs in, else the configured reader's."""
+    from hal import registry as hal_registry
+    from hal.uid import UidForm
+    declared = hal_registry.reader_backends()
+    if backend is not None and (settings is None or backend != settings.backend) and backend in declared:
+        return declared[backend].form({})
+    return settings.uid_form if settings is not None else UidForm()
 
 
 def _enrol_with_reader(registry: CardRegistry, args: argparse.Namespace, settings: ReaderSettings | None) -> int:
@@ -449,7 +511,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("file", nargs="?", help="export: file to write (default stdout); import: file to read ('-' = stdin)")
     p.add_argument("--card-set", help="the card-set file (default DATA_DIR/cards.txt)")
     p.add_argument("--role", help="enrol one card: 'banker', 'player N' (1-8) or 'deed N' (square)")
-    p.add_argument("--uid", help="enrol without a reader: the card's UID in hex (with --role)")
+    p.add_argument("--uid", help="enrol without a reader: the card's UID as the reader writes it (with --role; "
+                                 "read through --uid-form, else the configured reader's form)")
+    p.add_argument("--uid-form", help="how --uid is written: ORDER,DIGITS, e.g. 'reversed,decimal' (orders: sent, "
+                                      "reversed; digits: hex, decimal, auto); default: the configured reader's")
     p.add_argument("--replace", action="store_true", help="re-enrol a lost card: the role's old card is forgotten")
     p.add_argument("--players", type=int, default=8, help="guided enrolment: how many bank cards (default 8)")
     p.add_argument("--deeds", action="store_true", help="guided enrolment: also the title deed stickers")

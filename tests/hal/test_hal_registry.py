@@ -155,3 +155,17 @@ def test_is_raspberry_pi(tmp_path):
 def test_every_error_has_one_root_and_a_builtin(error, builtin):
     assert issubclass(error, HalError) and issubclass(error, builtin)
     assert str(error("what was refused; what to do")) == "what was refused; what to do"
+
+
+def test_the_readmes_configuration_keys_are_the_declared_options():
+    """hal/README's list of configuration keys names, for each reader backend, exactly the options it declares
+    (so a key the README lists is never refused as unknown, and none declared goes unlisted)."""
+    import re
+    text = (ROOT / "hal" / "README.md").read_text()
+    section = text.split("## Options", 1)[1].split("Keyword arguments of", 1)[0]
+    listed: dict[str, set[str]] = {}
+    for item in re.split(r"\n\* ", "\n" + section.split("\n* ", 1)[1]):
+        name, _, rest = item.partition(":")
+        listed[name.strip("`* \n")] = set(re.findall(r"`([a-z_]+)`", rest))
+    declared = {name: {o.key for o in backend.options} for name, backend in registry.reader_backends().items()}
+    assert listed == declared

@@ -16,7 +16,7 @@ from host_ui.cli import main
 from terminal.bank.game import Game
 from tests.cli_env import clean_env
 from tests.conftest import RECORDED
-from tests.host_ui.shell.helpers import banquier
+from tests.host_ui.shell.helpers import banquier, one_line_error
 
 SMALL = RECORDED / "game-us-random-3p-100.jsonl"
 
@@ -310,3 +310,50 @@ def test_cards_enrol_waits_on_the_configured_reader(tmp_path):
         os.close(slave)
     assert process.returncode == 0, err
     assert "ok" in out and "04A1B2C3D4" in (data / "cards.txt").read_text().upper(), out
+
+
+def test_cards_enrol_reads_uid_the_way_the_configured_reader_writes_it(tmp_path):
+    """`cards enrol --uid` reads the UID as the configured reader writes it (its backend's declared form): the
+    number 3283263748 a keyboard reader with uid_order "reversed" and uid_digits "decimal" types for card 04A1B2C3
+    is that card, and a duplicate of it once 04A1B2C3 is enrolled; `--uid-form` names the form explicitly."""
+    cards = tmp_path / "cards.txt"
+    config = tmp_path / "kbrd.toml"
+    config.write_text('[hardware.reader]\nbackend = "keyboard"\ndevice = "RFID"\nuid_order = "reversed"\n'
+                      'uid_digits = "decimal"\n')
+    result = banquier("--config", str(config), "cards", "enrol", "--card-set", str(cards), "--role", "player 2",
+                      "--uid", "3283263748")
+    assert result.returncode == 0, result.stderr
+    assert "04A1B2C3 is now player 2" in result.stdout and "04A1B2C3" in cards.read_text()
+    again = banquier("--config", str(config), "cards", "enrol", "--card-set", str(cards), "--role", "player 3",
+                     "--uid", "04a1b2c3", "--uid-form", "hex")
+    assert again.returncode == 2 and one_line_error(again) and "already" in again.stderr
+    named = banquier("cards", "enrol", "--card-set", str(cards), "--role", "player 4", "--uid", "3283263748",
+                     "--uid-form", "reversed,decimal")
+    assert named.returncode == 2 and "already" in named.stderr, named.stderr
+    bad = banquier("cards", "enrol", "--card-set", str(cards), "--role", "player 4", "--uid", "1",
+                   "--uid-form", "backwards")
+    assert bad.returncode == 2 and one_line_error(bad) and "backwards" in bad.stderr
+
+
+def test_cards_enrol_refuses_ten_decimal_digits_without_a_form(tmp_path):
+    """With no configured form (a reader that writes hex, or none), 10 decimal digits could be a 5-byte hex UID
+    or a USB reader's number: refused in one line saying how to give it; nothing stored."""
+    cards = tmp_path / "cards.txt"
+    result = banquier("cards", "enrol", "--card-set", str(cards), "--role", "player 2", "--uid", "3283263748")
+    assert result.returncode == 2 and one_line_error(result), result.stderr
+    assert "--uid-form" in result.stderr and not cards.exists()
+    hex_named = banquier("cards", "enrol", "--card-set", str(cards), "--role", "player 2", "--uid", "3283263748",
+                         "--uid-form", "hex")
+    assert hex_named.returncode == 0 and "3283263748" in cards.read_text()
+
+
+def test_cards_import_takes_the_file_after_the_options(tmp_path):
+    """`cards import --card-set X FILE` (options first, as the usage line shows them) works as
+    `cards import FILE --card-set X` does; a second file is still refused."""
+    cards, listing = tmp_path / "cards.txt", tmp_path / "in.txt"
+    listing.write_text("04A1B2C3 = player 1\n")
+    result = banquier("cards", "import", "--card-set", str(cards), str(listing))
+    assert result.returncode == 0, result.stderr
+    assert "04A1B2C3" in cards.read_text()
+    twice = banquier("cards", "import", "--card-set", str(cards), str(listing), str(listing))
+    assert twice.returncode == 2 and "unrecognized arguments" in twice.stderr

@@ -368,3 +368,36 @@ def test_to_toml_reads_back_to_an_equal_config(text):
     again = parse_config(config.to_toml(), {"HOME": "/elsewhere"})
     assert again == config
     assert again.to_toml() == config.to_toml()
+
+
+@pytest.mark.parametrize("value", ["1.5", "20000000"])
+def test_range_messages_print_integers_as_integers(value):
+    """A range of whole numbers reads as people write them: 100000..10000000 Hz, never 1e+07."""
+    error = str(refused(f"[hardware.reader]\nbackend = \"mfrc522\"\nspi_speed_hz = {value}\n"))
+    assert "100000..10000000 Hz" in error and "e+0" not in error, error
+
+
+def test_hal_range_messages_print_integers_as_integers():
+    from hal.errors import HalConfigError
+    from hal.presence import check_range
+    with pytest.raises(HalConfigError, match=r"use 100000\.\.10000000 Hz$"):
+        check_range("spi_speed_hz", 1.5, 100_000, 10_000_000, unit="Hz")
+    with pytest.raises(HalConfigError, match=r"use 0\.5\.\.2 s$"):
+        check_range("poll_interval_s", 3, 0.5, 2.0)
+
+
+@pytest.mark.parametrize("key, value", [("uid_digits", "decimal"), ("uid_order", "reversed")])
+def test_a_uid_form_is_refused_outside_the_lines_format(key, value):
+    """uid_order and uid_digits apply to a serial reader's "lines" format only: set with format "rdm6300" they
+    are refused in one line that says so (accepted with "lines")."""
+    base = '[hardware.reader]\nbackend = "serial"\nport = "/dev/ttyS0"\n'
+    error = str(refused(base + f'format = "rdm6300"\n{key} = "{value}"\n'))
+    assert key in error and 'only to format "lines"' in error and "\n" not in error.strip(), error
+    assert parse_config(base + f'format = "lines"\n{key} = "{value}"\n').reader.options[key] == value
+
+
+def test_the_serial_reader_refuses_a_uid_form_outside_lines(fake_serial):
+    import hal
+    from hal.errors import HalConfigError
+    with pytest.raises(HalConfigError, match='only to format "lines"'):
+        hal.load_reader("serial", env={}, port="/dev/ttyS0", protocol="rdm6300", uid_digits="decimal")

@@ -782,9 +782,39 @@ def test_keyboard_reader_missing_then_not_permitted_then_ok(fake, data):
                    access=lambda p, m: False)
     assert_status(found["keyboard"], "fail", "may not use /dev/input/by-id/usb-RFID-event-kbd")
     found = checks(config_for(data, KEYBOARD), fake, installed=lambda d: "1.7.0" if d == "evdev" else None,
-                   access=lambda p, m: True)
-    assert_status(found["keyboard"], "ok", "usable by")
+                   access=lambda p, m: True, probe_hardware=False)
+    assert_status(found["keyboard"], "ok", "usable by", "not opened")
     assert_status(found["groups"], "fail", "input", "the keyboard card reader")
+
+
+def _evdev_installed(name):
+    return "1.7.0" if name == "evdev" else None
+
+
+def _load(name, env, **options):
+    import hal
+    return hal.load_reader(name, env=env, **options)
+
+
+def test_keyboard_reader_is_opened_as_the_terminal_opens_it(fake, data, fake_evdev):
+    """The probe opens and grabs the device through evdev (here the fake at its boundary), as `run` does: a
+    reader that opens is ok, and let go."""
+    fake.write("dev/input/by-id/usb-RFID-event-kbd")
+    node = fake_evdev.add("/dev/input/by-id/usb-RFID-event-kbd")
+    found = checks(config_for(data, KEYBOARD), fake, installed=_evdev_installed, load_reader=_load)
+    assert_status(found["keyboard"], "ok", "opened and grabbed")
+    assert node.grabbed_by is None
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/etc/passwd", "RFID"])
+def test_keyboard_reader_that_is_no_input_device_fails(fake, data, fake_evdev, device):
+    """A device that exists but is no input device (/dev/null, /etc/passwd), or a name with no /dev/input at all:
+    `run` cannot open it, so the doctor says FAIL, not ok."""
+    if device.startswith("/"):
+        fake.write(device.lstrip("/"))
+    config = f'[hardware.reader]\nbackend = "keyboard"\ndevice = "{device}"\n'
+    found = checks(config_for(data, config), fake, installed=_evdev_installed, load_reader=_load)
+    assert_status(found["keyboard"], "fail", "no input device")
 
 
 def test_keyboard_reader_without_evdev_names_the_package(fake, data):
@@ -795,6 +825,21 @@ def test_keyboard_reader_without_evdev_names_the_package(fake, data):
 def test_pn532_on_i2c_not_enabled(fake, data):
     found = checks(config_for(data, '[hardware.reader]\nbackend = "pn532"\n'), fake)
     assert_status(found["pn532"], "fail", "I²C is not enabled: /dev/i2c-1 is missing", "do_i2c 0")
+
+
+PN532_LIBS = {"adafruit-circuitpython-pn532": "2.4.0", "adafruit-blinka": "8.0.0", "pyserial": "3.5"}
+
+
+@pytest.mark.parametrize("interface", ["i2c", "spi", "uart"])
+def test_pn532_without_its_library_says_so_on_every_interface(fake, data, interface):
+    """The missing Adafruit library is named whatever else is wrong (on I²C, beside "I²C is not enabled"), and
+    not named when it is there."""
+    config = f'[hardware.reader]\nbackend = "pn532"\ninterface = "{interface}"\nport = "/dev/ttyUSB0"\n'
+    without = {k: v for k, v in PN532_LIBS.items() if k != "adafruit-circuitpython-pn532"}
+    found = checks(config_for(data, config), fake, installed=without.get)
+    assert_status(found["pn532-lib"], "fail", "adafruit-circuitpython-pn532", "pip")
+    assert found["pn532"].status == "fail"  # the bus is missing in the fake root too: both lines
+    assert "pn532-lib" not in checks(config_for(data, config), fake, installed=PN532_LIBS.get)
 
 
 def test_pcsc_without_pcscd(fake, data):

@@ -134,3 +134,30 @@ def test_the_simulators_demo_ends_by_saying_its_checks_agreed(tmp_path):
     assert said[0].startswith("banquier sim: fr-mortgage.jsonl: ") and \
         said[0].endswith(f" operations played by taps and {checks} checks of the log: all agree."), said
     assert said[1].startswith("banquier sim: game file ") and done.stderr == ""
+
+
+def test_run_without_xdg_runtime_dir_prints_no_sdl_warnings(tmp_path):
+    """Under `env -i` (no XDG_RUNTIME_DIR) and with no screen, `banquier run` prints its one clear message and
+    none of SDL's "XDG_RUNTIME_DIR is invalid or not set" lines: the command gives itself a private folder
+    ($TMPDIR/banquier-runtime-UID, mode 0700)."""
+    import stat
+
+    from tests.host_ui.shell.helpers import banquier
+    result = banquier("run", env={"TMPDIR": str(tmp_path)})
+    assert result.returncode == 3 and "no screen here" in result.stderr, result.stderr
+    assert "XDG_RUNTIME_DIR" not in result.stderr + result.stdout
+    folder = tmp_path / f"banquier-runtime-{os.getuid()}"
+    assert folder.is_dir() and stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_the_private_runtime_dir_leaves_a_set_one_and_refuses_a_shared_folder(tmp_path, monkeypatch):
+    import tempfile
+    assert cli.private_runtime_dir({"XDG_RUNTIME_DIR": "/run/user/1000"}) is None
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    shared = tmp_path / f"banquier-runtime-{os.getuid()}"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    env: dict[str, str] = {}
+    assert cli.private_runtime_dir(env) is None and "XDG_RUNTIME_DIR" not in env
+    shared.chmod(0o700)
+    assert cli.private_runtime_dir(env) == str(shared) and env["XDG_RUNTIME_DIR"] == str(shared)
