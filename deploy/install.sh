@@ -176,8 +176,9 @@ available_package() {
     "$APT_CACHE" show "$1" 2>/dev/null | grep -q '^Package:'
 }
 PACKAGES=(python3 python3-venv python3-dev gcc python3-pygame python3-spidev python3-evdev fonts-dejavu-core sqlite3)
-# What the card reader declares it needs (hal.backends.ReaderBackend), read from the source's own declarations.
-READER_PLAN=$(PYTHONPATH="$SOURCE" "$PYTHON" - "$ROOT$CONFIG_DIR/config.toml" "$READER" "$SOURCE/pyproject.toml" \
+# What the card reader declares it needs (hal.backends.ReaderBackend), read from the source's own declarations
+# (-B: the source is left as it was, no __pycache__ written into it).
+READER_PLAN=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$SOURCE" "$PYTHON" -B - "$ROOT$CONFIG_DIR/config.toml" "$READER" "$SOURCE/pyproject.toml" \
               2>/dev/null <<'PY' || true
 import re, sys, tomllib
 from hal.registry import reader_backends
