@@ -52,7 +52,6 @@ from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.bank.players import check_players
-from terminal.bank.types import RULES_VERSION
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal
@@ -236,13 +235,14 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     found: StartUp | None = None
     recovery = Recovery(folder, key, backups, wall_clock)
     if log is not None:
+        from terminal.bank.tablelog import header_rules_version  # late load: only a demo reads a table log
         header = log.header
         names = list(header["players"])
         game = create_game(folder, key, header["edition"], names, header.get("mode"), backups=backups,
                         stem=f"demo-{Path(log.path).stem}", current=False, rules=header.get("rules") or None,
                         dealt=header.get("dealt") or None, end_time=header.get("end_time"),
                         length_minutes=header.get("length_minutes"),
-                        rules_version=header.get("rules_version", RULES_VERSION),
+                        rules_version=header_rules_version(header),
                         player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
         path = game.path
     elif current is not None:
