@@ -206,3 +206,28 @@ def test_a_demo_of_the_electronic_board_plays_its_log_to_the_standings(pg, tmp_p
     assert code == 0
     view = seen["app"].terminal.view
     assert view.screen == "game_over" and view.extra["standings"]
+
+
+@pytest.mark.slow  # a demo through the window's loop
+def test_a_demo_plays_a_game_of_the_first_rules_as_its_replay_does(pg, tmp_path):
+    """The export of a game of rules version 1 (Cid, with no property, paid M0 for M50 per property) plays in the
+    demo as ``banquier replay`` replays it: every operation recorded by the table, by the game's rules."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from host_ui.sim import run_sim
+    from terminal.bank.game import Game
+    from terminal.bank.tablelog import export_lines
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "ultimate-readings-v1.db"
+    shutil.copyfile(fixture, tmp_path / "old.db")
+    with Game.open(tmp_path / "old.db", key=KEY) as game:
+        lines = list(export_lines(game))
+    assert lines[0]["rules_version"] == 1
+    log = tmp_path / "old.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    seen = {}
+    code = run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY,
+                   on_start=lambda app: seen.update(app=app))
+    assert code == 0
+    assert seen["app"].terminal.game.config.rules_version == 1

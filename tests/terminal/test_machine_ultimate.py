@@ -364,6 +364,22 @@ def test_an_event_card_the_edition_lacks_and_one_on_the_classic_board(table, mak
     assert classic.view.screen == "idle" and classic.view.message.code == "ev_not_this_board"
 
 
+def test_under_the_first_rules_m50_per_property_with_none_is_recorded_as_m0(make_game):
+    """Rules version 1 recorded the card as a payment of M0 (RULES.md, Rules versions): the table records it as the
+    game's rules say, as a replay of its log does, never sets it aside."""
+    from terminal.bank.types import LEGACY_RULES_VERSION
+    t = Table(make_game)
+    t.game.close()
+    t.terminal.game = t.game = make_game("ultimate", PLAYERS, rules_version=LEGACY_RULES_VERSION)
+    number = next(c.number for c in t.game.edition.deck(LEGACY_RULES_VERSION) if c.action == "pay_per_property")
+    before = t.entries()
+    cash = t.game.state()["cash"]["Ann"]
+    t.tap(ANN)
+    t.tap(event_uid(number))
+    assert t.view.screen == "idle" and t.view.message.code != "ev_changes_nothing"
+    assert t.entries() == before + 1 and t.game.state()["cash"]["Ann"] == cash
+
+
 def test_a_card_that_changes_nothing_now_is_set_aside_not_confirmed(table):
     # "Pay M50 for each property you own" with no property: no confirmation of "—", no empty entry to undo
     t = table
