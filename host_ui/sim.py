@@ -52,6 +52,7 @@ from host_ui.shell.startup import new_game as create_game
 from terminal.bank.durable import make_directories
 from terminal.bank.game import Game
 from terminal.bank.players import check_players
+from terminal.bank.types import RULES_VERSION
 from terminal.errors import GameError
 from terminal.table.i18n import translate
 from terminal.table.machine import Terminal
@@ -526,7 +527,8 @@ class Tray:
         cards.append((pg.Rect(x0, y, pw * 2 + 6, 36), BANKER_UID, None, theme.ACCENT, "banker"))
         y += 36 + 10
         uids = {"deed": deed_uid, "property": property_uid, "event": event_uid}
-        for block in board_for(edition).tray(edition):  # the board's own cards: its deeds, stickers, Event cards
+        version = game.config.rules_version if game is not None else RULES_VERSION  # the deck of the game's rules
+        for block in board_for(edition).tray(edition, version):  # the board's own: deeds, stickers, Event cards
             sw = (w - (block.per_row - 1) * block.gap) // block.per_row
             for i, sticker in enumerate(block.stickers):
                 r, c = divmod(i, block.per_row)
