@@ -137,6 +137,35 @@ def test_a_market_slump_is_level_1_for_the_next_two_rents_whoever_pays(table):
     assert t.view.title.params["rent"] == t.terminal.fmt(1600)  # the slump is over: level 5
 
 
+def test_the_idle_screen_shows_a_market_slump_running(table, make_game):
+    t = table
+    t.game.buy("Ann", 35)
+    t.tap(CID)
+    t.tap(event_uid(15))  # market slump: the next 2 rents at the table, by anyone
+    t.ok()
+    assert t.view.screen == "idle"
+    notices = t.view.extra["notices"]
+    assert [m.code for m in notices] == ["slump_running"] and notices[0].params["n"] == 2
+    assert text(notices[0], "en") == "Market slump: next 2 rents at level 1"
+    assert "{" not in text(notices[0], "fr") + text(notices[0], "uk") and "2" in text(notices[0], "uk")
+    t.tap(sticker(35))
+    t.tap(BOB)  # a rent at level 1
+    assert t.view.screen == "idle"
+    assert text(t.view.extra["notices"][0], "en") == "Market slump: next 1 rent at level 1"
+    t.tap(sticker(35))
+    t.tap(BOB)
+    assert t.view.screen == "idle" and t.view.extra["notices"] == ()
+    # rules version 1: the drawer's own slump, named
+    from terminal.bank.types import LEGACY_RULES_VERSION
+    v1 = Table(make_game)
+    v1.game.close()
+    v1.terminal.game = v1.game = make_game("ultimate", PLAYERS, rules_version=LEGACY_RULES_VERSION)
+    v1.tap(CID)
+    v1.tap(event_uid(15))
+    v1.ok()
+    assert [text(m, "en") for m in v1.view.extra["notices"]] == ["Market slump: Cid's next 2 rents at level 1"]
+
+
 def test_a_railroad_sticker_is_no_property_here(table):
     table.tap(deed_uid(5))
     assert table.view.screen == "idle" and table.view.message.code == "not_a_property_here"
