@@ -382,8 +382,6 @@ def test_selling_back_to_the_bank_says_the_property_returns_unowned(table):
 
 
 def test_an_event_card_the_edition_lacks_and_one_on_the_classic_board(table, make_game):
-    table.tap(event_uid(25))  # the box's 23rd card: the registry takes its sticker, the edition does not know it
-    assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
     table.tap(event_uid(21))  # "go back three squares": no printed card's, out of this game's deck
     assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
     classic = Table(make_game)

@@ -310,3 +310,23 @@ def test_cards_enrol_waits_on_the_configured_reader(tmp_path):
         os.close(slave)
     assert process.returncode == 0, err
     assert "ok" in out and "04A1B2C3D4" in (data / "cards.txt").read_text().upper(), out
+
+
+def test_event_card_enrolment_takes_the_editions_card_numbers(tmp_path):
+    """``event N`` is enrolled for N of the edition's Event cards of every rules version (1-24), refused for another
+    with the range; ``cards --help`` names every role; a classic square's sticker named on the electronic board's
+    numbering gets the hint of ``property N``. The command as a user runs it, in a clean environment."""
+    card_set = tmp_path / "c.txt"
+    ok = banquier("cards", "enrol", "--card-set", str(card_set), "--role", "event 24", "--uid", "11227CA1")
+    assert ok.returncode == 0, ok.stderr
+    for number in (25, 26):
+        refused = banquier("cards", "enrol", "--card-set", str(card_set), "--role", f"event {number}",
+                           "--uid", "11227CA2")
+        assert refused.returncode != 0
+        assert f"There is no Event card {number}: Event cards are numbered 1 to 24." in refused.stderr
+    assert "event 25" not in card_set.read_text(encoding="utf-8")
+    assert "event N (its Event cards, 1 to 24)" in card_set.read_text(encoding="utf-8")
+    deed = banquier("cards", "enrol", "--card-set", str(card_set), "--role", "deed 10", "--uid", "11227CA3")
+    assert deed.returncode != 0 and "'property N' (1 to 22)" in deed.stderr
+    helped = " ".join(banquier("cards", "--help").stdout.split())
+    assert "'property N' (1-22) and 'event N' (1-24)" in helped
