@@ -330,3 +330,16 @@ def test_event_card_enrolment_takes_the_editions_card_numbers(tmp_path):
     assert deed.returncode != 0 and "'property N' (1 to 22)" in deed.stderr
     helped = " ".join(banquier("cards", "--help").stdout.split())
     assert "'property N' (1-22) and 'event N' (1-24)" in helped
+
+
+def test_banquier_replay_takes_an_old_ultimate_log_naming_no_rules_version(tmp_path):
+    """A log of the electronic board written before rules version 2 names none: ``banquier replay`` replays it by
+    version 1, as it was played (M0 for M50 per property with none), in a clean environment."""
+    from tests.conftest import ROOT
+    log = ROOT / "tests" / "fixtures" / "ultimate-readings-v1.jsonl"
+    result = banquier("replay", str(log), "--game", str(tmp_path / "g.db"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "14 operations (0 refused as the log says) and 0 checks replayed: all agree." in result.stdout
+    key = Path(os.environ["BANQUIER_KEY_FILE"]).read_bytes()
+    with Game.open(tmp_path / "g.db", key=key) as game:
+        assert game.config.rules_version == 1 and game.config.rules["location_landing"] == "land"
