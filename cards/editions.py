@@ -148,6 +148,11 @@ EVENT_ACTIONS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = MappingProx
 #: The versions of the boards' rules an edition's Event cards may be limited to (``rules_versions`` of a card;
 #: :data:`terminal.bank.types.RULES_VERSIONS`).
 CARD_RULES_VERSIONS = (1, 2)
+
+#: The flags whose default differs under an older version of the board's rules (RULES.md, The Ultimate Banking
+#: board, Rules versions), by version: a game of that version that does not set the flag is played by this value.
+#: Version 1 took another's property after a Location or a "move to any property" card (``"land"``).
+RULES_VERSION_DEFAULTS: Mapping[int, Mapping[str, Any]] = {1: {"location_landing": "land"}}
 #: The Ultimate board's rule flags: each value the sources leave open, with its allowed values (the edition
 #: file gives the defaults; docs/RULES.md, The Ultimate Banking board, Rule flags).
 ULTIMATE_RULE_FLAGS: Mapping[str, tuple[bool | str | int, ...]] = MappingProxyType({
@@ -287,6 +292,12 @@ class Edition:
     def is_ultimate(self) -> bool:
         """True for an edition of the electronic Ultimate Banking board."""
         return self.board == "ultimate"
+
+    def rules_of(self, rules_version: int) -> Mapping[str, Any]:
+        """The edition's default flags for a game played by ``rules_version`` (1 or 2): :attr:`rules` with the
+        older version's own defaults (:data:`RULES_VERSION_DEFAULTS`) for the flags this edition takes."""
+        older = {k: v for k, v in RULES_VERSION_DEFAULTS.get(rules_version, {}).items() if k in self.rules}
+        return {**self.rules, **older}
 
     @property
     def rule_flags(self) -> Mapping[str, tuple[bool | str | int, ...]]:

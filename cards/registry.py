@@ -70,10 +70,10 @@ __all__ = [
 UID_LENGTHS = (4, 5, 7, 10)
 #: Player numbers a bank card can have (a game has 2 to 8 players).
 PLAYER_NUMBERS = range(1, 9)
-#: The Ultimate Banking board's property numbers (22 properties in board order) and Event card numbers (the box
-#: holds 23 Event cards).
+#: The Ultimate Banking board's property numbers (22 properties in board order) and Event card numbers: those of
+#: the edition's Event cards of every rules version (``cards/data/ultimate.toml``: 1-24; a game's deck holds 22).
 PROPERTY_NUMBERS = range(1, 23)
-EVENT_NUMBERS = range(1, 26)
+EVENT_NUMBERS = range(1, max(card.number for card in load_edition("ultimate").events) + 1)
 #: The card-set file's name in the data directory.
 CARD_SET_FILE = "cards.txt"
 #: The largest card set read (bytes): one line a card, a few kilobytes.
@@ -158,7 +158,8 @@ class DeedCard:
         if not isinstance(self.square, int) or isinstance(self.square, bool) or self.square not in deed_squares():
             raise InvalidRoleError(
                 f"Square {self.square!r} is not a title deed: stickers go on streets, railroads and utilities "
-                f"(squares {', '.join(map(str, sorted(deed_squares())))}).",
+                f"(squares {', '.join(map(str, sorted(deed_squares())))}); on the Ultimate Banking board a "
+                f"property's sticker is 'property N' (1 to {PROPERTY_NUMBERS[-1]}).",
                 code="not_a_deed", params={"square": self.square})
 
     @property
@@ -224,9 +225,9 @@ class PropertyCard:
 
 @dataclass(frozen=True)
 class EventCard:
-    """The sticker on an Event card of the Ultimate Banking board. ``number`` 1-25 is the card's number in the
-    edition's Event cards (``Edition.events[number - 1]``: 1-24; a game's deck holds 22 of them, see
-    ``Edition.deck``), 25 for a card the edition does not know (the box's 23rd).
+    """The sticker on an Event card of the Ultimate Banking board. ``number`` (:data:`EVENT_NUMBERS`: 1-24) is the
+    card's number in the edition's Event cards of every rules version (``Edition.events[number - 1]``; a game's
+    deck holds 22 of them, see ``Edition.deck``).
 
     Raises :class:`~cards.errors.InvalidRoleError` (a ``ValueError``) for another number."""
 
@@ -234,8 +235,9 @@ class EventCard:
 
     def __post_init__(self) -> None:
         if not isinstance(self.number, int) or isinstance(self.number, bool) or self.number not in EVENT_NUMBERS:
-            raise InvalidRoleError(f"There is no Event card {self.number!r}: Event cards are numbered 1 to 23.",
-                                   code="invalid_event_number", params={"number": self.number})
+            raise InvalidRoleError(f"There is no Event card {self.number!r}: Event cards are numbered 1 to "
+                                   f"{EVENT_NUMBERS[-1]}.", code="invalid_event_number",
+                                   params={"number": self.number, "last": EVENT_NUMBERS[-1]})
 
     @property
     def label(self) -> str:
@@ -257,7 +259,7 @@ _LABEL = re.compile(r"(player|deed|property|event)\s+([0-9]{1,3})|(banker)", re.
 
 def parse_role(label: str) -> Role:
     """The role named by ``label``: ``"banker"``, ``"player N"`` (1-8), ``"deed N"`` (a deed's square),
-    ``"property N"`` (1-22) or ``"event N"`` (1-25), the last two on the Ultimate Banking board.
+    ``"property N"`` (1-22) or ``"event N"`` (1-24), the last two on the Ultimate Banking board.
     Case and surrounding blanks do not matter: ``parse_role(role.label) == role`` for every role.
 
     Raises :class:`~cards.errors.InvalidRoleError` (a ``ValueError``) for anything else.
@@ -266,7 +268,7 @@ def parse_role(label: str) -> Role:
     if match is None:
         raise InvalidRoleError(f"{label!r} is not a role: write 'banker', 'player N' (1 to 8), 'deed N' "
                                f"(the title deed's square, 1 to 39), 'property N' (1 to 22) or 'event N' "
-                               f"(1 to 23).", params={"label": str(label)})
+                               f"(1 to {EVENT_NUMBERS[-1]}).", params={"label": str(label)})
     if match.group(3):
         return BankerCard()
     number = int(match.group(2))
@@ -335,11 +337,11 @@ def default_card_set_path() -> Path:
 
 # --- The card-set text format -------------------------------------------------------------------------------
 
-_HEADER = """\
+_HEADER = f"""\
 # Banquier card set: which RFID card or sticker plays which role. One set of cards serves many games.
 # One card a line: UID = role. UID: the card's hex digits (4, 5, 7 or 10 bytes). Role: banker,
 # player 1 to player 8, deed N (N = the title deed's square on the board, 1 to 39), or on the Ultimate
-# Banking board property N (1 to 22) and event N (its Event cards, 1 to 23).
+# Banking board property N (1 to {PROPERTY_NUMBERS[-1]}) and event N (its Event cards, 1 to {EVENT_NUMBERS[-1]}).
 # Text after # is a comment. Banquier rewrites this file after each change: edit it while Banquier is stopped.
 """
 

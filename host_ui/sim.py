@@ -236,13 +236,14 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     found: StartUp | None = None
     recovery = Recovery(folder, key, backups, wall_clock)
     if log is not None:
+        from terminal.bank.tablelog import header_rules_version  # late load: only a demo reads a table log
         header = log.header
         names = list(header["players"])
         game = create_game(folder, key, header["edition"], names, header.get("mode"), backups=backups,
                         stem=f"demo-{Path(log.path).stem}", current=False, rules=header.get("rules") or None,
                         dealt=header.get("dealt") or None, end_time=header.get("end_time"),
                         length_minutes=header.get("length_minutes"),
-                        rules_version=header.get("rules_version", RULES_VERSION),
+                        rules_version=header_rules_version(header),
                         player_cards={n: player_uid(i) for i, n in enumerate(names, start=1)})
         path = game.path
     elif current is not None:
@@ -526,7 +527,8 @@ class Tray:
         cards.append((pg.Rect(x0, y, pw * 2 + 6, 36), BANKER_UID, None, theme.ACCENT, "banker"))
         y += 36 + 10
         uids = {"deed": deed_uid, "property": property_uid, "event": event_uid}
-        for block in board_for(edition).tray(edition):  # the board's own cards: its deeds, stickers, Event cards
+        version = game.config.rules_version if game is not None else RULES_VERSION  # the deck of the game's rules
+        for block in board_for(edition).tray(edition, version):  # the board's own: deeds, stickers, Event cards
             sw = (w - (block.per_row - 1) * block.gap) // block.per_row
             for i, sticker in enumerate(block.stickers):
                 r, c = divmod(i, block.per_row)

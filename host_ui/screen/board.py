@@ -40,13 +40,13 @@ class TrayRows:
 class ScreenBoard:
     """A board as the screen draws it: ``name`` (the editions' ``board``), ``face`` (what its title deeds print),
     ``tray`` (the cards of an edition of it that the simulator's tray holds below the players' and the banker's,
-    in blocks of rows). The screens a board has of its own are in the one table of layouts
-    (:data:`host_ui.screen.layouts.LAYOUTS`), and whether the Bank holds buildings is in the view
-    (``View.bank_houses``)."""
+    in blocks of rows, for a game played by the rules version given: its deck). The screens a board has of its
+    own are in the one table of layouts (:data:`host_ui.screen.layouts.LAYOUTS`), and whether the Bank holds
+    buildings is in the view (``View.bank_houses``)."""
 
     name: str
     face: DeedFace
-    tray: Callable[[Edition], tuple[TrayRows, ...]]
+    tray: Callable[[Edition, int], tuple[TrayRows, ...]]
 
 
 def group_colour(group: str | None) -> theme.Colour:
@@ -54,8 +54,8 @@ def group_colour(group: str | None) -> theme.Colour:
     return theme.GROUP_COLOURS.get(group or "", NO_GROUP)
 
 
-def _classic_tray(edition: Edition) -> tuple[TrayRows, ...]:
-    """The 28 title deeds, four a row."""
+def _classic_tray(edition: Edition, rules_version: int = 0) -> tuple[TrayRows, ...]:
+    """The 28 title deeds, four a row (the same under every rules version)."""
     deeds = tuple(Sticker("deed", d.index, d.name, group_colour(d.group or d.kind)) for d in edition.deeds())
     return (TrayRows(deeds, 4, 28),)
 

@@ -62,6 +62,8 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
                                    hotels=Msg("ui_bank_hotels", {"n": view.bank_hotels})) if stock else ""
     if view.pot is not None:
         info = ctx.t("ui_stock_and_pot", stock=info, pot=ctx.t("ui_pot", amount=ctx.fmt(view.pot)))
+    for notice in view.extra.get("notices", ()):  # a market slump running...: after the stock and the pot
+        info = ctx.t("ui_stock_and_pot", stock=info, pot=ctx.msg(notice)) if info else ctx.msg(notice)
     if timed and wide:  # first, on the lines of the bank's stock
         left = ctx.msg(view.time_left)
         info = ctx.t("ui_stock_and_pot", stock=left, pot=info) if info else left

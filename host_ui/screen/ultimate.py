@@ -33,13 +33,13 @@ from terminal.bank.types import RULES_VERSION
 EVENT_BAND = (232, 120, 30)
 
 
-def _tray(edition: Edition) -> tuple[TrayRows, ...]:
-    """A sticker per property (numbered 1-22 in board order), four a row; then the Event cards of a new game's deck
-    (:data:`terminal.bank.types.RULES_VERSION`), seven a row."""
+def _tray(edition: Edition, rules_version: int = RULES_VERSION) -> tuple[TrayRows, ...]:
+    """A sticker per property (numbered 1-22 in board order), four a row; then the Event cards of the deck of a game
+    played by ``rules_version`` (1: E1-E22; 2, a new game's: E1-E20, E23, E24), seven a row."""
     streets = [s for s in edition.squares if s.kind == "street"]
     return (TrayRows(tuple(Sticker("property", i, s.name, group_colour(s.group)) for i, s in enumerate(streets, 1)),
                      4, 30),  # room for a long name on two lines
-            TrayRows(tuple(Sticker("event", e.number, f"E{e.number}", EVENT_BAND) for e in edition.deck(RULES_VERSION)),
+            TrayRows(tuple(Sticker("event", e.number, f"E{e.number}", EVENT_BAND) for e in edition.deck(rules_version)),
                      7, 24,
                      gap=4))
 

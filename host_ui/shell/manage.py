@@ -510,7 +510,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("action", choices=["enrol", "list", "export", "import"])
     p.add_argument("file", nargs="?", help="export: file to write (default stdout); import: file to read ('-' = stdin)")
     p.add_argument("--card-set", help="the card-set file (default DATA_DIR/cards.txt)")
-    p.add_argument("--role", help="enrol one card: 'banker', 'player N' (1-8) or 'deed N' (square)")
+    p.add_argument("--role", help="enrol one card: 'banker', 'player N' (1-8), 'deed N' (the title deed's square), "
+                                  "or on the Ultimate Banking board 'property N' (1-22) and 'event N' (1-24)")
     p.add_argument("--uid", help="enrol without a reader: the card's UID as the reader writes it (with --role; "
                                  "read through --uid-form, else the configured reader's form)")
     p.add_argument("--uid-form", help="how --uid is written: ORDER,DIGITS, e.g. 'reversed,decimal' (orders: sent, "

@@ -40,6 +40,9 @@ class Board:
     modes: ClassVar[tuple[str, ...]] = MODES
     #: The operations a game of this board takes; any other is refused (:meth:`handler`).
     operations: ClassVar[frozenset[type[Operation]]] = CLASSIC_OPERATIONS
+    #: The rules version of a table log of this board whose header names none (docs/table-log.md): on the classic
+    #: board the version changes no rule, and such a game records the current one.
+    unnamed_rules_version: ClassVar[int] = RULES_VERSION
 
     # -- operations ----------------------------------------------------------------------------------------
     def handler(self, kind: type[Operation], config: GameConfig | None = None) -> Handler | None:

@@ -103,7 +103,7 @@ def create(path: str | Path, edition: str | Edition, players: Iterable[str], mod
     if mode not in modes:
         raise RuleViolation(f"Unknown game mode {mode!r}: choose one of {', '.join(modes)}.",
                             code="unknown_mode", params={"mode": mode})
-    flags = dict(edition.rules)
+    flags = dict(edition.rules_of(rules_version))
     known = edition.rule_flags
     for name, value in (rules or {}).items():
         if name not in known:

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+from cards.editions import load_edition
 from cards.inputs import read_input, shown_path
+from terminal.bank.boards import board_of
 from terminal.bank.game import Game
 from terminal.bank.history import iter_operations
 from terminal.bank.operations import Operation, TimeUp, parse_operation
@@ -129,6 +131,20 @@ def read_table_log(path: str | Path) -> TableLog:
     return TableLog(path, header, lines)
 
 
+def header_rules_version(header: dict[str, Any]) -> int:
+    """The version of the board's rules a table log's ``header`` plays by (docs/table-log.md, Rules versions):
+    its ``rules_version`` (1 or 2); absent, 1 on the electronic board (every log written before version 2 named
+    none: the reading before), and :data:`~terminal.bank.types.RULES_VERSION` on a classic board, whose rules
+    the version does not change (an unknown edition too: starting the game refuses it)."""
+    version = header.get("rules_version")
+    if version is not None:
+        return int(version)
+    try:
+        return board_of(load_edition(header["edition"])).unnamed_rules_version
+    except (LookupError, KeyError, TypeError):
+        return RULES_VERSION
+
+
 def _malformed(path: Path, number: int, reason: str) -> TableLogError:
     reason = reason.rstrip(".")  # the reasons of the operations' own errors end with one already
     return TableLogError(f"{path}:{number}: malformed line: {reason}.",
@@ -196,7 +212,7 @@ def replay(log: str | Path | TableLog, game_path: str | Path, *, key: bytes,
         game = Game.create(game_path, h["edition"], h["players"], mode=h.get("mode"),
                            rules=h.get("rules") or None, dealt=h.get("dealt") or None,
                            end_time=h.get("end_time"), length_minutes=h.get("length_minutes"), key=key,
-                           wall_clock=wall_clock, rules_version=h.get("rules_version", RULES_VERSION))
+                           wall_clock=wall_clock, rules_version=header_rules_version(h))
     except LedgerError:
         raise  # the game file, not the log: an existing or unwritable path
     except GameError as exc:
@@ -275,9 +291,10 @@ def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict[str
     meta = game.meta
     header: dict[str, Any] = {"format": "table-log", "version": 1, "edition": meta["edition"],
                               "players": meta["players"], "mode": meta["mode"]}
-    # the flags that differ from the edition's defaults of today (an older game may have been started with other
-    # defaults: its header's full flags say what it is played by)
-    changed = {k: v for k, v in (meta.get("rules") or {}).items() if game.edition.rules.get(k) != v}
+    # the flags that differ from the edition's defaults under the game's rules version (an older game may have been
+    # started with other defaults: its header's full flags say what it is played by)
+    defaults = game.edition.rules_of(game.config.rules_version)
+    changed = {k: v for k, v in (meta.get("rules") or {}).items() if defaults.get(k) != v}
     if changed:
         header["rules"] = changed
     if meta.get("dealt"):
@@ -286,8 +303,7 @@ def export_lines(game: Game, with_final_check: bool = True) -> Iterator[dict[str
         header["end_time"] = meta["end_time"]
     if meta.get("length_minutes") is not None:
         header["length_minutes"] = meta["length_minutes"]
-    if game.config.rules_version != RULES_VERSION:  # an older game: replayed by the rules it was played by
-        header["rules_version"] = game.config.rules_version
+    header["rules_version"] = game.config.rules_version  # always: absent, an electronic board's log is version 1
     header["source"] = f"exported by Banquier from {game.path.name}"
     yield header
     for _seq, kind, op in iter_operations(game.ledger):  # a chunk at a time: memory bounded by the chunk

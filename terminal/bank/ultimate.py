@@ -89,7 +89,7 @@ from terminal.bank.operations import (
 )
 from terminal.bank.state import BANK, POT, State, standings
 from terminal.bank.tx import Tx
-from terminal.bank.types import RULES_VERSION, Debt, GameConfig, Rent
+from terminal.bank.types import LEGACY_RULES_VERSION, RULES_VERSION, Debt, GameConfig, Rent
 from terminal.errors import PlayerInDebt, RuleViolation
 
 __all__ = ["ULTIMATE", "BOARD", "UltimateBoard", "SIDES", "EVENT_TARGETS", "rent_at_level", "raisable", "level",
@@ -679,6 +679,8 @@ class UltimateBoard(Board):
     modes: ClassVar[tuple[str, ...]] = (ULTIMATE,)
     #: Its own operations (computed here) and those it plays as the classic board does; any other is refused.
     operations: ClassVar[frozenset[type[Operation]]] = frozenset(_HANDLERS) | _SHARED
+    #: Every table log of this board written before version 2 named none: it keeps the reading before (version 1).
+    unnamed_rules_version: ClassVar[int] = LEGACY_RULES_VERSION
 
     def handler(self, kind: type[Operation], config: GameConfig | None = None) -> Handler | None:
         """This board's computation of ``kind`` (Buy, Auction, PayRent, JailFine and its own operations), None

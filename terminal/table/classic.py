@@ -73,6 +73,10 @@ class ClassicBoard:
     def event_card(self, t: Table, tapped: Any) -> None:
         t.refuse(Msg("ev_not_this_board", {}, "No Event cards on this board."))
 
+    def idle_notices(self, t: Table) -> tuple[Msg, ...]:
+        """Nothing besides the cash, the stock and the pot on the classic board."""
+        return ()
+
     def deed_view(self, t: Table, square: int, payer: str | None = None) -> DeedView:
         """The deed as printed, its buildings, its mortgage, and the rent ``payer`` (or another player) would pay
         now (None for a utility, whose rent depends on the dice)."""

@@ -24,7 +24,7 @@ from cards.editions import Edition, load_edition
 from cards.registry import DeedCard, PropertyCard, Role, deed_squares
 from terminal.bank.door import Preview
 from terminal.bank.operations import JailFine, Operation, PassGo, PayRent, RaiseLevel, SellProperty
-from terminal.bank.ultimate import ULTIMATE, level
+from terminal.bank.ultimate import ULTIMATE, level, slump_of
 from terminal.errors import GameError
 from terminal.table.i18n import N_
 from terminal.table.screens.base import EventTap, PlayerTap, Table
@@ -247,6 +247,19 @@ class UltimateBoard:
     def confirm_shows_deed(self, pending: Pending) -> bool:
         """An Event's levels or owners are said by its lines: no card when no money moves."""
         return bool(pending.postings)
+
+    def idle_notices(self, t: Table) -> tuple[Msg, ...]:
+        """A market slump running (RULES.md, The Ultimate Banking board, Event cards): the next rent payments at
+        the table, by anyone, at level 1; in a game of rules version 1, each player's own."""
+        state = t.bank.current
+        players = state.active_players()
+        if t.bank.config.rules_version >= 2:
+            left = max((slump_of(state, p) for p in players), default=0)
+            if not left:
+                return ()
+            return (Msg("slump_running", {"n": left}, f"Market slump: next {left} rents at level 1"),)
+        return tuple(Msg("slump_running_of", {"player": p, "n": n}, f"Market slump: {p}'s next {n} rents at level 1")
+                     for p in players if (n := slump_of(state, p)))
 
     def game_mode(self, mode: str) -> str:
         """This board's own mode, whatever was chosen."""

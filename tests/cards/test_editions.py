@@ -340,3 +340,21 @@ def test_an_edition_without_a_label_shows_its_name(tmp_path):
     path.write_text('[edition]\nname = "mine"\nbase = "fr"\nlabel = { fr = "" }\n', encoding="utf-8")
     with pytest.raises(EditionError, match=r"edition\.label\.fr"):
         load_edition_file(path)
+
+
+def test_the_ultimate_event_texts_say_what_the_rules_do():
+    """The market slump is the next two rents paid by anyone, not the drawer's; the sides and colour sets raised or
+    lowered are the drawer's own (RULES.md, The Ultimate Banking board, Event cards), in every language."""
+    from cards.editions import load_edition
+    edition = load_edition("ultimate")
+    by_number = {c.number: c for c in edition.events}
+    slump = by_number[15]
+    assert slump.action == "market_slump"
+    assert slump.text_in("en") == "Market slump: the next 2 rent payments, by any player, are at level 1."
+    assert "vos" not in slump.text_in("fr") and "n'importe quel joueur" in slump.text_in("fr")
+    assert "ваші" not in slump.text_in("uk") and "хоч би хто" in slump.text_in("uk")
+    for number in range(9, 14):
+        card = by_number[number]
+        assert card.action in ("side_up", "side_down", "group_up", "group_down")
+        assert "you own" in card.text_in("en") and "possédez" in card.text_in("fr")
+        assert "у вас є" in card.text_in("uk")

@@ -618,3 +618,14 @@ def test_an_enrolment_whose_save_fails_stays_on_its_step(registry, path, monkeyp
     monkeypatch.undo()
     assert enrolment.present(CARD_7).outcome == "enrolled"
     assert reloaded(path).roles() == {BankerCard(): CARD_4, PlayerCard(1): CARD_7}
+
+
+def test_event_numbers_are_the_editions_cards_of_every_rules_version():
+    from cards.editions import load_edition
+    from cards.registry import EVENT_NUMBERS, EventCard
+    edition = load_edition("ultimate")
+    assert list(EVENT_NUMBERS) == [c.number for c in edition.events] == list(range(1, 25))
+    assert set(EVENT_NUMBERS) == {c.number for v in (1, 2) for c in edition.deck(v)}
+    with pytest.raises(InvalidRoleError, match="numbered 1 to 24") as info:
+        EventCard(25)
+    assert info.value.params == {"number": 25, "last": 24}

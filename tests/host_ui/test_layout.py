@@ -253,3 +253,14 @@ def test_the_first_tap_on_a_second_go_asks_for_another(pg, scenes_by_language, l
     drawn = " ".join(t.text for t in frame.texts_with("message"))
     assert drawn == translate("confirm_again", {}, language)
     assert frame.texts_with("message")[0].size >= 14
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)], ids=["landscape", "portrait"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_idle_screen_shows_a_market_slump_running(pg, language, size):
+    from terminal.table.i18n import text
+    from terminal.table.view import Msg, View
+    notice = Msg("slump_running", {"n": 2}, "Market slump: next 2 rents at level 1")
+    view = View("idle", Msg("idle", {}, "Tap a card"), language=language, extra={"notices": (notice,)})
+    drawn = " ".join(t.text for t in Renderer(size).render(view, "12:34").texts_with("bank_info"))
+    assert " ".join(text(notice, language).split()) in " ".join(drawn.split()), drawn

@@ -206,3 +206,58 @@ def test_a_demo_of_the_electronic_board_plays_its_log_to_the_standings(pg, tmp_p
     assert code == 0
     view = seen["app"].terminal.view
     assert view.screen == "game_over" and view.extra["standings"]
+
+
+@pytest.mark.slow  # a demo through the window's loop
+def test_a_demo_plays_a_game_of_the_first_rules_as_its_replay_does(pg, tmp_path):
+    """The export of a game of rules version 1 (Cid, with no property, paid M0 for M50 per property) plays in the
+    demo as ``banquier replay`` replays it: every operation recorded by the table, by the game's rules."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from host_ui.sim import run_sim
+    from terminal.bank.game import Game
+    from terminal.bank.tablelog import export_lines
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "ultimate-readings-v1.db"
+    shutil.copyfile(fixture, tmp_path / "old.db")
+    with Game.open(tmp_path / "old.db", key=KEY) as game:
+        lines = list(export_lines(game))
+    assert lines[0]["rules_version"] == 1
+    log = tmp_path / "old.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    seen = {}
+    code = run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY,
+                   on_start=lambda app: seen.update(app=app))
+    assert code == 0
+    assert seen["app"].terminal.game.config.rules_version == 1
+
+
+@pytest.mark.slow  # a demo through the window's loop
+def test_the_tray_holds_the_deck_of_the_games_rules_version(pg, tmp_path):
+    """A game of rules version 1 has cards E1-E22 in its tray; a new game (version 2) E1-E20, E23 and E24."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from cards.editions import load_edition
+    from host_ui.screen.ultimate import ULTIMATE
+    from host_ui.sim import run_sim
+    from terminal.bank.game import Game
+    from terminal.bank.tablelog import export_lines
+    edition = load_edition("ultimate")
+    labels = {v: [s.label for s in ULTIMATE.tray(edition, v)[1].stickers] for v in (1, 2)}
+    assert labels[1] == [f"E{n}" for n in range(1, 23)]
+    assert labels[2] == [f"E{n}" for n in (*range(1, 21), 23, 24)]
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "ultimate-readings-v1.db"
+    shutil.copyfile(fixture, tmp_path / "old.db")
+    with Game.open(tmp_path / "old.db", key=KEY) as game:
+        lines = list(export_lines(game))
+    log = tmp_path / "old.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    seen = {}
+    assert run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY,
+                   on_start=lambda app: seen.update(app=app)) == 0
+    tray = seen["app"].on_frame.__self__
+    tray._layout()
+    assert [label for _, _, label, _, kind in tray.cards if kind == "event"] == labels[1]

@@ -10,8 +10,7 @@ from cards.registry import BankerCard, CardRegistry, DeedCard, PlayerCard
 from hal.sim_beeper import SimBeeper
 from hal.sim_reader import SimReader
 from terminal.bank.game import Game
-from terminal.bank.tablelog import _compare, read_table_log
-from terminal.bank.types import RULES_VERSION
+from terminal.bank.tablelog import _compare, header_rules_version, read_table_log
 from terminal.table.machine import Terminal
 from terminal.table.settings import TerminalSettings
 from tests.conftest import OWN_LOGS, RECORDED
@@ -50,7 +49,7 @@ def drive(log_path, tmp_path, key, wall_clock=None, on_terminal=None):
                        mode=header.get("mode"), rules=header.get("rules") or None,
                        dealt=header.get("dealt") or None, end_time=header.get("end_time"),
                        length_minutes=header.get("length_minutes"), key=key, wall_clock=wall_clock,
-                       rules_version=header.get("rules_version", RULES_VERSION))
+                       rules_version=header_rules_version(header))
     play_clock = FakeClock(0.0)  # moved by the log's x_play_time lines only (docs/table-log.md, Time limit)
     game.play_clock.start(play_clock)
     beeper = SimBeeper(audio=False, clock=clock)

@@ -137,6 +137,35 @@ def test_a_market_slump_is_level_1_for_the_next_two_rents_whoever_pays(table):
     assert t.view.title.params["rent"] == t.terminal.fmt(1600)  # the slump is over: level 5
 
 
+def test_the_idle_screen_shows_a_market_slump_running(table, make_game):
+    t = table
+    t.game.buy("Ann", 35)
+    t.tap(CID)
+    t.tap(event_uid(15))  # market slump: the next 2 rents at the table, by anyone
+    t.ok()
+    assert t.view.screen == "idle"
+    notices = t.view.extra["notices"]
+    assert [m.code for m in notices] == ["slump_running"] and notices[0].params["n"] == 2
+    assert text(notices[0], "en") == "Market slump: next 2 rents at level 1"
+    assert "{" not in text(notices[0], "fr") + text(notices[0], "uk") and "2" in text(notices[0], "uk")
+    t.tap(sticker(35))
+    t.tap(BOB)  # a rent at level 1
+    assert t.view.screen == "idle"
+    assert text(t.view.extra["notices"][0], "en") == "Market slump: next 1 rent at level 1"
+    t.tap(sticker(35))
+    t.tap(BOB)
+    assert t.view.screen == "idle" and t.view.extra["notices"] == ()
+    # rules version 1: the drawer's own slump, named
+    from terminal.bank.types import LEGACY_RULES_VERSION
+    v1 = Table(make_game)
+    v1.game.close()
+    v1.terminal.game = v1.game = make_game("ultimate", PLAYERS, rules_version=LEGACY_RULES_VERSION)
+    v1.tap(CID)
+    v1.tap(event_uid(15))
+    v1.ok()
+    assert [text(m, "en") for m in v1.view.extra["notices"]] == ["Market slump: Cid's next 2 rents at level 1"]
+
+
 def test_a_railroad_sticker_is_no_property_here(table):
     table.tap(deed_uid(5))
     assert table.view.screen == "idle" and table.view.message.code == "not_a_property_here"
@@ -353,8 +382,6 @@ def test_selling_back_to_the_bank_says_the_property_returns_unowned(table):
 
 
 def test_an_event_card_the_edition_lacks_and_one_on_the_classic_board(table, make_game):
-    table.tap(event_uid(25))  # the box's 23rd card: the registry takes its sticker, the edition does not know it
-    assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
     table.tap(event_uid(21))  # "go back three squares": no printed card's, out of this game's deck
     assert table.view.screen == "idle" and table.view.message.code == "ev_unknown_card"
     classic = Table(make_game)
@@ -362,6 +389,22 @@ def test_an_event_card_the_edition_lacks_and_one_on_the_classic_board(table, mak
     classic.terminal.game = classic.game = make_game("fr", PLAYERS)
     classic.tap(event_uid(1))
     assert classic.view.screen == "idle" and classic.view.message.code == "ev_not_this_board"
+
+
+def test_under_the_first_rules_m50_per_property_with_none_is_recorded_as_m0(make_game):
+    """Rules version 1 recorded the card as a payment of M0 (RULES.md, Rules versions): the table records it as the
+    game's rules say, as a replay of its log does, never sets it aside."""
+    from terminal.bank.types import LEGACY_RULES_VERSION
+    t = Table(make_game)
+    t.game.close()
+    t.terminal.game = t.game = make_game("ultimate", PLAYERS, rules_version=LEGACY_RULES_VERSION)
+    number = next(c.number for c in t.game.edition.deck(LEGACY_RULES_VERSION) if c.action == "pay_per_property")
+    before = t.entries()
+    cash = t.game.state()["cash"]["Ann"]
+    t.tap(ANN)
+    t.tap(event_uid(number))
+    assert t.view.screen == "idle" and t.view.message.code != "ev_changes_nothing"
+    assert t.entries() == before + 1 and t.game.state()["cash"]["Ann"] == cash
 
 
 def test_a_card_that_changes_nothing_now_is_set_aside_not_confirmed(table):

@@ -339,7 +339,7 @@ def test_a_location_fee_beyond_the_cash_is_a_debt(game):
 
 def test_the_boards_refusals_have_texts_in_every_language():
     params = {"deed": ULTIMATE.square(35).name, "square": 35, "owner": "Bob", "player": "Ann", "side": 7,
-              "payments": 0, "owed": 90, "raisable": 60, "number": 5}
+              "payments": 0, "owed": 90, "raisable": 60, "number": 5, "last": 24}
     for code in ("level_at_max", "level_at_min", "level_unowned", "event_no_effect", "swap_unowned", "swap_own",
                  "event_opponent_self", "event_card_mismatch", "bad_side", "unknown_group", "location_not_yours",
                  "sell_not_in_debt", "sell_not_allowed", "rent_no_card", "property_owned", "bankruptcy_can_sell",
@@ -355,8 +355,8 @@ def test_the_boards_refusals_have_texts_in_every_language():
 def test_property_and_event_card_roles():
     assert parse_role("property 22") == PropertyCard(22) and parse_role(" Event 3 ") == EventCard(3)
     assert PropertyCard(1).label == "property 1" and EventCard(23).label == "event 23"
-    assert parse_role("event 24") == EventCard(24) and parse_role("event 25") == EventCard(25)
-    for label in ("property 0", "property 23", "event 0", "event 26"):
+    assert parse_role("event 24") == EventCard(24)  # the edition's cards of every rules version: 1-24
+    for label in ("property 0", "property 23", "event 0", "event 25", "event 26"):
         with pytest.raises(InvalidRoleError):
             parse_role(label)
     assert describe(PropertyCard(22), ULTIMATE) == "the sticker on Rue de la Paix"

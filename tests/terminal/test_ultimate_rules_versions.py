@@ -20,7 +20,7 @@ import pytest
 
 from terminal.bank.game import Game
 from terminal.bank.operations import parse_operation
-from terminal.bank.tablelog import TableLogError, export_lines, read_table_log, replay
+from terminal.bank.tablelog import TableLogError, export_lines, header_rules_version, read_table_log, replay
 from terminal.bank.types import LEGACY_RULES_VERSION, RULES_VERSION
 from terminal.errors import GameError
 
@@ -67,8 +67,9 @@ def test_an_old_game_opens_audits_clean_and_keeps_its_reading(tmp_path, key, nam
         _holds(game.state(), OLD_GAMES[name])
         lines = list(export_lines(game))
     assert lines[0]["rules_version"] == LEGACY_RULES_VERSION
-    # started when another's property could be chosen after a Location by default: its export says so
-    assert lines[0]["rules"] == {"location_landing": "land"}
+    # started when another's property could be chosen after a Location by default, version 1's default: its
+    # export names no flag (the flags' defaults follow the rules version it names)
+    assert "rules" not in lines[0]
     # Its export replays, by the old rules its header names, to the same state (the final check agrees).
     log = tmp_path / "export.jsonl"
     log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
@@ -130,3 +131,54 @@ def test_an_old_game_keeps_its_deck(tmp_path, key):
             game.event("Ann", 24, square=6)
     with Game.open(path, key=key, check="full") as game:
         assert game.audit().ok
+
+
+def _header_log(tmp_path: Path, **header: object) -> Path:
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps({"format": "table-log", "version": 1, "players": ["Ann", "Bob"], **header}) + "\n",
+                   encoding="utf-8")
+    return log
+
+
+def test_an_old_table_log_naming_no_rules_version_replays_by_version_1(tmp_path, key):
+    """Every log of the electronic board written before version 2 names none: it keeps its meaning (M0 for 50 per
+    property with none, the slump the drawer's own, a set raised though the drawer owns nothing in it)."""
+    log = FIXTURES / "ultimate-readings-v1.jsonl"
+    assert "rules_version" not in read_table_log(log).header
+    result = replay(log, tmp_path / "v1.db", key=key)
+    assert result.refused == 0
+    with Game.open(tmp_path / "v1.db", key=key, check="full") as game:
+        assert game.config.rules_version == game.meta["rules_version"] == LEGACY_RULES_VERSION
+        assert game.config.rules["location_landing"] == "land"
+        _holds(game.state(), OLD_GAMES["ultimate-readings-v1.db"])
+
+
+@pytest.mark.parametrize(("header", "version", "landing"), [
+    ({"edition": "ultimate"}, 1, "land"),
+    ({"edition": "ultimate", "rules_version": 1}, 1, "land"),
+    ({"edition": "ultimate", "rules_version": 1, "rules": {"location_landing": "buy_or_raise"}}, 1, "buy_or_raise"),
+    ({"edition": "ultimate", "rules_version": 2}, 2, "buy_or_raise"),
+    ({"edition": "ultimate", "rules_version": 2, "rules": {"location_landing": "land"}}, 2, "land"),
+])
+def test_the_flags_defaults_follow_the_logs_rules_version(tmp_path, key, header, version, landing):
+    log = _header_log(tmp_path, **header)
+    assert header_rules_version(read_table_log(log).header) == version
+    replay(log, tmp_path / "g.db", key=key)
+    with Game.open(tmp_path / "g.db", key=key) as game:
+        assert game.config.rules_version == version
+        assert game.config.rules["location_landing"] == landing
+        exported = next(export_lines(game))
+    # an export always names its rules version, and only the flags that differ from that version's defaults
+    assert exported["rules_version"] == version
+    assert exported.get("rules", {}) == ({} if landing == ("land" if version == 1 else "buy_or_raise")
+                                         else {"location_landing": landing})
+
+
+@pytest.mark.parametrize("edition", ["us", "fr"])
+def test_a_classic_log_keeps_its_meaning_without_a_rules_version(tmp_path, key, edition):
+    """The rules version changes nothing on a classic board: a classic game records the current one, as before."""
+    log = _header_log(tmp_path, edition=edition)
+    replay(log, tmp_path / "g.db", key=key)
+    with Game.open(tmp_path / "g.db", key=key) as game:
+        assert game.meta["rules_version"] == RULES_VERSION
+        assert next(export_lines(game))["rules_version"] == RULES_VERSION

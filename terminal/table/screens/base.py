@@ -291,6 +291,10 @@ class Board(Protocol):
         """The mode a new game on this board is played in when ``mode`` was chosen."""
         ...
 
+    def idle_notices(self, t: Table) -> tuple[Msg, ...]:
+        """What the idle screen shows of the game in play besides the players' cash (a market slump running)."""
+        ...
+
     def flag_option(self, flag: str, value: object) -> Option:
         """A rule flag of this board in the new-game wizard: its name and value."""
         ...

@@ -192,11 +192,14 @@ class EventScreen(Screen):
             if t.screen is not self:
                 t.go(self)
             return t.refuse_error(exc, money=("amount", "cash", "owed"))
-        if card.action != "movement" and not preview.effects.postings and not preview.effects.changes:
-            # nothing to move or change (M50 per property, with no property, in a game of the first rules):
-            # never a confirmation of "—" nor an empty entry to undo later
-            return self._set_aside(t, card)
         purpose = Msg("deck_card", {"text": _event_text(t, card)}, _event_text(t, card))
+        if card.action != "movement" and not preview.effects.postings and not preview.effects.changes:
+            if t.bank.config.rules_version >= 2:
+                # nothing to move or change: never a confirmation of "—" nor an empty entry to undo later
+                return self._set_aside(t, card)
+            # the first rules recorded M50 per property with no property as a payment of M0 (RULES.md, Rules
+            # versions): recorded at once, as the game's own journal and its table log have it
+            return t.commit_or_confirm(op, purpose, (self.player,), preview=preview)
         if card.action == "movement":  # no money, no level: recorded at once (the card said so)
             return t.commit_or_confirm(op, purpose, (self.player,), preview=preview)
         t.ask_confirm(op, purpose, confirm_by=(self.player,), preview=preview)

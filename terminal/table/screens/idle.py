@@ -44,4 +44,5 @@ class Idle(Screen):
         options = [Option("any_deed", Msg("opt_any_deed", {}, "Pick a title deed"), enabled=has_game),
                    Option("banker", Msg("banker_title", {}, "Banker")),
                    Option("history", Msg("opt_history", {}, "History"), enabled=has_game)]
-        return View("idle", title, options=tuple(options), **base)
+        notices = t.board.idle_notices(t) if has_game else ()  # a market slump running...
+        return View("idle", title, options=tuple(options), extra={"notices": notices}, **base)

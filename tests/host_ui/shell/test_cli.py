@@ -357,3 +357,36 @@ def test_cards_import_takes_the_file_after_the_options(tmp_path):
     assert "04A1B2C3" in cards.read_text()
     twice = banquier("cards", "import", "--card-set", str(cards), str(listing), str(listing))
     assert twice.returncode == 2 and "unrecognized arguments" in twice.stderr
+
+
+def test_event_card_enrolment_takes_the_editions_card_numbers(tmp_path):
+    """``event N`` is enrolled for N of the edition's Event cards of every rules version (1-24), refused for another
+    with the range; ``cards --help`` names every role; a classic square's sticker named on the electronic board's
+    numbering gets the hint of ``property N``. The command as a user runs it, in a clean environment."""
+    card_set = tmp_path / "c.txt"
+    ok = banquier("cards", "enrol", "--card-set", str(card_set), "--role", "event 24", "--uid", "11227CA1")
+    assert ok.returncode == 0, ok.stderr
+    for number in (25, 26):
+        refused = banquier("cards", "enrol", "--card-set", str(card_set), "--role", f"event {number}",
+                           "--uid", "11227CA2")
+        assert refused.returncode != 0
+        assert f"There is no Event card {number}: Event cards are numbered 1 to 24." in refused.stderr
+    assert "event 25" not in card_set.read_text(encoding="utf-8")
+    assert "event N (its Event cards, 1 to 24)" in card_set.read_text(encoding="utf-8")
+    deed = banquier("cards", "enrol", "--card-set", str(card_set), "--role", "deed 10", "--uid", "11227CA3")
+    assert deed.returncode != 0 and "'property N' (1 to 22)" in deed.stderr
+    helped = " ".join(banquier("cards", "--help").stdout.split())
+    assert "'property N' (1-22) and 'event N' (1-24)" in helped
+
+
+def test_banquier_replay_takes_an_old_ultimate_log_naming_no_rules_version(tmp_path):
+    """A log of the electronic board written before rules version 2 names none: ``banquier replay`` replays it by
+    version 1, as it was played (M0 for M50 per property with none), in a clean environment."""
+    from tests.conftest import ROOT
+    log = ROOT / "tests" / "fixtures" / "ultimate-readings-v1.jsonl"
+    result = banquier("replay", str(log), "--game", str(tmp_path / "g.db"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "14 operations (0 refused as the log says) and 0 checks replayed: all agree." in result.stdout
+    key = Path(os.environ["BANQUIER_KEY_FILE"]).read_bytes()
+    with Game.open(tmp_path / "g.db", key=key) as game:
+        assert game.config.rules_version == 1 and game.config.rules["location_landing"] == "land"

@@ -49,6 +49,7 @@ def whole_journal_export(game: Game, fmt: str) -> str:
                 header[name] = meta[field]
         if meta.get("length_minutes") is not None:
             header["length_minutes"] = meta["length_minutes"]
+        header["rules_version"] = game.config.rules_version  # every export names it (docs/table-log.md)
         header["source"] = f"exported by Banquier from {game.path.name}"
         lines: list[dict] = [header]
         for entry in game.ledger.entries():
