@@ -114,6 +114,13 @@ if [ "$PURGE" = yes ]; then
     SERVICE_GROUP_MEMBERS=$(members "$SERVICE_USER")
     say "purge: deleting the games, the device key ($STATE_DIR) and the configuration ($CONFIG_DIR)"
     rm -rf -- "$ROOT$STATE_DIR" "$ROOT$CONFIG_DIR"
+    # The private runtime folder `banquier` makes for SDL when it is run by hand without XDG_RUNTIME_DIR (the
+    # unit gives it /run/banquier): $TMPDIR/banquier-runtime-UID, the service user's own.
+    SERVICE_UID=$(awk -F: -v u="$SERVICE_USER" '$1 == u { print $3 }' "$ROOT/etc/passwd" 2>/dev/null)
+    if [ -n "$SERVICE_UID" ] && [ -d "$ROOT/tmp/banquier-runtime-$SERVICE_UID" ] \
+            && [ "$(stat -c %u "$ROOT/tmp/banquier-runtime-$SERVICE_UID")" = "$SERVICE_UID" ]; then
+        rm -rf -- "$ROOT/tmp/banquier-runtime-$SERVICE_UID"
+    fi
     if grep -q "^$SERVICE_USER:" "$ROOT/etc/passwd" 2>/dev/null; then
         say "purge: deleting the user $SERVICE_USER"
         "$USERDEL" "${ROOT_OPT[@]}" "$SERVICE_USER"
