@@ -849,10 +849,14 @@ def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     if head is not None:
         c.text(head, ctx.t("ui_players", seated=len(seats), most=8), 14, theme.MUTED, bold=True, role="label")
     if seats:
-        for i, (label, cell) in enumerate(zip(labels, grid(area, len(seats), cols, rows, c.px(3)), strict=True)):
+        cells = grid(area, len(seats), cols, rows, c.px(3))
+        # every seat at the size of the tightest one: the names read as one list
+        px = min(c.label_layout(label, c.label_room(cell), SEAT_TEXT)[0]
+                 for label, cell in zip(labels, cells, strict=True))
+        for i, (label, cell) in enumerate(zip(labels, cells, strict=True)):
             option = renames.get(f"rename:{i}")
             c.button(cell, label, ("choose", option.id) if option else None, colour=theme.player_colour(i + 1),
-                     size=SEAT_TEXT, role="seat")
+                     size=px / c.scale, role="seat")
     else:
         c.paragraph(area, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
     hint = (view.extra or {}).get("mode_hint")

@@ -335,3 +335,35 @@ def test_eight_seats_show_their_names_whole_in_the_new_game_wizard(pg, tmp_path,
     targets = [rect for rect, action in frame.hits if action[0] == "choose" and action[1].startswith("rename:")]
     assert len(targets) == 8 and min(r.h for r in targets) >= MIN_TARGET_PX, (where, targets)
     assert frame_problems(frame, where) == []
+
+
+def test_a_deed_card_too_short_for_its_table_shows_the_rent_now_and_the_figures(pg, scenes_by_language):
+    """In an area too short for the six rents and three figures at 12 px, the card keeps 12 px and shows the
+    rent now (four houses: 450 €) and the price, mortgage value and house cost; the whole table otherwise."""
+    from dataclasses import replace
+
+    from cards.editions import localized
+    from host_ui.screen.deed_card import draw_deed
+    from host_ui.screen.widgets import Canvas
+    from terminal.table.i18n import translate
+    scene = next(s for s in scenes_by_language["en"] if s.name == "deed_owned")
+    deed = replace(scene.view.deed, name=localized(scene.view.deed.name, "en"))
+    assert deed.level == 4 and deed.rent == 450
+
+    def t(code, **params):
+        return translate(code, params, "en")
+
+    def fmt(amount):
+        return format_amount(amount, scene.game.edition, "en")
+
+    def rows_drawn(height):
+        c = Canvas(pg.Surface((480, 320)), 1.0)
+        draw_deed(c, pg.Rect(10, 10, 200, height), deed, t, fmt, compact=True)
+        rows = [x for x in c.texts if x.role == "deed_row"]
+        assert rows and min(x.px for x in rows) >= 12, [(x.text, x.px) for x in rows]
+        return [x.text for x in rows]
+    figures = [fmt(deed.price), fmt(deed.mortgage_value), fmt(deed.house_cost)]
+    short = rows_drawn(130)
+    assert short[:2] == ["With 4 houses", fmt(450)] and short[3::2] == figures and len(short) == 8, short
+    tall = rows_drawn(300)
+    assert tall[1::2] == [fmt(rent) for rent in deed.rents] + figures, tall
