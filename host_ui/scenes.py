@@ -33,6 +33,10 @@ from terminal.table.settings import Damage, TerminalSettings
 from terminal.table.view import Msg, View
 
 PLAYERS = ("Anne", "Bohdan", "Chloé", "Dmytro")
+#: Eight players with names of up to 12 letters (wide letters, Cyrillic, two words): every seat of the new-game
+#: wizard shows its name whole.
+EIGHT_PLAYERS = ("Marie-Claire", "Bohdan", "Wheelbarrow", "Наперсток", "Maximilienne", "Олександрина",
+                 "Bartholomew", "Mwangi Wambu")
 #: Names of the longest length allowed (20 characters), for the layouts that must not shrink the amounts.
 LONG_PLAYERS = ("Alexandrine-Victoria", "Bartholomew-Augustus", "Anne")
 KEY = bytes(range(32))
@@ -304,6 +308,16 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     type_amount(long_term, 35)
     snap("confirm_long_each", "confirm", long_term)
     reset(long_term)
+
+    # The new-game wizard with every seat taken, each card named as in the game before.
+    eight = Game.create(tmp / f"eight-{language}.db", "fr", EIGHT_PLAYERS, key=KEY,
+                        player_cards={name: player_uid(seat) for seat, name in enumerate(EIGHT_PLAYERS, start=1)})
+    eight_term = _terminal(eight, language, clock, players=8, tmp=tmp)
+    _tap(eight_term, clock, BANKER_UID)
+    eight_term.choose("new_game")
+    for seat in range(1, 9):
+        _tap(eight_term, clock, player_uid(seat))
+    snap("new_game_8", "new_game", on=eight_term)
 
     # No game yet.
     empty = _terminal(None, language, clock, tmp=tmp)

@@ -27,6 +27,9 @@ class Translate(Protocol):
 FormatMoney = Callable[[int], str]
 #: A player's seat (1-8) from their name, for their colour.
 SeatOf = Callable[[str], int]
+#: The smallest font of the card's rent table and figures, in pixels of the screen (above the screens'
+#: :data:`~host_ui.screen.widgets.MIN_TEXT_PX`: the amounts are read at arm's length, on a 3.5" panel too).
+DEED_TEXT_PX = 12
 
 
 def card_rect(area: pygame.Rect, aspect: float = 0.72) -> pygame.Rect:
@@ -84,8 +87,8 @@ CLASSIC_FACE = ClassicFace()
 
 def min_card_width(c: Canvas, deed: DeedView, t: Translate, fmt: FormatMoney,
                    face: DeedFace = CLASSIC_FACE) -> int:
-    """The card's width at which its table is readable: every label and amount at the smallest font size."""
-    bold = theme.font(MIN_TEXT_PX, True)
+    """The card's width at which its table is readable: every label and amount at :data:`DEED_TEXT_PX`."""
+    bold = theme.font(DEED_TEXT_PX, True)
     pairs = [(r[0], r[1]) for r in face.rows(deed, t, fmt)] + face.money(deed, t, fmt)
     widest_label = max(bold.size(label)[0] for label, _ in pairs)
     widest_value = max(bold.size(value)[0] for _, value in pairs)
@@ -96,7 +99,8 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: F
               seat_of: SeatOf | None = None, compact: bool = False, face: DeedFace = CLASSIC_FACE) -> None:
     """Draw ``deed`` in ``area``: the card, then (unless ``compact``) the owner and current rent below it.
     On a small screen the card is made wider than the printed one rather than its text smaller than
-    :data:`~host_ui.screen.widgets.MIN_TEXT_PX`.
+    :data:`DEED_TEXT_PX`; when ``area`` is too short for every row at that size, the card shows the rent now
+    (the bare rent when the deed has no current level) and the money rows, not the whole rent table.
 
     ``t(code, **params)`` translates, ``fmt(amount)`` formats money, ``seat_of(name)`` gives a player's seat
     (for their colour), ``face`` is what the board prints on its deeds."""
@@ -134,8 +138,11 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: F
     table = pygame.Rect(inner.x, table_top, inner.w, inner.bottom - table_top)
     sep = c.px(5)
     row_h = (table.h - sep) / max(len(rows) + len(money), 1)
+    if row_h < theme.font(DEED_TEXT_PX, True).get_height() and len(rows) > 1:
+        rows = [r for r in rows if r[2]] or rows[:1]  # too short for the table: the rent now, and the figures
+        row_h = (table.h - sep) / max(len(rows) + len(money), 1)
     # labels and values share the width in proportion to their widest texts: both fit at one size
-    px = max(8, min(c.px(12), int(row_h * 0.85)))
+    px = max(DEED_TEXT_PX, min(c.px(12), int(row_h * 0.85)))
     regular, bold = theme.font(px, False), theme.font(px, True)
     widest_label = max([(bold if r[2] else regular).size(r[0])[0] for r in rows] +
                        [regular.size(m[0])[0] for m in money])
@@ -143,8 +150,12 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: F
     share = min(0.75, max(0.45, widest_label / max(1, widest_label + widest_value)))
     label_w = int((table.w - c.px(8)) * share)
     value_w = table.w - label_w - c.px(8)
-    size = min(c.common_size([r[0] for r in rows] + [m[0] for m in money], label_w, int(row_h), 12, bold=True),
-               c.common_size([r[1] for r in rows] + [m[1] for m in money], value_w, int(row_h), 12, bold=True))
+    low = DEED_TEXT_PX / c.scale
+    size = min(c.common_size([r[0] for r in rows] + [m[0] for m in money], label_w, int(row_h), 12, bold=True,
+                             min_size=low),
+               c.common_size([r[1] for r in rows] + [m[1] for m in money], value_w, int(row_h), 12, bold=True,
+                             min_size=low))
+    small = max(low, size * 0.92)  # the money rows a little smaller than the rents, never under DEED_TEXT_PX
     y = float(table.y)
     for i, (label, value, current) in enumerate(rows + [(m[0], m[1], None) for m in money]):
         if i == len(rows):
@@ -156,11 +167,9 @@ def draw_deed(c: Canvas, area: pygame.Rect, deed: DeedView, t: Translate, fmt: F
             pygame.draw.rect(c.surface, (255, 226, 120), row)
         left = pygame.Rect(row.x + c.px(2), row.y, label_w, row.h)
         right = pygame.Rect(left.right + c.px(2), row.y, value_w, row.h)
-        small = current is None
-        c.text(left, label, size * (0.92 if small else 1), theme.CARD_TEXT, role="deed_row", min_size=6,
-               bold=bool(current))
-        c.text(right, value, size * (0.92 if small else 1), theme.CARD_TEXT, bold=True, align="right",
-               role="deed_row", min_size=6)
+        shown = small if current is None else size
+        c.text(left, label, shown, theme.CARD_TEXT, role="deed_row", min_size=low, bold=bool(current))
+        c.text(right, value, shown, theme.CARD_TEXT, bold=True, align="right", role="deed_row", min_size=low)
     if deed.mortgaged:
         _stamp(c, rect, t("ui_mortgaged"))
     if status is not None:

@@ -176,7 +176,8 @@ def _own_deed_portrait(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     rows = max(1, -(-len(ctx.view.options) // cols))
     options_h = min(main.h // 2, rows * c.px(MIN_BUTTON) + (rows - 1) * c.px(6))
     top, buttons = split_v(main, 1, -options_h, gap=c.px(8))
-    card_w = min(max(int(top.h * 0.72), card_width(c, ctx)), top.w // 2)
+    need = card_width(c, ctx)  # half the width, more (up to three fifths) if the card's text needs it
+    card_w = min(max(int(top.h * 0.72), need), max(top.w // 2, min(need, top.w * 3 // 5)))
     card, right = split_h(top, -card_w, 1, gap=c.px(8))
     deed_card(c, card, ctx)
     strip = pygame.Rect(right.x, right.y, right.w, c.px(34))
@@ -791,36 +792,73 @@ def draw_name_entry(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     footer(c, foot, ctx, cancel=False, extra=items)
 
 
+#: The design size of a seat's label in the new-game wizard (shrunk, or on two lines, to show the name whole).
+SEAT_TEXT = 13
+
+
+def _seats_layout(c: Canvas, main: pygame.Rect, labels: list[str]) -> tuple[
+        pygame.Rect, pygame.Rect, pygame.Rect | None, pygame.Rect, tuple[int, int]]:
+    """Where the wizard's seats go: ``(seats panel, options, the panel's heading or None, the seats' area
+    (without seats: the room for the hint), (columns, rows))``. Seats are as tall as a fingertip needs, in as
+    few columns as the height allows; the panel takes a third of the width (landscape; 5/13 of the height
+    upright), more (up to a half, or 5/8 of the height) when a seat's label would be cut, and leaves out its
+    heading (the screen's title counts the players too) when a row more is what shows every label whole (8
+    names of 12 letters at 480x320). With no layout showing them whole: the first one tried."""
+    gap = c.px(3)
+    pitch = max(MIN_TARGET_PX, c.px(34)) + gap
+    shares = (1 / 3, 2 / 5, 1 / 2) if landscape(main) else (1 / 2.6, 1 / 2, 5 / 8)
+    first: tuple[pygame.Rect, pygame.Rect, pygame.Rect | None, pygame.Rect, tuple[int, int]] | None = None
+    for with_head in (True, False):
+        for share in shares:
+            if landscape(main):
+                seats_rect, options_rect = split_h(main, share, 1 - share, gap=c.px(10))
+            else:
+                seats_rect, options_rect = split_v(main, share, 1 - share, gap=c.px(6))
+            inside = seats_rect.inflate(-c.px(8), -c.px(6))
+            head: pygame.Rect | None
+            if with_head:
+                head, rest = split_v(inside, -c.px(22), 1, gap=c.px(4))
+            else:
+                head, rest = None, inside
+            rows_fit = max(1, (rest.h + gap) // pitch)
+            cols = max(1, -(-len(labels) // rows_fit))
+            rows = max(1, -(-len(labels) // cols))
+            area = pygame.Rect(rest.x, rest.y, rest.w, min(rest.h, rows * pitch - gap)) if labels else rest
+            layout = (seats_rect, options_rect, head, area, (cols, rows))
+            first = first or layout
+            cells = grid(area, len(labels), cols, rows, gap) if labels else []
+            if rows * pitch - gap <= rest.h and all(c.label_fits(label, cell, SEAT_TEXT)
+                                                   for label, cell in zip(labels, cells, strict=True)):
+                return layout
+    assert first is not None
+    return first
+
+
 def draw_new_game(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     view = ctx.view
     if (view.extra or {}).get("editing") is not None:
         return draw_name_entry(c, body, ctx)
     seats = list((view.extra or {}).get("seats") or [])
     main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
-    if landscape(main):
-        seats_rect, options_rect = split_h(main, 1, 2, gap=c.px(10))
-    else:
-        seats_rect, options_rect = split_v(main, 1, 1.6, gap=c.px(6))
+    labels = [f"{i + 1}. {name}" for i, (name, _uid) in enumerate(seats)]
+    seats_rect, options_rect, head, area, (cols, rows) = _seats_layout(c, main, labels)
     renames = {o.id: o for o in view.options if o.id.startswith("rename:")}
     others = [o for o in view.options if not o.id.startswith("rename:") and o.id != "start"]
     start = [o for o in view.options if o.id == "start"]
     c.box(seats_rect, theme.PANEL, radius=6)
-    head, rest = split_v(seats_rect.inflate(-c.px(8), -c.px(6)), -c.px(22), 1, gap=c.px(4))
-    c.text(head, ctx.t("ui_players", seated=len(seats), most=8), 14, theme.MUTED, bold=True, role="label")
+    if head is not None:
+        c.text(head, ctx.t("ui_players", seated=len(seats), most=8), 14, theme.MUTED, bold=True, role="label")
     if seats:
-        # seats as tall as a fingertip needs, in more columns when they do not fit in one
-        gap = c.px(3)
-        pitch = max(MIN_TARGET_PX, c.px(34)) + gap
-        rows_fit = max(1, (rest.h + gap) // pitch)
-        cols = -(-len(seats) // rows_fit)
-        rows = -(-len(seats) // cols)
-        area = pygame.Rect(rest.x, rest.y, rest.w, min(rest.h, rows * pitch - gap))
-        for i, ((name, _uid), cell) in enumerate(zip(seats, grid(area, len(seats), cols, rows, gap), strict=True)):
+        cells = grid(area, len(seats), cols, rows, c.px(3))
+        # every seat at the size of the tightest one: the names read as one list
+        px = min(c.label_layout(label, c.label_room(cell), SEAT_TEXT)[0]
+                 for label, cell in zip(labels, cells, strict=True))
+        for i, (label, cell) in enumerate(zip(labels, cells, strict=True)):
             option = renames.get(f"rename:{i}")
-            c.button(cell, f"{i + 1}. {name}", ("choose", option.id) if option else None,
-                     colour=theme.player_colour(i + 1), size=13, role="seat")
+            c.button(cell, label, ("choose", option.id) if option else None, colour=theme.player_colour(i + 1),
+                     size=px / c.scale, role="seat")
     else:
-        c.paragraph(rest, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
+        c.paragraph(area, ctx.msg(view.title), 13, theme.MUTED, align="center", role="hint", max_lines=5)
     hint = (view.extra or {}).get("mode_hint")
     if hint is not None:  # what the chosen mode means, whole: on as many lines as it takes (three at most)
         text = ctx.msg(hint)

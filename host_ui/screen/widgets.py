@@ -217,8 +217,7 @@ class Canvas:
         self.box(rect, fill, radius=7, role=role)
         if selected:
             self.box(rect, theme.TEXT, radius=7, width=max(2, self.px(2)))
-        pad = self.px(6)
-        inner = rect.inflate(-2 * pad, -pad)
+        inner = self.label_room(rect)
         if selected:
             mark = self.px(size * 0.9)
             self.text((inner.x, inner.y, mark, inner.h), "✓", size, fg, bold=True, role="mark")
@@ -234,12 +233,35 @@ class Canvas:
         if action is not None and enabled:
             self.hits.append((rect, action))
 
+    def label_room(self, rect: RectLike) -> pygame.Rect:
+        """The room of the label of a button drawn in ``rect`` (without a check mark): inside its padding."""
+        pad = self.px(6)
+        return pygame.Rect(rect).inflate(-2 * pad, -pad)
+
+    def label_fits(self, label: str, rect: RectLike, size: float, bold: bool = True, max_lines: int = 3) -> bool:
+        """True if a button in ``rect`` shows ``label`` whole (on at most ``max_lines`` lines, at 9 design
+        pixels or more, and never under :data:`MIN_TEXT_PX`): :meth:`label_layout` does not cut it."""
+        return self._label_best(label, self.label_room(rect), size, bold, max_lines) is not None
+
     def label_layout(self, label: str, rect: RectLike, size: float, bold: bool = True,
                      max_lines: int = 3) -> tuple[int, list[str]]:
         """The font size (pixels) and lines of a button label in ``rect``: the largest size from ``size``
         down to 9 design pixels at which the label fits on one, two or three lines (fewer lines unless more
         lines give a font at least 10 % larger). Below that, the smallest size (the last line ellipsized)."""
         rect = pygame.Rect(rect)
+        best = self._label_best(label, rect, size, bold, max_lines)
+        if best is not None:
+            return best
+        low = max(MIN_TEXT_PX, self.px(9))
+        f = theme.font(low, bold)
+        lines = self.wrap(label, rect.w, f)
+        fitting = max(1, min(len(lines), max_lines, rect.h // max(1, f.get_linesize())))
+        if fitting < len(lines):
+            lines = lines[:fitting - 1] + [" ".join(lines[fitting - 1:])]
+        return low, lines
+
+    def _label_best(self, label: str, rect: pygame.Rect, size: float, bold: bool,
+                    max_lines: int) -> tuple[int, list[str]] | None:
         low = max(MIN_TEXT_PX, self.px(9))
         top = max(low, self.px(size))
         best: tuple[int, list[str]] | None = None
@@ -252,14 +274,7 @@ class Canvas:
                     if best is None or px >= best[0] * 1.1:
                         best = (px, lines)
                     break
-        if best is not None:
-            return best
-        f = theme.font(low, bold)
-        lines = self.wrap(label, rect.w, f)
-        fitting = max(1, min(len(lines), max_lines, rect.h // max(1, f.get_linesize())))
-        if fitting < len(lines):
-            lines = lines[:fitting - 1] + [" ".join(lines[fitting - 1:])]
-        return low, lines
+        return best
 
     def _label_lines(self, label: str, width: int, f: pygame.font.Font, count: int) -> list[str]:
         """A button label's lines: on two lines, broken after its (last) colon when both halves fit (``Lift now:``

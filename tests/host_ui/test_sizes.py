@@ -14,6 +14,7 @@ import pytest
 
 from host_ui.screen.render import SIZES, Renderer
 from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX
+from terminal.bank.money import format_amount
 
 LANGUAGES = ("fr", "en", "uk")
 LOGICAL = [s for size in SIZES for s in (size, (size[1], size[0]))]
@@ -264,3 +265,105 @@ def test_the_deed_list_takes_a_few_pages_of_tiles_with_their_colour(pg, scenes_b
             assert tuple(frame.surface.get_at((rect.x + 2, rect.centery)))[:3] == tuple(band)[:3], deed.name
         prices = [t.text for t in frame.texts_with("amount")]
         assert len(prices) == len(ids) and all("…" not in p for p in prices)
+
+
+#: The screens that draw a title deed's card (the classic board's and the electronic board's).
+DEED_SCENES = ("deed_for_sale", "deed_owned", "deed_mortgaged", "offer", "own_deed", "own_deed_refused",
+               "ub_deed_for_sale", "ub_deed_owned", "ub_own_deed")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", [(480, 320), (320, 480)], ids=["480x320", "320x480"])
+def test_the_deed_card_text_is_at_least_12_px_on_the_smallest_screen(pg, scenes_by_language, language, size):
+    """Every rent and figure of the card in a font of 12 px or more on the 3.5" panel (it was 10 px there, the
+    ink about 9 px high), and the rent now among them when the deed has one."""
+    problems = []
+    for scene in scenes_by_language[language]:
+        if scene.name not in DEED_SCENES:
+            continue
+        frame = Renderer(size, game=scene.game).render(scene.view, "12:34")
+        where = f"{scene.name} {language} {size[0]}x{size[1]}"
+        rows = frame.texts_with("deed_row")
+        assert rows, f"{where}: no deed card drawn"
+        problems += [f"{where}: {t.text!r} in a {t.px}-px font" for t in rows if t.px < 12]
+        deed = scene.view.deed
+        if deed is not None and deed.rent is not None and deed.owner is not None and deed.kind != "utility":
+            rent = format_amount(deed.rent, scene.game.edition, language)
+            assert rent in [t.text for t in rows], f"{where}: the rent now ({rent}) is not on the card"
+    assert not problems, "\n".join(problems)
+
+
+#: Eight names of up to 12 letters: wide Latin letters, Cyrillic, a name of two words, a hyphenated one.
+EIGHT = ("Marie-Claire", "Mwangi Wambu", "Wheelbarrow", "Наперсток", "Maximilienne", "Олександрина", "Bartholomew",
+         "Wojciech Woź")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", LOGICAL, ids=LOGICAL_IDS)
+def test_eight_seats_show_their_names_whole_in_the_new_game_wizard(pg, tmp_path, language, size):
+    """The wizard with eight seats taken, each card named as in the game before (names of 12 letters): every
+    seat's button shows "N. name" whole, as a touch target of at least 40 px, and no text of the screen is
+    cut. At 480x320 the names were cut to three letters ("Boh…")."""
+    from hal.sim_beeper import SimBeeper
+    from host_ui.demo import BANKER_UID, FakeClock, make_registry, player_uid
+    from host_ui.screen.fit import frame_problems
+    from terminal.bank.game import Game
+    from terminal.table.machine import Terminal
+    from terminal.table.settings import TerminalSettings
+    assert all(len(name) <= 12 for name in EIGHT) and max(len(name) for name in EIGHT) == 12
+    game = Game.create(tmp_path / "eight.db", "fr", EIGHT, key=KEY,
+                       player_cards={name: player_uid(seat) for seat, name in enumerate(EIGHT, start=1)})
+    clock = FakeClock()
+    terminal = Terminal(game, make_registry(8), SimBeeper(audio=False, clock=clock), clock,
+                        TerminalSettings(language=language), game_factory=lambda *a, **k: game)
+    terminal.present(BANKER_UID)
+    terminal.choose("new_game")
+    for seat in range(1, 9):
+        clock.advance(2.0)
+        terminal.present(player_uid(seat))
+    view = terminal.view
+    assert view.screen == "new_game" and [n for n, _ in view.extra["seats"]] == list(EIGHT)
+    frame = Renderer(size, game=game).render(view, "12:34")
+    where = f"{language} {size[0]}x{size[1]}"
+    seats = frame.texts_with("seat")
+    shown = {}
+    for text in seats:
+        shown.setdefault(text.block, []).append(text.text)
+    assert {f"{i}. {name}" for i, name in enumerate(EIGHT, start=1)} == set(shown), (where, shown)
+    for label, lines in shown.items():
+        assert " ".join(lines) == label and not any(t.cut for t in seats if t.block == label), (where, lines)
+    targets = [rect for rect, action in frame.hits if action[0] == "choose" and action[1].startswith("rename:")]
+    assert len(targets) == 8 and min(r.h for r in targets) >= MIN_TARGET_PX, (where, targets)
+    assert frame_problems(frame, where) == []
+
+
+def test_a_deed_card_too_short_for_its_table_shows_the_rent_now_and_the_figures(pg, scenes_by_language):
+    """In an area too short for the six rents and three figures at 12 px, the card keeps 12 px and shows the
+    rent now (four houses: 450 €) and the price, mortgage value and house cost; the whole table otherwise."""
+    from dataclasses import replace
+
+    from cards.editions import localized
+    from host_ui.screen.deed_card import draw_deed
+    from host_ui.screen.widgets import Canvas
+    from terminal.table.i18n import translate
+    scene = next(s for s in scenes_by_language["en"] if s.name == "deed_owned")
+    deed = replace(scene.view.deed, name=localized(scene.view.deed.name, "en"))
+    assert deed.level == 4 and deed.rent == 450
+
+    def t(code, **params):
+        return translate(code, params, "en")
+
+    def fmt(amount):
+        return format_amount(amount, scene.game.edition, "en")
+
+    def rows_drawn(height):
+        c = Canvas(pg.Surface((480, 320)), 1.0)
+        draw_deed(c, pg.Rect(10, 10, 200, height), deed, t, fmt, compact=True)
+        rows = [x for x in c.texts if x.role == "deed_row"]
+        assert rows and min(x.px for x in rows) >= 12, [(x.text, x.px) for x in rows]
+        return [x.text for x in rows]
+    figures = [fmt(deed.price), fmt(deed.mortgage_value), fmt(deed.house_cost)]
+    short = rows_drawn(130)
+    assert short[:2] == ["With 4 houses", fmt(450)] and short[3::2] == figures and len(short) == 8, short
+    tall = rows_drawn(300)
+    assert tall[1::2] == [fmt(rent) for rent in deed.rents] + figures, tall
