@@ -12,7 +12,8 @@
 #                            mfrc522's RPi.GPIO and spidev, and evdev, are built from source (a C compiler
 #                            and the Python headers: Debian's gcc and python3-dev).
 #   ./dev.sh bench           run every benchmark script (one that fails is named, the others still run) and
-#                            print all their figures as one table
+#                            print all their figures as one table (long: about 40 minutes); --help: what it
+#                            runs and how to run one script
 #   ./dev.sh i18n [update|check|add LANG]
 #                            the screen's text catalogs (README, "Translating Banquier"): update (the default)
 #                            extracts the message ids with pybabel, updates every .po and compiles the .mo;
@@ -236,12 +237,32 @@ run_tests() {
     return "$code"
 }
 
+bench_usage() {
+    cat <<'USAGE'
+usage: ./dev.sh bench [-h|--help]
+
+Runs every benchmark script, bench/bench_*.py (the Bank's ledger, the audit, the terminal, the screens, the
+simulator's UI, the HAL, the device), one after the other in .venv (installing the test extra first), and prints
+all their figures as one table (bench/report.py). A script that fails is named and the others still run; the
+command then exits 1. The whole run is long (about 40 minutes on 2 cores).
+
+To run one script only (its own figures), once .venv exists (any ./dev.sh test makes it):
+    .venv/bin/python bench/bench_ledger.py
+USAGE
+}
+
 cmd=${1:-run}
 shift || true
 case "$cmd" in
     run)   install_for run; exec .venv/bin/banquier "$@" ;;
     test)  install_for test; run_tests "$@" ;;
-    bench) install_for test
+    bench) case "${1:-}" in
+               "") ;;
+               -h|--help) bench_usage; exit 0 ;;
+               *) echo "dev.sh: bench takes no option or argument (not '$1'); see ./dev.sh bench --help" >&2
+                  exit 2 ;;
+           esac
+           install_for test
            # every script runs (one that fails is named and the others go on); the table ends the run
            rows=$(mktemp "${TMPDIR:-/tmp}/banquier-bench.XXXXXX")
            trap 'rm -f "$rows"' EXIT

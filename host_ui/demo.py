@@ -29,7 +29,7 @@ from cards.registry import (
 )
 from hal.sim_reader import SimReader
 from terminal.bank.operations import OPERATIONS, parse_operation
-from terminal.errors import GameError
+from terminal.errors import GameError, RuleViolation
 from terminal.table.machine import Terminal
 from terminal.table.ultimate import sticker_of_property
 
@@ -524,10 +524,15 @@ class TableDriver:
         self.terminal.tick()  # the terminal records the end of a time that is up by itself
 
     def _op_x_time_limit(self, op: Op) -> None:
-        """Recorded by the terminal itself when it opens an end_time game (no person's input)."""
+        """Recorded by the terminal itself when it opens an end_time game (no person's input). Raises GaveUp when
+        the Bank refuses it (a classic game counts no play time): the demo then checks that the log marks it
+        refused, as ``banquier replay`` does."""
         if self.terminal.game is None:
             raise GaveUp("no game")
-        self.terminal.game.apply(parse_operation(dict(op)))
+        try:
+            self.terminal.game.apply(parse_operation(dict(op)))
+        except RuleViolation as exc:
+            raise GaveUp(f"refused: {exc}") from None
 
 
 DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32, 34, 35, 37,

@@ -201,3 +201,22 @@ def test_run_on_a_fresh_copy_installs_and_starts_the_simulator_without_a_c_compi
                            timeout=60)
     assert again.returncode == 0 and "usage: banquier" in again.stdout
     assert again.stderr == ""  # installed: straight to the command
+
+
+
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_bench_help_says_what_it_runs_and_runs_nothing(fake_project, option):
+    project = fake_project.project
+    done = subprocess.run(["./dev.sh", "bench", option], cwd=project, capture_output=True, text=True, timeout=60,
+                          env={"PATH": os.environ["PATH"], "HOME": str(project)})
+    assert done.returncode == 0, done.stderr
+    assert "usage: ./dev.sh bench" in done.stdout and ".venv/bin/python bench/bench_ledger.py" in done.stdout
+    assert not (project / "calls.log").exists()  # no install, no script run
+
+
+def test_bench_refuses_an_unknown_option_in_one_line(fake_project):
+    project = fake_project.project
+    done = subprocess.run(["./dev.sh", "bench", "--fast"], cwd=project, capture_output=True, text=True, timeout=60,
+                          env={"PATH": os.environ["PATH"], "HOME": str(project)})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "'--fast'" in done.stderr
+    assert "--help" in done.stderr and not (project / "calls.log").exists()

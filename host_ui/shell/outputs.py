@@ -155,6 +155,18 @@ def _never_an_output(path: Path, protected: Protected) -> str | None:
     return None
 
 
+def check_folder(path: str | os.PathLike[str]) -> Path:
+    """Refuse (:class:`OutputFileError`) a file to create in a folder that does not exist: it is said before any
+    work is done (a simulator's run, an export's reading, a replay), and no folder is ever made for it. Returns
+    the path."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise OutputFileError(f"cannot write {shown_path(path)}: there is no folder {shown_path(folder)}; nothing "
+                              f"was written.", params={"path": str(path)})
+    return path
+
+
 def check_output(path: str | os.PathLike[str], *, force: bool, protected: Protected, what: str = "output") -> Path:
     """Refuse ``path`` as an output (:class:`OutputRefused`) if it is a game, the key or the card set (even with
     ``force``), a folder, or an existing file without ``force``. Returns the path."""
@@ -168,10 +180,7 @@ def check_output(path: str | os.PathLike[str], *, force: bool, protected: Protec
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise OutputFileError(f"cannot write {shown_path(path)}: {why}; nothing was written.",
                               params={"path": str(path)}) from exc
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():  # said before any work is done (a simulator's run, an export's reading)
-        raise OutputFileError(f"cannot write {shown_path(path)}: there is no folder {shown_path(folder)}; nothing "
-                              f"was written.", params={"path": str(path)})
+    check_folder(path)
     if path.exists() and not path.is_file() and not path.is_dir():
         # A device, a pipe or a socket: renaming a new file over it would replace it (even /dev/full); and it is
         # never opened here (reading a FIFO would wait for a writer).

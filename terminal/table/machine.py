@@ -146,6 +146,8 @@ class Terminal:
         self.find_backup = find_backup
         self._after_banker: str | None = None  # what the banker was asked for before identifying ("undo")
         self._last_go: dict[str, float] = {}
+        #: The message a cancel gives in the steps that follow a committed GO salary (:meth:`commit`), else None.
+        self._stands: Msg | None = None
         self._guard_uid: str | None = None
         self._guard_until = 0.0
         self._view: View | None = None
@@ -289,9 +291,10 @@ class Terminal:
             return
         self._touch()
         was_idle = self.dialog.name in ("idle", "game_over")
+        stands = self._stands
         self.go_idle()
         if not was_idle:
-            self.say(Msg("cancelled", {}, "Cancelled."))
+            self.say(stands or Msg("cancelled", {}, "Cancelled."))
 
     # ------------------------------------------------------------------------------------------------------
     # Time
@@ -357,9 +360,13 @@ class Terminal:
             self._kept_at = self.last_input
             code = N_("timeout_kept_trade") if kept.name == "trade" else N_("timeout_kept_auction")
             return self.say(Msg(code, {}, "Still there? Kept as it was: Cancel drops it."), "error")
+        stands = self._stands
         self.go_idle()
         if kept is not None:
             return self.say(Msg("timed_out_dropped", {}, "Timed out again: dropped, nothing was done."))
+        if stands is not None:  # a card's GO salary was recorded before the step that timed out
+            return self.say(Msg("timed_out_salary_stands", dict(stands.params),
+                                f"Timed out: {stands.params['player']}'s GO salary stands; nothing else was done."))
         self.say(Msg("timed_out", {}, "Timed out: nothing was done."))
 
     def _touch(self) -> None:
@@ -488,6 +495,7 @@ class Terminal:
 
     def go_idle(self) -> None:
         self._after_banker = None
+        self._stands = None  # the flow after a commit is over
         if self.damage is not None:  # nothing is played on a damaged game: its screen stays
             return self.go(Damaged(self.damage.problem, self.damage.backup, at_startup=self.game is None))
         self.go(GameOver() if self.game is not None and self.game.is_over() else Idle())
@@ -555,6 +563,12 @@ class Terminal:
         self._after_commit(receipt)
         if then is not None and not self.bank.is_over() and self.damage is None:
             done, kind = self.message, self.message_kind
+            if isinstance(receipt.operation, PassGo):
+                # What a cancel (or a timeout) of the steps that follow then says: the salary was recorded and
+                # stays; only what followed it (a purchase, a rent, a tax...) is not done. Until idle again.
+                player = receipt.operation.player
+                self._stands = Msg("cancelled_salary_stands", {"player": player},
+                                   f"Cancelled: {player}'s GO salary stands; nothing else was done.")
             then.after(self)
             if self.message is None:  # the next screen said nothing of its own: the done message stays
                 self.say(done, kind) if done is not None else None

@@ -436,3 +436,20 @@ def test_a_rotated_device_is_simulated_as_it_is_seen(pg, tmp_path, rotation, sho
     assert app.renderer.size == shown and app.renderer.rotation == 0
     assert shot.stat().st_size > 1000
     assert app.frame is not None and app.frame.surface.get_size() == shown
+
+
+def test_a_demo_takes_a_refused_line_as_the_log_says_and_goes_on(pg, tmp_path):
+    # A classic game counts no play time: the Bank refuses x_time_limit; marked refused, the demo checks that it
+    # was not recorded and plays on (as banquier replay does); unmarked, it is a mismatch (exit 1), not a crash.
+    from host_ui.sim import run_sim
+    from terminal.bank.tablelog import read_table_log, replay
+    log = tmp_path / "refused.jsonl"
+    log.write_text('{"format": "table-log", "version": 1, "edition": "us", "players": ["Ann", "Bob"], '
+                   '"mode": "classic"}\n'
+                   '{"op": "x_time_limit", "seconds": 60, "refused": true}\n'
+                   '{"op": "buy", "player": "Ann", "square": 1}\n'
+                   '{"expect": {"cash": {"Ann": 1440}}}\n', encoding="utf-8")
+    assert replay(read_table_log(log), tmp_path / "replayed.db", key=KEY).refused == 1
+    assert run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data", key=KEY) == 0
+    log.write_text(log.read_text(encoding="utf-8").replace(', "refused": true', ""), encoding="utf-8")
+    assert run_sim(log, headless=True, speed=1e6, data_dir=tmp_path / "data2", key=KEY) == 1

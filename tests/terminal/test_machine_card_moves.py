@@ -91,3 +91,32 @@ def test_a_relative_move_is_said_in_every_language(table):
     for language in ("fr", "en", "uk"):
         assert text(table.view.title, language) and "{" not in text(table.view.title, language)
         assert all("{" not in text(o.label, language) for o in table.view.options)
+
+
+@pytest.mark.parametrize("how", ["cancel", "timeout"])
+def test_dropping_the_purchase_after_a_cards_go_salary_says_the_salary_stands(make_game, how):
+    # Chance 5, Gare de Lyon unowned, passing GO: the salary is confirmed (recorded), then the offer is dropped:
+    # the screen must not say "nothing was done", for 200 were paid; it says the salary stands, only the rest
+    # was not done.
+    table = Table(make_game)
+    d = table.driver
+    _draw(table, ANN, "chance", 5)
+    d.choose("passed")
+    d.button("confirm")
+    assert table.view.screen == "offer" and table.game.cash("Ann") == 1700
+    if how == "cancel":
+        d.button("cancel")
+    else:
+        table.clock.now += table.terminal.timeout_s() + 1
+        table.terminal.tick()
+    assert table.view.screen == "idle" and table.game.cash("Ann") == 1700 and 15 not in table.game.state()["owner"]
+    message = table.view.message
+    assert message is not None and message.code == ("cancelled" if how == "cancel" else "timed_out") + "_salary_stands"
+    assert "salaire" in text(message, "fr") and "Ann" in text(message, "fr")
+    assert "rien n'a été fait" not in text(message, "fr")
+    for language in ("fr", "en", "uk"):
+        assert "{" not in text(message, language) and "Ann" in text(message, language)
+    # the next cancel, of another flow, is an ordinary one again
+    d.tap(ANN)
+    d.button("cancel")
+    assert table.view.message.code == "cancelled"

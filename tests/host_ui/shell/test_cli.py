@@ -390,3 +390,18 @@ def test_banquier_replay_takes_an_old_ultimate_log_naming_no_rules_version(tmp_p
     key = Path(os.environ["BANQUIER_KEY_FILE"]).read_bytes()
     with Game.open(tmp_path / "g.db", key=key) as game:
         assert game.config.rules_version == 1 and game.config.rules["location_landing"] == "land"
+
+
+@pytest.mark.parametrize("absolute", [True, False])
+def test_replay_refuses_a_game_in_a_folder_that_does_not_exist(tmp_path, absolute):
+    # As export -o and sim --screenshot do: one line, exit 3, and no folder made (absolute or relative).
+    where = tmp_path / "cwd"
+    where.mkdir()
+    game = str(tmp_path / "nonexist" / "x.db") if absolute else "a/b/z.db"
+    result = subprocess.run([sys.executable, "-m", "host_ui", "replay", str(SMALL), "--game", game],
+                            capture_output=True, text=True, cwd=where, timeout=60,
+                            env=clean_env({"PYTHONPATH": str(Path(__file__).resolve().parents[3])}))
+    folder = Path(game).parent
+    assert result.returncode == 3, result.stderr
+    assert one_line_error(result) and f"there is no folder {folder}; nothing was written" in result.stderr
+    assert not (where / "a").exists() and not (tmp_path / "nonexist").exists()
