@@ -113,19 +113,10 @@ def _auction(tx: Tx, op: Auction) -> None:
 
 @_handles(PayRent)
 def _pay_rent(tx: Tx, op: PayRent) -> None:
-    """Pay the owner's rent (RULES.md, Title deeds), with the two card variants. A card variant is refused
-    (``rent_card_not_in_decks``) on an edition whose Chance and Community Chest decks have no such card (the
-    French decks have neither "nearest railroad" nor "nearest utility"): it could not have been drawn."""
+    """Pay the owner's rent (RULES.md, Title deeds), with the two card variants."""
     payer = tx.player(op.player)
     deed = tx.deed(op.square)
-    rent = tx.board.rent_due(tx.s, tx.cfg, payer, deed, op.dice, op.card)
-    if op.card is not None and not any(c.action == op.card for deck in tx.ed.decks.values() for c in deck):
-        raise RuleViolation(f"The decks of this edition have no {op.card.replace('_', ' ')} card: charge the "
-                            f"ordinary rent on {deed.name}.", code="rent_card_not_in_decks",
-                            params={"card": op.card, "square": deed.index, "deed": deed.name,
-                                    "card_code": {"nearest_railroad": "part_nearest_railroad",
-                                                  "nearest_utility": "part_nearest_utility"}[op.card]})
-    tx.effects.rent = rent
+    rent = tx.effects.rent = tx.board.rent_due(tx.s, tx.cfg, payer, deed, op.dice, op.card)
     tx.charge(payer, rent.owner, rent.amount)
 
 

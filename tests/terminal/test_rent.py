@@ -130,21 +130,3 @@ def test_no_rent_when_none_is_due(make_game):
     refused(game, lambda: game.pay_rent("Bob", 39, card="nearest_street"), RuleViolation, "Unknown rent card",
             code="unknown_rent_card", params={"card": "nearest_street", "square": 39, "deed": "Rue de la Paix"})
     assert game.state()["cash"] == {"Ann": 1100, "Bob": 1500}
-
-
-@pytest.mark.parametrize(("card", "square", "dice"), [("nearest_railroad", 5, None), ("nearest_utility", 12, 7)])
-def test_a_rent_card_the_editions_decks_do_not_have_is_refused(make_game, card, square, dice):
-    # The French decks have no "nearest railroad" or "nearest utility" card: such a rent could not have been
-    # drawn, so the Bank refuses it (the table never offers it); the ordinary rent is still charged.
-    game = make_game("fr", ("Ann", "Bob"))
-    game.buy("Ann", square)
-    deed = game.edition.squares[square].name
-    refused(game, lambda: game.pay_rent("Bob", square, dice=dice, card=card), RuleViolation, "have no",
-            code="rent_card_not_in_decks", params={"card": card, "square": square, "deed": deed,
-                                                   "card_code": f"part_{card}"})
-    before = game.cash("Bob")
-    game.pay_rent("Bob", square, dice=dice)
-    assert before - game.cash("Bob") == (25 if card == "nearest_railroad" else 4 * 7)
-    us = make_game("us", ("Ann", "Bob"))  # the American decks have both cards
-    us.buy("Ann", square)
-    us.pay_rent("Bob", square, dice=dice, card=card)
