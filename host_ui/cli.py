@@ -97,10 +97,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return _fail("--game needs the name of the game file to create (or leave it out).", EXIT_USAGE)
     if args.game:
         from host_ui.shell.outputs import OutputFileError, check_folder  # late: for the commands that write files
-        try:
-            check_folder(args.game)  # the game's folder is never made for it (a mistyped path)
-        except OutputFileError as exc:
-            return _fail(str(exc), EXIT_FILE)
+        # The game's folder is never made for it (a mistyped path), but for the data folder's own folders, which
+        # the Banquier makes with their modes (DATA_DIR/games on a fresh data folder).
+        if not Path(args.game).absolute().parent.is_relative_to(data_dir().absolute()):
+            try:
+                check_folder(args.game)
+            except OutputFileError as exc:
+                return _fail(str(exc), EXIT_FILE)
     game_path = Path(args.game) if args.game else _new_game_path("replays", Path(args.log).stem)
     try:
         result = replay(log, game_path, key=key_for_new_game(data=data_dir()))
