@@ -200,18 +200,6 @@ def build(path: Path, key: bytes, length: int, backups: Callable[[Game, int], No
 
 
 # -- (a) the journal's cost ------------------------------------------------------------------------------------
-def ours(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[float, float]:
-    game = new_game(path, key)
-    try:
-        assert game.ledger.pragma("synchronous") == 2 and game.ledger.pragma("journal_mode") == "wal"
-        t, c = time.perf_counter(), time.process_time()
-        for op in ops:
-            game.apply(parse_operation(op))
-        return (time.perf_counter() - t) / len(ops), (time.process_time() - c) / len(ops)
-    finally:
-        game.close()
-
-
 Written = list[tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[Any, ...]]]
 
 
@@ -234,30 +222,6 @@ def rows_written(path: Path, key: bytes, ops: list[dict[str, Any]]) -> tuple[Wri
     return out, schema
 
 
-def bare(path: Path, rows: Written, schema: list[str]) -> tuple[float, float]:
-    from terminal.bank.ledger.schema import BUSY_TIMEOUT_MS
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        assert conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
-        conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA wal_autocheckpoint = 0")
-        for statement in schema:  # the game's own tables, indexes and triggers
-            conn.execute(statement)
-        t, c = time.perf_counter(), time.process_time()
-        for journal, postings, projection in rows:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)", postings)
-            conn.execute("INSERT INTO journal(seq, kind, op, undoes, changes, recorded_at, mac) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)", journal)
-            conn.execute("INSERT OR REPLACE INTO projection(id, seq, state, mac) VALUES (1, ?, ?, ?)", projection)
-            conn.execute("COMMIT")
-        return (time.perf_counter() - t) / len(rows), (time.process_time() - c) / len(rows)
-    finally:
-        conn.close()
-
-
 def interleaved(work: Path, key: bytes, ops: list[dict[str, Any]], rows: Written,
                 schema: list[str]) -> tuple[list[float], list[float], list[float]]:
     """Each operation committed through ``Game.apply`` and, just before it, the same rows committed by the bare
@@ -276,7 +240,8 @@ def interleaved(work: Path, key: bytes, ops: list[dict[str, Any]], rows: Written
         conn.execute("PRAGMA wal_autocheckpoint = 0")
         for statement in schema:  # the game's own tables, indexes and triggers
             conn.execute(statement)
-        for op, (journal, postings, projection) in zip(ops, rows, strict=True):
+        records = [parse_operation(op) for op in ops]  # read before timing: the table builds its records
+        for op, (journal, postings, projection) in zip(records, rows, strict=True):
             t = time.perf_counter()
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany("INSERT INTO postings(seq, n, account, amount) VALUES (?, ?, ?, ?)", postings)

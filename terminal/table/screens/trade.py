@@ -171,29 +171,6 @@ def sell_deed(t: Table, square: int) -> None:
 
 
 @dataclass(frozen=True)
-class Buyer(ChoiceNext):
-    """Who buys ``seller``'s deed on ``square``: their card (the list has no option); the amount is typed next."""
-
-    needs: ClassVar[str] = N_("part_card_other_player")
-    seller: str
-    square: int
-
-    def chosen(self, t: Table, option_id: str) -> None:
-        pass  # the buyer is chosen by their card only
-
-    def card(self, t: Table, tapped: Tapped) -> bool:
-        if not isinstance(tapped, PlayerTap):
-            return False
-        start_trade(t, self.seller, tapped.player)
-        trade = t.screen
-        if not isinstance(trade, TradeScreen):
-            return True  # refused (oneself): said
-        trade.gives[self.seller]["squares"].append(self.square)
-        trade.on_option(t, f"cash:{tapped.player}")
-        return True
-
-
-@dataclass(frozen=True)
 class Partner(ChoiceNext):
     """Whom ``player`` trades with: their card (the list has no option)."""
 
@@ -207,4 +184,21 @@ class Partner(ChoiceNext):
         if not isinstance(tapped, PlayerTap):
             return False
         start_trade(t, self.player, tapped.player)
+        return True
+
+
+@dataclass(frozen=True)
+class Buyer(Partner):
+    """Who buys ``player``'s deed on ``square``: their card (the list has no option), as a :class:`Partner`; the
+    trade opens with the deed given and the amount typed next."""
+
+    square: int
+
+    def card(self, t: Table, tapped: Tapped) -> bool:
+        if not isinstance(tapped, PlayerTap) or not super().card(t, tapped):
+            return False
+        trade = t.screen
+        if isinstance(trade, TradeScreen):  # else refused (oneself): said
+            trade.gives[self.player]["squares"].append(self.square)
+            trade.on_option(t, f"cash:{tapped.player}")
         return True
