@@ -1,0 +1,109 @@
+"""What the terminal and the phone page share, through the data folder, and who may be served.
+
+Files, both in the data folder (the terminal's service writes it; the page's service only reads it):
+
+- ``phone-page``: the switch. One line, ``on`` or ``off``; a missing file is off (the device's default), and so
+  is anything else (a damaged switch never opens the page). Written by the banker menu or ``banquier phone on``.
+- ``phone-token``: the device's token, 22 characters of :func:`secrets.token_urlsafe` (128 bits). Made on first
+  use, kept across restarts and new games, replaced by :func:`renew_token` (banker menu). Every link the page
+  serves carries it (``/t/TOKEN/``); without it nothing is served.
+
+Both are written whole or not at all (temporary file, fsync, rename), mode 0640 (the page's service reads them
+through the service's group).
+
+Clients: only loopback, the private IPv4 ranges (10/8, 172.16/12, 192.168/16) and IPv6 link-local (fe80::/10) and
+unique-local (fc00::/7) addresses, an IPv4-mapped IPv6 address judged as its IPv4 (:func:`allowed_client`).
+"""
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import re
+import secrets
+from pathlib import Path
+
+from host_ui.shell.outputs import replace_text_durably
+
+#: The switch's file name in the data folder.
+SWITCH_FILE = "phone-page"
+#: The token's file name in the data folder.
+TOKEN_FILE = "phone-token"
+#: The mode of both files: the owner writes, the service's group reads.
+FILE_MODE = 0o640
+#: The page's TCP port when the configuration does not say.
+DEFAULT_PORT = 8737
+#: A token as :func:`secrets.token_urlsafe` (16 bytes) writes it.
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{22}")
+#: The networks whose clients are served (RFC 1918, loopback, RFC 4291 link-local, RFC 4193 unique-local).
+ALLOWED_NETWORKS = tuple(ipaddress.ip_network(n) for n in (
+    "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "::1/128", "fe80::/10", "fc00::/7"))
+
+
+def is_on(data: Path) -> bool:
+    """Whether the page is switched on in the data folder ``data``: its switch file reads exactly ``on``
+    (surrounding white space ignored). Missing, unreadable or anything else: off. Never raises."""
+    try:
+        return (data / SWITCH_FILE).read_text(encoding="utf-8").strip() == "on"
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def set_on(data: Path, on: bool) -> None:
+    """Switch the page on or off in the data folder ``data`` (durably: the switch survives a power cut).
+    Raises OSError when the folder cannot be written."""
+    replace_text_durably(data / SWITCH_FILE, "on\n" if on else "off\n", FILE_MODE)
+
+
+def read_token(data: Path) -> str | None:
+    """The device's token in the data folder ``data``, or None when there is none or it is not a token (never
+    made, damaged, unreadable). Never raises, never writes."""
+    try:
+        text = (data / TOKEN_FILE).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if TOKEN_RE.fullmatch(text) else None
+
+
+def token(data: Path) -> str:
+    """The device's token in the data folder ``data``, made (and kept) when there is none or it is damaged.
+    Raises OSError when it must be made and cannot be written."""
+    return read_token(data) or renew_token(data)
+
+
+def renew_token(data: Path) -> str:
+    """Replace the device's token with a new one and return it: every link shown before stops working.
+    Raises OSError when the folder cannot be written."""
+    new = secrets.token_urlsafe(16)
+    replace_text_durably(data / TOKEN_FILE, new + "\n", FILE_MODE)
+    return new
+
+
+def token_matches(data: Path, given: str) -> bool:
+    """Whether ``given`` is the device's current token (compared in constant time). False when there is no
+    token: nothing is served before one is made."""
+    current = read_token(data)
+    return current is not None and hmac.compare_digest(current.encode("ascii"),
+                                                       given.encode("utf-8", "surrogateescape"))
+
+
+def allowed_client(host: str | None) -> bool:
+    """Whether a client at the address ``host`` (as the server reports it: ``"192.168.1.20"``, ``"fe80::1%wlan0"``,
+    ``"::ffff:10.0.0.2"``) is on the table's network (:data:`ALLOWED_NETWORKS`). Anything that is not an IP
+    address (None, a Unix socket's path, a name) is refused."""
+    if not host:
+        return False
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return any(address in network for network in ALLOWED_NETWORKS if network.version == address.version)
+
+
+def page_url(host: str, port: int, tok: str) -> str:
+    """The link a phone opens (and the QR code holds): ``http://HOST:PORT/t/TOKEN/``; an IPv6 address is put
+    in brackets."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}/t/{tok}/"
