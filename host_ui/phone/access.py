@@ -107,3 +107,43 @@ def page_url(host: str, port: int, tok: str) -> str:
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"
     return f"http://{host}:{port}/t/{tok}/"
+
+
+#: The file, in the page's runtime folder, where the running page writes the links it can be reached at (one per
+#: line, best first: a private IPv4 address, then the others), for the terminal to show as a QR code. The
+#: terminal's own service has no network of its own (``PrivateNetwork=yes``) and cannot find the device's
+#: addresses itself.
+LINKS_FILE = "links"
+
+
+def runtime_folder() -> Path:
+    """The page's runtime folder: ``$BANQUIER_PHONE_RUNTIME`` when set; else ``/run/banquier-phone`` (the page's
+    systemd unit's ``RuntimeDirectory=``) when it exists; else ``banquier-phone`` in ``$XDG_RUNTIME_DIR``, or in
+    ``$TMPDIR`` (``banquier-phone-UID``) when there is none. Not created here."""
+    import os
+    import tempfile
+    if os.environ.get("BANQUIER_PHONE_RUNTIME"):
+        return Path(os.environ["BANQUIER_PHONE_RUNTIME"])
+    if Path("/run/banquier-phone").is_dir():
+        return Path("/run/banquier-phone")
+    if os.environ.get("XDG_RUNTIME_DIR"):
+        return Path(os.environ["XDG_RUNTIME_DIR"]) / "banquier-phone"
+    return Path(tempfile.gettempdir()) / f"banquier-phone-{os.getuid()}"
+
+
+def publish_links(folder: Path, links: list[str]) -> None:
+    """Write the page's links (:data:`LINKS_FILE`) in its runtime folder ``folder`` (made, mode 0755, if
+    missing), whole or not at all, mode 0644 (the links hold the token, but the folder is the page's and only
+    the terminal's group reads it; the unit sets the folder's mode). Raises OSError."""
+    folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+    replace_text_durably(folder / LINKS_FILE, "".join(f"{link}\n" for link in links), 0o644)
+
+
+def read_links(folder: Path) -> list[str]:
+    """The links the running page published in ``folder``, best first; [] when it publishes none (not running,
+    switched off, no file). Only ``http://`` lines are kept. Never raises, never writes."""
+    try:
+        text = (folder / LINKS_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip().startswith("http://")]
