@@ -276,13 +276,22 @@ case "$cmd" in
            if [ "${#failed_bench[@]}" -gt 0 ]; then
                echo "dev.sh: FAILED: ${failed_bench[*]}" >&2; exit 1
            fi ;;
-    i18n)  install_for test; run_i18n "$@" ;;
-    mutants) install_for test
+    i18n)  case "${1:-}" in  # a usage needs nothing installed
+               -h|--help) echo "usage: ./dev.sh i18n [update|check|add LANG]"; exit 0 ;;
+           esac
+           install_for test; run_i18n "$@" ;;
+    mutants) case " $* " in  # a usage needs nothing installed: tools/mutants.py's own, by this Python
+               *" -h "*|*" --help "*) exec "$PY" tools/mutants.py --help ;;
+           esac
+           install_for test
            if ! { [ -f .venv/.banquier-mutants ] && [ "$(cat .venv/.banquier-mutants)" = "$(project_sum)" ]; }; then
                echo "dev.sh: installing the mutants extra (mutmut) into .venv" >&2
                pip_install "the mutants extra" -e '.[test,mutants]'
                project_sum > .venv/.banquier-mutants
            fi
            exec .venv/bin/python tools/mutants.py "$@" ;;
-    *)     echo "usage: ./dev.sh run|test|bench|i18n|mutants [ARGS...]" >&2; exit 2 ;;
+    -h|--help|help)  # the header of this file: what each command does
+           sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *)     echo "usage: ./dev.sh run|test|bench|i18n|mutants [ARGS...] (./dev.sh --help: what each does)" >&2
+           exit 2 ;;
 esac

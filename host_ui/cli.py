@@ -512,7 +512,9 @@ def parse_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> argpars
             if (action.option_strings or action.nargs != "?" or action.type is not None or action.choices
                     or getattr(args, action.dest, None) != action.default):
                 continue
-            if not extras or extras[0].startswith("-") or extras[0] not in argv[command_at + 1:]:
+            # "-" alone is a value (standard input), not an option
+            if (not extras or (extras[0].startswith("-") and extras[0] != "-")
+                    or extras[0] not in argv[command_at + 1:]):
                 break
             setattr(args, action.dest, extras.pop(0))
     if extras:

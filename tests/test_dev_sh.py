@@ -220,3 +220,35 @@ def test_bench_refuses_an_unknown_option_in_one_line(fake_project):
                           env={"PATH": os.environ["PATH"], "HOME": str(project)})
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "'--fast'" in done.stderr
     assert "--help" in done.stderr and not (project / "calls.log").exists()
+
+
+@pytest.mark.parametrize("option", ["--help", "-h", "help"])
+def test_dev_sh_help_prints_what_each_command_does_and_installs_nothing(fake_project, option):
+    project = fake_project.project
+    done = subprocess.run(["./dev.sh", option], cwd=project, capture_output=True, text=True, timeout=60,
+                          env={"PATH": os.environ["PATH"], "HOME": str(project)})
+    assert done.returncode == 0, done.stderr
+    for command in ("./dev.sh run", "./dev.sh test", "./dev.sh bench", "./dev.sh i18n", "./dev.sh mutants"):
+        assert command in done.stdout
+    assert "set -euo" not in done.stdout and not done.stdout.startswith("#")
+    assert not (project / "calls.log").exists()
+
+
+def test_an_unknown_command_names_the_help_in_one_line(fake_project):
+    project = fake_project.project
+    done = subprocess.run(["./dev.sh", "tset"], cwd=project, capture_output=True, text=True, timeout=60,
+                          env={"PATH": os.environ["PATH"], "HOME": str(project)})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "./dev.sh --help" in done.stderr
+    assert not (project / "calls.log").exists()
+
+
+@pytest.mark.parametrize("args, expected", [(["i18n", "--help"], "usage: ./dev.sh i18n"),
+                                            (["mutants", "--help"], "usage: ./dev.sh mutants")])
+def test_a_commands_help_installs_nothing(fake_project, args, expected):
+    project = fake_project.project
+    shutil.copytree(ROOT / "tools", project / "tools")
+    done = subprocess.run(["./dev.sh", *args], cwd=project, capture_output=True, text=True, timeout=60,
+                          env={"PATH": os.environ["PATH"], "HOME": str(project), "PYTHON": sys.executable})
+    assert done.returncode == 0, done.stderr
+    assert expected in done.stdout
+    assert not (project / "calls.log").exists()

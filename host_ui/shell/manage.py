@@ -316,6 +316,16 @@ def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | Non
     from cards.inputs import read_input
     from cards.registry import MAX_CARD_SET_BYTES, CardRegistry, describe, parse_role
     path = Path(args.card_set) if args.card_set else data / "cards.txt"
+    if args.card_set and args.action in ("enrol", "import"):
+        # A card set named by the user goes in a folder that exists (as `export -o` and `replay --game`): no folder
+        # is made for it, a typing mistake is said before any card is read. The default one may start a new data
+        # folder.
+        from host_ui.shell.outputs import OutputFileError, check_folder
+        try:
+            check_folder(path)
+        except OutputFileError as exc:
+            print(f"banquier: {exc}", file=sys.stderr)
+            return EXIT_FILE
     try:
         registry = CardRegistry.load(path)
         if args.action == "list":
@@ -353,7 +363,7 @@ def cmd_cards(args: argparse.Namespace, data: Path, reader: ReaderSettings | Non
                       file=sys.stderr)
                 return EXIT_USAGE
             added = registry.import_text(text, replace_all=args.replace_all)
-            print(f"imported {added} cards into {path}")
+            print(f"imported {added} {'card' if added == 1 else 'cards'} into {path}")
             return EXIT_OK
         if args.action == "enrol":
             if args.uid is not None:

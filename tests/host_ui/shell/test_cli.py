@@ -128,6 +128,11 @@ def test_cards_enrol_list_export_import(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "other"))
     code, out, _ = run(capsys, "cards", "import", str(tmp_path / "set.txt"))
     assert code == 0 and "imported 2 cards" in out
+    (tmp_path / "one.txt").write_text("\n".join(line for line in (tmp_path / "set.txt").read_text().splitlines()
+                                                if "banker" not in line) + "\n")
+    monkeypatch.setenv("BANQUIER_DATA_DIR", str(tmp_path / "third"))
+    code, out, _ = run(capsys, "cards", "import", str(tmp_path / "one.txt"))
+    assert code == 0 and "imported 1 card into" in out
 
 
 @pytest.mark.parametrize("argv", [[], ["replay"], ["export"], ["audit"], ["games"], ["cards"], ["demo"]])
@@ -359,6 +364,17 @@ def test_cards_import_takes_the_file_after_the_options(tmp_path):
     assert twice.returncode == 2 and "unrecognized arguments" in twice.stderr
 
 
+def test_cards_import_takes_standard_input_after_the_options(tmp_path):
+    """`cards import --card-set X -` reads standard input, as `cards import - --card-set X` does ("-" alone is a
+    value, not an option); an option after it is still an option."""
+    cards = tmp_path / "cards.txt"
+    result = banquier("cards", "import", "--card-set", str(cards), "-", stdin="04A1B2C3 = player 1\n")
+    assert result.returncode == 0, result.stderr
+    assert "imported 1 card into" in result.stdout and "04A1B2C3" in cards.read_text()
+    bogus = banquier("cards", "import", "--card-set", str(cards), "-", "--bogus", stdin="")
+    assert bogus.returncode == 2 and "unrecognized arguments: --bogus" in bogus.stderr
+
+
 def test_event_card_enrolment_takes_the_editions_card_numbers(tmp_path):
     """``event N`` is enrolled for N of the edition's Event cards of every rules version (1-24), refused for another
     with the range; ``cards --help`` names every role; a classic square's sticker named on the electronic board's
@@ -405,3 +421,13 @@ def test_replay_refuses_a_game_in_a_folder_that_does_not_exist(tmp_path, absolut
     assert result.returncode == 3, result.stderr
     assert one_line_error(result) and f"there is no folder {folder}; nothing was written" in result.stderr
     assert not (where / "a").exists() and not (tmp_path / "nonexist").exists()
+
+
+@pytest.mark.parametrize("action", [["enrol", "--role", "player 1", "--uid", "04A1B2C3"], ["import", "-"]])
+def test_a_card_set_in_a_missing_folder_is_refused_and_no_folder_is_made(tmp_path, action):
+    """`cards enrol`/`import --card-set MISSING/cards.txt` says there is no such folder (exit 3, one line) and makes
+    none, as `export -o` and `replay --game` do."""
+    card_set = tmp_path / "typo" / "cards.txt"
+    result = banquier("cards", *action[:1], "--card-set", str(card_set), *action[1:], stdin="04A1B2C3 = player 1\n")
+    assert result.returncode == 3 and result.stderr.count("\n") == 1, result.stderr
+    assert "there is no folder" in result.stderr and not (tmp_path / "typo").exists()
