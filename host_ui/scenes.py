@@ -16,8 +16,6 @@ from typing import Any
 from cards.editions import Edition, load_edition
 from cards.registry import Enrolment
 from hal.sim_beeper import SimBeeper
-from host_ui.phone import access
-from host_ui.phone.switch import PhoneSwitch
 from host_ui.demo import (
     BANKER_UID,
     FakeClock,
@@ -29,6 +27,8 @@ from host_ui.demo import (
     type_amount,
     with_ultimate_cards,
 )
+from host_ui.phone import access
+from host_ui.phone.switch import PhoneSwitch
 from terminal.bank.game import Game
 from terminal.table.machine import Terminal
 from terminal.table.settings import Damage, TerminalSettings

@@ -20,7 +20,6 @@ from host_ui.screen.chart import draw_worth_chart
 from host_ui.screen.context import Context
 from host_ui.screen.deed_card import draw_status
 from host_ui.screen.history_text import Movement, merged_movements
-from host_ui.screen.qr import draw_qr, link_lines, qr_side
 from host_ui.screen.pieces import (
     FOOTER,
     MIN_BUTTON,
@@ -38,6 +37,7 @@ from host_ui.screen.pieces import (
     page_of,
     player_strip,
 )
+from host_ui.screen.qr import draw_qr, link_lines, qr_side
 from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, Canvas, best_grid, grid, split_h, split_v
 from terminal.bank.operations import Trade
 from terminal.table.i18n import N_

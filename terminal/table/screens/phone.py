@@ -86,6 +86,7 @@ class PhoneScreen(Screen):
         on, link = phone_state(phone) if phone is not None else (False, None)
         self.shown = (on, link)
         extra = {"phone_on": on, "link": link, "status": status_msg(on, link), "confirming": self.confirming}
+        options: tuple[Option, ...]
         if self.confirming:
             options = (Option("phone_renew_yes", Msg("opt_phone_renew_yes", {}, "Renew the link")),
                        Option("phone_renew_no", Msg("opt_phone_renew_no", {}, "Keep it")))
