@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -357,6 +359,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                 keeper.maybe(terminal.game)
 
     code = 0
+    stop_on_sigterm = page is not None and threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _sigterm_exits) if stop_on_sigterm else None
     try:
         if page is not None:
             page.start()
@@ -393,11 +397,19 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         beeper.close() if hasattr(beeper, "close") else None
         if page is not None:
             page.stop()
+        if stop_on_sigterm:
+            signal.signal(signal.SIGTERM, before)
         reader.close()
         if real is not None:
             real.close()
         pygame.display.quit()
     return code
+
+
+def _sigterm_exits(signum: int, frame: object) -> None:
+    """SIGTERM while the phone page's child runs: the simulator ends as when its window is closed (its ``finally``
+    stops the child: nothing is left running)."""
+    raise SystemExit(0)
 
 
 class TrayAndReader:

@@ -66,6 +66,8 @@ class PageChild:
             self.ended = f"the phone page cannot start ({exc.strerror or exc}): the game goes on without it"
             print(f"banquier sim: {self.ended}", file=sys.stderr, flush=True)
             return False
+        print(f"banquier sim: the phone page on {LOCALHOST}:{self.port} (process {self.process.pid}): switch it on "
+              f"in the banker menu (Phones), then open the link it shows", flush=True)
         return True
 
     def running(self) -> bool:
