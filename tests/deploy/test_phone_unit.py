@@ -23,7 +23,7 @@ from tests.deploy.test_deploy import (
     values,
     verify_root,
 )
-from tests.deploy.test_deploy import pi as pi  # noqa: F401 - the fixture
+from tests.deploy.test_deploy import pi as pi
 
 PHONE_UNIT = DEPLOY / "banquier-phone.service"
 
@@ -98,7 +98,7 @@ def test_the_phone_units_exposure_figure():
 
 
 @pytest.mark.slow  # the deploy harness: over 0.5 s
-def test_install_writes_the_phone_unit_and_enables_it(pi):  # noqa: F811
+def test_install_writes_the_phone_unit_and_enables_it(pi):
     pi(INSTALL)
     unit = pi.file("/etc/systemd/system/banquier-phone.service")
     assert unit.read_bytes() == PHONE_UNIT.read_bytes()
@@ -108,7 +108,7 @@ def test_install_writes_the_phone_unit_and_enables_it(pi):  # noqa: F811
 
 
 @pytest.mark.slow
-def test_the_installed_phone_unit_passes_systemd_analyze_verify(pi):  # noqa: F811
+def test_the_installed_phone_unit_passes_systemd_analyze_verify(pi):
     pi(INSTALL)
     root = verify_root(pi)
     tool = need("systemd-analyze", "systemd")
@@ -119,7 +119,7 @@ def test_the_installed_phone_unit_passes_systemd_analyze_verify(pi):  # noqa: F8
 
 
 @pytest.mark.slow
-def test_uninstall_removes_the_phone_unit(pi):  # noqa: F811
+def test_uninstall_removes_the_phone_unit(pi):
     pi(INSTALL)
     pi(UNINSTALL)
     assert ["systemctl", f"--root={pi.root}", "disable", "banquier-phone.service"] in pi.calls("systemctl")
@@ -127,7 +127,7 @@ def test_uninstall_removes_the_phone_unit(pi):  # noqa: F811
 
 
 @pytest.mark.slow
-def test_install_refuses_a_source_without_the_phone_unit(pi, tmp_path):  # noqa: F811
+def test_install_refuses_a_source_without_the_phone_unit(pi, tmp_path):
     import shutil
     source = tmp_path / "src"
     shutil.copytree(DEPLOY.parent, source, ignore=shutil.ignore_patterns(".git", ".venv", "*.db", "__pycache__"))

@@ -65,7 +65,7 @@ def decoded(frame, role: str = "qr") -> tuple[tuple[bool, ...], ...]:
 
 
 def test_switch_on_then_the_published_link_as_a_qr_code(table):
-    term, phone, data, runtime, clock = table
+    term, _phone, data, runtime, clock = table
     open_phones(term, clock)
     view = term.view
     assert view.extra["phone_on"] is False and view.extra["link"] is None
@@ -101,7 +101,7 @@ def test_switch_on_then_the_published_link_as_a_qr_code(table):
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("portrait", [False, True])
 def test_the_qr_code_is_read_back_at_every_size(table, size, portrait):
-    term, phone, data, runtime, clock = table
+    term, _phone, data, runtime, clock = table
     open_phones(term, clock)
     term.choose("phone_on")
     link = publish(runtime, data)
@@ -111,7 +111,7 @@ def test_the_qr_code_is_read_back_at_every_size(table, size, portrait):
 
 
 def test_renew_asks_first_then_changes_the_token_and_the_link(table):
-    term, phone, data, runtime, clock = table
+    term, _phone, data, runtime, clock = table
     open_phones(term, clock)
     term.choose("phone_on")
     old = access.read_token(data)
@@ -159,14 +159,14 @@ def test_no_phone_page_no_option(tmp_path, pg):
 
 
 def test_back_goes_to_the_banker_menu(table):
-    term, phone, data, runtime, clock = table
+    term, *_, clock = table
     open_phones(term, clock)
     term.choose("back")
     assert term.view.screen == "banker"
 
 
 def test_idle_shows_a_small_qr_code_only_when_asked_on_and_running(table):
-    term, phone, data, runtime, clock = table
+    term, phone, data, runtime, _clock = table
     assert term.view.extra["phone_link"] is None  # qr_on_idle is off by default
     phone.on_idle = True
     link = publish(runtime, data)
