@@ -50,7 +50,7 @@ def page(folders):
 
 
 def test_off_is_a_warning(folders):
-    config, data, runtime = folders
+    config, _data, runtime = folders
     [line] = check_phone(config, runtime=runtime)
     assert (line.name, line.status) == ("phone", "warn")
     assert "off" in line.what and "banquier phone on" in line.fix
