@@ -367,7 +367,7 @@ def _phone_code(c: Canvas, rect: pygame.Rect, link: str, text_h: int) -> None:
     """The link's QR code, as large as fits, with the link itself under it (on two lines when it needs them)."""
     room, under = split_v(rect, 1, -text_h, gap=c.px(2))
     draw_qr(c, room, link)  # never too small to scan on the sizes the layouts are made for
-    lines = [link] if c.fits(link, rect.w, text_h, 11, min_size=7) else link_lines(link)
+    lines = [link] if c.fits(link, rect.w, text_h // 2, 11, min_size=10) else link_lines(link)
     line_h = under.h // len(lines)
     size = c.common_size(lines, rect.w, line_h, 11, min_size=7)
     for i, line in enumerate(lines):
