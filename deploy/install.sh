@@ -27,7 +27,9 @@
 #      needs no network;
 #   6. the command banquier in /usr/local/bin for every user: it runs the installed one as the service user
 #      with the service's configuration (through sudo -u banquier, or it says what to type);
-#   7. the systemd unit banquier.service, enabled at boot (and restarted if it was running).
+#   7. the systemd unit banquier.service, enabled at boot (and restarted if it was running), and the phone page's
+#      banquier-phone.service beside it (enabled too: it serves nothing until the page is switched on, in the
+#      banker menu or with `banquier phone on`).
 #
 # The card reader: the backend named by --reader, else by [hardware.reader] backend in an existing
 # /etc/banquier/config.toml (else the MFRC522), declares what it needs (hal/<backend>_reader.py, BACKEND):
@@ -69,6 +71,7 @@ STATE_DIR=/var/lib/banquier
 CREATED_GROUPS=$STATE_DIR/.created-groups
 REBOOT_STAMP=$STATE_DIR/.reboot-pending
 UNIT=banquier.service
+PHONE_UNIT=banquier-phone.service
 UNIT_DIR=/etc/systemd/system
 BACKOFF_DROPIN=$UNIT_DIR/$UNIT.d/50-backoff.conf
 COMMAND_DIR=/usr/local/bin
@@ -101,8 +104,9 @@ fi
 if [ -z "$SOURCE" ]; then
     SOURCE=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)
 fi
-if [ ! -f "$SOURCE/pyproject.toml" ] || [ ! -f "$SOURCE/deploy/banquier.service" ]; then
-    die "$SOURCE is not a Banquier checkout (no pyproject.toml or deploy/banquier.service)"
+if [ ! -f "$SOURCE/pyproject.toml" ] || [ ! -f "$SOURCE/deploy/banquier.service" ] \
+        || [ ! -f "$SOURCE/deploy/banquier-phone.service" ]; then
+    die "$SOURCE is not a Banquier checkout (no pyproject.toml, deploy/banquier.service or deploy/banquier-phone.service)"
 fi
 SOURCE=$(cd -- "$SOURCE" && pwd -P)
 if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
@@ -499,6 +503,7 @@ install -m 0755 "$SOURCE/deploy/banquier-command.sh" "$ROOT$COMMAND_DIR/banquier
 
 # ------------------------------------------------------------------------------------ 7. the service
 install -m 0644 "$SOURCE/deploy/banquier.service" "$ROOT$UNIT_DIR/$UNIT"
+install -m 0644 "$SOURCE/deploy/banquier-phone.service" "$ROOT$UNIT_DIR/$PHONE_UNIT"
 SYSTEMD_VERSION=$("$SYSTEMCTL" --version 2>/dev/null | awk 'NR == 1 { print $2 + 0 }')
 if [ "${SYSTEMD_VERSION:-0}" -ge 254 ]; then
     # systemd 254 and later lengthen the pause after each failed start: 30 s up to 2 min.
@@ -510,15 +515,17 @@ else
 fi
 SYSTEMD_RUNNING=no
 if [ -n "$ROOT" ]; then
-    "$SYSTEMCTL" --root="$ROOT" enable "$UNIT"
+    "$SYSTEMCTL" --root="$ROOT" enable "$UNIT" "$PHONE_UNIT"
 elif [ -d /run/systemd/system ]; then  # systemd is the init system here (sd_booted)
     SYSTEMD_RUNNING=yes
     "$SYSTEMCTL" daemon-reload
-    "$SYSTEMCTL" enable "$UNIT"
+    "$SYSTEMCTL" enable "$UNIT" "$PHONE_UNIT"
     "$SYSTEMCTL" try-restart "$UNIT"
+    # the phone page runs beside the terminal from now on (it listens only while switched on)
+    "$SYSTEMCTL" restart "$PHONE_UNIT" || say "warning: $PHONE_UNIT did not start (journalctl -u banquier-phone): the terminal is not affected"
 else
-    say "systemd is not running here (a chroot or a container): the unit is enabled for the next boot"
-    "$SYSTEMCTL" enable "$UNIT"
+    say "systemd is not running here (a chroot or a container): the units are enabled for the next boot"
+    "$SYSTEMCTL" enable "$UNIT" "$PHONE_UNIT"
 fi
 
 say "done. Check the hardware with: sudo systemctl stop banquier; banquier doctor"

@@ -29,6 +29,7 @@ CONFIG_DIR=/etc/banquier
 STATE_DIR=/var/lib/banquier
 CREATED_GROUPS=$STATE_DIR/.created-groups
 UNIT=banquier.service
+PHONE_UNIT=banquier-phone.service
 UNIT_DIR=/etc/systemd/system
 BACKOFF_DROPIN=$UNIT_DIR/$UNIT.d/50-backoff.conf
 COMMAND=/usr/local/bin/banquier
@@ -59,22 +60,24 @@ fi
 ROOT_OPT=()
 [ -z "$ROOT" ] || ROOT_OPT=(--root "$ROOT")
 
-# The service: stopped and disabled (nothing to do if it was never installed).
-if [ -e "$ROOT$UNIT_DIR/$UNIT" ]; then
-    say "service: stopping and disabling $UNIT"
-    if [ -n "$ROOT" ]; then
-        "$SYSTEMCTL" --root="$ROOT" disable "$UNIT" || true
-    elif [ -d /run/systemd/system ]; then
-        "$SYSTEMCTL" disable --now "$UNIT" || true
-    else  # a chroot or a container: nothing runs, only the links go
-        "$SYSTEMCTL" disable "$UNIT" || true
+# The services (the terminal's and its phone page's): stopped and disabled (nothing to do if never installed).
+for unit in "$UNIT" "$PHONE_UNIT"; do
+    if [ -e "$ROOT$UNIT_DIR/$unit" ]; then
+        say "service: stopping and disabling $unit"
+        if [ -n "$ROOT" ]; then
+            "$SYSTEMCTL" --root="$ROOT" disable "$unit" || true
+        elif [ -d /run/systemd/system ]; then
+            "$SYSTEMCTL" disable --now "$unit" || true
+        else  # a chroot or a container: nothing runs, only the links go
+            "$SYSTEMCTL" disable "$unit" || true
+        fi
     fi
-fi
-rm -f -- "$ROOT$UNIT_DIR/$UNIT" "$ROOT$BACKOFF_DROPIN"
+done
+rm -f -- "$ROOT$UNIT_DIR/$UNIT" "$ROOT$BACKOFF_DROPIN" "$ROOT$UNIT_DIR/$PHONE_UNIT"
 rmdir -- "$ROOT$UNIT_DIR/$UNIT.d" 2>/dev/null || true  # kept if it holds your own drop-ins
 if [ -z "$ROOT" ] && [ -d /run/systemd/system ]; then
     "$SYSTEMCTL" daemon-reload
-    "$SYSTEMCTL" reset-failed "$UNIT" 2>/dev/null || true
+    "$SYSTEMCTL" reset-failed "$UNIT" "$PHONE_UNIT" 2>/dev/null || true
 fi
 
 # The command for everyone (only ours: a banquier of your own there stays).

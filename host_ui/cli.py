@@ -476,7 +476,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             print(f"{'':16} fix: run it as the service user: banquier doctor (the command in /usr/local/bin "
                   f"does it), or sudo -u banquier {sys.argv[0]} doctor", file=sys.stderr)
         return EXIT_FILE
-    checks = run_checks(config, probe_hardware=not args.no_probe)
+    from host_ui.phone.check import check_phone  # late: the phone page's line, for this command only
+    checks = run_checks(config, probe_hardware=not args.no_probe, phone=check_phone)
     print(format_checks(checks))
     return {"ok": EXIT_OK, "warn": EXIT_OK, "fail": EXIT_MISMATCH}[worst(checks)]
 

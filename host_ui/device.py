@@ -39,6 +39,7 @@ import hal
 from cards.editions import load_edition
 from cards.registry import CardRegistry, Enrolment
 from hal.interfaces import Beeper, ButtonEvent, Buttons, CardReader, HalEvent, ReaderBack, ReaderLost
+from host_ui.phone.switch import PhoneSwitch
 from host_ui.shell.backup import BackupKeeper
 from host_ui.shell.clock import wall_clock
 from host_ui.shell.config import Config
@@ -422,7 +423,8 @@ def run_device(config: Config, *, headless: bool = False, max_seconds: float | N
 
     terminal = Terminal(game, registry, beeper, time.monotonic, config.terminal_settings(), game_factory=factory,
                         enrolment_factory=lambda: Enrolment(registry, players=8), notice=notice, damage=damage,
-                        restore=playing(restore) if found.backup is not None else None, find_backup=find_backup)
+                        restore=playing(restore) if found.backup is not None else None, find_backup=find_backup,
+                        phone=PhoneSwitch(data, on_idle=config.phone.qr_on_idle))
     keeper = BackupKeeper(config.storage.backups, config.storage.backup_every, config.storage.backups_kept)
     shown = NoticeOutput(output, notices)
     app = _make_app(config, terminal, shown, reader)

@@ -27,6 +27,8 @@ from host_ui.demo import (
     type_amount,
     with_ultimate_cards,
 )
+from host_ui.phone import access
+from host_ui.phone.switch import PhoneSwitch
 from terminal.bank.game import Game
 from terminal.table.machine import Terminal
 from terminal.table.settings import Damage, TerminalSettings
@@ -49,8 +51,26 @@ class Scene:
     game: Game | None  # for the chart and history
 
 
+#: The phone page's token in the scenes (a fixed one: the screenshots do not change from one run to the next).
+SCENE_TOKEN = "q8Fz2LkW0pRtYb7NcVd3Hs"
+
+
+def _phone(tmp: Path, *, on: bool, running: bool, on_idle: bool = False) -> PhoneSwitch:
+    """A phone page switched ``on`` or off whose page is ``running`` (its links published) or not, in folders of
+    its own under ``tmp``."""
+    name = f"phone-{int(on)}{int(running)}{int(on_idle)}"
+    data, runtime = tmp / name / "data", tmp / name / "run"
+    data.mkdir(parents=True, exist_ok=True)
+    (data / access.TOKEN_FILE).write_text(SCENE_TOKEN + "\n", encoding="ascii")
+    access.set_on(data, on)
+    if running:
+        access.publish_links(runtime, [access.page_url("192.168.1.42", access.DEFAULT_PORT, SCENE_TOKEN),
+                                       access.page_url("fe80::ba27:ebff:fe12:3456", access.DEFAULT_PORT, SCENE_TOKEN)])
+    return PhoneSwitch(data, runtime, on_idle=on_idle)
+
+
 def _terminal(game: Game | None, language: str, clock: FakeClock, players: int = 4, *, tmp: Path,
-              notice: Msg | None = None, ultimate: bool = False) -> Terminal:
+              notice: Msg | None = None, ultimate: bool = False, phone: PhoneSwitch | None = None) -> Terminal:
     registry = make_registry(players)
     if ultimate:  # the electronic board's property and Event stickers
         with_ultimate_cards(registry)
@@ -64,7 +84,7 @@ def _terminal(game: Game | None, language: str, clock: FakeClock, players: int =
         return Enrolment(registry, players=4)
     return Terminal(game, registry, SimBeeper(audio=False, clock=clock), clock,
                     TerminalSettings(language=language, banker_pin="1234"), game_factory=factory,
-                    enrolment_factory=enrolment, notice=notice)
+                    enrolment_factory=enrolment, notice=notice, phone=phone)
 
 
 def _tap(term: Terminal, clock: FakeClock, uid: str) -> None:
@@ -95,7 +115,7 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
         game.pay_rent(d, 9)  # Dmytro cannot pay all of it: a debt to Bohdan
     except Exception:
         pass
-    term = _terminal(game, language, clock, tmp=tmp)
+    term = _terminal(game, language, clock, tmp=tmp, phone=_phone(tmp, on=False, running=False))
 
     def snap(name: str, expect: str, on: Terminal | None = None) -> None:
         view = (on or term).view
@@ -228,6 +248,20 @@ def build_scenes(tmp: Path, language: str = "fr") -> list[Scene]:
     term.choose("enrol")
     snap("enrol", "enrol")
     reset()
+    # The phones' page: off, switched on but not running, running (its QR code), its renewal asked about.
+    _tap(term, clock, BANKER_UID)
+    term.choose("phone")
+    snap("phone_off", "phone")
+    for on, running, name in ((True, False, "phone_not_running"), (True, True, "phone_qr")):
+        phoned = _terminal(game, language, clock, tmp=tmp, phone=_phone(tmp, on=on, running=running))
+        _tap(phoned, clock, BANKER_UID)
+        phoned.choose("phone")
+        snap(name, "phone", on=phoned)
+    phoned.choose("phone_renew")
+    snap("phone_renew", "phone", on=phoned)
+    reset()
+    idle_qr = _terminal(game, language, clock, tmp=tmp, phone=_phone(tmp, on=True, running=True, on_idle=True))
+    snap("idle_phone_qr", "idle", on=idle_qr)
     _tap(term, clock, BANKER_UID)
     term.choose("new_game")
     for seat in (1, 2, 3):

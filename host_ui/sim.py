@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -40,6 +42,8 @@ from host_ui.demo import (
     property_uid,
     with_ultimate_cards,
 )
+from host_ui.phone.child import PageChild
+from host_ui.phone.switch import PhoneSwitch
 from host_ui.screen.input_map import InputMapper, panel_size
 from host_ui.shell.backup import BackupKeeper
 from host_ui.shell.clock import wall_clock
@@ -146,7 +150,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             desktop: tuple[int, int] | None = None,
             on_start: Callable[[TerminalApp], None] | None = None, force: bool = False,
             protected: Protected | None = None,
-            on_terminal: Callable[[Terminal], None] | None = None) -> int:
+            on_terminal: Callable[[Terminal], None] | None = None, phone: bool | None = None,
+            phone_command: Sequence[str] | None = None) -> int:
     """Run the simulator; returns an exit code (0 done, 1 the demo failed or a check of its log disagreed,
     2 bad arguments or log, 3 no screen or a file problem).
 
@@ -182,6 +187,11 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     - ``on_start``: called with the loop (:class:`host_ui.screen.app.TerminalApp`) once its first frame is drawn
       (tests post their inputs there); ``on_terminal``: called with the tap machine as soon as it is made (tests
       look at it after the run).
+    - ``phone``: offer the phone page on this PC (default: unless ``headless``): ``banquier phone serve --host
+      127.0.0.1`` on the configuration's ``[phone] port`` as a child process (:class:`host_ui.phone.child.PageChild`,
+      its own runtime folder), switched on and off in the banker menu (Phones) as on the device, stopped and
+      reaped when the simulator ends; the simulator plays on if it cannot start or stops. ``phone_command``: the
+      child's command line instead (tests).
     """
     config = None
     if settings is None or data_dir is None:
@@ -293,8 +303,15 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
     reader = SimReader(clock=clock)
     real = _real_reader(config)
     with_ultimate_cards(registry)  # the electronic board's property and Event stickers are in the tray too
+    page: PageChild | None = None
+    if phone if phone is not None else not headless:
+        phone_settings = config.phone if config is not None else load_config().phone
+        page = PageChild(folder, phone_settings.port, phone_settings.language or settings.language,
+                         command=phone_command)  # started in the loop's try: always stopped after
+    switch = PhoneSwitch(folder, page.runtime if page is not None else folder / "no-phone-page",
+                         on_idle=config.phone.qr_on_idle if config is not None else False)
     terminal = Terminal(game, registry, beeper, clock, settings, game_factory=factory, enrolment_factory=enrolment,
-                        notice=notice, damage=damage, restore=restore, find_backup=find_backup)
+                        notice=notice, damage=damage, restore=restore, find_backup=find_backup, phone=switch)
     if on_terminal is not None:
         on_terminal(terminal)
     keeper = BackupKeeper(backups, config.storage.backup_every if config is not None else 20,
@@ -335,12 +352,18 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
         while app.running and (deadline is None or time.monotonic() < deadline):
             follow_real_time()
             app.step(app.wait_time())
+            if page is not None:
+                page.check()  # a page that stopped is said once; the game goes on
             if terminal.version != seen and log is None:  # backups as on the device (beside the loop)
                 seen = terminal.version
                 keeper.maybe(terminal.game)
 
     code = 0
+    stop_on_sigterm = page is not None and threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _sigterm_exits) if stop_on_sigterm else None
     try:
+        if page is not None:
+            page.start()
         if on_start is not None:
             app.draw_if_needed(time.monotonic(), force=True)
             on_start(app)
@@ -372,11 +395,21 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
                 keeper.maybe(terminal.game, force=True)  # the last backup, as the device makes it when it stops
             terminal.game.close()
         beeper.close() if hasattr(beeper, "close") else None
+        if page is not None:
+            page.stop()
+        if stop_on_sigterm:
+            signal.signal(signal.SIGTERM, before)
         reader.close()
         if real is not None:
             real.close()
         pygame.display.quit()
     return code
+
+
+def _sigterm_exits(signum: int, frame: object) -> None:
+    """SIGTERM while the phone page's child runs: the simulator ends as when its window is closed (its ``finally``
+    stops the child: nothing is left running)."""
+    raise SystemExit(0)
 
 
 class TrayAndReader:
@@ -695,6 +728,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                              "the card set, the key or the configuration)")
     parser.add_argument("--close", action="store_true", help="close the window when a demo ends (default: it "
                                                              "stays on the standings until closed)")
+    parser.add_argument("--phone", action=argparse.BooleanOptionalAction, default=None,
+                        help="offer the phone page on this PC (http://127.0.0.1:PORT/..., switched on in the banker "
+                             "menu: Phones); default: yes, but not --headless")
     parser.add_argument("--stay", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
     return parser
 
@@ -752,7 +788,7 @@ def main(argv: Sequence[str] | None = None, *, protected: Protected | None = Non
                        rotation=args.rotation, language=args.language, data_dir=args.data_dir,
                        edition=args.edition, players=[p for p in names if p],
                        new_game=args.new, max_seconds=args.seconds, screenshot=args.screenshot,
-                       stay=not args.close, force=args.force, protected=protected)
+                       stay=not args.close, force=args.force, protected=protected, phone=args.phone)
     except OSError as exc:
         from host_ui.shell.manage import describe_os_error  # late: for the error line only
         print(f"banquier sim: {describe_os_error(exc) if exc.filename is not None else exc}", file=sys.stderr)

@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 from host_ui.scenes import build_scenes  # noqa: E402 - the checkout's code, found through the line above
 
 MAIN = ("idle", "idle_time_left", "confirm_rent", "own_deed", "keypad", "game_over", "history", "player", "banker",
-        "confirm_long_buy", "confirm_long_each", "own_deed_refused", "keypad_bid", "confirm_second_go_tapped")
+        "confirm_long_buy", "confirm_long_each", "own_deed_refused", "keypad_bid", "confirm_second_go_tapped",
+        "phone_qr")
 #: A game in Ukrainian, with the edition's Ukrainian deed names and card texts: also at 800x480 by default.
 UKRAINIAN = ("idle", "deed_owned", "confirm_rent", "choose_chance", "chance_repairs", "chance_advance",
              "choose_community_chest", "choose_deed", "bankruptcy", "confirm_bankruptcy", "confirm_bankruptcy_many",

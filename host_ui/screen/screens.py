@@ -37,6 +37,7 @@ from host_ui.screen.pieces import (
     page_of,
     player_strip,
 )
+from host_ui.screen.qr import draw_qr, link_lines, qr_side
 from host_ui.screen.widgets import MIN_TARGET_PX, MIN_TEXT_PX, Canvas, best_grid, grid, split_h, split_v
 from terminal.bank.operations import Trade
 from terminal.table.i18n import N_
@@ -50,6 +51,9 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     timed = view.time_left is not None  # a time-limited game: its play time left and its end, a line of its own
     strip_h = c.px(FOOTER) if wide else c.px(FOOTER) + c.px(24) + (c.px(36) if timed else 0)
     tiles, strip = split_v(body, 1, -strip_h, gap=c.px(6))
+    link = (view.extra or {}).get("phone_link")
+    if link:  # the phone page's link, small, beside the players (or under them, upright)
+        tiles = _idle_qr(c, tiles, str(link))
     players = view.players
     if not players:
         c.paragraph(tiles, ctx.msg(view.title), 22, theme.MUTED, align="center", role="no_game")
@@ -87,6 +91,24 @@ def draw_idle(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     cells = split_h(buttons, *weights, gap=c.px(6))
     for cell, option, label in zip(cells, options, labels, strict=True):
         c.button(cell, label, ("choose", option.id), enabled=option.enabled, size=13, role="option")
+
+
+def _idle_qr(c: Canvas, tiles: pygame.Rect, link: str) -> pygame.Rect:
+    """The phone page's QR code at the right of the players' tiles (under them, upright); returns the room left
+    for the tiles (all of it when the code would be too small to scan)."""
+    gap = c.px(6)
+    if landscape(tiles):
+        side = qr_side(link, min(tiles.h, tiles.w // 4))
+        if not side:
+            return tiles
+        rest, code = split_h(tiles, 1, -side, gap=gap)
+    else:
+        side = qr_side(link, min(tiles.w // 3, tiles.h // 4))
+        if not side:
+            return tiles
+        rest, code = split_v(tiles, 1, -side, gap=gap)
+    draw_qr(c, code, link, role="phone_qr")
+    return rest
 
 
 def _player_tile(c: Canvas, cell: pygame.Rect, ctx: Context, line: PlayerLine) -> None:
@@ -301,6 +323,56 @@ def draw_banker(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
     options, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
     pager = option_grid(c, options, ctx.view.options, ctx, min_w=150)
     footer(c, foot, ctx, pager=pager)
+
+
+# -- the phones' page: its switch, its link's QR code, a new link ---------------------------------------------
+def draw_phone(c: Canvas, body: pygame.Rect, ctx: Context) -> None:
+    """The QR code of the page's link with the link under it, what the page is doing, and the options (switch,
+    new link, done); the renewal's question in place of them while it is asked."""
+    view = ctx.view
+    extra = view.extra or {}
+    main, foot = split_v(body, 1, -c.px(FOOTER), gap=c.px(6))
+    gap = c.px(6)
+    if extra.get("confirming"):
+        c.box(main, theme.PANEL, radius=10)
+        c.paragraph(main.inflate(-c.px(16), -c.px(12)), ctx.t("phone_renew_warning"), 17, theme.TEXT, bold=True,
+                    align="center", role="prompt", max_lines=5)
+        footer(c, foot, ctx, extra=[(ctx.msg(o.label), ("choose", o.id),
+                                     theme.ERROR if o.id == "phone_renew_yes" else None, 1.0)
+                                    for o in view.options])
+        return
+    link = extra.get("link")
+    status = ctx.msg(extra.get("status"))
+    text_h = c.px(30)  # the link on two lines under the code
+    if landscape(main):
+        column = min(main.w // 2, main.h)
+        code, side = split_h(main, -column, 1, gap=gap)
+        options_h = min(side.h, 3 * c.px(MIN_BUTTON) + 2 * gap)
+        said, options = split_v(side, 1, -options_h, gap=gap)
+    else:
+        options_h = c.px(MIN_BUTTON) + c.px(12)
+        code, said, options = split_v(main, 1, -c.px(44), -options_h, gap=gap)
+    if link:
+        _phone_code(c, code, str(link), text_h)
+        c.paragraph(said, status, 14, theme.MUTED, align="center", role="status", min_size=8, max_lines=4)
+    else:  # switched off, or the page is not running: said in the code's place
+        c.box(code, theme.PANEL, radius=10)
+        c.paragraph(code.inflate(-c.px(12), -c.px(12)), status, 16, theme.TEXT, bold=True, align="center",
+                    role="status", min_size=9, max_lines=6)
+    option_grid(c, options, view.options, ctx, cols=1 if landscape(main) else 3, min_h=MIN_BUTTON)
+    footer(c, foot, ctx)
+
+
+def _phone_code(c: Canvas, rect: pygame.Rect, link: str, text_h: int) -> None:
+    """The link's QR code, as large as fits, with the link itself under it (on two lines when it needs them)."""
+    room, under = split_v(rect, 1, -text_h, gap=c.px(2))
+    draw_qr(c, room, link)  # never too small to scan on the sizes the layouts are made for
+    lines = [link] if c.fits(link, rect.w, text_h // 2, 11, min_size=10) else link_lines(link)
+    line_h = under.h // len(lines)
+    size = c.common_size(lines, rect.w, line_h, 11, min_size=7)
+    for i, line in enumerate(lines):
+        c.text((under.x, under.y + i * line_h, under.w, line_h), line, size, theme.TEXT, align="center",
+               role="link", min_size=size, block=link, within=under)
 
 
 # -- keypad ----------------------------------------------------------------------------------------------
@@ -971,4 +1043,5 @@ LAYOUTS: Mapping[str, Layout] = {
     "idle": draw_idle, "deed": draw_deed, "offer": draw_offer, "own_deed": draw_own_deed, "player": draw_player,
     "choose": draw_choose, "banker": draw_banker, "keypad": draw_keypad, "pin": draw_keypad, "confirm": draw_confirm,
     "auction": draw_auction, "trade": draw_trade, "bankruptcy": draw_bankruptcy, "history": draw_history,
-    "new_game": draw_new_game, "enrol": draw_enrol, "damaged": draw_damaged, "game_over": draw_game_over}
+    "new_game": draw_new_game, "enrol": draw_enrol, "phone": draw_phone, "damaged": draw_damaged,
+    "game_over": draw_game_over}

@@ -20,6 +20,7 @@ numbering, see :mod:`hal.rpi_gpio`).
 """
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import tomllib
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ConfigError", "ConfigFileError", "Config", "ReaderSettings", "BeeperSettings", "ButtonsSettings",
     "HardwareSettings", "DisplaySettings", "TimeoutSettings", "GameSettings", "StorageSettings",
-    "LoggingSettings", "load_config", "parse_config", "find_config", "user_config_path",
+    "LoggingSettings", "PhoneSettings", "load_config", "parse_config", "find_config", "user_config_path",
     "SYSTEM_CONFIG", "ENV_OVERRIDES", "default_data_dir",
 ]
 
@@ -73,6 +74,14 @@ ENV_OVERRIDES: Mapping[str, str] = MappingProxyType({
 })
 
 BUTTON_KEYS = ("confirm", "cancel", "f1", "f2", "f3", "f4")
+#: The phone page's TCP port when the configuration does not say (``host_ui.phone.access.DEFAULT_PORT``: the
+#: shell's services do not import the page's modules, a test keeps the two equal).
+PHONE_PORT = 8737
+#: The addresses the phone page listens on when the configuration does not say: every IPv4 and IPv6 one (it
+#: serves only the table's networks whatever it listens on).
+PHONE_LISTEN = ("0.0.0.0", "::")
+#: The most addresses ``[phone] listen`` may name.
+MAX_LISTEN = 16
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -108,7 +117,8 @@ class _Rule:
         return {"bool": "true or false", "path": "an absolute path in quotes",
                 "str": "a text in quotes", "pin_code": "4 to 8 digits in quotes, e.g. \"2468\"",
                 "pin_hash": "the hash `sudo banquier pin set` writes",
-                "rules": "a table of rule flags"}[self.kind]
+                "rules": "a table of rule flags",
+                "addresses": "a list of IP addresses in quotes, e.g. [\"0.0.0.0\", \"::\"]"}[self.kind]
 
     def check(self, value: Any) -> Any:
         """Return the checked value, or raise ``ValueError(reason)``."""
@@ -119,6 +129,8 @@ class _Rule:
             if not isinstance(value, bool):
                 raise ValueError(f"expected true or false, found {_show(value)}")
             return value
+        if kind == "addresses":
+            return _addresses(value, self.describe())
         if kind in ("int", "pin"):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"expected {self.describe()}, found {_show(value)}")
@@ -183,6 +195,30 @@ class _Rule:
             except ValueError:
                 raise ValueError(f"expected a number, found {text!r}") from None
         return text
+
+
+def _addresses(value: Any, wanted: str) -> tuple[str, ...]:
+    """A list of IP addresses to listen on, each written as :mod:`ipaddress` writes it (``"::"``, ``"10.0.0.2"``),
+    none twice; raises ``ValueError(reason)``."""
+    if not isinstance(value, list):
+        raise ValueError(f"expected {wanted}, found {_show(value)}")
+    if not value:
+        raise ValueError("expected at least one address, found an empty list")
+    if len(value) > MAX_LISTEN:
+        raise ValueError(f"{len(value)} addresses: at most {MAX_LISTEN}")
+    found: list[str] = []
+    for item in value:
+        if not isinstance(item, str):
+            raise ValueError(f"expected an IP address in quotes, found {_show(item)}")
+        try:
+            address = str(ipaddress.ip_address(item.strip()))
+        except ValueError:
+            raise ValueError(f"{_show(item)} is not an IP address (a name is not taken: write the address, e.g. "
+                             f"\"192.168.1.20\" or \"::\")") from None
+        if address in found:
+            raise ValueError(f"{_show(item)} is named twice")
+        found.append(address)
+    return tuple(found)
 
 
 def _show(value: Any) -> str:
@@ -423,6 +459,19 @@ class LoggingSettings:
 
 
 @dataclass(frozen=True)
+class PhoneSettings:
+    """``[phone]``: the phone page (``banquier phone serve``, a process of its own): ``port`` 1024..65535 (TCP),
+    ``listen`` the IP addresses it binds (default every IPv4 and IPv6 one: it serves only the table's networks
+    whatever it binds), ``language`` fr | en | uk (left out: the terminal's, ``game.language``), ``qr_on_idle``
+    (the idle screen shows the link's QR code while the page is switched on and running)."""
+
+    port: int = _key(_Rule("int", lo=1024, hi=65535, hint="(a TCP port)"), PHONE_PORT)
+    listen: tuple[str, ...] = _key(_Rule("addresses"), PHONE_LISTEN)
+    language: str | None = _key(_Rule("str", choices=LANGUAGES, optional=True), None)
+    qr_on_idle: bool = _key(_Rule("bool"), False)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration. ``Config()`` is a PC with no file: the simulator everywhere.
 
@@ -434,6 +483,7 @@ class Config:
     game: GameSettings = field(default_factory=GameSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
     logging: LoggingSettings = field(default_factory=LoggingSettings)
+    phone: PhoneSettings = field(default_factory=PhoneSettings)
     source: Path | None = field(default=None, compare=False)
 
     # shortcuts
@@ -448,6 +498,11 @@ class Config:
     @property
     def buttons(self) -> ButtonsSettings:
         return self.hardware.buttons
+
+    @property
+    def phone_language(self) -> str:
+        """The phone page's language: ``[phone] language``, else the terminal's (``game.language``)."""
+        return self.phone.language or self.game.language
 
     def terminal_settings(self) -> TerminalSettings:
         """The state machine's :class:`terminal.table.settings.TerminalSettings` from ``[game]``."""
@@ -484,10 +539,13 @@ class Config:
         _emit(lines, "game.timeouts", self.game.timeouts)
         _emit(lines, "storage", self.storage)
         _emit(lines, "logging", self.logging)
+        _emit(lines, "phone", self.phone)
         return "\n".join(lines) + "\n"
 
 
 def _toml_value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
@@ -686,7 +744,7 @@ def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = N
         return resolve
 
     top = table(dict(raw), "")
-    sections = ("hardware", "display", "game", "storage", "logging")
+    sections = ("hardware", "display", "game", "storage", "logging", "phone")
     for name in top:
         if name not in sections:
             raise fail(origin, name, f"unknown section or key (known sections: {', '.join(sections)})")
@@ -732,7 +790,8 @@ def parse_config(raw: Mapping[str, Any] | str, env: Mapping[str, str] | None = N
 
     storage = section(StorageSettings, top.get("storage"), "storage", data_dir=data_dir)
     logging = section(LoggingSettings, _lower_level(top.get("logging"), overrides), "logging")
-    return Config(hardware, display, game, storage, logging, source=source)
+    phone = section(PhoneSettings, top.get("phone"), "phone")
+    return Config(hardware, display, game, storage, logging, phone, source=source)
 
 
 def _reader_section(data: dict[str, Any], origin: str, overrides: dict[str, tuple[str, str]], fail: _Fail,

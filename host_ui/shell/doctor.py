@@ -13,7 +13,7 @@ directory (writable, not on a volatile or read-only filesystem); the shipped edi
 language (one line per edition with gaps, whose texts the screen shows in the edition's own language); the
 device key; and the integrity of every game under the data directory (``PRAGMA integrity_check`` and a full
 audit with :meth:`terminal.Game.open`, both on a snapshot, so a game in use by the running terminal is never
-written).
+written); and, from the command, the phone page (switched on or off, its links, its answer on loopback).
 
 Every path the checks read (``/dev``, ``/proc``, ``/sys``, ``/etc/passwd``, ``/etc/group``) is taken
 under ``root``, and the facts that cannot be faked with files (permissions, installed Python packages,
@@ -935,7 +935,8 @@ def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mappi
                load_reader: Callable[..., Any] | None = None, process_gids: Iterable[int] | None = None,
                disk_free: Callable[[Path], int] = lambda p: shutil.disk_usage(p).free,
                probe_hardware: bool = True,
-               device_number: Callable[[Path], tuple[int, int] | None] | None = None) -> list[Check]:
+               device_number: Callable[[Path], tuple[int, int] | None] | None = None,
+               phone: Callable[[Config], list[Check]] | None = None) -> list[Check]:
     """Check this machine against ``config``; return the findings in a fixed order (see module docstring).
 
     - ``root``: where ``/dev``, ``/proc``, ``/sys`` and ``/etc/{passwd,group}`` are read (tests: a fake tree).
@@ -951,6 +952,8 @@ def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mappi
     - ``disk_free(path) -> bytes``; ``probe_hardware``: False leaves the reader chip alone.
     - ``device_number(path) -> (major, minor) | None``: a character device's numbers (None: not one), for the
       service's device rules (default: ``os.stat``).
+    - ``phone(config) -> [Check]``: the phone page's line, last (``host_ui.phone.check.check_phone``, which the
+      command hands in: the shell's checks do not import the page's modules); None: no such line.
 
     Never raises for what it finds; never writes a game file.
     """
@@ -967,4 +970,9 @@ def run_checks(config: Config, *, root: str | os.PathLike[str] = "/", env: Mappi
         checks.insert(1, reboot)
     checks += _check_editions()
     checks += _check_games(ctx)
+    if phone is not None:
+        try:
+            checks += phone(config)
+        except Exception as exc:  # a check must not stop the others
+            checks.append(Check("phone", "fail", f"the phone page's check failed: {type(exc).__name__}: {exc}"))
     return checks

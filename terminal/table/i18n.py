@@ -70,7 +70,7 @@ OPTIONS: Mapping[str, str] = {
     "any_deed": N_("opt_any_deed"), "bankruptcy": N_("opt_bankruptcy"), "flat": N_("opt_flat"),
     "percent": N_("opt_percent"), "undo": N_("opt_undo"), "adjust_give": N_("opt_adjust_give"),
     "adjust_take": N_("opt_adjust_take"), "end_game": N_("opt_end_game"), "history": N_("opt_history"),
-    "new_game": N_("opt_new_game"), "enrol": N_("opt_enrol"), "language": N_("opt_language"),
+    "new_game": N_("opt_new_game"), "enrol": N_("opt_enrol"), "phone": N_("opt_phone"), "language": N_("opt_language"),
     "mute": N_("opt_mute"),
 }
 #: What an operation is for, on the confirmation screen and in the history: op kind -> message id.

@@ -86,7 +86,7 @@ from terminal.table.screens.idle import Idle
 from terminal.table.screens.keypad import Keypad
 from terminal.table.screens.new_game import start_new_game
 from terminal.table.screens.pin import Pin, pin_wait, pin_wait_msg
-from terminal.table.settings import CardLookup, Damage, GameFactory, Sounds, TerminalSettings
+from terminal.table.settings import CardLookup, Damage, GameFactory, PhonePage, Sounds, TerminalSettings
 from terminal.table.view import Msg, Option, PlayerLine, View
 from terminal.table.words import duration_msg
 
@@ -115,6 +115,8 @@ class Terminal:
       restore; the damaged file is kept). During play, a failed check of the file stops payments and opens
       the same screen (:meth:`tick`), with the newest good backup ``find_backup(game)`` names: ``(backup name,
       restore)`` or None (the host's; without it, no backup is offered then).
+    - ``phone``: the phone page's switch and link (:class:`~terminal.table.settings.PhonePage`: the banker menu's
+      "Phones", the idle screen's QR code), or None (no phone page: the option is not offered).
     """
 
     def __init__(self, game: Game | None, registry: CardLookup | None, beeper: Sounds | None,
@@ -122,7 +124,8 @@ class Terminal:
                  game_factory: GameFactory | None = None, enrolment_factory: Callable[[], Enrolment] | None = None,
                  notice: Msg | None = None, damage: Damage | None = None,
                  restore: Callable[[], Game] | None = None,
-                 find_backup: Callable[[Game], tuple[str, Callable[[], Game]] | None] | None = None):
+                 find_backup: Callable[[Game], tuple[str, Callable[[], Game]] | None] | None = None,
+                 phone: PhonePage | None = None):
         self.game = game
         self.registry = registry
         self.beeper = beeper
@@ -144,6 +147,7 @@ class Terminal:
         self.damage = damage
         self.restore = restore
         self.find_backup = find_backup
+        self.phone = phone
         self._after_banker: str | None = None  # what the banker was asked for before identifying ("undo")
         self._last_go: dict[str, float] = {}
         #: The message a cancel gives in the steps that follow a committed GO salary (:meth:`commit`), else None.

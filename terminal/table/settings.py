@@ -1,6 +1,6 @@
 """What a host hands the tap machine (:class:`terminal.table.machine.Terminal`): its settings, what start-up
 found wrong with a game, and the protocols of the parts it is given (the card registry, the beeper, the banker
-PIN check, the new game's factory)."""
+PIN check, the new game's factory, the phone page's switch)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -78,3 +78,26 @@ class GameFactory(Protocol):
 
     def __call__(self, edition: str, players: list[str], mode: str, rules: dict[str, Any],
                  player_cards: dict[str, str], /, minutes: int | None = None) -> Game: ...
+
+
+class PhonePage(Protocol):
+    """The phone page's switch and link as the banker menu and the idle screen use them (the host's
+    ``host_ui.phone.switch.PhoneSwitch``: files in the data folder and the page's runtime folder; the page itself
+    is another process).
+
+    - ``is_on()``: whether the page is switched on; never raises.
+    - ``set_on(on)``: switch it on or off (kept across restarts); raises OSError when it cannot be written.
+    - ``link()``: the link a phone opens (``http://HOST:PORT/t/TOKEN/``, what the QR code holds), or None when
+      the page publishes none (switched off, or its service not running); never raises.
+    - ``renew()``: replace the device's token (every link shown before stops working); raises OSError.
+    - ``on_idle``: whether the idle screen shows the link's QR code (``[phone] qr_on_idle``)."""
+
+    on_idle: bool
+
+    def is_on(self) -> bool: ...
+
+    def set_on(self, on: bool, /) -> None: ...
+
+    def link(self) -> str | None: ...
+
+    def renew(self) -> None: ...

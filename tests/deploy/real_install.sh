@@ -402,6 +402,38 @@ for what, path, err in open_devices(needed_devices(config)):
           f"{'opened' if err is None else errno.errorcode.get(err, err)}", flush=True)
 print("probe priority:", "lowered" if lower_priority("the probe") else "refused", flush=True)
 PROBE
+# The phone page's unit (banquier-phone.service): what its sandbox lets it do, from inside it (the modules of the
+# wheelhouse, the data folder read-only, its runtime folder written, loopback, no internet, its memory ceiling);
+# then the terminal's unit reads the links it published there.
+cat > "$SANDBOX/phone-probe.py" <<'PROBE'
+import errno, socket, time
+from pathlib import Path
+import segno, starlette, uvicorn
+from host_ui.phone import access
+print("phone-probe modules: segno starlette uvicorn", flush=True)
+try:
+    (Path("/var/lib/banquier/data") / "phone-probe").write_text("x")
+    print("phone-probe data: written", flush=True)
+except OSError as exc:
+    print("phone-probe data:", errno.errorcode.get(exc.errno, exc.errno), flush=True)
+folder = access.runtime_folder()
+access.publish_links(folder, [access.page_url("127.0.0.1", access.DEFAULT_PORT, "P" * 22)])
+print("phone-probe links: published in", folder, flush=True)
+server = socket.create_server(("127.0.0.1", 0))
+socket.create_connection(server.getsockname(), timeout=2).close()
+print("phone-probe loopback: connected", flush=True)
+try:
+    socket.create_connection(("1.1.1.1", 80), timeout=3).close()
+    print("phone-probe internet: connected", flush=True)
+except OSError as exc:
+    print("phone-probe internet: refused", errno.errorcode.get(exc.errno, exc), flush=True)
+print("phone-probe ready", flush=True)
+time.sleep(60)  # its runtime folder lives while it runs
+PROBE
+cat > "$SANDBOX/links-probe.py" <<'PROBE'
+from host_ui.phone import access
+print("links-probe:", access.runtime_folder(), access.read_links(access.runtime_folder()), flush=True)
+PROBE
 # The Pi's device nodes (majors as in tests/deploy/data/pi4-proc-devices.txt), each given to its group.
 cat > "$SANDBOX/run.sh" <<'RUN'
 #!/bin/sh
@@ -454,6 +486,50 @@ for _ in $(seq 60); do systemctl is-active --quiet banquier.service || break; sl
 journalctl -u banquier.service -o cat --no-pager > $out/started.out 2>&1
 systemctl show -p Result -p ExecMainStatus -p NRestarts banquier.service >> $out/started.out
 rm -f $dropins/92-headless.conf
+# The phone page's unit, enabled, with its probe in place of the page; the terminal's unit reads its links.
+systemctl is-enabled banquier-phone.service > $out/phone.out 2>&1
+phone_dropins=/etc/systemd/system/banquier-phone.service.d
+mkdir -p $phone_dropins
+printf '[Service]\nExecStart=\nExecStart=%s %s\n' "$probe" "$out/phone-probe.py" > $phone_dropins/90-probe.conf
+printf '[Service]\nType=oneshot\nRestart=no\nExecStart=\nExecStart=%s %s\n' "$probe" "$out/links-probe.py" \
+    > $dropins/93-links.conf
+systemctl daemon-reload
+systemctl start banquier-phone.service
+for _ in $(seq 30); do grep -qs "phone-probe ready" $out/phone.journal && break
+    journalctl -u banquier-phone.service -o cat --no-pager > $out/phone.journal 2>&1; sleep 1; done
+systemctl start banquier.service
+journalctl -u banquier.service -o cat --no-pager | grep links-probe >> $out/phone.out 2>&1
+systemctl show -p MemoryMax -p ActiveState banquier-phone.service >> $out/phone.out
+systemctl stop banquier-phone.service
+cat $out/phone.journal >> $out/phone.out
+[ -e /run/banquier-phone ] && echo "runtime folder left after stop" >> $out/phone.out
+rm -f $phone_dropins/90-probe.conf $dropins/93-links.conf
+rmdir $phone_dropins
+systemctl daemon-reload
+# The page itself, once `banquier phone serve` is in the source (the other half of issue 29): switched on with
+# the command, it serves its state on loopback with the token.
+as_banquier() { runuser -u banquier -- env BANQUIER_CONFIG=/etc/banquier/config.toml /opt/banquier/venv/bin/banquier "$@"; }
+if as_banquier phone serve --help > /dev/null 2>&1; then
+    as_banquier phone on >> $out/phone-serve.out 2>&1
+    systemctl restart banquier-phone.service
+    $probe - >> $out/phone-serve.out 2>&1 <<'GET'
+import time, urllib.request
+token = open("/var/lib/banquier/data/phone-token").read().strip()
+for _ in range(40):
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:8737/t/{token}/state.json", timeout=2) as answer:
+            print("phone-serve state.json:", answer.status); break
+    except OSError as exc:
+        error = exc; time.sleep(0.5)
+else:
+    print("phone-serve state.json: no answer", error)
+GET
+    systemctl show -p MemoryCurrent -p NRestarts banquier-phone.service >> $out/phone-serve.out
+    as_banquier phone off >> $out/phone-serve.out 2>&1
+    systemctl stop banquier-phone.service
+else
+    echo "phone-serve: no server in this source" > $out/phone-serve.out
+fi
 echo done > $out/done
 systemctl poweroff
 RUN
@@ -472,7 +548,7 @@ SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 timeout 240 systemd-nspawn --quiet --register
     --system-call-filter=bpf --directory="$ROOTFS" --boot systemd.unit=sandbox-test.service \
     > "$WORK/nspawn.log" 2>&1 || { tail -n 30 "$WORK/nspawn.log" >&2; fail "systemd-nspawn failed"; }
 [ -f "$SANDBOX/done" ] || { tail -n 30 "$WORK/nspawn.log" >&2; fail "the sandbox step did not finish in the container"; }
-for name in shipped old-class doctor-shipped doctor-old-class started; do cp "$SANDBOX/$name.out" "$WORK/sandbox-$name.log"; done
+for name in shipped old-class doctor-shipped doctor-old-class started phone phone-serve; do cp "$SANDBOX/$name.out" "$WORK/sandbox-$name.log"; done
 for device in /dev/spidev0.0 /dev/gpiomem /dev/dri/card0 /dev/dri/renderD128 /dev/input/event0; do
     grep -q "^probe mfrc522/kmsdrm: $device " "$WORK/sandbox-shipped.log" \
         || { cat "$WORK/sandbox-shipped.log" >&2; fail "the probe did not try $device"; }
@@ -493,6 +569,23 @@ expect "$WORK/sandbox-started.log" "terminal running" "systemctl start banquier 
 expect "$WORK/sandbox-started.log" "stopped cleanly" "and it stops cleanly"
 expect "$WORK/sandbox-started.log" "ExecMainStatus=0" "with exit 0"
 expect "$WORK/sandbox-started.log" "NRestarts=0" "never restarted"
+expect "$WORK/sandbox-phone.log" "enabled" "install.sh enabled banquier-phone.service"
+expect "$WORK/sandbox-phone.log" "phone-probe modules: segno starlette uvicorn" "the wheelhouse carries the page's modules"
+expect "$WORK/sandbox-phone.log" "phone-probe data: EROFS" "the page's unit cannot write the data folder"
+expect "$WORK/sandbox-phone.log" "phone-probe links: published in /run/banquier-phone" "it publishes its links in its runtime folder"
+expect "$WORK/sandbox-phone.log" "phone-probe loopback: connected" "its unit has loopback"
+expect "$WORK/sandbox-phone.log" "phone-probe internet: refused" "and no internet (IPAddressDeny=any)"
+expect "$WORK/sandbox-phone.log" "MemoryMax=67108864" "MemoryMax=64M"
+expect "$WORK/sandbox-phone.log" "ActiveState=active" "the probe still ran when the terminal read its links"
+expect "$WORK/sandbox-phone.log" "links-probe: /run/banquier-phone ['http://127.0.0.1:8737/t/PPPPPPPPPPPPPPPPPPPPPP/']" \
+    "the terminal's unit reads the page's links from inside its sandbox"
+refuse "$WORK/sandbox-phone.log" "runtime folder left" "the page's links go with it when it stops"
+if grep -q "no server in this source" "$WORK/sandbox-phone-serve.log"; then
+    log "sandbox: the phone page's server is not in this source yet: its serving on loopback is not checked"
+else
+    expect "$WORK/sandbox-phone-serve.log" "phone-serve state.json: 200" "banquier phone on: the page serves on loopback with the token"
+    log "sandbox: the phone page: $(grep -E 'MemoryCurrent|NRestarts' "$WORK/sandbox-phone-serve.log" | tr '\n' ' ')"
+fi
 rm -rf -- "$SANDBOX" "$ROOTFS/etc/systemd/system/sandbox-test.service"
 rmdir -- "$DROPINS" 2>/dev/null || true
 [ ! -e "$DROPINS" ] || fail "the sandbox step left drop-ins: $(ls "$DROPINS")"
@@ -518,7 +611,8 @@ step "uninstall.sh, then uninstall.sh --purge"
 in_root /home/pi/banquier/deploy/uninstall.sh > "$WORK/uninstall.log" 2>&1 \
     || { cat "$WORK/uninstall.log" >&2; fail "uninstall.sh failed"; }
 for gone in /opt/banquier /usr/local/bin/banquier /etc/systemd/system/banquier.service \
-            /etc/systemd/system/multi-user.target.wants/banquier.service; do
+            /etc/systemd/system/multi-user.target.wants/banquier.service /etc/systemd/system/banquier-phone.service \
+            /etc/systemd/system/multi-user.target.wants/banquier-phone.service; do
     if [ -e "$ROOTFS$gone" ] || [ -L "$ROOTFS$gone" ]; then fail "uninstall.sh left $gone"; fi
 done
 for kept in /var/lib/banquier /etc/banquier/config.toml; do

@@ -228,7 +228,8 @@ def test_install_writes_the_unit_and_enables_it(pi):
     unit = pi.file("/etc/systemd/system/banquier.service")
     assert unit.read_bytes() == UNIT.read_bytes()
     assert stat.S_IMODE(unit.stat().st_mode) == 0o644
-    assert ["systemctl", f"--root={pi.root}", "enable", "banquier.service"] in pi.calls("systemctl")
+    assert ["systemctl", f"--root={pi.root}", "enable", "banquier.service", "banquier-phone.service"] \
+        in pi.calls("systemctl")
     assert not any("daemon-reload" in c or "start" in c or "restart" in c for c in pi.calls("systemctl"))
     assert not pi.file("/etc/systemd/system/banquier.service.d/50-backoff.conf").exists()
 

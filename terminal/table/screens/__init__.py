@@ -26,6 +26,7 @@ from terminal.table.screens.idle import Idle
 from terminal.table.screens.keypad import Keypad
 from terminal.table.screens.location import LocationScreen
 from terminal.table.screens.new_game import NewGame
+from terminal.table.screens.phone import PhoneScreen
 from terminal.table.screens.pin import Pin
 from terminal.table.screens.player import PlayerScreen
 from terminal.table.screens.trade import TradeScreen
@@ -35,7 +36,8 @@ __all__ = ["SCREENS", "check", "may_go"]
 #: Every screen, by name.
 SCREENS: Mapping[str, type[Screen]] = {cls.name: cls for cls in (
     Idle, GameOver, DeedScreen, Offer, OwnDeed, PlayerScreen, Keypad, Pin, Confirm, Choice, AuctionScreen,
-    TradeScreen, BankruptcyScreen, Banker, History, NewGame, Enrol, Damaged, EventScreen, LocationScreen)}
+    TradeScreen, BankruptcyScreen, Banker, History, NewGame, Enrol, PhoneScreen, Damaged, EventScreen,
+    LocationScreen)}
 
 #: Each handler of :class:`Screen` and the inputs it handles.
 _HANDLERS = {"on_card": frozenset({"player", "deed"}), "on_option": frozenset({"option"}),

@@ -1,5 +1,5 @@
 """The banker's menu (the banker card, or the PIN): undo, adjustments, the end of a time-limited game, the
-history, a new game, enrolling cards, the language and the sound."""
+history, a new game, enrolling cards, the phones' page, the language and the sound."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,6 +22,7 @@ from terminal.table.screens.base import (
 from terminal.table.screens.enrol import Enrol
 from terminal.table.screens.history import History
 from terminal.table.screens.new_game import start_new_game
+from terminal.table.screens.phone import PhoneScreen
 from terminal.table.screens.player import open_tapped
 from terminal.table.view import Msg, Option, View
 from terminal.table.words import describe_undo
@@ -54,7 +55,7 @@ class Banker(Screen):
     name: ClassVar[str] = "banker"
     takes: ClassVar[frozenset[str]] = inputs("player deed option")
     needs: ClassVar[str] = N_("part_card_choice")
-    goes_to: ClassVar[frozenset[str]] = inputs("player history new_game enrol pin " + DEED_NEXT)
+    goes_to: ClassVar[frozenset[str]] = inputs("player history new_game enrol pin phone " + DEED_NEXT)
     long: ClassVar[bool] = True
 
     def on_card(self, t: Table, tapped: Tapped) -> None:
@@ -78,6 +79,10 @@ class Banker(Screen):
             if t.enrolment_factory is None:
                 return t.refuse(Msg("not_allowed_now", {"what": "enrol"}, "Not possible here: enrol."))
             t.go(Enrol(t.enrolment_factory()))
+        elif option_id == "phone":
+            if t.phone is None:
+                return t.refuse(Msg("not_allowed_now", {"what": "phone"}, "Not possible here: phone."))
+            t.go(PhoneScreen())
         elif option_id == "language":
             language = t.settings.language
             t.settings.language = LANGUAGES[(LANGUAGES.index(language) + 1) % len(LANGUAGES)]
@@ -99,6 +104,7 @@ class Banker(Screen):
                    opt("history", "History", enabled=game is not None),
                    opt("new_game", "New game", enabled=t.game_factory is not None),
                    opt("enrol", "Enrol cards", enabled=t.enrolment_factory is not None),
+                   opt("phone", "Phones", enabled=t.phone is not None),
                    opt("language", "Language", language=t.settings.language),
                    opt("mute", "Sound", state="off" if muted else "on")]
         return View("banker", Msg("banker_title", {}, "Banker"), options=tuple(options), **base)

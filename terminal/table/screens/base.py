@@ -34,7 +34,7 @@ from terminal.bank.game import Game
 from terminal.bank.operations import Operation
 from terminal.errors import GameError
 from terminal.table.i18n import translate
-from terminal.table.settings import Damage, GameFactory, Sounds, TerminalSettings
+from terminal.table.settings import Damage, GameFactory, PhonePage, Sounds, TerminalSettings
 from terminal.table.view import DeedView, Msg, Option, Pending, PlayerLine, View
 
 if TYPE_CHECKING:
@@ -305,7 +305,8 @@ class Table(Protocol):
 
     What it holds: ``settings``, ``game`` (None until a game is started), ``message`` (the last feedback),
     ``damage`` and ``restore`` (a damaged game and how to restore its backup), ``game_factory`` and
-    ``enrolment_factory`` (the wizards' factories: None when the host has none), ``beeper``."""
+    ``enrolment_factory`` (the wizards' factories: None when the host has none), ``beeper``, ``phone`` (the
+    phone page's switch and link, or None)."""
 
     settings: TerminalSettings
     game: Game | None
@@ -315,6 +316,7 @@ class Table(Protocol):
     game_factory: GameFactory | None
     enrolment_factory: Callable[[], Enrolment] | None
     beeper: Sounds | None
+    phone: PhonePage | None
 
     @property
     def screen(self) -> Screen:

@@ -1,15 +1,19 @@
 """Idle: every player's cash (the host draws the balances). A player's card opens their screen, a deed's sticker
 the deed; "Pick a title deed", the banker's menu and the history are on screen. The end of the game's screen
-takes the same options (:mod:`terminal.table.screens.game_over`)."""
+takes the same options (:mod:`terminal.table.screens.game_over`).
+
+``View.extra``: ``notices`` (what the board says of the game in play), ``phone_link`` (the phone page's link,
+for a small QR code, when the host shows it on idle and the page is switched on and running; else None)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from terminal.table.i18n import N_
 from terminal.table.screens.base import DEED_NEXT, Common, Screen, Table, Tapped, inputs
 from terminal.table.screens.deeds import pick_deed
 from terminal.table.screens.history import History
+from terminal.table.screens.phone import phone_state
 from terminal.table.screens.player import open_tapped
 from terminal.table.view import Msg, Option, View
 
@@ -32,6 +36,9 @@ class Idle(Screen):
     goes_to: ClassVar[frozenset[str]] = inputs("player pin history event " + DEED_NEXT)
     times_out: ClassVar[bool] = False
 
+    #: The phone link the last view showed (the clock's ticks build the view again when it changes).
+    shown_link: str | None = field(default=None, compare=False)
+
     def on_card(self, t: Table, tapped: Tapped) -> None:
         open_tapped(t, tapped)
 
@@ -45,4 +52,18 @@ class Idle(Screen):
                    Option("banker", Msg("banker_title", {}, "Banker")),
                    Option("history", Msg("opt_history", {}, "History"), enabled=has_game)]
         notices = t.board.idle_notices(t) if has_game else ()  # a market slump running...
-        return View("idle", title, options=tuple(options), extra={"notices": notices}, **base)
+        self.shown_link = idle_link(t)
+        return View("idle", title, options=tuple(options), extra={"notices": notices, "phone_link": self.shown_link},
+                    **base)
+
+    def tick(self, t: Table) -> None:
+        if t.phone is not None and t.phone.on_idle and idle_link(t) != self.shown_link:
+            t.changed()
+
+
+def idle_link(t: Table) -> str | None:
+    """The phone page's link the idle screen shows (``[phone] qr_on_idle``), or None."""
+    phone = t.phone
+    if phone is None or not phone.on_idle:
+        return None
+    return phone_state(phone)[1]

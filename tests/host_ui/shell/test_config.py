@@ -342,7 +342,7 @@ def test_the_example_mentions_every_key():
     for section, prefix in ((config.reader, "hardware.reader"), (config.beeper, "hardware.beeper"),
                             (config.buttons, "hardware.buttons"), (config.display, "display"),
                             (config.game, "game"), (config.game.timeouts, "game.timeouts"),
-                            (config.storage, "storage"), (config.logging, "logging")):
+                            (config.storage, "storage"), (config.logging, "logging"), (config.phone, "phone")):
         for f in fields(section):
             if "rule" in f.metadata and f.metadata["rule"].kind != "rules":
                 assert f"{f.name} =" in text, f"{prefix}.{f.name} is not documented in the example"

@@ -1,0 +1,177 @@
+"""The simulator offers the phone page on this PC (issue 29): ``banquier phone serve --host 127.0.0.1`` as a child
+process with a runtime folder of its own, whose links the banker menu's Phones shows; stopped and reaped when the
+simulator ends, killed if it does not stop; the simulator plays on when it cannot start or dies.
+
+The page's server is another part of issue 29: until ``banquier phone serve`` is in this checkout, the child's
+behaviour is played by stand-ins (small Python scripts: one that publishes a link and stops on SIGTERM, one that
+ignores SIGTERM, one that dies at once), and the test of the real command says it is skipped."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from host_ui.phone import access
+from host_ui.phone.child import STOP_S, PageChild, serve_command
+from tests.cli_env import clean_env
+
+BANQUIER = Path(sys.executable).with_name("banquier")
+
+#: A stand-in page: publishes a link with the data folder's token in its runtime folder, then waits for SIGTERM.
+PUBLISHER = textwrap.dedent("""
+    import os, signal, sys, time
+    from pathlib import Path
+    from host_ui.phone import access
+    data, run = Path(os.environ["BANQUIER_DATA_DIR"]), Path(os.environ["BANQUIER_PHONE_RUNTIME"])
+    (run / "pid").write_text(str(os.getpid()))
+    access.publish_links(run, [access.page_url("127.0.0.1", 8737, access.token(data))])
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+    while True:
+        time.sleep(0.05)
+""")
+#: A stand-in page that hangs: SIGTERM is ignored.
+HANGS = "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('up', flush=True)\ntime.sleep(60)\n"
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_the_command_is_this_pythons_banquier():
+    assert serve_command(9000, "uk") == [sys.executable, "-m", "host_ui", "phone", "serve", "--host", "127.0.0.1",
+                                         "--port", "9000", "--language", "uk"]
+
+
+def test_a_child_that_hangs_is_killed_and_reaped(tmp_path):
+    child = PageChild(tmp_path, 9000, "fr", command=[sys.executable, "-u", "-c", HANGS])
+    assert child.start()
+    runtime = child.runtime
+    deadline = time.monotonic() + 10
+    while b"up" not in child.log_file.read_bytes() and time.monotonic() < deadline:
+        time.sleep(0.02)  # SIGTERM ignored from here on
+    pid = child.process.pid
+    started = time.monotonic()
+    code = child.stop()
+    assert code == -signal.SIGKILL
+    assert STOP_S - 0.1 <= time.monotonic() - started < STOP_S + 5
+    assert not alive(pid)  # reaped: not even a zombie left (os.kill on a zombie would succeed)
+    assert not runtime.exists()
+
+
+def test_a_child_that_cannot_start_or_dies_is_said_once(tmp_path, capsys):
+    missing = PageChild(tmp_path, 9000, "fr", command=[str(tmp_path / "no-such-program")])
+    assert not missing.start()
+    assert "the phone page cannot start" in capsys.readouterr().err
+    assert missing.stop() is None
+    dies = PageChild(tmp_path, 9000, "fr", command=[sys.executable, "-c", "import sys; sys.exit('no port 9000')"])
+    assert dies.start()
+    dies.process.wait(10)
+    said = dies.check()
+    assert said is not None and "exit 1: no port 9000" in said
+    assert dies.check() == said
+    assert capsys.readouterr().err.count("the phone page stopped") == 1
+    assert dies.stop() == 1
+
+
+def test_the_simulator_shows_its_childs_link_and_stops_it(tmp_path, monkeypatch, pg):
+    """In process (the stand-in's command is given to run_sim): the banker menu's Phones reads the links the child
+    published in its own runtime folder; when the simulator ends the child is stopped and reaped and its folder
+    removed."""
+    from host_ui.sim import run_sim
+    monkeypatch.setenv("BANQUIER_CONFIG", str(tmp_path / "config.toml"))
+    (tmp_path / "config.toml").write_text("[game]\nbanker_protection = false\n[phone]\nport = 9100\n")
+    data = tmp_path / "data"
+    seen: dict = {}
+
+    def started(app):
+        term = app.terminal
+        runtime = term.phone.runtime
+        seen["runtime"] = runtime
+        deadline = time.monotonic() + 20
+        while not (runtime / access.LINKS_FILE).exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        seen["pid"] = int((runtime / "pid").read_text())
+        term.choose("banker")
+        term.choose("phone")
+        term.choose("phone_on")
+        term.tick()
+        seen["view"] = term.view
+    code = run_sim(headless=True, data_dir=data, max_seconds=0.5, phone=True, on_start=started,
+                   phone_command=[sys.executable, "-c", PUBLISHER])
+    assert code == 0
+    view = seen["view"]
+    assert view.screen == "phone" and view.extra["phone_on"] is True
+    assert view.extra["link"] == access.page_url("127.0.0.1", 8737, access.read_token(data))
+    assert access.is_on(data)
+    assert not alive(seen["pid"]) and not seen["runtime"].exists()
+
+
+def test_banquier_sim_stops_its_child_when_it_is_stopped(tmp_path):
+    """Through the command: the simulator starts the page's child (here the page's command as this checkout has
+    it: it may end at once), plays on whatever the child does, and on SIGTERM ends with 0 leaving no child."""
+    sim = subprocess.Popen([str(BANQUIER), "sim", "--headless", "--phone", "--seconds", "60", "--data-dir",
+                            str(tmp_path / "data")], env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        line = sim.stdout.readline()
+        assert "the phone page on 127.0.0.1:8737 (process" in line, line + sim.stderr.read()
+        pid = int(line.split("(process ")[1].split(")")[0])
+        time.sleep(1.0)
+        assert sim.poll() is None  # still playing
+        sim.send_signal(signal.SIGTERM)
+        out, err = sim.communicate(timeout=30)
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+            sim.communicate()
+    assert sim.returncode == 0, err
+    assert "game file" in out
+    assert not alive(pid)
+
+
+def _has_serve() -> bool:
+    result = subprocess.run([sys.executable, "-m", "host_ui", "phone", "serve", "--help"], capture_output=True,
+                            env=clean_env(), timeout=60)
+    return result.returncode == 0
+
+
+@pytest.mark.slow
+def test_banquier_sim_serves_the_page_on_localhost_once_switched_on(tmp_path):
+    """The real page (``banquier phone serve``, the other half of issue 29) as the simulator starts it: switched
+    on, it answers the link's state.json on 127.0.0.1 with the token."""
+    if not _has_serve():
+        pytest.skip("`banquier phone serve` is not in this checkout yet (issue 29's server half)")
+    data = tmp_path / "data"
+    data.mkdir()
+    access.set_on(data, True)
+    token = access.token(data)
+    config = tmp_path / "config.toml"
+    config.write_text("[phone]\nport = 18737\n")
+    sim = subprocess.Popen([str(BANQUIER), "sim", "--headless", "--phone", "--seconds", "20", "--data-dir",
+                            str(data)], env=clean_env({"BANQUIER_CONFIG": str(config)}), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        url = access.page_url("127.0.0.1", 18737, token) + "state.json"
+        deadline, answer = time.monotonic() + 15, None
+        while time.monotonic() < deadline and answer is None:
+            try:
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    answer = (response.status, json.loads(response.read()))
+            except OSError:
+                time.sleep(0.2)
+        assert answer is not None and answer[0] == 200
+    finally:
+        sim.terminate()
+        sim.communicate(timeout=30)
