@@ -17,6 +17,8 @@ configuration, a file's path (the game is named by its file's stem only, as ``ba
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,9 +73,6 @@ WORDS: Mapping[str, str] = {
     "offline": N_("phone_offline"),
     "bankrupt": N_("phone_bankrupt"),
     "jail_cards": N_("phone_jail_cards"),
-    "rank": N_("phone_rank"),
-    "player": N_("phone_player"),
-    "updated": N_("phone_updated"),
 }
 
 
@@ -108,7 +107,13 @@ def read_public(path: Path | None, key_path: Path | None, display: str = "plain"
     if path is None:
         return Public()
     from host_ui.shell.games import open_game  # late: the Bank, for the page's process only
-    game = open_game(path, check="none", read_only=True, key_path=key_path)
+    folder = Path(tempfile.mkdtemp(prefix="banquier-phone-"))
+    try:
+        copy = byte_copy(path, folder)
+        game = open_game(copy, check="none", read_only=True, key_path=key_path)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     try:
         pages = game.history_pages()
         count = len(pages)
@@ -125,6 +130,38 @@ def read_public(path: Path | None, key_path: Path | None, display: str = "plain"
                              "length": getattr(series, "length", None) or len(series)})
     finally:
         game.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def byte_copy(path: Path, folder: Path, attempts: int = 5) -> Path:
+    """Copy the game file ``path`` and its ``-wal`` byte for byte into ``folder`` (same name) and return the copy;
+    its ``-shm`` is neither copied nor opened. A game the terminal has open is copied this way too, where even a
+    read-only SQLite connection would write its read marks into the game's ``-shm``: SQLite rebuilds the copy's
+    index from the copied WAL (each frame is checksummed, so a frame being appended is left out, as after a
+    power cut). The WAL is copied after the file, and again when either changed meanwhile (a checkpoint, a WAL
+    started over), up to ``attempts`` times. Raises OSError."""
+    wal = path.with_name(path.name + "-wal")
+    target = folder / path.name
+    target_wal = folder / wal.name
+
+    def stat(p: Path) -> tuple[int, int, int] | None:
+        try:
+            st = p.stat()
+        except FileNotFoundError:
+            return None
+        return st.st_ino, st.st_size, st.st_mtime_ns
+    for _ in range(attempts):
+        before = stat(path), stat(wal)
+        shutil.copyfile(path, target)
+        target_wal.unlink(missing_ok=True)
+        try:
+            if before[1] is not None:
+                shutil.copyfile(wal, target_wal)
+        except FileNotFoundError:
+            continue
+        if (stat(path), stat(wal)) == before:
+            return target
+    return target
 
 
 def _hex(colour: tuple[int, int, int]) -> str:
@@ -143,7 +180,7 @@ def localized(public: Public, language: str) -> dict[str, Any]:
     ``limit_s``, ``left_s``, ``lifted``), ``standings`` [names], ``over``."""
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
-    words = {key: translate(code, {}, language) for key, code in WORDS.items()}
+    words = {key: translate(WORDS[key], {}, language) for key in WORDS}
     doc: dict[str, Any] = {"language": language, "words": words, "game": public.game}
     edition = public.edition
     if public.game is None or edition is None:
