@@ -58,6 +58,8 @@ MAX_EVENT_CLIENTS = 40
 REQUEST_TIMEOUT = 10.0
 #: The request line and headers, in bytes.
 MAX_HEAD_BYTES = 8192
+#: The most header fields in a request.
+MAX_HEADERS = 64
 #: Seconds between two looks at the data folder's files.
 WATCH_EVERY = 0.25
 #: Seconds between two looks at the switch.
@@ -152,7 +154,8 @@ def _plain(status: int, text: str, headers: dict[str, str] | None = None) -> Res
 
 
 class Guard:
-    """The ASGI middleware in front of everything: the client's network (403), then the token (404)."""
+    """The ASGI middleware in front of everything: the client's network (403), then the token (404). No path of
+    the page is written with a percent sign: one (``%2e%2e``, ``%2f``) is not found."""
 
     def __init__(self, app: ASGIApp, data: Path) -> None:
         self.app, self.data = app, data
@@ -168,8 +171,13 @@ class Guard:
         if not access.allowed_client(client[0] if client else None):
             await _plain(403, "Forbidden: the page serves the table's network only.")(scope, receive, send)
             return
+        head = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) + sum(
+            len(k) + len(v) + 4 for k, v in scope.get("headers", []))
+        if head > MAX_HEAD_BYTES or len(scope.get("headers", [])) > MAX_HEADERS:  # h11 bounds only a request in parts
+            await _plain(431, "Request Header Fields Too Large")(scope, receive, send)
+            return
         parts = scope["path"].split("/", 3)
-        if len(parts) < 4 or parts[0] != "" or parts[1] != "t" or not access.token_matches(self.data, parts[2]):
+        if b"%" in scope.get("raw_path", b"%") or len(parts) < 4 or parts[0] != "" or parts[1] != "t" or not access.token_matches(self.data, parts[2]):
             await _plain(404, "Not Found")(scope, receive, send)
             return
         await self.app(scope, receive, send)
@@ -425,6 +433,8 @@ async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], p
             say(f"phone page: listening on port {port}" + (f": {links[0]}" if links else " (no token yet)"))
             while not stop.is_set() and not task.done() and access.is_on(data):
                 await pause(SWITCH_EVERY)
+            with contextlib.suppress(OSError):  # first: the terminal stops showing a link that will not answer
+                (folder / access.LINKS_FILE).unlink(missing_ok=True)
             server.stop()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, 5)
@@ -433,8 +443,6 @@ async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], p
                 await watcher
             for sock in sockets:
                 sock.close()
-            with contextlib.suppress(OSError):
-                (folder / access.LINKS_FILE).unlink(missing_ok=True)
             say("phone page: stopped listening" + ("" if stop.is_set() else " (switched off)"))
     finally:
         with contextlib.suppress(OSError):
