@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from cards.editions import LANGUAGES, Edition
+from cards.editions import localized as localized_text
 from host_ui.screen.history_text import history_label, merged_movements, movement_text
 from terminal.bank.money import format_amount
 from terminal.table.i18n import N_, translate
@@ -233,7 +234,7 @@ def localized(public: Public, language: str) -> dict[str, Any]:
                  top=top, bottom=bottom)
     time = s.get("x_time")
     doc.update({
-        "edition": edition.title if isinstance(edition.title, str) else str(edition.title),
+        "edition": str(localized_text(edition.title, language)),
         "mode": public.mode, "seq": public.seq, "ultimate": ultimate, "players": players,
         "pot": {"amount": s["bank"]["pot"], "text": money(s["bank"]["pot"])} if public.jackpot else None,
         "last": last, "chart": chart, "time": dict(time) if time else None,

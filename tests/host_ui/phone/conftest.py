@@ -89,8 +89,8 @@ def wait_listening(port: int, seconds: float = 15) -> None:
     raise AssertionError(f"nothing listens on port {port} after {seconds} s")
 
 
-def start_server(table: Table, runtime: Path, *extra: str, language: str = "fr") -> Served:
-    port = free_port()
+def start_server(table: Table, runtime: Path, *extra: str, language: str = "fr", port: int | None = None) -> Served:
+    port = port or free_port()
     env = clean_env({"BANQUIER_PHONE_RUNTIME": str(runtime)})
     process = subprocess.Popen([sys.executable, "-m", "host_ui", "phone", "serve", "--host", "127.0.0.1",
                                 "--port", str(port), "--language", language, *extra],
