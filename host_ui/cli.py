@@ -517,8 +517,8 @@ def cmd_phone(args: argparse.Namespace) -> int:
                     print(f"listening: {link}")
             else:
                 print("listening: no (`banquier phone serve` is not running, or the page is off)")
-            tok = access.read_token(data)
-            print(f"link: {access.page_url('localhost', access.DEFAULT_PORT, tok)}" if tok
+            found = access.read_token(data)
+            print(f"link: {access.page_url('localhost', access.DEFAULT_PORT, found)}" if found
                   else "link: none yet (`banquier phone on` or `banquier phone renew` makes the token)")
     except OSError as exc:
         return _fail(f"cannot write in the data folder {data}: {exc.strerror or exc}; nothing was changed.",

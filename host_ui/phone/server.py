@@ -177,7 +177,8 @@ class Guard:
             await _plain(431, "Request Header Fields Too Large")(scope, receive, send)
             return
         parts = scope["path"].split("/", 3)
-        if b"%" in scope.get("raw_path", b"%") or len(parts) < 4 or parts[0] != "" or parts[1] != "t" or not access.token_matches(self.data, parts[2]):
+        if (b"%" in scope.get("raw_path", b"%") or len(parts) < 4 or parts[0] != "" or parts[1] != "t"
+                or not access.token_matches(self.data, parts[2])):
             await _plain(404, "Not Found")(scope, receive, send)
             return
         await self.app(scope, receive, send)

@@ -65,8 +65,8 @@ def _expected(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     if isinstance(address, ipaddress.IPv4Address):
-        return (address in ipaddress.ip_network("127.0.0.0/8") or address in ipaddress.ip_network("10.0.0.0/8")
-                or address in ipaddress.ip_network("172.16.0.0/12") or address in ipaddress.ip_network("192.168.0.0/16"))
+        return any(address in ipaddress.ip_network(n) for n in ("127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12",
+                                                                  "192.168.0.0/16"))
     return address == ipaddress.ip_address("::1") or (int(address) >> 118) == 0x3FA or (int(address) >> 121) == 0x7E
 
 

@@ -99,7 +99,8 @@ def test_path_tricks_are_not_found(shared, target):
 @pytest.mark.parametrize("request_bytes", [
     b"", b"\r\n\r\n", b"GET\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n", b"GET /  HTTP/1.1\r\n\r\n",
     b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", b"GET / HTTP/1.1\r\n: nothing\r\n\r\n",
-    b"GET / HTTP/1.1\r\nHost x\r\n\r\n", b"GET / HTTP/1.1\nHost: x\n\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
+    b"GET / HTTP/1.1\r\nHost x\r\n\r\n", b"GET / HTTP/1.1\nHost: x\n\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
     b"GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", b"GET / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n",
     b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
     b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", b"\x00" * 100, b"\xff\xfe" * 50,
@@ -207,7 +208,7 @@ def next_event(s, buffer: list[bytes], deadline: float) -> str:
     while True:
         joined = b"".join(buffer)
         if b"event: state\ndata: " in joined:
-            head, _, rest = joined.partition(b"event: state\ndata: ")
+            _head, _, rest = joined.partition(b"event: state\ndata: ")
             value, _, after = rest.partition(b"\n\n")
             if _:
                 buffer[:] = [after]

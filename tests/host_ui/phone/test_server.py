@@ -204,24 +204,19 @@ def test_the_colours_are_the_screens(pg):
     assert PLAYER_COLOURS == theme.PLAYER_COLOURS
 
 
-def test_the_electronic_board_shows_levels(tmp_path, key):
-    from terminal.bank.game import Game
-    from host_ui.shell.games import key_for_new_game
-    data = Path(os.environ["BANQUIER_DATA_DIR"])
-    (data / "games").mkdir(parents=True, exist_ok=True)
-    key_for_new_game(data=data)
+def test_the_electronic_board_shows_levels(table):
     from host_ui.shell.device_key import load_key
-    path = data / "games" / "ultimate.db"
-    game = Game.create(path, "ultimate", ("Anne", "Bruno"), key=load_key())
+    from terminal.bank.game import Game
+    path = table.data / "games" / "ultimate.db"
+    game = Game.create(path, "ultimate", ("Anne", "Bruno"), key=load_key(table.key_file))
     try:
         deed = game.edition.deeds()[0].index
-        game.location("Anne", deed, buy=True) if hasattr(game, "location") else None
-    except Exception:
-        pass
+        game.buy("Anne", deed)
+        game.raise_level("Anne", deed)
     finally:
         game.close()
-    doc = localized(read_public(path, None), "fr")
-    assert doc["ultimate"] is True
-    levels = [d["level"] for p in doc["players"] for d in p["deeds"]]
-    assert all(isinstance(level, int) for level in levels)
+    doc = localized(read_public(path, table.key_file), "fr")
+    assert doc["ultimate"] is True and doc["pot"] is None
+    anne = next(p for p in doc["players"] if p["name"] == "Anne")
+    assert [(d["square"], d["level"], d["houses"], d["hotel"]) for d in anne["deeds"]] == [(deed, 2, 0, False)]
     json.dumps(doc)
