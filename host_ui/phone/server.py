@@ -104,6 +104,7 @@ class Hub:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     signature: tuple[Any, ...] | None = None
     reads: int = 0
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
 
     def read(self) -> Public:
         """Read the current game (in a worker thread: the event loop keeps serving meanwhile)."""
@@ -115,6 +116,7 @@ class Hub:
         self.version += 1
         event, self.changed = self.changed, asyncio.Event()
         event.set()
+        self.ready.set()
 
     def doc(self, language: str) -> bytes:
         cached = self.docs.get(language)
@@ -194,6 +196,9 @@ def make_app(hub: Hub, language: str = "fr", assets: dict[str, bytes] | None = N
         return endpoint
 
     async def state(request: Request) -> Response:
+        if not hub.ready.is_set():  # just started: the first read of the game, not "no game"
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(hub.ready.wait(), 10)
         lang = request.query_params.get("lang", language)
         if lang not in LANGUAGES:
             lang = language
