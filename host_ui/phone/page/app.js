@@ -111,7 +111,10 @@
     var box = $("chart");
     clear(box);
     if (!c || !c.points || !c.points.length) return;
-    var NS = "http://www.w3.org/2000/svg", W = 640, H = 240, L = 64, R = 8, T = 8, B = 20;
+    // drawn at the box's own width, so that the axis' words keep their size on a phone
+    var W = Math.max(280, Math.round(box.clientWidth || 640));
+    var NS = "http://www.w3.org/2000/svg", H = Math.max(170, Math.min(320, Math.round(W * 0.4))), L = 74, R = 8,
+        T = 10, B = 12;
     var svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     svg.setAttribute("role", "img");
@@ -128,6 +131,7 @@
       var t = document.createElementNS(NS, "text");
       t.setAttribute("x", L - 6); t.setAttribute("y", yy + 4); t.setAttribute("text-anchor", "end");
       t.setAttribute("class", "axis"); t.textContent = c.labels[k];
+      t.setAttribute("font-size", "12");
       svg.appendChild(t);
     });
     players.forEach(function (p) {
@@ -228,6 +232,11 @@
     });
     $("me").addEventListener("change", function (e) {
       me = e.target.value; store.set("banquier-me", me); if (doc) render();
+    });
+    var resized = null;
+    window.addEventListener("resize", function () {
+      window.clearTimeout(resized);
+      resized = window.setTimeout(function () { if (doc && doc.game) chart(doc.chart, doc.players); }, 150);
     });
     load();
     connect();

@@ -140,6 +140,14 @@ def test_the_page_follows_the_game(table, tmp_path, browser):
         wait(lambda: driver.find_elements(By.CSS_SELECTOR, "article.player")[0].get_attribute("data-player")
              == "Chloé", 5, "me first after a reload")
         full_shot(driver, "phone-360x740-me.png", 360, 740)
+        # the last operations and the chart, further down
+        driver.execute_script("document.getElementById('last-title').scrollIntoView()")
+        time.sleep(0.2)
+        full_shot(driver, "phone-360x740-last.png", 360, 740)
+        driver.execute_script("document.getElementById('chart-title').scrollIntoView()")
+        time.sleep(0.2)
+        full_shot(driver, "phone-360x740-chart.png", 360, 740)
+        driver.execute_script("window.scrollTo(0, 0)")
         # the three languages
         for lang, word in (("en", "Cash"), ("uk", "Готівка"), ("fr", "Argent")):
             Select(driver.find_element(By.ID, "language")).select_by_value(lang)
