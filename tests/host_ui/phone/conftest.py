@@ -32,15 +32,15 @@ class Table:
         return open_game(self.game, key_path=self.key_file, background=False)
 
 
-def make_table(data: Path | None = None, *, jackpot: bool = True) -> Table:
+def make_table(data: Path | None = None, *, jackpot: bool = True, key_file: Path | None = None) -> Table:
     from host_ui.phone import access
     from host_ui.shell.games import key_for_new_game
     from host_ui.shell.manage import set_current
     from terminal.bank.game import Game
     data = data or Path(os.environ["BANQUIER_DATA_DIR"])
-    key_file = Path(os.environ["BANQUIER_KEY_FILE"])
+    key_file = key_file or Path(os.environ["BANQUIER_KEY_FILE"])
     (data / "games").mkdir(parents=True, exist_ok=True)
-    key = key_for_new_game(data=data)
+    key = key_for_new_game(key_file, data=data)
     path = data / "games" / "sunday.db"
     game = Game.create(path, "fr", PLAYERS, key=key, rules={"free_parking_jackpot": jackpot})
     try:
@@ -58,6 +58,13 @@ def make_table(data: Path | None = None, *, jackpot: bool = True) -> Table:
 @pytest.fixture
 def table() -> Table:
     return make_table()
+
+
+@pytest.fixture(scope="module")
+def shared_table(tmp_path_factory) -> Table:
+    """One table for a module's tests that change nothing of it (the routes, the methods, the paths)."""
+    base = tmp_path_factory.mktemp("phone-table")
+    return make_table(base / "data", key_file=base / "device.key")
 
 
 def free_port() -> int:

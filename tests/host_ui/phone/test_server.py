@@ -24,24 +24,33 @@ def run(coro):
     return asyncio.run(coro)
 
 
-def client_for(table, host: str = "127.0.0.1") -> tuple[httpx.AsyncClient, Hub]:
-    hub = Hub(table.data, table.key_file)
-    hub.publish(hub.read())
+_HUBS: dict[Path, Hub] = {}
+
+
+def client_for(table, host: str = "127.0.0.1", *, shared: bool = False) -> tuple[httpx.AsyncClient, Hub]:
+    hub = _HUBS.get(table.data) if shared else None
+    if hub is None:
+        hub = Hub(table.data, table.key_file)
+        hub.publish(hub.read())
+        if shared:
+            _HUBS[table.data] = hub
     app = wrapped(hub, table.data, "fr")
     transport = httpx.ASGITransport(app=app, client=(host, 40000))
     return httpx.AsyncClient(transport=transport, base_url="http://table"), hub
 
 
-async def request(table, method: str, path: str, host: str = "127.0.0.1") -> httpx.Response:
-    client, _hub = client_for(table, host)
+async def request(table, method: str, path: str, host: str = "127.0.0.1", *, shared: bool = False
+                  ) -> httpx.Response:
+    client, _hub = client_for(table, host, shared=shared)
     async with client:
         return await client.request(method, path)
 
 
 @pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("method", METHODS)
-def test_every_route_answers_get_and_head_only(table, route, method):
-    response = run(request(table, method, f"/t/{table.token}/{route}"))
+def test_every_route_answers_get_and_head_only(shared_table, route, method):
+    table = shared_table
+    response = run(request(table, method, f"/t/{table.token}/{route}", shared=True))
     if method in ("GET", "HEAD"):
         assert response.status_code == 200
         assert response.headers["referrer-policy"] == "no-referrer"
@@ -59,10 +68,11 @@ def test_every_route_answers_get_and_head_only(table, route, method):
                                   "/t/{tok}/nope", "/t/{tok}/index.html/", "/t/{tok}//state.json",
                                   "/t/{tok}/state.json/", "/T/{tok}/", "/t/{tok}/%2e%2e/", "/t/{tok}/page/app.js",
                                   "/t/{tok}/../../../etc/passwd", "/t/{tok}/events/x", "/t/{tok}/access.py"])
-def test_a_wrong_token_or_path_is_not_found_for_every_method(table, method, path):
+def test_a_wrong_token_or_path_is_not_found_for_every_method(shared_table, method, path):
+    table = shared_table
     bad = "A" * 22 if table.token != "A" * 22 else "B" * 22
     upper = table.token.swapcase()
-    response = run(request(table, method, path.format(tok=table.token, bad=bad, upper=upper)))
+    response = run(request(table, method, path.format(tok=table.token, bad=bad, upper=upper), shared=True))
     assert response.status_code == 404, path
 
 
@@ -80,15 +90,17 @@ def test_a_renewed_token_closes_the_old_links_at_once(table):
 @pytest.mark.parametrize("host", ["8.8.8.8", "100.64.0.1", "2001:db8::1", "172.32.0.1", "169.254.1.1",
                                   "testclient", ""])
 @pytest.mark.parametrize("method", ["GET", "POST"])
-def test_a_client_outside_the_table_is_forbidden_before_anything(table, host, method):
+def test_a_client_outside_the_table_is_forbidden_before_anything(shared_table, host, method):
+    table = shared_table
     for path in (f"/t/{table.token}/", "/t/wrong/", "/"):
-        assert run(request(table, method, path, host)).status_code == 403
+        assert run(request(table, method, path, host, shared=True)).status_code == 403
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "10.1.2.3", "172.16.9.9", "192.168.1.20", "::1", "fe80::1",
                                   "fd00::5", "::ffff:192.168.0.2"])
-def test_clients_of_the_table_are_served(table, host):
-    assert run(request(table, "GET", f"/t/{table.token}/state.json", host)).status_code == 200
+def test_clients_of_the_table_are_served(shared_table, host):
+    table = shared_table
+    assert run(request(table, "GET", f"/t/{table.token}/state.json", host, shared=True)).status_code == 200
 
 
 def test_the_state_is_the_games(table):
