@@ -232,3 +232,25 @@ def test_the_electronic_board_shows_levels(table):
     anne = next(p for p in doc["players"] if p["name"] == "Anne")
     assert [(d["square"], d["level"], d["houses"], d["hotel"]) for d in anne["deeds"]] == [(deed, 2, 0, False)]
     json.dumps(doc)
+
+
+def test_a_time_limited_game_shows_its_time_left_and_the_end_its_standings(table):
+    import random
+
+    from host_ui.shell.device_key import load_key
+    from terminal.bank.game import Game
+    path = table.data / "games" / "timed.db"
+    game = Game.create(path, "fr", ("Ann", "Bob"), mode="time_limit", dealt={"Ann": [11, 13], "Bob": [14, 16]},
+                       length_minutes=60, key=load_key(table.key_file), rng=random.Random(0))
+    game.close()
+    doc = localized(read_public(path, table.key_file), "en")
+    assert doc["time"]["limit_s"] == 3600 and doc["time"]["left_s"] == 3600 and doc["over"] is False
+    game = Game.open(path, key=load_key(table.key_file), background=False)
+    try:
+        game.end_game()
+        standings = game.standings()
+    finally:
+        game.close()
+    doc = localized(read_public(path, table.key_file), "en")
+    assert doc["over"] is True and doc["standings"] == standings
+    assert doc["words"]["over"] == "The game is over" and doc["words"]["standings"] == "Standings"
