@@ -99,6 +99,8 @@ system_test_tools() {
     command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
     command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)  # msgfmt checks the text catalogs
     command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)       # the simulator's window tests
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)               # the phone page's browser tests
+    command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)    # (selenium drives Debian's own)
     [ ${#missing[@]} -eq 0 ] && return 0
     local sudo=()
     if [ "$(id -u)" -ne 0 ]; then

@@ -482,6 +482,58 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return {"ok": EXIT_OK, "warn": EXIT_OK, "fail": EXIT_MISMATCH}[worst(checks)]
 
 
+def cmd_phone(args: argparse.Namespace) -> int:
+    """``banquier phone serve|on|off|status|renew``: the phone page (issue 29)."""
+    from host_ui.phone import access  # late: the phone page's switch and token, for this command only
+    data = data_dir()
+    if args.action == "serve":
+        if args.port is not None and not 1 <= args.port <= 65535:
+            return _fail(f"--port must be 1 to 65535, not {args.port}.", EXIT_USAGE)
+        try:
+            from host_ui.phone.server import serve  # late: the web server, for this command only
+        except ImportError as exc:
+            return _fail(f"the phone page needs {exc.name or 'starlette and uvicorn'} (pip install "
+                         f"starlette uvicorn).", EXIT_FILE)
+        config = load_config()
+        return serve(data, config.storage.key_file, args.host or ["0.0.0.0", "::"],
+                     args.port if args.port is not None else access.DEFAULT_PORT,
+                     args.language or "fr", config.game.amount_display)
+    try:
+        if args.action == "on":
+            tok = access.token(data)
+            access.set_on(data, True)
+            print(f"phone page: on (link: {access.page_url('localhost', access.DEFAULT_PORT, tok)})")
+        elif args.action == "off":
+            access.set_on(data, False)
+            print("phone page: off")
+        elif args.action == "renew":
+            tok = access.renew_token(data)
+            print(f"phone page: new token; the links shown before no longer work "
+                  f"(link: {access.page_url('localhost', access.DEFAULT_PORT, tok)})")
+        else:
+            print(f"phone page: {'on' if access.is_on(data) else 'off'}")
+            links = access.read_links(access.runtime_folder())
+            if links:
+                for link in links:
+                    print(f"listening: {link}")
+            else:
+                print("listening: no (`banquier phone serve` is not running, or the page is off)")
+            found = access.read_token(data)
+            print(f"link: {access.page_url('localhost', access.DEFAULT_PORT, found)}" if found
+                  else "link: none yet (`banquier phone on` or `banquier phone renew` makes the token)")
+    except OSError as exc:
+        return _fail(f"cannot write in the data folder {data}: {exc.strerror or exc}; nothing was changed.",
+                     EXIT_FILE)
+    return EXIT_OK
+
+
+def _language_argument(text: str) -> str:
+    from cards.editions import LANGUAGES  # late: for this option only
+    if text not in LANGUAGES:
+        raise argparse.ArgumentTypeError(f"choose one of {', '.join(LANGUAGES)}, not {text!r}")
+    return text
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -593,6 +645,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["set"])
     p.add_argument("--stdin", action="store_true", help="read the PIN from standard input")
     p.set_defaults(func=cmd_pin)
+    p = sub.add_parser("phone", help="the page every player's phone can open on the table's network",
+                       description="The phone page: a read-only live page of the game for the players' phones. "
+                                   "'serve' runs its server (until SIGTERM; it listens only while the page is on); "
+                                   "'on' and 'off' switch it (kept in the data folder); 'status' says whether it is "
+                                   "on, where it listens and its link; 'renew' replaces the token in its links.")
+    p.add_argument("action", choices=["serve", "on", "off", "status", "renew"])
+    p.add_argument("--host", action="append", help="serve: an address to listen on (repeatable; default 0.0.0.0 "
+                                                   "and ::)")
+    p.add_argument("--port", type=int, help="serve: the TCP port (default 8737)")
+    p.add_argument("--language", type=_language_argument, help="serve: the page's language when the phone "
+                                                                "chooses none: fr, en or uk (default fr)")
+    p.set_defaults(func=cmd_phone)
     p = sub.add_parser("demo", help="replay a recorded game and print the standings",
                        description="Replay a recorded game shipped with Banquier and print the standings.")
     p.add_argument("--log", help="another table log to replay")

@@ -62,8 +62,8 @@ def fake_project(tmp_path):
             f'    echo "ERROR: no compiler"; exit 1\n'
             f'fi')
     _script(project / ".venv" / "bin" / "banquier", f'echo "banquier $*" >> {calls}')
-    tools = _bin_without_compiler(tmp_path / "bin", dict.fromkeys(("shellcheck", "systemd-analyze", "msgfmt", "Xvfb"),
-                                                                  "exit 0"))
+    tools = _bin_without_compiler(tmp_path / "bin", dict.fromkeys(("shellcheck", "systemd-analyze", "msgfmt", "Xvfb",
+                                                                   "chromium", "chromedriver"), "exit 0"))
     env = {"PATH": str(tools), "HOME": str(tmp_path / "home"), "PYTHON": sys.executable}
 
     def dev(*args: str, code: int = 0) -> tuple[list[str], str]:

@@ -222,7 +222,7 @@ def test_the_csv_words_are_the_history_screens(pg, scenes_by_language, language,
 # -------------------------------------------------------------------------- usage of each subcommand
 #: What each subcommand needs before an unknown option is the only thing wrong.
 NEEDS = {"replay": ["x.jsonl"], "export": ["g"], "audit": ["g"], "games": ["list"], "cards": ["list"],
-         "key": ["new"], "pin": ["set"]}
+         "key": ["new"], "pin": ["set"], "phone": ["status"]}
 
 
 def _subcommands() -> list[str]:
@@ -231,7 +231,7 @@ def _subcommands() -> list[str]:
 
 
 def test_the_table_names_every_subcommand():
-    assert set(_subcommands()) >= set(NEEDS) and len(_subcommands()) == 11
+    assert set(_subcommands()) >= set(NEEDS) and len(_subcommands()) == 12
 
 
 @pytest.mark.parametrize("command", [pytest.param(c, marks=[] if c == "games" else [pytest.mark.slow])

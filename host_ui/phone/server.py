@@ -1,0 +1,464 @@
+"""The phone page's server: a Starlette app under uvicorn, in a process of its own (``banquier phone serve``).
+
+Routes, all under the device's token (:mod:`host_ui.phone.access`), GET and HEAD only:
+
+- ``/t/TOKEN/``: the page (``page/index.html``); ``/t/TOKEN/app.js``, ``/t/TOKEN/style.css``: its assets, held in
+  memory from the package's data (no file is ever looked up from a request's path);
+- ``/t/TOKEN/state.json?lang=fr|en|uk``: the game's public state (:func:`host_ui.phone.state.localized`);
+- ``/t/TOKEN/events``: Server-Sent Events, one ``state`` message (its data: the state's version) on each change of
+  the game (a commit, an undo, a new game), within a second; a comment every 15 s keeps it open.
+
+Answers: a client outside the table's networks 403 (:func:`~host_ui.phone.access.allowed_client`, before anything
+else), a missing or wrong token 404 for every path and method, another method 405, another path 404.
+
+Bounds: request line and headers 8 KiB (h11; more is 400), at most :data:`MAX_CONNECTIONS` connections (a new one
+beyond closes the longest idle one, else is closed), a connection without a complete request for
+:data:`REQUEST_TIMEOUT` s is closed (slow clients), one that reads nothing of what it is sent for as long too, at most
+:data:`MAX_EVENT_CLIENTS` event streams (503 beyond). One shared watcher looks at the data folder's files
+(:func:`~host_ui.phone.state.game_signature`, 4 times a second) and reads the game again only when they changed;
+requests are answered from the state it read (the same bytes for everyone, with an ETag).
+
+:func:`serve` runs until SIGTERM or SIGINT: it listens only while the switch is on (looked at twice a second),
+publishes its links (:func:`~host_ui.phone.access.publish_links`) while it listens and removes them when it stops.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import json
+import logging
+import signal
+import socket
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from cards.editions import LANGUAGES
+from host_ui.phone import access
+from host_ui.phone.state import Public, current_game, game_signature, localized, read_public
+
+log = logging.getLogger("banquier.phone")
+
+#: The most connections held at once (20 phones use 2 to 6 each).
+MAX_CONNECTIONS = 96
+#: The most event streams at once.
+MAX_EVENT_CLIENTS = 40
+#: Seconds a connection may take to send a whole request (or stay idle between two), or leave what it is sent unread.
+REQUEST_TIMEOUT = 10.0
+#: The request line and headers, in bytes.
+MAX_HEAD_BYTES = 8192
+#: The most header fields in a request.
+MAX_HEADERS = 64
+#: Seconds between two looks at the data folder's files.
+WATCH_EVERY = 0.25
+#: Seconds between two looks at the switch.
+SWITCH_EVERY = 0.5
+#: Seconds between two comments on an idle event stream.
+KEEP_ALIVE = 15.0
+
+#: What every answer carries: nothing is loaded from elsewhere, the token never leaves in a Referer.
+SECURITY_HEADERS = {
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+}
+
+#: The page's files (package data of ``host_ui.phone.page``) and their media types.
+ASSETS = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+          "style.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
+
+
+def load_assets() -> dict[str, bytes]:
+    """The page's files, read once from the package."""
+    folder = resources.files("host_ui.phone") / "page"
+    return {name: (folder / name).read_bytes() for name in ASSETS}
+
+
+# -- the state, shared by every client ----------------------------------------------------------------------------
+@dataclass
+class Hub:
+    """The state every client is answered from. ``version`` grows by one at each change the watcher sees; ``docs``
+    holds the state's JSON bytes by language (made on first request, for this version)."""
+
+    data: Path
+    key_path: Path | None
+    display: str = "plain"
+    version: int = 0
+    public: Public = field(default_factory=Public)
+    docs: dict[str, bytes] = field(default_factory=dict)
+    clients: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    signature: tuple[Any, ...] | None = None
+    reads: int = 0
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def read(self) -> Public:
+        """Read the current game (in a worker thread: the event loop keeps serving meanwhile)."""
+        self.reads += 1
+        return read_public(current_game(self.data, self.key_path), self.key_path, self.display)
+
+    def publish(self, public: Public) -> None:
+        self.public, self.docs = public, {}
+        self.version += 1
+        event, self.changed = self.changed, asyncio.Event()
+        event.set()
+        self.ready.set()
+
+    def doc(self, language: str) -> bytes:
+        cached = self.docs.get(language)
+        if cached is None:
+            body = localized(self.public, language)
+            body["version"] = self.version
+            cached = self.docs[language] = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        return cached
+
+    async def watch(self) -> None:
+        """Look at the files 4 times a second; read the game again when they changed (and again 2 s after a read
+        that failed: a game being written, a damaged one)."""
+        failed_at = 0.0
+        while True:
+            signature = await asyncio.to_thread(game_signature, self.data)
+            if signature != self.signature or (failed_at and time.monotonic() - failed_at > 2):
+                try:
+                    public = await asyncio.to_thread(self.read)
+                except Exception as exc:  # a game the page cannot read: it says so, and tries again
+                    log.warning("phone page: cannot read the game (%s)", str(exc).splitlines()[0][:200] if str(exc)
+                                else type(exc).__name__)
+                    failed_at = time.monotonic()
+                    if self.version == 0:
+                        self.publish(Public())
+                else:
+                    failed_at = 0.0
+                    self.signature = signature
+                    if public.game != self.public.game or public.seq != self.public.seq or self.version == 0 \
+                            or public.state != self.public.state:
+                        self.publish(public)
+            await asyncio.sleep(WATCH_EVERY)
+
+
+# -- the app --------------------------------------------------------------------------------------------------
+def _plain(status: int, text: str, headers: dict[str, str] | None = None) -> Response:
+    return PlainTextResponse(text + "\n", status_code=status, headers={**SECURITY_HEADERS, **(headers or {})})
+
+
+class Guard:
+    """The ASGI middleware in front of everything: the client's network (403), then the token (404). No path of
+    the page is written with a percent sign: one (``%2e%2e``, ``%2f``) is not found."""
+
+    def __init__(self, app: ASGIApp, data: Path) -> None:
+        self.app, self.data = app, data
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":  # a websocket: nothing here speaks it
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        client = scope.get("client")
+        if not access.allowed_client(client[0] if client else None):
+            await _plain(403, "Forbidden: the page serves the table's network only.")(scope, receive, send)
+            return
+        head = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) + sum(
+            len(k) + len(v) + 4 for k, v in scope.get("headers", []))
+        if head > MAX_HEAD_BYTES or len(scope.get("headers", [])) > MAX_HEADERS:  # h11 bounds only a request in parts
+            await _plain(431, "Request Header Fields Too Large")(scope, receive, send)
+            return
+        parts = scope["path"].split("/", 3)
+        if (b"%" in scope.get("raw_path", b"%") or len(parts) < 4 or parts[0] != "" or parts[1] != "t"
+                or not access.token_matches(self.data, parts[2])):
+            await _plain(404, "Not Found")(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def make_app(hub: Hub, language: str = "fr", assets: dict[str, bytes] | None = None) -> Starlette:
+    """The page's ASGI app answering from ``hub``; ``language``: the state's when the request names none."""
+    files = assets if assets is not None else load_assets()
+
+    def asset(name: str) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            return Response(files[name], media_type=ASSETS[name], headers=SECURITY_HEADERS)
+        return endpoint
+
+    async def state(request: Request) -> Response:
+        if not hub.ready.is_set():  # just started: the first read of the game, not "no game"
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(hub.ready.wait(), 10)
+        lang = request.query_params.get("lang", language)
+        if lang not in LANGUAGES:
+            lang = language
+        tag = f'"{hub.version}-{lang}"'
+        headers = {**SECURITY_HEADERS, "etag": tag}
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers=headers)
+        body = hub.doc(lang)
+        return Response(body, media_type="application/json", headers=headers)
+
+    async def events(request: Request) -> Response:
+        headers = {**SECURITY_HEADERS, "x-accel-buffering": "no"}
+        if request.method == "HEAD":
+            return Response(media_type="text/event-stream", headers=headers)
+        if hub.clients >= MAX_EVENT_CLIENTS:
+            return _plain(503, "Too many pages open: try again later.", {"retry-after": "10"})
+
+        async def stream() -> AsyncIterator[str]:
+            hub.clients += 1
+            try:
+                yield "retry: 2000\n\n"
+                seen = -1
+                while True:
+                    if hub.version != seen:
+                        seen = hub.version
+                        yield f"event: state\ndata: {seen}\n\n"
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(hub.changed.wait(), KEEP_ALIVE)
+                        continue
+                    yield ": still here\n\n"
+            finally:
+                hub.clients -= 1
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    routes = [Route("/t/{token}/", asset("index.html"), methods=["GET"]),
+              Route("/t/{token}/state.json", state, methods=["GET"]),
+              Route("/t/{token}/events", events, methods=["GET"])]
+    routes += [Route(f"/t/{{token}}/{name}", asset(name), methods=["GET"]) for name in ASSETS if name != "index.html"]
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _plain(404, "Not Found")
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return _plain(405, "Method Not Allowed: the page only reads.", {"allow": "GET, HEAD"})
+
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})
+    app.router.redirect_slashes = False
+    return app
+
+
+def wrapped(hub: Hub, data: Path, language: str = "fr", assets: dict[str, bytes] | None = None) -> ASGIApp:
+    """:func:`make_app` behind :class:`Guard`."""
+    return Guard(make_app(hub, language, assets), data)
+
+
+# -- the connections ----------------------------------------------------------------------------------------------
+class GuardedH11(H11Protocol):
+    """uvicorn's h11 protocol with a bound on connections and on slow clients (see the module docstring)."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._since = time.monotonic()
+        self._seen: object = self.cycle
+        self._stuck = False
+        if len(self.connections) > MAX_CONNECTIONS and not self._evict_idle():
+            transport.abort()
+            return
+        self._timer = self.loop.call_later(REQUEST_TIMEOUT, self._check)
+
+    def _idle(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _evict_idle(self) -> bool:
+        idle = [c for c in self.connections if c is not self and isinstance(c, GuardedH11) and c._idle()]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda c: c._since)
+        oldest.transport.abort()
+        self.connections.discard(oldest)
+        return True
+
+    def _check(self) -> None:
+        if self.transport.is_closing():
+            return
+        if self._idle() and self.cycle is self._seen:  # no new request for a whole period: a slow or idle client
+            self.transport.abort()
+            return
+        if self.flow.write_paused:  # it reads nothing of what it is sent
+            if self._stuck:
+                self.transport.abort()
+                return
+            self._stuck = True
+        else:
+            self._stuck = False
+        self._seen = self.cycle
+        self._since = time.monotonic()
+        self._timer = self.loop.call_later(REQUEST_TIMEOUT, self._check)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        timer = getattr(self, "_timer", None)
+        if timer is not None:
+            timer.cancel()
+        super().connection_lost(exc)
+
+
+# -- serving ----------------------------------------------------------------------------------------------------
+def listening_sockets(hosts: Sequence[str], port: int) -> list[socket.socket]:
+    """Bound, listening sockets for ``hosts`` on ``port`` (an IPv6 one only for IPv6: ``::`` beside
+    ``0.0.0.0``). A host that cannot be bound because the system has no IPv6 is left out; another failure
+    raises OSError (the port is taken: EADDRINUSE)."""
+    out: list[socket.socket] = []
+    try:
+        for host in hosts:
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET
+            try:
+                sock = socket.socket(family, socket.SOCK_STREAM)
+            except OSError as exc:
+                if family == socket.AF_INET6 and exc.errno in (errno.EAFNOSUPPORT, errno.EPROTONOSUPPORT):
+                    continue
+                raise
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind((host, port))
+                sock.listen(64)
+                sock.setblocking(False)
+            except OSError as exc:
+                sock.close()
+                if family == socket.AF_INET6 and exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+                    continue
+                raise
+            out.append(sock)
+    except BaseException:
+        for sock in out:
+            sock.close()
+        raise
+    return out
+
+
+def _primary_ipv4() -> str | None:
+    """The address this machine would reach the local network from (no packet is sent), or None."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.254.254.254", 9))
+        address: str = probe.getsockname()[0]
+        return address
+    return None
+
+
+def page_links(hosts: Sequence[str], port: int, tok: str, primary: Callable[[], str | None] = _primary_ipv4
+               ) -> list[str]:
+    """The links the page is reached at, best first: the machine's private IPv4 address (when it listens on all of
+    them and the address is on the table's network), the addresses it was given, then ``localhost`` (loopback)."""
+    addresses: list[str] = []
+    if any(h in ("0.0.0.0", "::", "") for h in hosts):
+        found = primary()
+        if found and access.allowed_client(found) and not found.startswith("127."):
+            addresses.append(found)
+    addresses += [h for h in hosts if h not in ("0.0.0.0", "::", "") and access.allowed_client(h)]
+    if any(h in ("0.0.0.0", "::", "") or h.startswith("127.") or h == "::1" for h in hosts):
+        addresses.append("localhost")
+    seen: list[str] = []
+    for a in addresses:
+        if a not in seen:
+            seen.append(a)
+    return [access.page_url(a, port, tok) for a in seen]
+
+
+def uvicorn_config(app: ASGIApp) -> Any:
+    import uvicorn
+    return uvicorn.Config(app, http=GuardedH11, lifespan="off", ws="none", interface="asgi3", access_log=False,
+                          log_level="warning", server_header=False, date_header=True, timeout_keep_alive=5,
+                          timeout_graceful_shutdown=1, h11_max_incomplete_event_size=MAX_HEAD_BYTES, backlog=64,
+                          proxy_headers=False)
+
+
+class _Server:
+    """A uvicorn server that leaves the signals to :func:`serve`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        import uvicorn
+
+        class Quiet(uvicorn.Server):
+            @contextlib.contextmanager
+            def capture_signals(self) -> Iterator[None]:
+                yield
+        self.server = Quiet(uvicorn_config(app))
+
+    async def run(self, sockets: list[socket.socket]) -> None:
+        await self.server.serve(sockets=sockets)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+
+
+async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], port: int, language: str,
+                      display: str = "plain", runtime: Path | None = None,
+                      stop: asyncio.Event | None = None, say: Callable[[str], None] = print) -> int:
+    """What ``banquier phone serve`` does (see the module docstring); returns the exit code (0 after SIGTERM)."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    folder = runtime if runtime is not None else access.runtime_folder()
+    hub = Hub(data, key_path, display)
+    app = wrapped(hub, data, language)
+    refused_at: str | None = None
+
+    async def pause(seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), seconds)
+
+    try:
+        while not stop.is_set():
+            if not access.is_on(data):
+                await pause(SWITCH_EVERY)
+                continue
+            try:
+                sockets = listening_sockets(hosts, port)
+            except OSError as exc:
+                line = f"cannot listen on port {port}: {exc.strerror or exc}; trying again every 5 s."
+                if line != refused_at:
+                    say(f"banquier: {line}")
+                    refused_at = line
+                await pause(5)
+                continue
+            refused_at = None
+            watcher = asyncio.create_task(hub.watch())
+            server = _Server(app)
+            task = asyncio.create_task(server.run(sockets))
+            tok = access.read_token(data)
+            links = page_links(hosts, port, tok) if tok else []
+            try:
+                access.publish_links(folder, links)
+            except OSError as exc:
+                say(f"banquier: cannot publish the page's links in {folder}: {exc.strerror or exc}.")
+            say(f"phone page: listening on port {port}" + (f": {links[0]}" if links else " (no token yet)"))
+            while not stop.is_set() and not task.done() and access.is_on(data):
+                await pause(SWITCH_EVERY)
+            with contextlib.suppress(OSError):  # first: the terminal stops showing a link that will not answer
+                (folder / access.LINKS_FILE).unlink(missing_ok=True)
+            server.stop()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 5)
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await watcher
+            for sock in sockets:
+                sock.close()
+            say("phone page: stopped listening" + ("" if stop.is_set() else " (switched off)"))
+    finally:
+        with contextlib.suppress(OSError):
+            (folder / access.LINKS_FILE).unlink(missing_ok=True)
+    return 0
+
+
+def serve(data: Path, key_path: Path | None, hosts: Sequence[str], port: int, language: str,
+          display: str = "plain") -> int:
+    """Run :func:`serve_async` until SIGTERM or SIGINT; returns the exit code."""
+    def say(line: str) -> None:
+        print(line, flush=True)
+    return asyncio.run(serve_async(data, key_path, hosts, port, language, display, say=say))
