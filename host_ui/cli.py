@@ -495,31 +495,41 @@ def cmd_phone(args: argparse.Namespace) -> int:
             return _fail(f"the phone page needs {exc.name or 'starlette and uvicorn'} (pip install "
                          f"starlette uvicorn).", EXIT_FILE)
         config = load_config()
-        return serve(data, config.storage.key_file, args.host or ["0.0.0.0", "::"],
-                     args.port if args.port is not None else access.DEFAULT_PORT,
-                     args.language or "fr", config.game.amount_display)
+        # The options win; else the configuration's [phone] (the unit runs `phone serve` with none).
+        return serve(data, config.storage.key_file, args.host or list(config.phone.listen),
+                     args.port if args.port is not None else config.phone.port,
+                     args.language or config.phone_language, config.game.amount_display)
+    port = load_config().phone.port
+
+    def link(tok: str) -> str:
+        """The link with the token ``tok``: the running page's first published address (the one the terminal's
+        QR code shows), else localhost on the configured port."""
+        published = access.read_links(access.runtime_folder())
+        if published:
+            return published[0].split("/t/", 1)[0] + f"/t/{tok}/"
+        return access.page_url("localhost", port, tok)
     try:
         if args.action == "on":
             tok = access.token(data)
             access.set_on(data, True)
-            print(f"phone page: on (link: {access.page_url('localhost', access.DEFAULT_PORT, tok)})")
+            print(f"phone page: on (link: {link(tok)})")
         elif args.action == "off":
             access.set_on(data, False)
             print("phone page: off")
         elif args.action == "renew":
             tok = access.renew_token(data)
             print(f"phone page: new token; the links shown before no longer work "
-                  f"(link: {access.page_url('localhost', access.DEFAULT_PORT, tok)})")
+                  f"(link: {link(tok)})")
         else:
             print(f"phone page: {'on' if access.is_on(data) else 'off'}")
             links = access.read_links(access.runtime_folder())
             if links:
-                for link in links:
-                    print(f"listening: {link}")
+                for address in links:
+                    print(f"listening: {address}")
             else:
                 print("listening: no (`banquier phone serve` is not running, or the page is off)")
             found = access.read_token(data)
-            print(f"link: {access.page_url('localhost', access.DEFAULT_PORT, found)}" if found
+            print(f"link: {link(found)}" if found
                   else "link: none yet (`banquier phone on` or `banquier phone renew` makes the token)")
     except OSError as exc:
         return _fail(f"cannot write in the data folder {data}: {exc.strerror or exc}; nothing was changed.",
@@ -651,11 +661,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "'on' and 'off' switch it (kept in the data folder); 'status' says whether it is "
                                    "on, where it listens and its link; 'renew' replaces the token in its links.")
     p.add_argument("action", choices=["serve", "on", "off", "status", "renew"])
-    p.add_argument("--host", action="append", help="serve: an address to listen on (repeatable; default 0.0.0.0 "
-                                                   "and ::)")
-    p.add_argument("--port", type=int, help="serve: the TCP port (default 8737)")
+    p.add_argument("--host", action="append", help="serve: an address to listen on (repeatable; default: [phone] "
+                                                   "listen, 0.0.0.0 and ::)")
+    p.add_argument("--port", type=int, help="serve: the TCP port (default: [phone] port, 8737)")
     p.add_argument("--language", type=_language_argument, help="serve: the page's language when the phone "
-                                                                "chooses none: fr, en or uk (default fr)")
+                                                                "chooses none: fr, en or uk (default: [phone] "
+                                                                "language, else the terminal's)")
     p.set_defaults(func=cmd_phone)
     p = sub.add_parser("demo", help="replay a recorded game and print the standings",
                        description="Replay a recorded game shipped with Banquier and print the standings.")

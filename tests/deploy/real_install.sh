@@ -575,7 +575,7 @@ expect "$WORK/sandbox-phone.log" "phone-probe data: EROFS" "the page's unit cann
 expect "$WORK/sandbox-phone.log" "phone-probe links: published in /run/banquier-phone" "it publishes its links in its runtime folder"
 expect "$WORK/sandbox-phone.log" "phone-probe loopback: connected" "its unit has loopback"
 expect "$WORK/sandbox-phone.log" "phone-probe internet: refused" "and no internet (IPAddressDeny=any)"
-expect "$WORK/sandbox-phone.log" "MemoryMax=67108864" "MemoryMax=64M"
+expect "$WORK/sandbox-phone.log" "MemoryMax=100663296" "MemoryMax=96M"
 expect "$WORK/sandbox-phone.log" "ActiveState=active" "the probe still ran when the terminal read its links"
 expect "$WORK/sandbox-phone.log" "links-probe: /run/banquier-phone ['http://127.0.0.1:8737/t/PPPPPPPPPPPPPPPPPPPPPP/']" \
     "the terminal's unit reads the page's links from inside its sandbox"

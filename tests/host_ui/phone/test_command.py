@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from host_ui.phone import access
@@ -28,7 +29,7 @@ def test_on_off_status_renew(tmp_path):
     access.publish_links(tmp_path / "rt", [f"http://192.168.1.9:8737/t/{tok}/"])
     out = banquier("status", runtime=tmp_path / "rt")
     assert out.stdout.splitlines() == ["phone page: on", f"listening: http://192.168.1.9:8737/t/{tok}/",
-                                       f"link: http://localhost:8737/t/{tok}/"]
+                                       f"link: http://192.168.1.9:8737/t/{tok}/"]  # the running page's address
     out = banquier("renew")
     new = access.read_token(data)
     assert out.returncode == 0 and new != tok and f"/t/{new}/" in out.stdout
@@ -59,3 +60,35 @@ def test_an_unwritable_data_folder_is_one_line_and_exit_3(tmp_path):
                              env=clean_env({"BANQUIER_DATA_DIR": str(folder)}), capture_output=True, text=True,
                              timeout=60)
     assert out.returncode == 3 and len(out.stderr.splitlines()) == 1 and "nothing was changed" in out.stderr
+
+
+def test_serve_without_options_takes_the_configurations_phone_section(table, tmp_path):
+    """The unit runs `banquier phone serve` with no option: the address, the port and the language come from
+    `[phone]` (listen, port, language); `status` and `on` name that port when nothing is published."""
+    import json
+    import urllib.request
+
+    from tests.host_ui.phone.conftest import free_port, wait_listening
+    port = free_port()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[phone]\nport = {port}\nlisten = ["127.0.0.1"]\nlanguage = "uk"\n')
+    runtime = tmp_path / "rt"
+    env = clean_env({"BANQUIER_PHONE_RUNTIME": str(runtime), "BANQUIER_CONFIG": str(config)})
+    unpublished = subprocess.run([sys.executable, "-m", "host_ui", "phone", "status"], capture_output=True, text=True,
+                                 timeout=60, env=clean_env({"BANQUIER_PHONE_RUNTIME": str(tmp_path / "none"),
+                                                            "BANQUIER_CONFIG": str(config)}))
+    assert f"link: http://localhost:{port}/t/{table.token}/" in unpublished.stdout
+    process = subprocess.Popen([sys.executable, "-m", "host_ui", "phone", "serve"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_listening(port)
+        deadline = time.monotonic() + 10
+        while not access.read_links(runtime) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert any(f":{port}/t/{table.token}/" in link for link in access.read_links(runtime))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{table.token}/state.json") as answer:
+            state = json.load(answer)
+        assert state["language"] == "uk", sorted(state)
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
