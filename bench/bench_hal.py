@@ -36,9 +36,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench.measure import TimingBeeper, cpu, filesystem_of, percentile
-from bench.report import Row, emit
+from measure import TimingBeeper, cpu, filesystem_of, percentile  # (this folder, as for every bench script)
+from report import Row, emit
+
 from hal.interfaces import CardPresented, HalEvent
 from hal.mfrc522_reader import Mfrc522Reader
 from hal.poller import ReaderThread

@@ -23,9 +23,12 @@ For games of 100, 1 000, 10 000 and 50 000 operations:
 
 The games are built once (synthetic play through ``Game``: GO salaries, rents, transfers, houses built and
 sold, mortgages and their lifting, undos, the play clock's entries of a time-limited game; the game is ended
-by its last operation) and kept under the data folder (default ``out/bench`` of the checkout: the project's
-disk, never the system's temp dir; ignored by git and left out of the install); building is not timed. Each
-game is opened to play and closed once before the timing, as the terminal does. Every timed figure is the
+by its last operation) afresh on every run, in a folder of the run under the data folder (default ``out/bench``
+of the checkout: the project's disk, never the system's temp dir; ignored by git and left out of the install),
+removed at the end (``--keep-games``: kept between runs instead, for development; rebuilt when ``GENERATOR``
+changes); building is not timed. Each round's screens are drawn on a fresh copy of the built game, never
+opened since its last clean close and out of the page cache (``posix_fadvise``): the first draw the table
+sees after a restart, not a file the benchmark has opened before. Every timed figure is the
 min / median / max of ``--rounds`` rounds, the lengths interleaved in each round so a busy moment of the
 machine weighs on every length alike. Figures print through ``bench/report.py``.
 """
@@ -39,6 +42,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -163,12 +167,19 @@ def abandon(game: Any) -> None:
 
 
 def copy_game(path: Path, to: Path) -> Path:
-    """A copy of a game file with its WAL (one left by an unclean stop), under a new name."""
+    """A copy of a game file with its WAL (one left by an unclean stop), under a new name, flushed and dropped
+    from the page cache (its first read comes from the disk, as after a restart)."""
     for suffix in ("-wal", "-shm"):
         Path(str(to) + suffix).unlink(missing_ok=True)
     for suffix in ("", "-wal"):
         if Path(str(path) + suffix).exists():
             shutil.copyfile(str(path) + suffix, str(to) + suffix)
+            fd = os.open(str(to) + suffix, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
     return to
 
 
@@ -362,11 +373,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--export-rounds", type=int, default=3, help="rounds of the export figures")
     parser.add_argument("--dir", default=str(ROOT / "out" / "bench"), help="where the games are kept")
     parser.add_argument("--skip-export", action="store_true")
+    parser.add_argument("--keep-games", action="store_true",
+                        help="keep the built games between runs (development; the default builds them afresh)")
     args = parser.parse_args(argv)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    folder = Path(args.dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    top = Path(args.dir)
+    top.mkdir(parents=True, exist_ok=True)
+    if args.keep_games:
+        return measure(args, top)
+    folder = Path(tempfile.mkdtemp(prefix="screens-run-", dir=top))
+    try:
+        return measure(args, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, folder: Path) -> int:
+    """Every figure, on the games built (or kept) in ``folder``."""
     key_path = key_of(folder)
     key = key_path.read_bytes()
     lengths = [int(x) for x in args.lengths.split(",") if x.strip()]
@@ -376,21 +400,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = f"data {filesystem_of(folder)}; load {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}"
     print(f"bench_screens: {where}; {args.rounds} rounds, lengths interleaved")
 
-    for n in lengths:  # opened to play and closed once, as the terminal does (the file's index and summary)
-        Screens(games[n], key, folder).close()
-    # in-process: each round opens every game once, interleaved
+    # in-process: each round opens a fresh copy of every game once, interleaved (never opened since it was built)
     kinds = ("history", "scroll", "chart", "chart_unclean", "chart_cold")
     figures: dict[str, dict[int, list[tuple[float, float]]]] = {k: {n: [] for n in lengths} for k in kinds}
     for _ in range(args.rounds):
         for n in lengths:
-            screens = Screens(games[n], key, folder)
+            fresh = copy_game(games[n], folder / f"fresh-{n}.db")
             try:
-                figures["chart"][n].append(timed(screens.chart_first_draw))
-                figures["chart_cold"][n].append(timed(screens.chart_without_summary))
-                figures["history"][n].append(timed(screens.history_first_page))
-                figures["scroll"][n].append(timed(screens.history_scroll))
+                screens = Screens(fresh, key, folder)
+                try:
+                    figures["chart"][n].append(timed(screens.chart_first_draw))
+                    figures["chart_cold"][n].append(timed(screens.chart_without_summary))
+                    figures["history"][n].append(timed(screens.history_first_page))
+                    figures["scroll"][n].append(timed(screens.history_scroll))
+                finally:
+                    screens.close()
             finally:
-                screens.close()
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(fresh) + suffix).unlink(missing_ok=True)
             scratch = copy_game(ticked[n], folder / f"scratch-{n}.db")  # each round: just after the stop
             try:
                 screens = Screens(scratch, key, folder)
@@ -410,7 +437,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             walls = [w for w, _ in figures[kind][n]]
             cpus = [c for _, c in figures[kind][n]]
             med = statistics.median(walls)
-            note = f"wall min/med/max {spread(walls)}; cpu {spread(cpus)}; 800x480; {where}"
+            note = (f"wall min/med/max {spread(walls)}; cpu {spread(cpus)}; 800x480; each round on a fresh copy of "
+                    f"a game built this run (never opened since its clean close, out of the page cache); {where}")
             if kind == "chart_cold":  # an old file's first draw: for information, the ticks then catch it up
                 emit(Row(BENCH, f"{names[kind]}, {n} ops", f"{med:.1f} ms (cpu {statistics.median(cpus):.1f})",
                          "", None, None, f"for information: a file from before the summary (or after a copy "
