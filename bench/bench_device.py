@@ -51,6 +51,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -58,6 +59,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from measure import percentile  # noqa: E402  (this folder, as for every bench script)
 from report import Row, emit  # noqa: E402
+
+if TYPE_CHECKING:
+    from host_ui.device import PartReader
 
 BENCH = "device"
 CARDS = {"none": (0.0, 0.0), "good": (2.0, 20.0), "ordinary": (5.0, 60.0)}
@@ -156,15 +160,19 @@ def child(args: argparse.Namespace) -> int:
             game.pass_go(("Ann", "Bob")[i % 2])
     game.close()
     found = resume_at_startup(data, key, backups=backups)
+    assert found.game is not None, found.problem
     game = found.game
-    assert game is not None, found.problem
+
+    def last_seq() -> int:
+        last = game.ledger.last_entry()
+        return last[0] if last else 0
     config = Config()
     registry = CardRegistry(None, {ANN: PlayerCard(1), BOB: PlayerCard(2), DEED_37: DeedCard(37),
                                    DEED_39: DeedCard(39)})
     clocks = Clocks()
     # (perf_counter, cpu, syncs, waited, loop cpu, reader cpu, (process flushes, their ns, the loop's ns)) at each
     # first tone
-    tones: list[tuple] = []
+    tones: list[tuple[Any, ...]] = []
     tone = threading.Event()
 
     asked: list[int] = []  # the loop thread's fsyncs when each beep was asked for (on that thread)
@@ -205,10 +213,12 @@ def child(args: argparse.Namespace) -> int:
 
         terminal.present = timed_present  # type: ignore[method-assign]
         output, _ = _open_output(config, headless=True)
-        app = _make_app(config, terminal, NoticeOutput(output, list), reader)
+        # the simulated reader straight (banquier run wraps its reader in a PartReader, which only starts it again
+        # after a fault): the loop uses only what the two share
+        app = _make_app(config, terminal, NoticeOutput(output, list), cast("PartReader", reader))
         keeper = BackupKeeper(backups, config.storage.backup_every, config.storage.backups_kept)
         audit = game.ledger.guard
-        taps: list[dict] = []
+        taps: list[dict[str, Any]] = []
         done = threading.Event()
         failure: list[str] = []
 
@@ -224,7 +234,7 @@ def child(args: argparse.Namespace) -> int:
                 os.fdatasync(f.fileno())
             return (time.perf_counter() - start) * 1000
 
-        def put_down(uid: str) -> dict:
+        def put_down(uid: str) -> dict[str, Any]:
             tone.clear()
             before = len(tones)
             del marks[:]
@@ -288,7 +298,7 @@ def child(args: argparse.Namespace) -> int:
                 done.set()
 
         seen = -1
-        first_seq = game.ledger.last_entry()[0]
+        first_seq = last_seq()
 
         def until() -> bool:
             nonlocal seen
@@ -304,8 +314,8 @@ def child(args: argparse.Namespace) -> int:
 
         try:
             app.run(until=until)
-            if not failure and game.ledger.last_entry()[0] - first_seq != len(taps):
-                failure.append(f"{len(taps)} success tones, {game.ledger.last_entry()[0] - first_seq} entries written")
+            if not failure and last_seq() - first_seq != len(taps):
+                failure.append(f"{len(taps)} success tones, {last_seq() - first_seq} entries written")
         finally:
             terminal.game.close() if terminal.game is not None else None
             output.close()
@@ -318,7 +328,7 @@ def child(args: argparse.Namespace) -> int:
 
 
 # -- the parent: every card, then the table --------------------------------------------------------------------
-def run(shim: Path, card: str, folder: Path, rents: int, ops: int) -> list[dict]:
+def run(shim: Path, card: str, folder: Path, rents: int, ops: int) -> list[dict[str, Any]]:
     median, p99 = CARDS[card]
     env = {**os.environ, "LD_PRELOAD": str(shim), "BANQUIER_FSYNC_MEDIAN_MS": str(median),
            "BANQUIER_FSYNC_P99_MS": str(p99), "PYTHONPATH": str(ROOT)}
@@ -327,11 +337,11 @@ def run(shim: Path, card: str, folder: Path, rents: int, ops: int) -> list[dict]
                           env=env, capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0:
         raise RuntimeError(f"the {card} card's run failed: {done.stderr.strip()[-2000:]}")
-    taps: list[dict] = json.loads(done.stdout.strip().splitlines()[-1])
+    taps: list[dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])
     return taps
 
 
-def report(card: str, taps: list[dict], ops: int, loads: str) -> None:
+def report(card: str, taps: list[dict[str, Any]], ops: int, loads: str) -> None:
     """The rows of one card's run."""
     median, p99_card = CARDS[card]
     what = "PC disk" if card == "none" else f"{card} card"

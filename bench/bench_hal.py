@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -109,7 +110,9 @@ def entry_latencies(chip: FakeMFRC522, idle: float | None, trials: int, rng: ran
                 # it left (a hand putting the next card down), still within its removal debounce
                 t0 = time.perf_counter() + (rng.uniform(0.0, 0.06) if into_empty or i == 0 else rng.uniform(0.1, 0.4))
                 card = chip.enter_at(FakeCard(uid), t0)
-                seen = loop.wait_for(lambda e, uid=uid: isinstance(e, CardPresented) and e.uid == uid)
+                def this_card(e: HalEvent, uid: str = uid) -> bool:
+                    return isinstance(e, CardPresented) and e.uid == uid
+                seen = loop.wait_for(this_card)
                 results.append(seen - t0)
                 time.sleep(rng.uniform(0.02, 0.08))  # the card rests a moment
                 chip.leave(card)
@@ -213,7 +216,9 @@ def full_path(chip: FakeMFRC522, idle: float | None, trials: int, rng: random.Ra
                                    "DD000025": DeedCard(37), "DD000027": DeedCard(39)})
     beeper = TimingBeeper()
     terminal = Terminal(game, registry, beeper, lambda: clock[0], TerminalSettings())
-    latencies, handling, commit_cpu = [], [], []
+    latencies: list[float] = []
+    handling: list[float] = []
+    commit_cpu: list[float] = []
     with reader_on(chip, idle) as reader:
         loop = Loop(reader)
         try:
@@ -290,7 +295,7 @@ def main() -> None:
         python_ms, python_in_chip = python_per_poll(2000)
         with reader_on(chip, None) as reader:
             reader.poll()
-            package = reader.chip
+            package: Any = reader.chip  # the mfrc522 package's object: its own request, which the Protocol leaves out
             assert package is not None
             ours = statistics.median(transfers(chip, reader.empty_poll) for _ in range(20))
             theirs = statistics.median(

@@ -69,7 +69,7 @@ from terminal.bank.tablelog import read_table_log  # noqa: E402
 from terminal.errors import GameError  # noqa: E402
 
 LONG_LOG = ROOT / "terminal" / "examples" / "recorded" / "long-us-greedy-4p-200.jsonl"
-LENGTHS = (100, 1_000, 10_000, 50_000)
+LENGTHS: tuple[int, ...] = (100, 1_000, 10_000, 50_000)
 SHM = Path("/dev/shm")
 TAP_P99_S = 0.050  # issue 14: a tap's p99, to the beep
 BENCH = "ledger"
@@ -176,6 +176,12 @@ def play(game: Game, ops: list[dict[str, Any]], count: int, start: int = 0) -> i
     return i
 
 
+def entry_seq(game: Game) -> int:
+    """The journal's last sequence number (0 when empty)."""
+    last = game.ledger.last_entry()
+    return last[0] if last else 0
+
+
 def build(path: Path, key: bytes, length: int, backups: Callable[[Game, int], None] | None = None) -> Path:
     """A game of ``length`` operations at ``path`` with its mirror, closed cleanly. ``backups(game, seq)`` is
     called after each committed operation the batch lets be committed (every operation when given)."""
@@ -188,12 +194,12 @@ def build(path: Path, key: bytes, length: int, backups: Callable[[Game, int], No
         from host_ui.shell.backup import backup_due
         i, done, last = 0, 0, None
         while done < length:  # in batches up to each backup that is due, as the table would have written them
-            seq = game.ledger.last_entry()[0]
+            seq = entry_seq(game)
             step = max(1, min(length - done, (20 if last is None else max(20, last)) - (seq - (last or 0))))
             with game.batch():
                 i = play(game, ops, step, i)
             done += step
-            seq = game.ledger.last_entry()[0]
+            seq = entry_seq(game)
             if backup_due(seq, last, 20):
                 backups(game, seq)
                 last = seq
@@ -500,7 +506,7 @@ def bench_backups(tmp: Path, key: bytes, rounds: int) -> dict[int, Path]:
         for n in LENGTHS:
             folder = tmp / f"e-{n}-{r}"
             folder.mkdir()
-            total = [0.0, 0]
+            total: list[float] = [0.0, 0]
 
             def backup(game: Game, seq: int, folder: Path = folder, total: list[Any] = total) -> None:
                 t = time.perf_counter()
@@ -509,7 +515,7 @@ def bench_backups(tmp: Path, key: bytes, rounds: int) -> dict[int, Path]:
                 total[1] += 1
             path = build(folder / "g.db", key, n, backup)
             spent[n].append(total[0] / n)
-            copies[n] = total[1]
+            copies[n] = int(total[1])
             if r == 0:
                 games[n] = path
             else:
@@ -555,7 +561,7 @@ def bench_backups(tmp: Path, key: bytes, rounds: int) -> dict[int, Path]:
 
 # -- (f) taps while a backup or the audit runs ------------------------------------------------------------------
 def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps: int = 100) -> None:
-    from cards.registry import CardRegistry, DeedCard, PlayerCard
+    from cards.registry import CardRegistry, DeedCard, PlayerCard, Role
     from hal.interfaces import CardPresented
     from host_ui.shell.backup import BackupWorker, rotate_backup
     from terminal.bank.audit import BackgroundAudit
@@ -573,7 +579,7 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
     a, b = players[0], players[1]
     deed_a = min(s for s, p in owner.items() if p == a)
     deed_b = min(s for s, p in owner.items() if p == b)
-    cards = {f"AA00000{i + 1}": PlayerCard(i + 1) for i in range(len(players))}
+    cards: dict[str, Role] = {f"AA00000{i + 1}": PlayerCard(i + 1) for i in range(len(players))}
     cards.update({"DD0000AA": DeedCard(deed_a), "DD0000BB": DeedCard(deed_b)})
     registry = CardRegistry(None, cards)
     success: list[float] = []
@@ -655,7 +661,9 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
     cpu: dict[str, list[float]] = {k: [] for k in results}
     for _ in range(rounds):
         for label in results:
-            end = {"idle": lambda: (lambda: None), "backup": backups_running, "audit": audit_running}[label]()
+            starts: dict[str, Callable[[], Callable[[], None]]] = {
+                "idle": lambda: (lambda: None), "backup": backups_running, "audit": audit_running}
+            end = starts[label]()
             if label != "idle":
                 time.sleep(0.3)  # let it get going
             lat, per_tap = tap_round(taps)

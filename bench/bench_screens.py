@@ -289,7 +289,7 @@ def catch_up(path: Path, n: int, key: bytes, folder: Path, where: str) -> None:
              f"summary's index)"))
 
 
-def timed(action: Callable[[], None]) -> tuple[float, float]:
+def timed(action: Callable[[], object]) -> tuple[float, float]:
     """(wall ms, CPU ms) of one call."""
     c0, t0 = cpu(), time.perf_counter()
     action()
@@ -476,36 +476,37 @@ def measure(args: argparse.Namespace, folder: Path) -> int:
         for n in lengths:
             for r in results[n]:
                 r["write_s"], r["write_cpu"] = r["seconds"] - r["open_s"], r["cpu"] - r["open_cpu"]
-        med = {n: {k: statistics.median(r[k] for r in results[n]) for k in ("seconds", "write_s", "cpu", "write_cpu")}
+        meds = {n: {k: statistics.median(r[k] for r in results[n]) for k in ("seconds", "write_s", "cpu", "write_cpu")}
                for n in lengths}
         beyond: dict[str, dict[int, float]] = {k: {} for k in ("seconds", "write_s", "cpu", "write_cpu")}
         for n in lengths:
             if n != base:
                 for k in beyond:
-                    beyond[k][n] = (med[n][k] - med[base][k]) * 1e6 / (ops[n] - ops[base])
+                    beyond[k][n] = (meds[n][k] - meds[base][k]) * 1e6 / (ops[n] - ops[base])
             peak = max(r["peak_kib"] for r in results[n]) / 1024
             after_open = max(r["open_peak_kib"] for r in results[n]) / 1024
             total = [r["seconds"] * 1e3 for r in results[n]]
             write = [r["write_s"] * 1e3 for r in results[n]]
-            emit(Row(BENCH, f"export {fmt}, {n} ops", f"{med[n]['seconds']:.2f} s (cpu {med[n]['cpu']:.2f})",
+            emit(Row(BENCH, f"export {fmt}, {n} ops", f"{meds[n]['seconds']:.2f} s (cpu {meds[n]['cpu']:.2f})",
                      "", None, None,
                      f"command (audit included) min/med/max {spread(total)}; writing alone {spread(write)}, cpu "
-                     f"{med[n]['write_cpu'] * 1e3:.0f} ms; peak RSS {peak:.1f} MiB, {after_open:.1f} MiB once "
+                     f"{meds[n]['write_cpu'] * 1e3:.0f} ms; peak RSS {peak:.1f} MiB, {after_open:.1f} MiB once "
                      f"opened (the audit), so the writing added {peak - after_open:.1f} MiB"))
         big = max(lengths)
-        peaks = {n: child(EXPORT_CHILD, str(games[n]), str(key_path), fmt, str(out_dir / f"{n}.{fmt}"),
+        no_audit = {n: child(EXPORT_CHILD, str(games[n]), str(key_path), fmt, str(out_dir / f"{n}.{fmt}"),
                           "no-audit")["peak_kib"] / 1024 for n in (base, big)}
-        added = peaks[big] - peaks[base]
+        added = no_audit[big] - no_audit[base]
         emit(Row(BENCH, f"export {fmt} memory, {big} vs {base} ops", f"+{added:.1f} MiB", f"<= {STREAM_MIB:g} MiB",
                  added / STREAM_MIB, added <= STREAM_MIB, f"peak RSS of the command without its audit (opened "
-                 f"with check='none'): {peaks[big]:.1f} vs {peaks[base]:.1f} MiB; the audit's is in the rows above"))
+                 f"with check='none'): {no_audit[big]:.1f} vs {no_audit[base]:.1f} MiB; the audit's is in the rows "
+                 f"above"))
         small = next((n for n in sorted(lengths) if 10000 <= n < big), None)
         if small is not None:
-            for label, key, wall in (("command", "cpu", "seconds"), ("writing", "write_cpu", "write_s")):
-                ratio = beyond[key][big] / beyond[key][small]
+            for label, field, wall in (("command", "cpu", "seconds"), ("writing", "write_cpu", "write_s")):
+                ratio = beyond[field][big] / beyond[field][small]
                 emit(Row(BENCH, f"export {fmt} {label} cpu per op, {big // 1000}k/{small // 1000}k",
                          f"{ratio:.2f}x", f"<= {LINEAR:g}x", ratio, ratio <= LINEAR,
-                         f"{beyond[key][big]:.1f} / {beyond[key][small]:.1f} us cpu per op beyond the {base}-op "
+                         f"{beyond[field][big]:.1f} / {beyond[field][small]:.1f} us cpu per op beyond the {base}-op "
                          f"game's (its fixed cost), medians of {args.export_rounds}; wall "
                          f"{beyond[wall][big]:.1f} / {beyond[wall][small]:.1f} us; linear = 1"))
     return 0

@@ -202,7 +202,7 @@ def device_idle(window: bool, seconds: float, tmp: Path) -> tuple[float, float]:
         if self not in readers:
             readers.append(self)
         return scans(self)  # type: ignore[return-value]
-    app_module.TerminalApp.run = timed_run  # type: ignore[assignment]
+    app_module.TerminalApp.run = timed_run  # type: ignore[method-assign]
     Mfrc522Reader.poll = counted  # type: ignore[assignment,method-assign]
     try:
         with installed(gpio=gpio, spi=FakeSpiBus({(0, 0): chip})):
