@@ -121,8 +121,10 @@ def spread(values: list[float], scale: float = 1000, unit: str = "ms", digits: i
         f" {unit}"
 
 
-def judged(figure: str, measured: str, ratio: float, target: float, note: str, unit: str = "x") -> None:
-    emit(Row(BENCH, figure, measured, f"<= {target:g}{unit}", ratio, ratio <= target, note))
+def judged(figure: str, measured: str, ratio: float, target: float, note: str, unit: str = "x", *,
+           baseline: str = "", fails: str = "") -> None:
+    emit(Row(BENCH, figure, measured, f"<= {target:g}{unit}", ratio, ratio <= target, note, baseline=baseline,
+             fails=fails))
 
 
 def accepted_ops(log_path: Path, count: int | None = None) -> list[dict[str, Any]]:
@@ -290,7 +292,10 @@ def bench_throughput(tmp: Path, key: bytes, rounds: int) -> None:
                    f"median per commit / the bare loop's, interleaved commit by commit "
                    f"({statistics.median(bare_all) * 1000:.2f} ms); ours p99 {percentile(ours_all, 0.99) * 1000:.2f}"
                    f" ms, CPU {statistics.median(cpu_all) * 1000:.2f} ms; {count} ops x {rounds} rounds; "
-                   f"{filesystem_of(work)}; {load()}; fails when Game's work beside SQLite's grows")
+                   f"{filesystem_of(work)}; {load()}",
+                   baseline=f"the bare sqlite3 loop (the same rows, synchronous=FULL), interleaved commit by commit: "
+                            f"median {statistics.median(bare_all) * 1000:.2f} ms",
+                   fails="Game's work beside SQLite's grows (more statements or CPU per commit, a second flush)")
 
 
 # -- (b) opening after a clean stop ------------------------------------------------------------------------------
@@ -318,7 +323,9 @@ def bench_open(games: dict[int, Path], key: bytes, rounds: int, opens: int = 5) 
             continue
         judged(f"(b) Game.open, clean, {n} ops / 100 ops", spread(measured[n]), statistics.median(measured[n]) / base,
                1.5, f"100 ops: {spread(measured[LENGTHS[0]])}; medians of {opens} opens, {rounds} alternating "
-                    f"rounds; {load()}")
+                    f"rounds; {load()}",
+               baseline=f"Game.open of the 100-operation game, alternating: {spread(measured[LENGTHS[0]])}",
+               fails="opening after a clean stop reads or checks what grows with the game")
 
 
 # -- (c) replay ---------------------------------------------------------------------------------------------
@@ -446,11 +453,15 @@ def bench_resume(tmp: Path, games: dict[int, Path], key: bytes, rounds: int, bef
         c, u = statistics.median(c_m), statistics.median(u_m)
         judged(f"(d) resume {n} ops, unclean / clean", spread(u_m), u / c, 1.5,
                f"clean {spread(c_m)}; CPU unclean {spread(u_cpu)}, clean {spread(c_cpu)}; {len(image[1]) // 1024} "
-               f"KiB of WAL; medians of {opens}, {rounds} alternating rounds; {filesystem_of(tmp)}; {load()}")
+               f"KiB of WAL; medians of {opens}, {rounds} alternating rounds; {filesystem_of(tmp)}; {load()}",
+               baseline=f"the same game's resume after a clean stop, alternating: {spread(c_m)}",
+               fails="an unclean resume redoes work that grows with the game (rereads more than the WAL, checks all)")
         if b_m:
             b = statistics.median(b_m)
             judged(f"(d) resume {n} ops, clean now / before #11", spread(c_m), c / b, 1.5,
-                   f"before (b92a84e, own process): {spread(b_m)}; {load()}")
+                   f"before (b92a84e, own process): {spread(b_m)}; {load()}",
+                   baseline=f"the code before issue 11 (b92a84e), its own process, same games: {spread(b_m)}",
+                   fails="the clean resume is half as slow again as it was before issue 11")
 
 
 # -- (g) the first payment after a resume -----------------------------------------------------------------------
@@ -491,7 +502,9 @@ def bench_first_payment(tmp: Path, games: dict[int, Path], key: bytes, rounds: i
         row = Row(BENCH, f"(g) first payment after a resume, {n} ops", spread(paid),
                   "<= 0.1x" if n >= 10_000 else "", ratio, ratio <= 0.1 if n >= 10_000 else None,
                   f"/ what it waited for before issue 21 (open to the worker's SQLite check): {spread(checked)}; "
-                  f"{rounds} rounds; {filesystem_of(tmp)}; {load()}")
+                  f"{rounds} rounds; {filesystem_of(tmp)}; {load()}",
+                  baseline=f"the open to the worker's SQLite check, same resumes: {spread(checked)}",
+                  fails="the first payment waits for the background check again" if n >= 10_000 else "")
         emit(row)
 
 
@@ -656,7 +669,9 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
     emit(Row(BENCH, f"(f) the first tap after a resume ({LENGTHS[-1]} ops)", f"{first[0] * 1000:.2f} ms", "< 50 ms",
              first[0] / TAP_P99_S, first[0] < TAP_P99_S,
              f"ratio: / issue 14's tap target; one tap, right after Game.open (the first write's checks included); "
-             f"fails when the first write checks what grows with the game; {filesystem_of(tmp)}; {load()}"))
+             f"{filesystem_of(tmp)}; {load()}",
+             baseline="issue 14's tap target (50 ms); the taps with nothing else running are in the rows below",
+             fails="the first write checks what grows with the game"))
     results: dict[str, list[float]] = {"idle": [], "backup": [], "audit": []}
     cpu: dict[str, list[float]] = {k: [] for k in results}
     for _ in range(rounds):
@@ -681,7 +696,10 @@ def bench_taps_beside(tmp: Path, game_path: Path, key: bytes, rounds: int, taps:
                  f"{statistics.median(results['idle']) * 1000:.2f} ms; CPU/tap {spread(cpu[label])} vs "
                  f"{spread(cpu['idle'])}; {len(results[label])} taps, {rounds} rounds"
                  + (f"; {made[0]} backups made, one takes {in_loop * 1000:.0f} ms (what a tap would wait in the loop)"
-                    if label == "backup" else "") + f"; {filesystem_of(tmp)}; {load()}"))
+                    if label == "backup" else "") + f"; {filesystem_of(tmp)}; {load()}",
+                 baseline=f"the same taps with nothing else running, interleaved round by round: p99 "
+                          f"{idle * 1000:.2f} ms",
+                 fails=f"{what} holds the interpreter or the database long enough to delay a tap"))
 
 
 def main() -> int:
