@@ -138,7 +138,11 @@ def startup(repeats: int, driver: str, tmp: Path) -> None:
              f"min/median/max {min(walls) * 1000:.0f}/{wall * 1000:.0f}/{max(walls) * 1000:.0f} ms over {repeats} "
              f"processes, CPU {statistics.median(cpus) * 1000:.0f} ms median; from process start, {how}, "
              f"PYTHONDONTWRITEBYTECODE=1; bare pygame window in the same run {bare * 1000:.0f} ms "
-             f"(x{wall / bare:.1f}); load {os.getloadavg()[0]:.2f}"))
+             f"(x{wall / bare:.1f}); load {os.getloadavg()[0]:.2f}",
+             baseline=f"a bare pygame process opening the same window and drawing one frame, interleaved process by "
+                      f"process: {bare * 1000:.0f} ms",
+             fails="the simulator imports or builds more before its first frame (a second behind the bare window is "
+                   "the margin)"))
 
 
 def idle_baseline(seconds: float) -> tuple[float, float]:
