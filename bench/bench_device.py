@@ -30,8 +30,17 @@ F = 4 for a Pi 4, 10 for a Zero 2 W (the README's factors); the waits (the reade
 injected card latency) are not scaled. Not in: the SPI transfers of a real MFRC522 scan (bench/bench_hal.py), the
 display's own write of a frame (on a Pi's framebuffer: a copy), other processes on the Pi.
 
-Targets: x86 p99 < 50 ms (issue 14's, any disk); Zero 2 W with an ordinary card p99 < 100 ms; syncs per committing
-tap: exactly 1 (the WAL's commit; the mirror and the WAL's folding come after the beep).
+Where the time goes: each tap also records the disk's own time in the loop thread's flushes (the shim times the real
+call, its added latency apart), the time from the card to the loop, the terminal's handling up to the beep's request
+and from there to the tone, whether a backup was being made or the audit running, and the other threads' flushes.
+Before each rent the hand flushes a 512-byte write to the same disk (``fdatasync``, from its own thread): the disk's
+own flush at that moment, the baseline of the tap's flush. A row gives the p99 without the flush's disk time (the
+product's part on a shared disk) and the mean breakdown of the slowest 1 % of taps.
+
+Targets: x86 p99 < 50 ms (issue 14's, any disk; it fails when the disk's own flush has a tail of 30 ms or more, which
+the probe's p99 shows, or when the product slows: the row without the flush's disk time then fails too); Zero 2 W
+with an ordinary card p99 < 100 ms; syncs per committing tap: exactly 1 (the WAL's commit; the mirror and the WAL's
+folding come after the beep).
 
     .venv/bin/python bench/bench_device.py [--rents N] [--ops N] [--dir DIR] [--cards none,good,ordinary]
 """
