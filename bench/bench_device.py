@@ -409,6 +409,9 @@ def report(card: str, taps: list[dict[str, Any]], ops: int, loads: str) -> None:
              f"own included ({len(odd)} of {len(syncs)} taps with another count); on {late} taps the loop's next "
              f"flush (the mirror's, after the beep was asked for) came before the worker's first tone (the PC's load "
              f"kept the worker off the processors)",
+             baseline=f"the deed's tap, interleaved (nothing written): "
+                      f"{min(t['base']['syncs_to_ask'] or 0 for t in taps)}.."
+                      f"{max(t['base']['syncs_to_ask'] or 0 for t in taps)} per tap",
              fails="the mirror's flush, a checkpoint or another write's flush comes back between a tap and its beep"))
     for name, factor in FACTORS.items():
         def estimate(t: dict[str, float], factor: int = factor) -> float:
