@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -58,10 +59,10 @@ print(json.dumps({"messages": messages, "seconds": seconds, "cpu": cpu, "before_
 """
 
 
-def audit_once(path: Path, key: bytes) -> dict:
+def audit_once(path: Path, key: bytes) -> dict[str, Any]:
     done = subprocess.run(["nice", "-n", "0", sys.executable, "-c", CHILD, str(ROOT), str(path)],
                           input=key.hex() + "\n", capture_output=True, text=True, check=True)
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     full = [m for m in out["messages"] if m.get("stage") == "full"]
     if not full or not full[0].get("ok"):
         raise RuntimeError(f"the audit did not pass: {out['messages']}")
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             games[n] = build(folder / "g.db", key, n)
             print(f"  built {n} operations in {time.perf_counter() - t:.1f} s", flush=True)
-        runs: dict[int, list[dict]] = {n: [] for n in lengths}
+        runs: dict[int, list[dict[str, Any]]] = {n: [] for n in lengths}
         for _ in range(args.rounds):  # alternating: the same machine weather for every length
             for n in lengths:
                 runs[n].append(audit_once(games[n], key))

@@ -7,8 +7,10 @@
  *   BANQUIER_FSYNC_SEED       the seed of its random numbers (default 1)
  * Exported for the caller (ctypes.CDLL(None)): banquier_syncs() -> the calls so far; banquier_sync_ns() -> the
  * latency added so far, in nanoseconds; banquier_syncs_of(tid) -> the calls made by the thread ``tid`` (its Linux
- * thread id, Python's threading.get_native_id(); the first 256 threads that flush are counted apart).
- * Built by bench/syncs.py with the PC's C compiler: cc -shared -fPIC -O2 -o fsync_shim.so fsync_shim.c -ldl -lm
+ * thread id, Python's threading.get_native_id(); the first 256 threads that flush are counted apart);
+ * banquier_real_ns() and banquier_real_ns_of(tid) -> the time the real calls took (the disk's own part, latency
+ * added not included), in nanoseconds, of the process and of one thread.
+ * Built by bench/bench_device.py and tests/terminal/test_one_flush_per_tap.py with the PC's C compiler: cc -shared -fPIC -O2 -o fsync_shim.so fsync_shim.c -ldl -lm
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,6 +33,14 @@ static int (*real_fdatasync)(int);
 #define THREADS 256
 static long tids[THREADS];
 static long long tid_calls[THREADS];
+static long long tid_real_ns[THREADS];  /* the time the real calls took, per thread (the disk's own latency) */
+static long long real_ns;
+
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
 
 static double env_ms(const char *name, double fallback) {
     const char *v = getenv(name);
@@ -54,15 +64,16 @@ static double uniform(void) {  /* xorshift64*, in (0, 1) */
     return ((state * 2685821657736338717ULL >> 11) + 0.5) / 9007199254740992.0;
 }
 
-static void wait_like_a_card(void) {
+static void wait_like_a_card(long long took_ns) {
     double ms = 0.0;
     pthread_mutex_lock(&lock);
     if (!ready) setup();
     calls++;
+    real_ns += took_ns;
     {
         long tid = (long)syscall(SYS_gettid);
         for (int i = 0; i < THREADS; i++) {
-            if (tids[i] == tid || tids[i] == 0) { tids[i] = tid; tid_calls[i]++; break; }
+            if (tids[i] == tid || tids[i] == 0) { tids[i] = tid; tid_calls[i]++; tid_real_ns[i] += took_ns; break; }
         }
     }
     if (mu > -INFINITY) {
@@ -80,21 +91,31 @@ static void wait_like_a_card(void) {
 int fsync(int fd) {
     int rc;
     if (!ready) { pthread_mutex_lock(&lock); if (!ready) setup(); pthread_mutex_unlock(&lock); }
+    long long t0 = now_ns();
     rc = real_fsync(fd);
-    wait_like_a_card();
+    wait_like_a_card(now_ns() - t0);
     return rc;
 }
 
 int fdatasync(int fd) {
     int rc;
     if (!ready) { pthread_mutex_lock(&lock); if (!ready) setup(); pthread_mutex_unlock(&lock); }
+    long long t0 = now_ns();
     rc = real_fdatasync(fd);
-    wait_like_a_card();
+    wait_like_a_card(now_ns() - t0);
     return rc;
 }
 
 long long banquier_syncs(void) { return calls; }
 long long banquier_sync_ns(void) { return added_ns; }
+long long banquier_real_ns(void) { return real_ns; }
+long long banquier_real_ns_of(long tid) {
+    long long n = 0;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < THREADS && tids[i]; i++) if (tids[i] == tid) { n = tid_real_ns[i]; break; }
+    pthread_mutex_unlock(&lock);
+    return n;
+}
 long long banquier_syncs_of(long tid) {
     long long n = 0;
     pthread_mutex_lock(&lock);

@@ -4,7 +4,8 @@ and what would make it fail.
 Each ``bench/bench_*.py`` script builds :class:`Row` values and calls :func:`emit` for each: the row is printed
 at once (one line, so a long run shows progress) and, when the environment variable ``BANQUIER_BENCH_ROWS``
 names a file, appended to it as one JSON line. ``./dev.sh bench`` runs every script with that variable set and
-ends with :func:`main`, which prints all the rows as one table and the count of targets met.
+ends with :func:`main`, which prints all the rows as one table, the count of targets met, and the judged rows
+that lack a baseline or a failure condition (every judged row should state both).
 
 A row compares a figure with its target. ``ratio`` is measured / target-or-baseline as the script defines it
 (say which in ``note``); ``ok`` is None for a figure printed for information only (no target). Benchmarks print;
@@ -85,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     judged = [row for row in rows if row.ok is not None]
     met = sum(1 for row in judged if row.ok)
     print(f"\n{met} of {len(judged)} targets met ({len(rows) - len(judged)} figures without a target)")
+    bare = [f"{row.bench}: {row.figure}" for row in judged if not (row.baseline and row.fails)]
+    if bare:
+        print(f"{len(bare)} judged figures without a baseline or a failure condition: " + "; ".join(bare))
     return 0
 
 
