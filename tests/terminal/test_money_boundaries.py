@@ -389,3 +389,40 @@ def test_the_nearest_utility_card_on_a_street_is_refused(make_game):
     refused(game, lambda: game.pay_rent("Bob", 39, card="nearest_utility"), RuleViolation,
             code="rent_card_wrong_deed", params={"card": "nearest_utility", "square": 39, "deed": "Boardwalk",
                                                  "card_code": "part_nearest_utility"})
+
+
+# -- bankruptcy (RULES.md, Debts and bankruptcy) ---------------------------------------------------------------
+def test_a_bankrupts_debts_pass_and_the_others_debts_stay():
+    """Ann goes bankrupt to Bob, her oldest creditor: her later debt (to Dan) is cancelled, Bob's own debt to her
+    is cancelled, Cid's debt to her passes to Bob; debts between others (Cid to Dan), wherever they stand in the
+    list, stay as they were."""
+    from terminal.bank.bankruptcy import declare_bankruptcy
+    state = _state(Ann=0, Bob=0, Cid=0)
+    state.debts = (Debt("Ann", "Bob", 300), Debt("Bob", "Ann", 10), Debt("Cid", "Ann", 7), Debt("Cid", "Dan", 5),
+                   Debt("Ann", "Dan", 3))
+    tx = Tx(state, CLASSIC_CONFIG, CLASSIC)
+    declare_bankruptcy(tx, "Ann", [])
+    assert tx.s.debts == (Debt("Cid", "Bob", 7), Debt("Cid", "Dan", 5))
+    assert tx.s.bankrupt_list == ["Ann"]
+
+
+def test_lift_now_names_only_a_mortgaged_deed_passing_to_a_player():
+    """A creditor may lift at once a mortgaged deed received from a bankrupt (RULES.md, Mortgages): not a deed
+    that goes to the Bank, nor one that is not mortgaged."""
+    from terminal.bank.bankruptcy import declare_bankruptcy
+
+    def bankrupt(creditor: str, lift_now: list[int]) -> Tx:
+        state = _state(Bob=0)
+        state.owner.update({5: "Bob", 15: "Bob"})
+        state.mortgaged[5] = True
+        state.debts = (Debt("Bob", creditor, 5000),)
+        tx = Tx(state, CLASSIC_CONFIG, CLASSIC)
+        declare_bankruptcy(tx, "Bob", lift_now)
+        return tx
+
+    for creditor, square, deed in ((BANK, 5, "Reading Railroad"), ("Ann", 15, "Pennsylvania Railroad")):
+        with pytest.raises(RuleViolation) as info:
+            bankrupt(creditor, [square])
+        assert (info.value.code, info.value.params) == ("lift_now_not_received", {"square": square, "deed": deed})
+    tx = bankrupt("Ann", [5])  # Ann pays 10 % (10) and lifts it for its mortgage value (100)
+    assert (tx.s.owner[5], tx.s.owner[15], tx.s.mortgaged.get(5), tx.s.cash["Ann"]) == ("Ann", "Ann", None, 1390)
