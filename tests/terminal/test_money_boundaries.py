@@ -426,3 +426,67 @@ def test_lift_now_names_only_a_mortgaged_deed_passing_to_a_player():
         assert (info.value.code, info.value.params) == ("lift_now_not_received", {"square": square, "deed": deed})
     tx = bankrupt("Ann", [5])  # Ann pays 10 % (10) and lifts it for its mortgage value (100)
     assert (tx.s.owner[5], tx.s.owner[15], tx.s.mortgaged.get(5), tx.s.cash["Ann"]) == ("Ann", "Ann", None, 1390)
+
+
+# -- the engine's own computations -----------------------------------------------------------------------------
+def test_a_trades_cash_below_zero_is_refused_as_cash_in_a_trade(make_game):
+    game = make_game("us", ("Ann", "Bob"))
+    game.buy("Bob", 1)
+    refused(game, lambda: game.trade("Ann", "Bob", {"cash": -5}, {"squares": [1]}), InvalidAmount,
+            code="amount_not_positive", params={"amount": -5, "what": "cash in a trade"})
+
+
+def test_replaying_effects_backwards_gives_the_state_before():
+    """engine.replay_effects(inverse=True): the changes undone last first (a key changed twice in one entry comes
+    back to its first value), a level back to 0 and a mortgage lifted leave no key."""
+    from terminal.bank import engine
+    from terminal.bank.types import Change, Effects, Posting
+    before = _state()
+    before.owner[1] = "Ann"
+    effects = Effects(postings=[Posting("Ann", BANK, 150)],
+                      changes=[Change("level", 1, None, 1), Change("level", 1, 1, 2),
+                               Change("mortgaged", 3, None, True), Change("owner", 3, None, "Ann")])
+    after = engine.replay_effects(before, effects)
+    assert (after.level, after.mortgaged, after.owner, after.cash["Ann"]) == ({1: 2}, {3: True}, {1: "Ann", 3: "Ann"},
+                                                                              1350)
+    back = engine.replay_effects(after, effects, inverse=True)
+    assert (back.level, back.mortgaged, back.owner, back.cash) == ({}, {}, {1: "Ann"}, before.cash)
+    sold = engine.replay_effects(after, Effects(changes=[Change("level", 1, 2, 0),
+                                                         Change("mortgaged", 3, True, False)]))
+    assert (sold.level, sold.mortgaged) == ({}, {})
+
+
+def _time_limited(limit_s: int, **game: int) -> tuple[State, GameConfig]:
+    state = _state()
+    state.game.update(game)
+    return state, GameConfig(US, "time_limit", dict(US.rules), time_limit_s=limit_s)
+
+
+def test_a_time_limit_counts_from_no_play_time_at_all():
+    """docs/table-log.md, Time limit: a game with no play time recorded has played 0 s: a limit of 1 s is not up
+    before the first second, a limit of 0 s is."""
+    from terminal.bank import engine
+    assert not engine.time_is_up(*_time_limited(1))
+    assert engine.time_is_up(*_time_limited(0))
+    assert engine.time_is_up(*_time_limited(1, played_s=1))
+    assert not engine.time_is_up(*_time_limited(1, played_s=1, over=True))
+
+
+def test_undoing_the_end_lifts_the_limit_only_when_the_time_was_played():
+    """engine.undo_effects: undoing ``end_game`` or ``x_time_up`` once the time is played lifts the limit (the
+    banker then ends the game by hand); undoing an end before the time, or any other operation, does not."""
+    from terminal.bank import engine
+    from terminal.bank.types import Change, Effects
+    ended = Effects(changes=[Change("game", "over", None, True)])
+    lifted = Change("game", "lifted", None, True)
+
+    def undo(op: str, limit_s: int, **game: int) -> list:
+        state, config = _time_limited(limit_s, **game)
+        return engine.undo_effects(state, config, {"op": op}, ended).changes
+
+    assert undo("end_game", 1) == [Change("game", "over", True, None)]  # no play time: 0 s of the 1 s played
+    assert undo("end_game", 1, played_s=1)[-1] == lifted
+    assert undo("x_time_up", 60, played_s=61)[-1] == lifted
+    assert lifted not in undo("pass_go", 60, played_s=61)
+    classic = engine.undo_effects(_state(), CLASSIC_CONFIG, {"op": "end_game"}, ended).changes
+    assert lifted not in classic
