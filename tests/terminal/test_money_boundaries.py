@@ -454,6 +454,10 @@ def test_replaying_effects_backwards_gives_the_state_before():
     sold = engine.replay_effects(after, Effects(changes=[Change("level", 1, 2, 0),
                                                          Change("mortgaged", 3, True, False)]))
     assert (sold.level, sold.mortgaged) == ({}, {})
+    # a square's number given as text (a JSON object's key) is the square
+    as_text = [Change("owner", "5", None, "Bob"), Change("level", "5", None, 2), Change("mortgaged", "6", None, True)]
+    read = engine.replay_effects(before, Effects(changes=as_text))
+    assert (read.owner, read.level, read.mortgaged) == ({1: "Ann", 5: "Bob"}, {5: 2}, {6: True})
 
 
 def _time_limited(limit_s: int, **game: int) -> tuple[State, GameConfig]:
@@ -490,3 +494,37 @@ def test_undoing_the_end_lifts_the_limit_only_when_the_time_was_played():
     assert lifted not in undo("pass_go", 60, played_s=61)
     classic = engine.undo_effects(_state(), CLASSIC_CONFIG, {"op": "end_game"}, ended).changes
     assert lifted not in classic
+
+
+@pytest.mark.parametrize("flag", ["buy_or_raise", "land"])
+def test_where_a_move_to_any_property_card_applies_follows_the_landing_flag(flag):
+    """docs/RULES.md, The Ultimate Banking board: a "move to any property" card lands like a Location: an unowned
+    property, one's own below level 5, and another's only under ``location_landing = "land"``."""
+    config = GameConfig(ULTIMATE, "ultimate", {**ULTIMATE.rules, "location_landing": flag})
+    squares = [d.index for d in ultimate.properties(ULTIMATE)]
+    bobs = squares[5]
+    state = _ultimate_state({1: 5, 3: 4, bobs: 2}, {1: "Ann", 3: "Ann", bobs: "Bob"})
+    listed = ultimate.event_targets(state, config, "Ann", "move_to_property")["any_property"]
+    assert listed == [s for s in squares if s != 1 and (flag == "land" or s != bobs)]
+
+
+def test_a_rent_in_a_market_slump_says_why():
+    """During the payer's market slump the rent is at level 1, and its reason says so (``level_slump``)."""
+    config = GameConfig(ULTIMATE, "ultimate", dict(ULTIMATE.rules))
+    state = _ultimate_state({1: 4}, {1: "Ann"})
+    deed = ULTIMATE.squares[1]
+    assert ultimate.rent_at_level(state, config, "Ann", "Bob", deed) == Rent(deed.rents[3], "Ann", "level",
+                                                                               {"level": 4})
+    state.game["slump"] = {"Bob": 2}
+    assert ultimate.rent_at_level(state, config, "Ann", "Bob", deed) == Rent(deed.rents[0], "Ann", "level_slump",
+                                                                               {"level": 1})
+
+
+def test_the_board_plays_an_event_card_of_the_games_rules_version():
+    """Card 19 is a movement in the deck of rules version 1 and a "move to any property" from version 2: the board
+    reads the number in the game's deck."""
+    board = ultimate.BOARD
+    assert board.event_operation(ULTIMATE, 19, "Ann", 1).to_json() == {"op": "event_movement", "player": "Ann",
+                                                                         "card": 19}
+    assert board.event_operation(ULTIMATE, 19, "Ann", 2, square=6).to_json() == {
+        "op": "event_move_to_property", "player": "Ann", "square": 6, "card": 19}
