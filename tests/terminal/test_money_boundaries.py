@@ -528,3 +528,30 @@ def test_the_board_plays_an_event_card_of_the_games_rules_version():
                                                                          "card": 19}
     assert board.event_operation(ULTIMATE, 19, "Ann", 2, square=6).to_json() == {
         "op": "event_move_to_property", "player": "Ann", "square": 6, "card": 19}
+
+
+# -- refusals checked by their code and params (what the screen translates) ------------------------------------
+def test_refusals_of_the_engine_by_their_code(make_game):
+    from terminal.bank import engine
+    from terminal.errors import MalformedOperation
+    game = make_game("us", ("Ann", "Bob"))
+    game.buy("Ann", 1)
+    refused(game, lambda: game.trade("Ann", "Bob", {"squares": [1, 1]}, {"cash": 5}), RuleViolation,
+            code="trade_duplicate", params={})
+    refused(game, lambda: game.trade("Ann", "Bob", {"jail_cards": -1}, {"cash": 5}), RuleViolation,
+            code="trade_negative", params={})
+    refused(game, lambda: game.apply(parse_operation({"op": "x_play_time", "seconds": 5})), RuleViolation,
+            code="play_time_not_time_limit", params={"mode": "classic"})
+    with pytest.raises(MalformedOperation) as info:
+        engine.apply(_state(), CLASSIC_CONFIG, {"op": "undo"})
+    assert (info.value.code, info.value.params) == ("undo_not_here", {})
+
+
+def test_refusals_of_auctions_and_amounts_by_their_code(make_game):
+    game = make_game("us", ("Ann", "Bob"))
+    refused(game, lambda: game.start_building_auction("castle"), RuleViolation,
+            code="auction_bad_building", params={"building": "castle"})
+    from terminal.bank.money import check_amount
+    with pytest.raises(InvalidAmount) as info:
+        check_amount(1.5, US, what="bid")
+    assert (info.value.code, info.value.params) == ("amount_not_whole", {"amount": "1.5", "what": "bid"})
