@@ -555,3 +555,17 @@ def test_refusals_of_auctions_and_amounts_by_their_code(make_game):
     with pytest.raises(InvalidAmount) as info:
         check_amount(1.5, US, what="bid")
     assert (info.value.code, info.value.params) == ("amount_not_whole", {"amount": "1.5", "what": "bid"})
+
+
+def test_a_location_buy_refused_says_what_it_was_for(make_game):
+    """A Location's buy is a voluntary payment (docs/RULES.md, The Ultimate Banking board): refused without the
+    cash after the fee, or in debt, the refusal saying it was for buying the property."""
+    from terminal.errors import PlayerInDebt
+    game = make_game("ultimate", ("Ann", "Bob"))
+    game.pay_bank("Ann", 1400)  # 100 left: the fee takes it all, nothing is left for the price of 60
+    refused(game, lambda: game.location("Ann", 1, buy=True), InsufficientCash, code="insufficient_cash",
+            params={"player": "Ann", "amount": 60, "cash": 0, "what": "buying Boulevard de Belleville"})
+    game.pay_bank("Ann", 150)  # 50 in debt
+    with pytest.raises(PlayerInDebt) as info:
+        game.location("Ann", 1, buy=True)
+    assert (info.value.code, info.value.params["what"]) == ("player_in_debt", "buying Boulevard de Belleville")
