@@ -219,3 +219,11 @@ def test_a_trade_side_built_by_hand_is_checked():
     _malformed(lambda: TradeSide(cash=None, squares=["1"]), "squares")
     _malformed(lambda: TradeSide(squares=[1, "3"]), "squares")
     _malformed(lambda: TradeSide(squares=None, jail_cards=True), "jail_cards")
+    _malformed(lambda: TradeSide.of({"cash": "5"}), "a_gives.cash")  # the side named by default
+    _malformed(lambda: TradeSide.of({"cash": "5"}, "b_gives"), "b_gives.cash")
+
+
+def test_an_unknown_operation_is_refused_naming_it():
+    with pytest.raises(MalformedOperation) as info:
+        parse_operation({"op": "pay_everyone"})
+    assert (info.value.code, info.value.params) == ("unknown_operation", {"op": "pay_everyone"})
