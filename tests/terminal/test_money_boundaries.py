@@ -569,3 +569,32 @@ def test_a_location_buy_refused_says_what_it_was_for(make_game):
     with pytest.raises(PlayerInDebt) as info:
         game.location("Ann", 1, buy=True)
     assert (info.value.code, info.value.params["what"]) == ("player_in_debt", "buying Boulevard de Belleville")
+
+
+# -- the transaction's helpers ---------------------------------------------------------------------------------
+def test_the_bank_and_the_pot_are_named_the_bank():
+    from terminal.bank.state import POT
+    from terminal.bank.tx import account_name
+    assert (account_name(BANK), account_name(POT), account_name("Ann")) == ("the Bank", "the Bank", "Ann")
+
+
+def test_a_recorded_value_is_copied_with_the_dicts_it_lists():
+    """tx.copy_value: what a change records is a copy (a list's dicts too), so that the state it came from can
+    change without changing the record."""
+    from terminal.bank.tx import copy_value
+    debts = [{"debtor": "Ann", "creditor": "bank", "amount": 5}, 7]
+    copied = copy_value(debts)
+    assert copied == debts and copied is not debts and copied[0] is not debts[0]
+    table = {"houses": 32}
+    assert copy_value(table) == table and copy_value(table) is not table
+    assert copy_value(3) == 3
+
+
+@pytest.mark.parametrize("square", [True, False, -1, 40, "5", 5.0])
+def test_a_square_is_an_int_of_the_board(square):
+    """A square is an int from 0 to the board's last (a JSON ``true`` is no square 1)."""
+    from terminal.errors import UnknownName
+    tx = Tx(_state(), CLASSIC_CONFIG, CLASSIC)
+    with pytest.raises(UnknownName) as info:
+        tx.deed(square)
+    assert (info.value.code, info.value.params) == ("unknown_square", {"square": square})
