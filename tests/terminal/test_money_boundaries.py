@@ -598,3 +598,14 @@ def test_a_square_is_an_int_of_the_board(square):
     with pytest.raises(UnknownName) as info:
         tx.deed(square)
     assert (info.value.code, info.value.params) == ("unknown_square", {"square": square})
+
+
+def test_a_deed_dealt_twice_is_refused():
+    """The quick game's deal (RULES.md, End of the game): each deed goes to one player."""
+    from terminal.bank import engine
+    quick = GameConfig(US, "quick", dict(US.rules))
+    with pytest.raises(RuleViolation) as info:
+        engine.setup_effects(State.new(US, PLAYERS), quick, {"Ann": [1, 3], "Bob": [5, 3]})
+    assert (info.value.code, info.value.params) == ("dealt_twice", {"square": 3, "deed": "Baltic Avenue"})
+    state, _ = engine.setup_effects(State.new(US, PLAYERS), quick, {"Ann": [1, 3], "Bob": [5, 6]})
+    assert state.owner == {1: "Ann", 3: "Ann", 5: "Bob", 6: "Bob"} and state.cash["Ann"] == 1500 - 60 - 60
