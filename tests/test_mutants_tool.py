@@ -94,6 +94,14 @@ def test_a_mutant_is_logic_refusal_or_message(mutant, kind):
     assert tool.kind(original, changed).kind == kind
 
 
+def test_a_debt_built_is_no_refusal():
+    """``Debt(...)`` (terminal.bank.types) ends like ``PlayerInDebt`` but is a record: a change of its arguments is
+    logic."""
+    original = ast.parse("def f(d, a):\n    return Debt(d.debtor, d.creditor, a)").body[0]
+    changed = ast.parse("def f(d, a):\n    return Debt(d.debtor, d.creditor, None)").body[0]
+    assert tool.kind(original, changed).kind == "logic"
+
+
 def test_the_report_counts_each_kind_and_lists_the_survivors(tmp_path):
     module = tmp_path / "mutants" / "terminal" / "bank" / "x.py"
     module.parent.mkdir(parents=True)

@@ -510,6 +510,8 @@ def replay_effects(state: State, effects: Effects, inverse: bool = False) -> Sta
     """Apply recorded effects to a copy of ``state`` (their inverse with ``inverse=True``)."""
     new = state.copy()
     for payer, payee, amount in effects.postings:
+        if inverse:  # the money goes back
+            payer, payee = payee, payer
         new.cash[payer] -= amount
         new.cash[payee] += amount
     changes = effects.changes

@@ -15,8 +15,6 @@ from terminal.bank.state import BANK, POT, State
 from terminal.bank.types import Change, Debt, Effects, GameConfig, Posting, Rent
 from terminal.errors import InsufficientCash, PlayerBankrupt, PlayerInDebt, RuleViolation, UnknownName
 
-_SENTINEL = object()
-
 
 class BoardRules(Protocol):
     """What a transaction, and the operations computed on it, ask of the board the game is played on. The
@@ -60,8 +58,7 @@ class Tx:
         """Set ``key`` of ``section`` (a dict section of the state, not ``debts``: see :meth:`set_debts`) to
         ``value`` (``None``, a level 0 or an unmortgaged deed: the key goes), recording the change."""
         table = getattr(self.s, section)
-        before = table.get(key, _SENTINEL)
-        before = None if before is _SENTINEL else before
+        before = table.get(key)  # an absent key is None, as a value of None would be
         if before == value:
             return
         if value is None or (section in ("level",) and value == 0) or (section == "mortgaged" and not value):
@@ -257,7 +254,7 @@ class Tx:
 
 def _with_amounts(debts: tuple[Debt, ...], amounts: list[int]) -> list[Debt]:
     """``debts`` with the amounts ``amounts`` (what is left of each after a pass of the settlement)."""
-    return [d if d.amount == a else Debt(d.debtor, d.creditor, a) for d, a in zip(debts, amounts, strict=True)]
+    return [Debt(d.debtor, d.creditor, a) for d, a in zip(debts, amounts, strict=True)]
 
 
 def copy_value(value: Any) -> Any:

@@ -76,3 +76,21 @@ def test_no_auction_after_the_end(make_game):
     game.pay_bank("Bob", 2000)
     game.declare_bankruptcy("Bob")
     refused(game, lambda: game.start_auction(1), GameOver, code="game_over", params={})
+
+
+def test_a_bid_of_all_ones_cash_is_taken_and_one_more_refused(make_game):
+    """A bid is paid in cash (RULES.md, Title deeds): a bidder may offer everything they hold, not more."""
+    game = make_game("us", ("Ann", "Bob"))
+    auction = game.start_auction(39)
+    refused(game, lambda: auction.bid("Ann", 1501), InsufficientCash,
+            code="insufficient_cash", params={"amount": 1501, "cash": 1500, "player": "Ann"})
+    auction.bid("Ann", 1500)
+    assert auction.close().paid("Ann", "bank") == 1500
+    assert game.cash("Ann") == 0 and game.state()["owner"]["39"] == "Ann"
+
+
+def test_a_building_auction_is_of_a_house_unless_told(make_game):
+    from terminal.bank.auction import BuildingAuction
+    game = make_game("us", ("Ann", "Bob"))
+    assert BuildingAuction(game).building == "house"
+    assert game.start_building_auction().building == "house"

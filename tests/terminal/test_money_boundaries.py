@@ -389,3 +389,223 @@ def test_the_nearest_utility_card_on_a_street_is_refused(make_game):
     refused(game, lambda: game.pay_rent("Bob", 39, card="nearest_utility"), RuleViolation,
             code="rent_card_wrong_deed", params={"card": "nearest_utility", "square": 39, "deed": "Boardwalk",
                                                  "card_code": "part_nearest_utility"})
+
+
+# -- bankruptcy (RULES.md, Debts and bankruptcy) ---------------------------------------------------------------
+def test_a_bankrupts_debts_pass_and_the_others_debts_stay():
+    """Ann goes bankrupt to Bob, her oldest creditor: her later debt (to Dan) is cancelled, Bob's own debt to her
+    is cancelled, Cid's debt to her passes to Bob; debts between others (Cid to Dan), wherever they stand in the
+    list, stay as they were."""
+    from terminal.bank.bankruptcy import declare_bankruptcy
+    state = _state(Ann=0, Bob=0, Cid=0)
+    state.debts = (Debt("Ann", "Bob", 300), Debt("Bob", "Ann", 10), Debt("Cid", "Ann", 7), Debt("Cid", "Dan", 5),
+                   Debt("Ann", "Dan", 3))
+    tx = Tx(state, CLASSIC_CONFIG, CLASSIC)
+    declare_bankruptcy(tx, "Ann", [])
+    assert tx.s.debts == (Debt("Cid", "Bob", 7), Debt("Cid", "Dan", 5))
+    assert tx.s.bankrupt_list == ["Ann"]
+
+
+def test_lift_now_names_only_a_mortgaged_deed_passing_to_a_player():
+    """A creditor may lift at once a mortgaged deed received from a bankrupt (RULES.md, Mortgages): not a deed
+    that goes to the Bank, nor one that is not mortgaged."""
+    from terminal.bank.bankruptcy import declare_bankruptcy
+
+    def bankrupt(creditor: str, lift_now: list[int]) -> Tx:
+        state = _state(Bob=0)
+        state.owner.update({5: "Bob", 15: "Bob"})
+        state.mortgaged[5] = True
+        state.debts = (Debt("Bob", creditor, 5000),)
+        tx = Tx(state, CLASSIC_CONFIG, CLASSIC)
+        declare_bankruptcy(tx, "Bob", lift_now)
+        return tx
+
+    for creditor, square, deed in ((BANK, 5, "Reading Railroad"), ("Ann", 15, "Pennsylvania Railroad")):
+        with pytest.raises(RuleViolation) as info:
+            bankrupt(creditor, [square])
+        assert (info.value.code, info.value.params) == ("lift_now_not_received", {"square": square, "deed": deed})
+    tx = bankrupt("Ann", [5])  # Ann pays 10 % (10) and lifts it for its mortgage value (100)
+    assert (tx.s.owner[5], tx.s.owner[15], tx.s.mortgaged.get(5), tx.s.cash["Ann"]) == ("Ann", "Ann", None, 1390)
+
+
+# -- the engine's own computations -----------------------------------------------------------------------------
+def test_a_trades_cash_below_zero_is_refused_as_cash_in_a_trade(make_game):
+    game = make_game("us", ("Ann", "Bob"))
+    game.buy("Bob", 1)
+    refused(game, lambda: game.trade("Ann", "Bob", {"cash": -5}, {"squares": [1]}), InvalidAmount,
+            code="amount_not_positive", params={"amount": -5, "what": "cash in a trade"})
+
+
+def test_replaying_effects_backwards_gives_the_state_before():
+    """engine.replay_effects(inverse=True): the changes undone last first (a key changed twice in one entry comes
+    back to its first value), a level back to 0 and a mortgage lifted leave no key."""
+    from terminal.bank import engine
+    from terminal.bank.types import Change, Effects, Posting
+    before = _state()
+    before.owner[1] = "Ann"
+    effects = Effects(postings=[Posting("Ann", BANK, 150)],
+                      changes=[Change("level", 1, None, 1), Change("level", 1, 1, 2),
+                               Change("mortgaged", 3, None, True), Change("owner", 3, None, "Ann")])
+    after = engine.replay_effects(before, effects)
+    assert (after.level, after.mortgaged, after.owner, after.cash["Ann"]) == ({1: 2}, {3: True}, {1: "Ann", 3: "Ann"},
+                                                                              1350)
+    back = engine.replay_effects(after, effects, inverse=True)
+    assert (back.level, back.mortgaged, back.owner, back.cash) == ({}, {}, {1: "Ann"}, before.cash)
+    sold = engine.replay_effects(after, Effects(changes=[Change("level", 1, 2, 0),
+                                                         Change("mortgaged", 3, True, False)]))
+    assert (sold.level, sold.mortgaged) == ({}, {})
+    # a square's number given as text (a JSON object's key) is the square
+    as_text = [Change("owner", "5", None, "Bob"), Change("level", "5", None, 2), Change("mortgaged", "6", None, True)]
+    read = engine.replay_effects(before, Effects(changes=as_text))
+    assert (read.owner, read.level, read.mortgaged) == ({1: "Ann", 5: "Bob"}, {5: 2}, {6: True})
+
+
+def _time_limited(limit_s: int, **game: int) -> tuple[State, GameConfig]:
+    state = _state()
+    state.game.update(game)
+    return state, GameConfig(US, "time_limit", dict(US.rules), time_limit_s=limit_s)
+
+
+def test_a_time_limit_counts_from_no_play_time_at_all():
+    """docs/table-log.md, Time limit: a game with no play time recorded has played 0 s: a limit of 1 s is not up
+    before the first second, a limit of 0 s is."""
+    from terminal.bank import engine
+    assert not engine.time_is_up(*_time_limited(1))
+    assert engine.time_is_up(*_time_limited(0))
+    assert engine.time_is_up(*_time_limited(1, played_s=1))
+    assert not engine.time_is_up(*_time_limited(1, played_s=1, over=True))
+
+
+def test_undoing_the_end_lifts_the_limit_only_when_the_time_was_played():
+    """engine.undo_effects: undoing ``end_game`` or ``x_time_up`` once the time is played lifts the limit (the
+    banker then ends the game by hand); undoing an end before the time, or any other operation, does not."""
+    from terminal.bank import engine
+    from terminal.bank.types import Change, Effects
+    ended = Effects(changes=[Change("game", "over", None, True)])
+    lifted = Change("game", "lifted", None, True)
+
+    def undo(op: str, limit_s: int, **game: int) -> list:
+        state, config = _time_limited(limit_s, **game)
+        return engine.undo_effects(state, config, {"op": op}, ended).changes
+
+    assert undo("end_game", 1) == [Change("game", "over", True, None)]  # no play time: 0 s of the 1 s played
+    assert undo("end_game", 1, played_s=1)[-1] == lifted
+    assert undo("x_time_up", 60, played_s=61)[-1] == lifted
+    assert lifted not in undo("pass_go", 60, played_s=61)
+    classic = engine.undo_effects(_state(), CLASSIC_CONFIG, {"op": "end_game"}, ended).changes
+    assert lifted not in classic
+
+
+@pytest.mark.parametrize("flag", ["buy_or_raise", "land"])
+def test_where_a_move_to_any_property_card_applies_follows_the_landing_flag(flag):
+    """docs/RULES.md, The Ultimate Banking board: a "move to any property" card lands like a Location: an unowned
+    property, one's own below level 5, and another's only under ``location_landing = "land"``."""
+    config = GameConfig(ULTIMATE, "ultimate", {**ULTIMATE.rules, "location_landing": flag})
+    squares = [d.index for d in ultimate.properties(ULTIMATE)]
+    bobs = squares[5]
+    state = _ultimate_state({1: 5, 3: 4, bobs: 2}, {1: "Ann", 3: "Ann", bobs: "Bob"})
+    listed = ultimate.event_targets(state, config, "Ann", "move_to_property")["any_property"]
+    assert listed == [s for s in squares if s != 1 and (flag == "land" or s != bobs)]
+
+
+def test_a_rent_in_a_market_slump_says_why():
+    """During the payer's market slump the rent is at level 1, and its reason says so (``level_slump``)."""
+    config = GameConfig(ULTIMATE, "ultimate", dict(ULTIMATE.rules))
+    state = _ultimate_state({1: 4}, {1: "Ann"})
+    deed = ULTIMATE.squares[1]
+    assert ultimate.rent_at_level(state, config, "Ann", "Bob", deed) == Rent(deed.rents[3], "Ann", "level",
+                                                                               {"level": 4})
+    state.game["slump"] = {"Bob": 2}
+    assert ultimate.rent_at_level(state, config, "Ann", "Bob", deed) == Rent(deed.rents[0], "Ann", "level_slump",
+                                                                               {"level": 1})
+
+
+def test_the_board_plays_an_event_card_of_the_games_rules_version():
+    """Card 19 is a movement in the deck of rules version 1 and a "move to any property" from version 2: the board
+    reads the number in the game's deck."""
+    board = ultimate.BOARD
+    assert board.event_operation(ULTIMATE, 19, "Ann", 1).to_json() == {"op": "event_movement", "player": "Ann",
+                                                                         "card": 19}
+    assert board.event_operation(ULTIMATE, 19, "Ann", 2, square=6).to_json() == {
+        "op": "event_move_to_property", "player": "Ann", "square": 6, "card": 19}
+
+
+# -- refusals checked by their code and params (what the screen translates) ------------------------------------
+def test_refusals_of_the_engine_by_their_code(make_game):
+    from terminal.bank import engine
+    from terminal.errors import MalformedOperation
+    game = make_game("us", ("Ann", "Bob"))
+    game.buy("Ann", 1)
+    refused(game, lambda: game.trade("Ann", "Bob", {"squares": [1, 1]}, {"cash": 5}), RuleViolation,
+            code="trade_duplicate", params={})
+    refused(game, lambda: game.trade("Ann", "Bob", {"jail_cards": -1}, {"cash": 5}), RuleViolation,
+            code="trade_negative", params={})
+    refused(game, lambda: game.apply(parse_operation({"op": "x_play_time", "seconds": 5})), RuleViolation,
+            code="play_time_not_time_limit", params={"mode": "classic"})
+    with pytest.raises(MalformedOperation) as info:
+        engine.apply(_state(), CLASSIC_CONFIG, {"op": "undo"})
+    assert (info.value.code, info.value.params) == ("undo_not_here", {})
+
+
+def test_refusals_of_auctions_and_amounts_by_their_code(make_game):
+    game = make_game("us", ("Ann", "Bob"))
+    refused(game, lambda: game.start_building_auction("castle"), RuleViolation,
+            code="auction_bad_building", params={"building": "castle"})
+    from terminal.bank.money import check_amount
+    with pytest.raises(InvalidAmount) as info:
+        check_amount(1.5, US, what="bid")
+    assert (info.value.code, info.value.params) == ("amount_not_whole", {"amount": "1.5", "what": "bid"})
+
+
+def test_a_location_buy_refused_says_what_it_was_for(make_game):
+    """A Location's buy is a voluntary payment (docs/RULES.md, The Ultimate Banking board): refused without the
+    cash after the fee, or in debt, the refusal saying it was for buying the property."""
+    from terminal.errors import PlayerInDebt
+    game = make_game("ultimate", ("Ann", "Bob"))
+    game.pay_bank("Ann", 1400)  # 100 left: the fee takes it all, nothing is left for the price of 60
+    refused(game, lambda: game.location("Ann", 1, buy=True), InsufficientCash, code="insufficient_cash",
+            params={"player": "Ann", "amount": 60, "cash": 0, "what": "buying Boulevard de Belleville"})
+    game.pay_bank("Ann", 150)  # 50 in debt
+    with pytest.raises(PlayerInDebt) as info:
+        game.location("Ann", 1, buy=True)
+    assert (info.value.code, info.value.params["what"]) == ("player_in_debt", "buying Boulevard de Belleville")
+
+
+# -- the transaction's helpers ---------------------------------------------------------------------------------
+def test_the_bank_and_the_pot_are_named_the_bank():
+    from terminal.bank.state import POT
+    from terminal.bank.tx import account_name
+    assert (account_name(BANK), account_name(POT), account_name("Ann")) == ("the Bank", "the Bank", "Ann")
+
+
+def test_a_recorded_value_is_copied_with_the_dicts_it_lists():
+    """tx.copy_value: what a change records is a copy (a list's dicts too), so that the state it came from can
+    change without changing the record."""
+    from terminal.bank.tx import copy_value
+    debts = [{"debtor": "Ann", "creditor": "bank", "amount": 5}, 7]
+    copied = copy_value(debts)
+    assert copied == debts and copied is not debts and copied[0] is not debts[0]
+    table = {"houses": 32}
+    assert copy_value(table) == table and copy_value(table) is not table
+    assert copy_value(3) == 3
+
+
+@pytest.mark.parametrize("square", [True, False, -1, 40, "5", 5.0])
+def test_a_square_is_an_int_of_the_board(square):
+    """A square is an int from 0 to the board's last (a JSON ``true`` is no square 1)."""
+    from terminal.errors import UnknownName
+    tx = Tx(_state(), CLASSIC_CONFIG, CLASSIC)
+    with pytest.raises(UnknownName) as info:
+        tx.deed(square)
+    assert (info.value.code, info.value.params) == ("unknown_square", {"square": square})
+
+
+def test_a_deed_dealt_twice_is_refused():
+    """The quick game's deal (RULES.md, End of the game): each deed goes to one player."""
+    from terminal.bank import engine
+    quick = GameConfig(US, "quick", dict(US.rules))
+    with pytest.raises(RuleViolation) as info:
+        engine.setup_effects(State.new(US, PLAYERS), quick, {"Ann": [1, 3], "Bob": [5, 3]})
+    assert (info.value.code, info.value.params) == ("dealt_twice", {"square": 3, "deed": "Baltic Avenue"})
+    state, _ = engine.setup_effects(State.new(US, PLAYERS), quick, {"Ann": [1, 3], "Bob": [5, 6]})
+    assert state.owner == {1: "Ann", 3: "Ann", 5: "Bob", 6: "Bob"} and state.cash["Ann"] == 1500 - 60 - 60

@@ -162,3 +162,68 @@ def test_the_game_takes_a_record_and_refuses_a_line(make_game):
     assert len(journal_of(game)) == written and game.cash("Ann") == 1100
     game.apply(parse_operation({"op": "undo"}))
     assert game.cash("Ann") == 1500
+
+
+def test_each_records_fields_as_the_log_writes_them():
+    """The fields of a record, as parse_operation checks a line: the record's attribute, the line's key (``from``
+    and ``to`` for a transfer), the JSON type of the annotation (``int | None`` -> ``int``, a trade side ->
+    ``dict``, a tuple of squares -> ``list``) and whether the line must give it (no default)."""
+    from terminal.bank.operations import DeclareBankruptcy, Location, PayRent, _Field, _fields_of, _kind
+    assert _fields_of(PayRent) == (_Field("player", "player", str, True), _Field("square", "square", int, True),
+                                   _Field("dice", "dice", int, False), _Field("card", "card", str, False))
+    assert _fields_of(Transfer) == (_Field("payer", "from", str, True), _Field("payee", "to", str, True),
+                                    _Field("amount", "amount", int, True))
+    assert _fields_of(Trade) == (_Field("a", "a", str, True), _Field("b", "b", str, True),
+                                 _Field("a_gives", "a_gives", dict, True), _Field("b_gives", "b_gives", dict, True),
+                                 _Field("lift_now", "lift_now", list, False))
+    assert _fields_of(Location)[-1] == _Field("buy", "buy", bool, False)
+    assert _fields_of(DeclareBankruptcy)[-1] == _Field("lift_now", "lift_now", list, False)
+    assert (_kind(int), _kind(str | None), _kind(bool | None), _kind(TradeSide), _kind(tuple[int, ...] | None)) == (
+        int, str, bool, dict, list)
+    for hint in (float, list[int], dict[str, int] | None):
+        with pytest.raises(TypeError):
+            _kind(hint)
+
+
+def _malformed(call, field, op="trade"):
+    with pytest.raises(MalformedOperation) as info:
+        call()
+    assert (info.value.code, info.value.params) == ("wrong_type", {"op": op, "field": field})
+
+
+def test_a_record_built_by_hand_is_checked_and_shaped_as_a_parsed_line():
+    """Operation.__post_init__: a trade side given in its table-log form becomes a TradeSide (checked, the error
+    naming the side), a list of squares a tuple, and every field is checked, also after an optional one left
+    out."""
+    from terminal.bank.operations import DeclareBankruptcy, PayRent
+    given = TradeSide(jail_cards=1)
+    trade = Trade(a="Ann", b="Bob", a_gives={"cash": 5, "squares": [1, 3]}, b_gives=given, lift_now=[3])
+    assert trade.a_gives == TradeSide(cash=5, squares=(1, 3)) and trade.b_gives is given
+    assert trade.lift_now == (3,)
+    assert trade == parse_operation({"op": "trade", "a": "Ann", "b": "Bob", "a_gives": {"cash": 5, "squares": [1, 3]},
+                                     "b_gives": {"jail_cards": 1}, "lift_now": [3]})
+    assert DeclareBankruptcy(player="Ann", lift_now=[5, 15]).lift_now == (5, 15)
+    assert DeclareBankruptcy(player="Ann", lift_now=(5, 15)).lift_now == (5, 15)
+    _malformed(lambda: Trade(a="Ann", b="Bob", a_gives={}, b_gives={"cash": "5"}), "b_gives.cash")
+    _malformed(lambda: Trade(a="Ann", b="Bob", a_gives=[5], b_gives={}), "a_gives")
+    _malformed(lambda: DeclareBankruptcy(player="Ann", lift_now=[5, "15"]), "lift_now", "declare_bankruptcy")
+    _malformed(lambda: PayRent(player="Ann", square=1, dice=None, card=5), "card", "pay_rent")
+    with pytest.raises(MalformedOperation) as info:
+        PayRent(player=None, square=1)
+    assert (info.value.code, info.value.params) == ("missing_field", {"op": "pay_rent", "field": "player"})
+
+
+def test_a_trade_side_built_by_hand_is_checked():
+    assert TradeSide(cash=5, squares=[1, 3]).squares == (1, 3)
+    _malformed(lambda: TradeSide(cash="5"), "cash")
+    _malformed(lambda: TradeSide(cash=None, squares=["1"]), "squares")
+    _malformed(lambda: TradeSide(squares=[1, "3"]), "squares")
+    _malformed(lambda: TradeSide(squares=None, jail_cards=True), "jail_cards")
+    _malformed(lambda: TradeSide.of({"cash": "5"}), "a_gives.cash")  # the side named by default
+    _malformed(lambda: TradeSide.of({"cash": "5"}, "b_gives"), "b_gives.cash")
+
+
+def test_an_unknown_operation_is_refused_naming_it():
+    with pytest.raises(MalformedOperation) as info:
+        parse_operation({"op": "pay_everyone"})
+    assert (info.value.code, info.value.params) == ("unknown_operation", {"op": "pay_everyone"})
