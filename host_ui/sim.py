@@ -189,7 +189,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
       look at it after the run).
     - ``phone``: offer the phone page on this PC (default: unless ``headless``): ``banquier phone serve --host
       127.0.0.1`` on the configuration's ``[phone] port`` as a child process (:class:`host_ui.phone.child.PageChild`,
-      its own runtime folder), switched on and off in the banker menu (Phones) as on the device, stopped and
+      publishing its links where ``banquier phone status`` and ``banquier doctor`` look; started again when it
+      dies), switched on and off in the banker menu (Phones) as on the device, stopped and
       reaped when the simulator ends; the simulator plays on if it cannot start or stops. ``phone_command``: the
       child's command line instead (tests).
     """
@@ -353,7 +354,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             follow_real_time()
             app.step(app.wait_time())
             if page is not None:
-                page.check()  # a page that stopped is said once; the game goes on
+                page.check(switch.is_on())  # a page that died is said and started again; the game goes on
             if terminal.version != seen and log is None:  # backups as on the device (beside the loop)
                 seen = terminal.version
                 keeper.maybe(terminal.game)
