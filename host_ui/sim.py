@@ -369,7 +369,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             app.draw_if_needed(time.monotonic(), force=True)
             on_start(app)
         if log is not None:
-            code = _play_demo(app, terminal, reader, clock, log, speed, tray)
+            code = _play_demo(app, terminal, reader, clock, log, speed, tray,
+                              watch=None if page is None else lambda: page.check(switch.is_on()))
             last_real = time.monotonic()
             if not headless and app.running:
                 # the last screen (the standings of a finished game) stays until the window is closed
@@ -437,10 +438,11 @@ def _real_reader(config: Config | None) -> CardReader | None:
 
 
 def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: FakeClock, log: TableLog,
-               speed: float, tray: Tray) -> int:
+               speed: float, tray: Tray, watch: Callable[[], object] | None = None) -> int:
     """Play ``log`` through the terminal with a person's inputs, drawing as it goes. Every ``expect`` line is
     checked against the game and every operation must be recorded once (refused ones not at all), as
-    ``banquier replay`` checks a log; the first disagreement is printed and stops the demo (returns 1)."""
+    ``banquier replay`` checks a log; the first disagreement is printed and stops the demo (returns 1).
+    ``watch()`` is called at every turn of its loop (the phone page's child watched: started again if it died)."""
     import pygame  # loaded late: see run_sim
 
     from terminal.bank.tablelog import ReplayMismatch  # late load: only a demo checks a table log
@@ -454,6 +456,8 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
         while True:
             remaining = end - time.monotonic()
             app.step(min(max(remaining, 0.0), 0.05) if remaining > 0 else 0.0)
+            if watch is not None:
+                watch()
             if not app.running:
                 raise DemoStopped()
             if remaining <= 0:

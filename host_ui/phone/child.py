@@ -47,6 +47,24 @@ def serve_command(port: int, language: str, host: str = LOCALHOST) -> list[str]:
             "--language", language]
 
 
+def user_runtime_folder() -> Path:
+    """Where ``banquier phone status`` and ``banquier doctor`` look for the page's links when this user runs them
+    (:func:`host_ui.phone.access.runtime_folder` in the user's own environment). The simulator's process may
+    have been given an ``XDG_RUNTIME_DIR`` of its own by ``banquier`` (``$TMPDIR/banquier-runtime-UID``, when the
+    shell had none: :func:`host_ui.cli.private_runtime_dir`), which the other commands do not get: that one is
+    not the user's and is left out."""
+    import tempfile
+    given = os.environ.get("XDG_RUNTIME_DIR")
+    private = Path(tempfile.gettempdir()) / f"banquier-runtime-{os.getuid()}"
+    if os.environ.get("BANQUIER_PHONE_RUNTIME") or not given or Path(given) != private:
+        return access.runtime_folder()
+    saved = os.environ.pop("XDG_RUNTIME_DIR")
+    try:
+        return access.runtime_folder()
+    finally:
+        os.environ["XDG_RUNTIME_DIR"] = saved
+
+
 def exit_cause(code: int) -> str:
     """A child's end as :attr:`subprocess.Popen.returncode` gives it, in words: ``exit 1``, ``killed by signal 9
     (SIGKILL)``."""
@@ -68,8 +86,8 @@ class PageChild:
     - ``command``: the command line (default :func:`serve_command`; tests give a stand-in);
     - ``env``: the child's environment (default this process's), to which its data folder and its runtime folder
       (``BANQUIER_PHONE_RUNTIME``) are added;
-    - ``runtime``: where the child publishes its links (default :func:`host_ui.phone.access.runtime_folder`:
-      where ``banquier phone status`` and ``banquier doctor`` read them; tests give their own);
+    - ``runtime``: where the child publishes its links (default :func:`user_runtime_folder`: where
+      ``banquier phone status`` and ``banquier doctor`` read them; tests give their own);
     - ``monotonic``: the clock of the restarts' waits (seconds)."""
 
     def __init__(self, data: Path, port: int, language: str, *, command: Sequence[str] | None = None,
@@ -78,7 +96,7 @@ class PageChild:
         self.data, self.port, self.language = Path(data), port, language
         self.command = list(command) if command is not None else serve_command(port, language)
         self.env = dict(os.environ if env is None else env)
-        self.runtime = Path(runtime) if runtime is not None else access.runtime_folder()
+        self.runtime = Path(runtime) if runtime is not None else user_runtime_folder()
         self.monotonic = monotonic
         self.process: subprocess.Popen[bytes] | None = None
         self.ended: str | None = None  # what check() said when the last child ended (None while one runs)

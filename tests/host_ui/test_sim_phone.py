@@ -220,3 +220,90 @@ def test_banquier_sim_serves_the_page_on_localhost_once_switched_on(tmp_path):
     finally:
         sim.terminate()
         sim.communicate(timeout=30)
+
+
+def _state(url: str) -> int | None:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status
+    except OSError:
+        return None
+
+
+def _wait_for(predicate, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.slow
+def test_the_simulators_page_is_seen_by_status_and_doctor_and_comes_back_after_kill_9(tmp_path):
+    """The newcomer's run, as a user runs it: `banquier sim` with the page switched on plays a recorded game by
+    taps; its page publishes in this user's default runtime folder (no BANQUIER_PHONE_RUNTIME anywhere), so
+    `banquier phone status` lists it and `banquier doctor` passes its line; its start line gives the link. The
+    child is killed with kill -9 mid-game: the simulator says so with the signal, starts a new one that answers
+    again, and the game plays on to the end (every tap accepted, every check of the log agreeing)."""
+    import queue
+    import threading
+
+    from tests.host_ui.phone.conftest import free_port
+    if not _has_serve():
+        pytest.skip("`banquier phone serve` is not in this checkout")
+    data, tmp = tmp_path / "data", tmp_path / "tmp"
+    data.mkdir()
+    tmp.mkdir()
+    access.set_on(data, True)
+    token = access.token(data)
+    port = free_port()
+    config = tmp_path / "config.toml"
+    config.write_text(f"[phone]\nport = {port}\n")
+    env = clean_env({"TMPDIR": str(tmp), "BANQUIER_DATA_DIR": str(data), "BANQUIER_CONFIG": str(config),
+                     "BANQUIER_PHONE_RUNTIME": None, "XDG_RUNTIME_DIR": None})
+    log = Path(__file__).resolve().parents[2] / "terminal/examples/recorded/game-fr-random-2p-101.jsonl"
+    sim = subprocess.Popen([str(BANQUIER), "sim", "--headless", "--phone", "--demo", str(log), "--speed", "50",
+                            "--close", "--data-dir", str(data)], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    out: list[str] = []
+    threading.Thread(target=lambda: [lines.put(line) for line in sim.stdout], daemon=True).start()
+
+    def next_line(containing: str, seconds: float = 20) -> str:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            out.append(line)
+            if containing in line:
+                return line
+        raise AssertionError(f"no line with {containing!r} in {out}")
+    url = access.page_url("127.0.0.1", port, token)
+    try:
+        first = next_line("the phone page on")
+        assert f"is switched on: open {url} " in first and "banker menu" not in first  # what is true
+        pid = int(first.split("(process ")[1].split(")")[0])
+        assert _wait_for(lambda: _state(url + "state.json") == 200, 20)
+        status = subprocess.run([str(BANQUIER), "phone", "status"], env=env, capture_output=True, text=True,
+                                timeout=60)
+        assert f"listening: http://127.0.0.1:{port}/t/" in status.stdout, status.stdout
+        doctor = subprocess.run([str(BANQUIER), "doctor", "--no-probe"], env=env, capture_output=True, text=True,
+                                timeout=120)
+        [phone_line] = [line for line in doctor.stdout.splitlines() if line.split()[1:2] == ["phone"]]
+        assert phone_line.startswith("ok "), doctor.stdout
+        os.kill(pid, signal.SIGKILL)
+        died = next_line("the phone page stopped")
+        assert "killed by signal 9 (SIGKILL)" in died and "started again in 2 s" in died
+        again = next_line("started again; log:", 10)
+        assert int(again.split("(process ")[1].split(")")[0]) != pid
+        assert _wait_for(lambda: _state(url + "state.json") == 200, 20)
+        next_line("all agree", 120)  # the game played on, tap after tap, to its end
+        sim.wait(60)
+    finally:
+        if sim.poll() is None:
+            sim.terminate()
+        sim.wait(30)
+    assert sim.returncode == 0, sim.stderr.read()
