@@ -32,9 +32,9 @@ class PhoneSwitch:
     The switch and the token cost a ``stat`` of their files while nothing changed (they are read on every clock
     tick of the screens that show the link); the links are read again (:func:`host_ui.phone.access.read_links`)
     at every tick, never kept: a page that died publishes none any more though its file is unchanged, and the
-    screens say it is not running at the next tick. The link carries the data folder's token: just after a renewal, before the page
-    has published its links again, the link shown is already the new one (the page checks the token file at each
-    request)."""
+    screens say it is not running at the next tick. The link carries the data folder's token: just after a
+    renewal, before the page has published its links again, the link shown is already the new one (the page
+    checks the token file at each request)."""
 
     def __init__(self, data: Path, runtime: Path | None = None, *, on_idle: bool = False) -> None:
         self.data = Path(data)
