@@ -1,6 +1,7 @@
 """The simulator offers the phone page on this PC (issue 29): ``banquier phone serve --host 127.0.0.1`` as a child
-process with a runtime folder of its own, whose links the banker menu's Phones shows; stopped and reaped when the
-simulator ends, killed if it does not stop; the simulator plays on when it cannot start or dies.
+process publishing in this user's runtime folder (where ``banquier phone status`` and ``banquier doctor`` look),
+whose links the banker menu's Phones shows; stopped and reaped when the simulator ends, killed if it does not stop;
+said with its cause and started again (2 s, 4 s ... 60 s) when it dies; the simulator plays on throughout.
 
 The page's server is another part of issue 29: until ``banquier phone serve`` is in this checkout, the child's
 behaviour is played by stand-ins (small Python scripts: one that publishes a link and stops on SIGTERM, one that
