@@ -196,7 +196,8 @@ class SerialReader(PollingReader):
 
 # -- the backend's declaration (hal.backends) -------------------------------------------------------------
 def probe(host: ProbeHost, options: Options) -> list[Finding]:
-    """The doctor's line for a serial reader: its port present and usable (``serial``)."""
+    """The doctor's line for a serial reader (``serial``): its port present and usable, and (hardware probing on)
+    opened as the terminal opens it: a path that is no serial port (``/dev/null``, a file) fails."""
     shown = str(options.get("port"))
     port = host.path(shown)
     if not port.exists():
@@ -208,7 +209,21 @@ def probe(host: ProbeHost, options: Options) -> list[Finding]:
         group = host.group_of(port) or "unknown"
         return [Finding("serial", "fail", f"{host.user_name} may not use {shown} (group {group})",
                         host.access_fix(port, "dialout"))]
-    return [Finding("serial", "ok", f"the serial reader {shown} is present and usable by {host.user_name}")]
+    if not host.probe_hardware:
+        return [Finding("serial", "ok", f"the serial reader {shown} is present and usable by {host.user_name} "
+                                        f"(not opened: hardware probing is off)")]
+    try:  # as the terminal opens it: a device that is no serial port (/dev/null, a file) fails here
+        device = host.open_reader("serial", **BACKEND.hal_options(options))
+    except BackendUnavailableError as exc:
+        return [Finding("serial", "fail", f"the serial reader cannot load: {exc}",
+                        f"{host.pip} install {' '.join(repr(p) for p in BACKEND.packages)}")]
+    except Exception as exc:
+        return [Finding("serial", "fail", str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                        "plug the reader in, and set port in [hardware.reader] to its /dev/serial/by-id/ name "
+                        "(stop the service while testing)")]
+    device.close()
+    return [Finding("serial", "ok", f"the serial reader {shown} is present and usable by {host.user_name}: "
+                                    f"opened as the terminal opens it, then let go")]
 
 
 def _form_outside_lines(protocol: str, uid_order: str, uid_digits: str) -> tuple[str, str] | None:

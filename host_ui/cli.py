@@ -522,12 +522,14 @@ def cmd_phone(args: argparse.Namespace) -> int:
                   f"(link: {link(tok)})")
         else:
             print(f"phone page: {'on' if access.is_on(data) else 'off'}")
-            links = access.read_links(access.runtime_folder())
+            folder = access.runtime_folder()
+            links = access.read_links(folder)
             if links:
                 for address in links:
                     print(f"listening: {address}")
             else:
-                print("listening: no (`banquier phone serve` is not running, or the page is off)")
+                print(f"listening: no (nothing publishes in {folder}: neither `banquier sim` nor `banquier phone "
+                      f"serve` is running, or the page is off)")
             found = access.read_token(data)
             print(f"link: {link(found)}" if found
                   else "link: none yet (`banquier phone on` or `banquier phone renew` makes the token)")

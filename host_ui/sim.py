@@ -189,7 +189,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
       look at it after the run).
     - ``phone``: offer the phone page on this PC (default: unless ``headless``): ``banquier phone serve --host
       127.0.0.1`` on the configuration's ``[phone] port`` as a child process (:class:`host_ui.phone.child.PageChild`,
-      its own runtime folder), switched on and off in the banker menu (Phones) as on the device, stopped and
+      publishing its links where ``banquier phone status`` and ``banquier doctor`` look; started again when it
+      dies), switched on and off in the banker menu (Phones) as on the device, stopped and
       reaped when the simulator ends; the simulator plays on if it cannot start or stops. ``phone_command``: the
       child's command line instead (tests).
     """
@@ -353,7 +354,7 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             follow_real_time()
             app.step(app.wait_time())
             if page is not None:
-                page.check()  # a page that stopped is said once; the game goes on
+                page.check(switch.is_on())  # a page that died is said and started again; the game goes on
             if terminal.version != seen and log is None:  # backups as on the device (beside the loop)
                 seen = terminal.version
                 keeper.maybe(terminal.game)
@@ -368,7 +369,8 @@ def run_sim(demo_log: str | os.PathLike[str] | None = None, *, headless: bool = 
             app.draw_if_needed(time.monotonic(), force=True)
             on_start(app)
         if log is not None:
-            code = _play_demo(app, terminal, reader, clock, log, speed, tray)
+            code = _play_demo(app, terminal, reader, clock, log, speed, tray,
+                              watch=None if page is None else lambda: page.check(switch.is_on()))
             last_real = time.monotonic()
             if not headless and app.running:
                 # the last screen (the standings of a finished game) stays until the window is closed
@@ -436,10 +438,11 @@ def _real_reader(config: Config | None) -> CardReader | None:
 
 
 def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: FakeClock, log: TableLog,
-               speed: float, tray: Tray) -> int:
+               speed: float, tray: Tray, watch: Callable[[], object] | None = None) -> int:
     """Play ``log`` through the terminal with a person's inputs, drawing as it goes. Every ``expect`` line is
     checked against the game and every operation must be recorded once (refused ones not at all), as
-    ``banquier replay`` checks a log; the first disagreement is printed and stops the demo (returns 1)."""
+    ``banquier replay`` checks a log; the first disagreement is printed and stops the demo (returns 1).
+    ``watch()`` is called at every turn of its loop (the phone page's child watched: started again if it died)."""
     import pygame  # loaded late: see run_sim
 
     from terminal.bank.tablelog import ReplayMismatch  # late load: only a demo checks a table log
@@ -453,6 +456,8 @@ def _play_demo(app: TerminalApp, terminal: Terminal, reader: SimReader, clock: F
         while True:
             remaining = end - time.monotonic()
             app.step(min(max(remaining, 0.0), 0.05) if remaining > 0 else 0.0)
+            if watch is not None:
+                watch()
             if not app.running:
                 raise DemoStopped()
             if remaining <= 0:

@@ -29,10 +29,12 @@ class PhoneSwitch:
       service may start after the terminal);
     - ``on_idle``: whether the idle screen shows the QR code (``[phone] qr_on_idle``).
 
-    The reads cost a ``stat`` of the files while nothing changed (they are made on every clock tick of the
-    screens that show the link). The link carries the data folder's token: just after a renewal, before the page
-    has published its links again, the link shown is already the new one (the page checks the token file at each
-    request)."""
+    The switch and the token cost a ``stat`` of their files while nothing changed (they are read on every clock
+    tick of the screens that show the link); the links are read again (:func:`host_ui.phone.access.read_links`)
+    at every tick, never kept: a page that died publishes none any more though its file is unchanged, and the
+    screens say it is not running at the next tick. The link carries the data folder's token: just after a
+    renewal, before the page has published its links again, the link shown is already the new one (the page
+    checks the token file at each request)."""
 
     def __init__(self, data: Path, runtime: Path | None = None, *, on_idle: bool = False) -> None:
         self.data = Path(data)
@@ -69,7 +71,7 @@ class PhoneSwitch:
 
     def link(self) -> str | None:
         folder = self.runtime
-        links = self._cached(folder / access.LINKS_FILE, lambda: access.read_links(folder))
+        links = access.read_links(folder)  # each time: the publisher's liveness is not in the file's stat
         if not links:
             return None
         current = self._cached(self.data / access.TOKEN_FILE, lambda: access.read_token(self.data))

@@ -29,6 +29,7 @@ class FakeSerialPort:
         self.path = path
         self.present = True
         self.permission_denied = False
+        self.tty = True  # False: no serial port (/dev/null, a file): pyserial cannot configure it
         self.chunks: deque[bytes] = deque()
         self.streaming: bytes | None = None
         self.gaps = 0  # reads that return nothing although a card streams (a weak link)
@@ -105,6 +106,8 @@ class FakeSerial:
         if device.permission_denied:
             raise SerialException(errno.EACCES, f"could not open port {self.port}: [Errno 13] "
                                                 f"Permission denied: '{self.port}'")
+        if not device.tty:  # what pyserial says of /dev/null (its termios calls fail)
+            raise SerialException(f"Could not configure port: ({errno.ENOTTY}, 'Inappropriate ioctl for device')")
         device.opens += 1
         device.open_handles += 1
         device.settings = {"baudrate": self.baudrate, "timeout": self.timeout,

@@ -118,10 +118,13 @@ def test_renew_asks_first_then_changes_the_token_and_the_link(table):
     publish(runtime, data)
     term.choose("phone_renew")
     assert term.view.extra["confirming"] is True
-    assert [o.id for o in term.view.options] == ["phone_renew_yes", "phone_renew_no"]
+    # one way out, as on every confirmation: the screen's cancel button (no "Keep it" doing the same)
+    assert [o.id for o in term.view.options] == ["phone_renew_yes"]
     assert access.read_token(data) == old  # asked, not done
-    term.choose("phone_renew_no")
-    assert access.read_token(data) == old and term.view.extra["confirming"] is False
+    term.cancel()
+    assert term.view.screen == "idle" and access.read_token(data) == old
+    open_phones(term, clock)
+    assert term.view.extra["confirming"] is False
     term.choose("phone_renew")
     term.choose("phone_renew_yes")
     new = access.read_token(data)
@@ -202,7 +205,31 @@ def test_the_switch_reads_cost_a_stat_while_nothing_changes(tmp_path, monkeypatc
     monkeypatch.setattr(Path, "read_text", counting)
     for _ in range(5):
         assert phone.is_on() and phone.link() == link
-    assert reads == []
+    assert reads == [access.LINKS_FILE] * 5  # the links are read each time (their publisher may have died)
+    reads.clear()
     access.set_on(data, False)
     assert not phone.is_on()
     assert reads == [access.SWITCH_FILE]
+
+
+def test_a_publisher_that_died_is_seen_at_the_next_tick(table, monkeypatch):
+    """The links file stays as it was when the page that published it is killed (kill -9): read_links (with its
+    liveness lock) then gives [], and the screens must ask it again at each tick, not keep what the file's stat
+    gave. Phones and the idle QR both say "not running" at the next tick, and show the link again when it is back."""
+    term, phone, data, runtime, clock = table
+    phone.on_idle = True
+    access.set_on(data, True)
+    link = publish(runtime, data)
+    term.tick()
+    assert term.view.extra["phone_link"] == link
+    dead = {"now": False}
+    real = access.read_links
+    monkeypatch.setattr(access, "read_links", lambda folder: [] if dead["now"] else real(folder))
+    dead["now"] = True  # the file is untouched: same mtime, size and inode
+    term.tick()
+    assert term.view.extra["phone_link"] is None
+    open_phones(term, clock)
+    assert term.view.extra["link"] is None and term.view.extra["status"].code == "phone_status_not_running"
+    dead["now"] = False  # the page came back
+    term.tick()
+    assert term.view.extra["link"] == link and term.view.extra["status"].code == "phone_status_scan"

@@ -35,7 +35,8 @@ def status_msg(on: bool, link: str | None) -> Msg:
 
 @dataclass
 class PhoneScreen(Screen):
-    """The phone page's switch, its QR code and its renewal. ``confirming``: the renewal's question is shown;
+    """The phone page's switch, its QR code and its renewal. ``confirming``: the renewal's question is shown (one
+    option, "Renew the link"; the screen's cancel button is the way out, as on the other confirmations);
     ``shown``: the state the last view showed (the clock's ticks build the view again when it changes: the page
     publishes its link a moment after it is switched on)."""
 
@@ -71,9 +72,6 @@ class PhoneScreen(Screen):
             t.beep("success")
             t.say(Msg("phone_renewed", {}, "New link: phones with the old one must scan the new QR code."),
                   "success")
-        elif option_id == "phone_renew_no":
-            self.confirming = False
-            t.changed()
         elif option_id == "back":
             t.banker_ok()  # the banker opened this screen from their menu: back to it
 
@@ -88,8 +86,8 @@ class PhoneScreen(Screen):
         extra = {"phone_on": on, "link": link, "status": status_msg(on, link), "confirming": self.confirming}
         options: tuple[Option, ...]
         if self.confirming:
-            options = (Option("phone_renew_yes", Msg("opt_phone_renew_yes", {}, "Renew the link")),
-                       Option("phone_renew_no", Msg("opt_phone_renew_no", {}, "Keep it")))
+            # one way out, as on every confirmation: the screen's cancel button (back to idle, nothing renewed)
+            options = (Option("phone_renew_yes", Msg("opt_phone_renew_yes", {}, "Renew the link")),)
             return View("phone", Msg("phone_renew_title", {}, "A new link?"),
                         options=options, extra=extra, **base)
         switch = (Option("phone_off", Msg("opt_phone_off", {}, "Switch off")) if on

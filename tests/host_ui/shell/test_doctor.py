@@ -262,9 +262,30 @@ def test_serial_reader_not_permitted(fake, data):
     assert_status(found["serial"], "fail", "may not use", "usermod -aG dialout banquier")
 
 
-def test_serial_reader_ok(fake, data):
+def test_serial_reader_ok(fake, data, fake_serial):
+    """Opened as `run` opens it (pyserial, here the fake at its boundary), then let go."""
     fake.write("dev/serial/by-id/usb-reader")
-    assert_status(checks(config_for(data, SERIAL), fake)["serial"], "ok", "present and usable")
+    port = fake_serial.add("/dev/serial/by-id/usb-reader")
+    found = checks(config_for(data, SERIAL), fake, load_reader=_load)
+    assert_status(found["serial"], "ok", "present and usable", "opened as the terminal opens it")
+    assert port.opens == 1 and port.open_handles == 0
+
+
+def test_serial_reader_not_probed_says_so(fake, data):
+    fake.write("dev/serial/by-id/usb-reader")
+    found = checks(config_for(data, SERIAL), fake, probe_hardware=False)
+    assert_status(found["serial"], "ok", "present and usable", "not opened")
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/etc/passwd"])
+def test_serial_reader_that_is_no_serial_port_fails(fake, data, fake_serial, device):
+    """A device that exists but is no serial port (/dev/null, a file): pyserial cannot configure it, `run` cannot
+    open it, so the doctor says FAIL, not ok (it said ok: present and usable)."""
+    fake.write(device.lstrip("/"))
+    fake_serial.add(device).tty = False
+    config = f'[hardware.reader]\nbackend = "serial"\nport = "{device}"\n'
+    found = checks(config_for(data, config), fake, load_reader=_load)
+    assert_status(found["serial"], "fail", "Inappropriate ioctl", "/dev/serial/by-id/")
 
 
 # ---------------------------------------------------------------------------------------------- GPIO

@@ -60,8 +60,18 @@ def test_on_without_links_fails_naming_the_service(folders):
     config, data, runtime = folders
     access.token(data)
     access.set_on(data, True)
-    [line] = check_phone(config, runtime=runtime)
-    assert line.status == "fail" and "publishes no link" in line.what and "banquier-phone" in line.fix
+    [line] = check_phone(config, runtime=runtime, device=True)
+    assert line.status == "fail" and "publishes no link" in line.what and "systemctl restart banquier-phone" in line.fix
+
+
+def test_on_a_pc_the_fix_is_the_simulators_page(folders):
+    """No page unit on a PC: the fix names the simulator (which runs the page), not systemctl."""
+    config, data, runtime = folders
+    access.token(data)
+    access.set_on(data, True)
+    [line] = check_phone(config, runtime=runtime, device=False)
+    assert line.status == "fail" and "systemctl" not in line.fix
+    assert "banquier sim" in line.fix and str(runtime / "sim-page.log") in line.fix
 
 
 def test_on_and_answering_on_loopback(folders, page):
