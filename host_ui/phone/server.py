@@ -64,8 +64,23 @@ MAX_HEADERS = 64
 WATCH_EVERY = 0.25
 #: Seconds between two looks at the switch.
 SWITCH_EVERY = 0.5
-#: Seconds between two comments on an idle event stream.
+#: Seconds between two keep-alive events on an idle event stream (``$BANQUIER_PHONE_KEEPALIVE`` when set, 0.2 to
+#: 60: the tests' short one); the page counts its connection lost after about 2.5 of them without a message.
 KEEP_ALIVE = 15.0
+#: Seconds between two looks at the token file (a renewed token ends the old token's event streams).
+TOKEN_EVERY = 0.5
+#: The final events' reasons: the link was replaced (a new token), the page was switched off.
+REPLACED, SWITCHED_OFF = "replaced", "off"
+
+
+def keep_alive_seconds() -> float:
+    """:data:`KEEP_ALIVE`, or ``$BANQUIER_PHONE_KEEPALIVE`` (seconds, 0.2 to 60) when set and valid."""
+    import os
+    with contextlib.suppress(KeyError, ValueError):
+        value = float(os.environ["BANQUIER_PHONE_KEEPALIVE"])
+        if 0.2 <= value <= 60:
+            return value
+    return KEEP_ALIVE
 
 #: What every answer carries: nothing is loaded from elsewhere, the token never leaves in a Referer.
 SECURITY_HEADERS = {
@@ -105,6 +120,32 @@ class Hub:
     signature: tuple[Any, ...] | None = None
     reads: int = 0
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The token the page serves now (None: none yet); :meth:`watch_token` follows the file.
+    token: str | None = None
+    #: Set when the event streams must end (:attr:`ending`: why, sent to each page as a final ``end`` event, or
+    #: None: the server stops and the page reconnects by itself); a new one for each listening period.
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+    ending: str | None = None
+    #: Set (and replaced) each time the token changes.
+    token_changed: asyncio.Event = field(default_factory=asyncio.Event)
+    keep_alive: float = KEEP_ALIVE
+
+    def end_streams(self, reason: str | None) -> None:
+        """End every event stream (``reason``: the final event's, or None for none)."""
+        self.ending = reason
+        self.ended.set()
+
+    def set_token(self, tok: str | None) -> None:
+        if tok != self.token:
+            self.token = tok
+            event, self.token_changed = self.token_changed, asyncio.Event()
+            event.set()
+
+    async def watch_token(self) -> None:
+        """Read the token file every :data:`TOKEN_EVERY` s: a renewed token ends the old one's streams within it."""
+        while True:
+            self.set_token(await asyncio.to_thread(access.read_token, self.data))
+            await asyncio.sleep(TOKEN_EVERY)
 
     def read(self) -> Public:
         """Read the current game (in a worker thread: the event loop keeps serving meanwhile)."""
@@ -216,19 +257,34 @@ def make_app(hub: Hub, language: str = "fr", assets: dict[str, bytes] | None = N
         if hub.clients >= MAX_EVENT_CLIENTS:
             return _plain(503, "Too many pages open: try again later.", {"retry-after": "10"})
 
+        mine = request.path_params.get("token", "")
+        ended = hub.ended
+
         async def stream() -> AsyncIterator[str]:
             hub.clients += 1
             try:
-                yield "retry: 2000\n\n"
+                yield f"retry: 2000\n\nevent: hello\ndata: {hub.keep_alive:g}\n\n"
                 seen = -1
                 while True:
+                    if ended.is_set():
+                        if hub.ending:
+                            yield f"event: end\ndata: {hub.ending}\n\n"
+                        return
+                    if hub.token is not None and hub.token != mine:
+                        yield f"event: end\ndata: {REPLACED}\n\n"
+                        return
                     if hub.version != seen:
                         seen = hub.version
                         yield f"event: state\ndata: {seen}\n\n"
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(hub.changed.wait(), KEEP_ALIVE)
-                        continue
-                    yield ": still here\n\n"
+                    waits = [asyncio.ensure_future(e.wait()) for e in (hub.changed, ended, hub.token_changed)]
+                    try:
+                        done, _ = await asyncio.wait(waits, timeout=hub.keep_alive,
+                                                     return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        for w in waits:
+                            w.cancel()
+                    if not done:
+                        yield "event: alive\ndata: \n\n"
             finally:
                 hub.clients -= 1
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
@@ -375,6 +431,34 @@ def uvicorn_config(app: ASGIApp) -> Any:
                           proxy_headers=False)
 
 
+class BadRequestsFilter(logging.Filter):
+    """uvicorn's "Invalid HTTP request received." (one line per bad request, ~41 bytes each) let through at most once
+    a :data:`BAD_REQUEST_EVERY` s, saying how many were dropped since the last one."""
+
+    def __init__(self, every: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.every, self.clock = every or BAD_REQUEST_EVERY, clock
+        self.last: float | None = None
+        self.dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Invalid HTTP request received"):
+            return True
+        now = self.clock()
+        if self.last is not None and now - self.last < self.every:
+            self.dropped += 1
+            return False
+        if self.dropped:
+            record.msg = f"Invalid HTTP request received ({self.dropped} more since the last such line, not logged)."
+            record.args = ()
+        self.last, self.dropped = now, 0
+        return True
+
+
+#: Seconds between two lines about bad requests.
+BAD_REQUEST_EVERY = 60.0
+
+
 class _Server:
     """A uvicorn server that leaves the signals to :func:`serve`."""
 
@@ -386,6 +470,9 @@ class _Server:
             def capture_signals(self) -> Iterator[None]:
                 yield
         self.server = Quiet(uvicorn_config(app))
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        if not any(isinstance(f, BadRequestsFilter) for f in uvicorn_log.filters):
+            uvicorn_log.addFilter(BadRequestsFilter())
 
     async def run(self, sockets: list[socket.socket]) -> None:
         await self.server.serve(sockets=sockets)
@@ -404,7 +491,7 @@ async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], p
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     folder = runtime if runtime is not None else access.runtime_folder()
-    hub = Hub(data, key_path, display)
+    hub = Hub(data, key_path, display, keep_alive=keep_alive_seconds())
     app = wrapped(hub, data, language)
     refused_at: str | None = None
 
@@ -427,20 +514,28 @@ async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], p
                 await pause(5)
                 continue
             refused_at = None
+            hub.ended, hub.ending = asyncio.Event(), None
+            tok = access.read_token(data)
+            hub.set_token(tok)
             watcher = asyncio.create_task(hub.watch())
+            token_watcher = asyncio.create_task(hub.watch_token())
             server = _Server(app)
             task = asyncio.create_task(server.run(sockets))
-            tok = access.read_token(data)
             links = page_links(hosts, port, tok) if tok else []
-            try:
-                access.publish_links(folder, links)
-            except OSError as exc:
-                say(f"banquier: cannot publish the page's links in {folder}: {exc.strerror or exc}.")
+            held = publish(folder, links, say)
             say(f"phone page: listening on port {port}" + (f": {links[0]}" if links else " (no token yet)"))
             while not stop.is_set() and not task.done() and access.is_on(data):
                 await pause(SWITCH_EVERY)
-            with contextlib.suppress(OSError):  # first: the terminal stops showing a link that will not answer
-                (folder / access.LINKS_FILE).unlink(missing_ok=True)
+                if hub.token != tok and not stop.is_set():  # renewed: the links carry the new token
+                    tok = hub.token
+                    links = page_links(hosts, port, tok) if tok else []
+                    held = publish(folder, links, say) or held
+            if held is not None:  # first: the terminal stops showing a link that will not answer
+                held.withdraw()
+            # the event streams end (a final event when switched off), so that no response is cut by the stop
+            hub.end_streams(None if stop.is_set() else SWITCHED_OFF)
+            await asyncio.sleep(0.2)
+            token_watcher.cancel()
             server.stop()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, 5)
@@ -451,9 +546,17 @@ async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], p
                 sock.close()
             say("phone page: stopped listening" + ("" if stop.is_set() else " (switched off)"))
     finally:
-        with contextlib.suppress(OSError):
-            (folder / access.LINKS_FILE).unlink(missing_ok=True)
+        access.withdraw_links(folder)
     return 0
+
+
+def publish(folder: Path, links: list[str], say: Callable[[str], None]) -> access.Publication | None:
+    """:func:`~host_ui.phone.access.publish_links`, saying (not raising) when it cannot."""
+    try:
+        return access.publish_links(folder, links)
+    except OSError as exc:
+        say(f"banquier: cannot publish the page's links in {folder}: {exc.strerror or exc}.")
+        return None
 
 
 def serve(data: Path, key_path: Path | None, hosts: Sequence[str], port: int, language: str,
