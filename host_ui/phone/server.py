@@ -396,7 +396,8 @@ def listening_sockets(hosts: Sequence[str], port: int) -> list[socket.socket]:
 
 
 def _primary_ipv4() -> str | None:
-    """The address this machine would reach the local network from (no packet is sent), or None."""
+    """The address this machine would reach the local network from (no packet is sent), or None (no route: no
+    default gateway, no network)."""
     with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         probe.connect(("10.254.254.254", 9))
         address: str = probe.getsockname()[0]
@@ -404,16 +405,81 @@ def _primary_ipv4() -> str | None:
     return None
 
 
-def page_links(hosts: Sequence[str], port: int, tok: str, primary: Callable[[], str | None] = _primary_ipv4
-               ) -> list[str]:
+#: ``SIOCGIFADDR`` (Linux's ``<linux/sockios.h>``): an interface's IPv4 address.
+SIOCGIFADDR = 0x8915
+
+
+def interface_ipv4s() -> list[str]:
+    """The IPv4 addresses of the machine's interfaces (one each, in the interfaces' order: ``socket.if_nameindex``
+    and the ``SIOCGIFADDR`` ioctl, the standard library only); [] where the system has neither. Never raises."""
+    import fcntl
+    import struct
+    out: list[str] = []
+    try:
+        names = [name for _index, name in socket.if_nameindex()]
+    except (OSError, AttributeError):
+        return out
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for name in names:
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+            except OSError:  # no IPv4 address on it
+                continue
+            out.append(socket.inet_ntoa(answer[20:24]))
+    return out
+
+
+#: Flags of ``/proc/net/if_inet6`` that make an address unfit for a link: tentative, deprecated, failed DAD.
+_IFA_UNFIT = 0x40 | 0x20 | 0x08
+
+
+def ipv6_addresses(table: str = "/proc/net/if_inet6") -> list[str]:
+    """The machine's unique-local IPv6 addresses (fc00::/7, RFC 4193), parsed from Linux's ``/proc/net/if_inet6``
+    (``table``: its path): neither a link-local address (a link would need its zone, which browsers do not take in
+    a URL) nor a tentative, deprecated or failed one. [] where there is no such file (not Linux). Never raises."""
+    import ipaddress
+    out: list[str] = []
+    try:
+        text = Path(table).read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return out
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) < 6 or len(fields[0]) != 32:
+            continue
+        try:
+            address = ipaddress.IPv6Address(int(fields[0], 16))
+            flags = int(fields[4], 16)
+        except ValueError:
+            continue
+        if flags & _IFA_UNFIT or address not in ipaddress.IPv6Network("fc00::/7"):
+            continue
+        if str(address) not in out:
+            out.append(str(address))
+    return out
+
+
+def page_links(hosts: Sequence[str], port: int, tok: str, primary: Callable[[], str | None] = _primary_ipv4,
+               interfaces: Callable[[], list[str]] = interface_ipv4s,
+               ipv6: Callable[[], list[str]] = ipv6_addresses) -> list[str]:
     """The links the page is reached at, best first: the machine's private IPv4 address (when it listens on all of
-    them and the address is on the table's network), the addresses it was given, then ``localhost`` (loopback)."""
+    them: the one it reaches the network from, else, with no route, the first private one of its interfaces), its
+    unique-local IPv6 addresses (when it listens on all of those), the addresses it was given (not a link-local
+    IPv6 one: a link cannot name its zone), then ``localhost`` (loopback)."""
+    def usable(address: str | None) -> bool:
+        return bool(address) and access.allowed_client(address) and not str(address).startswith(("127.", "::1")) \
+            and not str(address).lower().startswith("fe80")
     addresses: list[str] = []
-    if any(h in ("0.0.0.0", "::", "") for h in hosts):
+    if any(h in ("0.0.0.0", "") for h in hosts):
         found = primary()
-        if found and access.allowed_client(found) and not found.startswith("127."):
+        if not usable(found):
+            found = next((a for a in interfaces() if usable(a)), None)
+        if found:
             addresses.append(found)
-    addresses += [h for h in hosts if h not in ("0.0.0.0", "::", "") and access.allowed_client(h)]
+    if any(h in ("::", "") for h in hosts):
+        addresses += [a for a in ipv6() if usable(a)]
+    addresses += [h for h in hosts if h not in ("0.0.0.0", "::", "") and access.allowed_client(h)
+                  and not h.lower().startswith("fe80")]
     if any(h in ("0.0.0.0", "::", "") or h.startswith("127.") or h == "::1" for h in hosts):
         addresses.append("localhost")
     seen: list[str] = []

@@ -241,3 +241,35 @@ def test_the_page_speaks_its_language_for_the_edition_and_its_title(table, tmp_p
         assert docs[lang]["words"]["title"] not in ("Téléphones", "Phones", "Телефони")
         assert docs[lang]["words"]["replaced"] != "replaced" and docs[lang]["words"]["switched_off"] != "switched_off"
     assert os.environ.get("BANQUIER_PHONE_KEEPALIVE") is None
+
+
+def test_a_server_on_every_address_publishes_the_machines_unique_local_ipv6(table, tmp_path):
+    import pytest
+
+    from host_ui.phone.server import _primary_ipv4, ipv6_addresses
+    ula = ipv6_addresses()
+    if not ula:
+        pytest.skip("this machine has no unique-local IPv6 address")
+    served = start_server_with_hosts(table, tmp_path, ["0.0.0.0", "::"])
+    try:
+        links = access.read_links(served.runtime)
+    finally:
+        stop_server(served)
+    assert access.page_url(ula[0], served.port, table.token) in links, links
+    primary = _primary_ipv4()
+    if primary is None or not access.allowed_client(primary):  # as on this machine: its IPv4 is public
+        assert links[0] == access.page_url(ula[0], served.port, table.token), links
+
+
+def start_server_with_hosts(table, tmp_path, hosts: list[str]):
+    from tests.host_ui.phone.conftest import Served, free_port, wait_listening
+    port = free_port()
+    args = [a for h in hosts for a in ("--host", h)]
+    process = subprocess.Popen([sys.executable, "-m", "host_ui", "phone", "serve", *args, "--port", str(port)],
+                               env=clean_env({"BANQUIER_PHONE_RUNTIME": str(tmp_path / "rt")}),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wait_listening(port)
+    deadline = time.monotonic() + 5
+    while not access.read_links(tmp_path / "rt") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return Served(table, port, process, tmp_path / "rt")
