@@ -13,6 +13,11 @@ through the service's group).
 
 Clients: only loopback, the private IPv4 ranges (10/8, 172.16/12, 192.168/16) and IPv6 link-local (fe80::/10) and
 unique-local (fc00::/7) addresses, an IPv4-mapped IPv6 address judged as its IPv4 (:func:`allowed_client`).
+
+The page's links, in its runtime folder (:data:`LINKS_FILE`), carry their own liveness: the page holds the file
+under an exclusive ``flock`` for as long as it listens (:func:`publish_links`), and :func:`read_links` gives them only
+while a live process holds that lock (the kernel drops it when the process dies, ``kill -9`` included; it works
+across processes and systemd sandboxes on the same kernel).
 """
 from __future__ import annotations
 

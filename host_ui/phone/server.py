@@ -5,8 +5,13 @@ Routes, all under the device's token (:mod:`host_ui.phone.access`), GET and HEAD
 - ``/t/TOKEN/``: the page (``page/index.html``); ``/t/TOKEN/app.js``, ``/t/TOKEN/style.css``: its assets, held in
   memory from the package's data (no file is ever looked up from a request's path);
 - ``/t/TOKEN/state.json?lang=fr|en|uk``: the game's public state (:func:`host_ui.phone.state.localized`);
-- ``/t/TOKEN/events``: Server-Sent Events, one ``state`` message (its data: the state's version) on each change of
-  the game (a commit, an undo, a new game), within a second; a comment every 15 s keeps it open.
+- ``/t/TOKEN/events``: Server-Sent Events: first ``hello`` (its data: the keep-alive's period, seconds), then one
+  ``state`` message (its data: the state's version) on each change of the game (a commit, an undo, a new game),
+  within a second, and an ``alive`` message after :data:`KEEP_ALIVE` s without any (the page counts its connection
+  lost after about 2.5 periods of silence: a hung server). A final ``end`` message closes the stream when its token
+  was replaced (data ``replaced``: seen within :data:`TOKEN_EVERY` s of ``banquier phone renew``) or the page
+  switched off (data ``off``); on SIGTERM the streams end without one (the page reconnects by itself). Every
+  stream ends before the server stops: no response is cut.
 
 Answers: a client outside the table's networks 403 (:func:`~host_ui.phone.access.allowed_client`, before anything
 else), a missing or wrong token 404 for every path and method, another method 405, another path 404.
@@ -19,7 +24,9 @@ beyond closes the longest idle one, else is closed), a connection without a comp
 requests are answered from the state it read (the same bytes for everyone, with an ETag).
 
 :func:`serve` runs until SIGTERM or SIGINT: it listens only while the switch is on (looked at twice a second),
-publishes its links (:func:`~host_ui.phone.access.publish_links`) while it listens and removes them when it stops.
+publishes its links (:func:`~host_ui.phone.access.publish_links`: held under a lock for as long as it lives) while
+it listens, publishes them again when the token changes, and withdraws them (when still its own) when it stops.
+uvicorn's "Invalid HTTP request received." is logged at most once a minute, with the count of those left out.
 """
 from __future__ import annotations
 

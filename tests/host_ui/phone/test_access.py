@@ -107,7 +107,7 @@ def test_links_are_published_and_read(tmp_path, monkeypatch):
 
 def test_page_links_best_first():
     from host_ui.phone.server import page_links
-    links = page_links(["0.0.0.0", "::"], 8737, "T", primary=lambda: "192.168.1.7", ipv6=lambda: [])
+    links = page_links(["0.0.0.0", "::"], 8737, "T", primary=lambda: "192.168.1.7", ipv6=list)
     assert links == ["http://192.168.1.7:8737/t/T/", "http://localhost:8737/t/T/"]
     assert page_links(["0.0.0.0"], 1, "T", primary=lambda: "8.8.8.8", interfaces=lambda: ["8.8.8.8"]) == [
         "http://localhost:1/t/T/"]
@@ -131,7 +131,7 @@ def test_page_links_offer_a_unique_local_ipv6_when_the_ipv4_is_not_private():
 def test_page_links_without_a_route_take_a_private_address_from_the_interfaces():
     from host_ui.phone.server import page_links
     links = page_links(["0.0.0.0"], 1, "T", primary=lambda: None,
-                       interfaces=lambda: ["127.0.0.1", "203.0.113.4", "10.1.2.3", "192.168.0.9"], ipv6=lambda: [])
+                       interfaces=lambda: ["127.0.0.1", "203.0.113.4", "10.1.2.3", "192.168.0.9"], ipv6=list)
     assert links == ["http://10.1.2.3:1/t/T/", "http://localhost:1/t/T/"]
 
 

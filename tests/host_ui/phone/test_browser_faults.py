@@ -9,10 +9,15 @@ import pytest
 
 from host_ui.phone import access
 from terminal.table.i18n import translate
+from tests.host_ui.phone import test_browser as _chromium
 from tests.host_ui.phone.conftest import stop_server
-from tests.host_ui.phone.test_browser import browser, cash_on_page, pytestmark, wait  # noqa: F401  (the fixture)
+from tests.host_ui.phone.test_browser import cash_on_page, wait
 from tests.host_ui.phone.test_faults import start_server_with
 
+pytestmark = _chromium.pytestmark
+#: chromium, headless, as test_browser drives it.
+browser = _chromium.browser
+#: The server's keep-alive here (``$BANQUIER_PHONE_KEEPALIVE``): the page counts itself offline after 2.5 of them.
 KEEP_ALIVE = 1.0
 
 
