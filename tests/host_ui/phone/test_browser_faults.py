@@ -92,6 +92,8 @@ def test_a_renewed_link_says_so_on_the_open_page(quick, browser):
     time.sleep(3)  # it does not go back to "reconnecting"
     assert ended_text(driver) == translate("phone_link_replaced", {}, "fr")
     print(f"the replaced link shown in {took:.1f} s")
+    _chromium.viewport(driver, 360, 740)
+    _chromium.full_shot(driver, "phone-360x740-replaced-fr.png", 360, 740)
 
 
 def test_a_link_replaced_while_the_server_was_down_says_so(table, tmp_path, browser):
