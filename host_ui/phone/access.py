@@ -13,13 +13,22 @@ through the service's group).
 
 Clients: only loopback, the private IPv4 ranges (10/8, 172.16/12, 192.168/16) and IPv6 link-local (fe80::/10) and
 unique-local (fc00::/7) addresses, an IPv4-mapped IPv6 address judged as its IPv4 (:func:`allowed_client`).
+
+The page's links, in its runtime folder (:data:`LINKS_FILE`), carry their own liveness: the page holds the file
+under an exclusive ``flock`` for as long as it listens (:func:`publish_links`), and :func:`read_links` gives them only
+while a live process holds that lock (the kernel drops it when the process dies, ``kill -9`` included; it works
+across processes and systemd sandboxes on the same kernel).
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hmac
 import ipaddress
+import os
 import re
 import secrets
+import tempfile
 from pathlib import Path
 
 from host_ui.shell.outputs import replace_text_durably
@@ -120,8 +129,6 @@ def runtime_folder() -> Path:
     """The page's runtime folder: ``$BANQUIER_PHONE_RUNTIME`` when set; else ``/run/banquier-phone`` (the page's
     systemd unit's ``RuntimeDirectory=``) when it exists; else ``banquier-phone`` in ``$XDG_RUNTIME_DIR``, or in
     ``$TMPDIR`` (``banquier-phone-UID``) when there is none. Not created here."""
-    import os
-    import tempfile
     if os.environ.get("BANQUIER_PHONE_RUNTIME"):
         return Path(os.environ["BANQUIER_PHONE_RUNTIME"])
     if Path("/run/banquier-phone").is_dir():
@@ -131,19 +138,100 @@ def runtime_folder() -> Path:
     return Path(tempfile.gettempdir()) / f"banquier-phone-{os.getuid()}"
 
 
-def publish_links(folder: Path, links: list[str]) -> None:
+class Publication:
+    """The page's links, published and held: the open, exclusively locked (``flock(LOCK_EX)``) links file. The lock
+    lives as long as the process (the kernel drops it when the process dies, even by SIGKILL), so a reader that finds
+    the file unlocked knows its writer is gone (:func:`read_links`). ``inode``: the file's, to withdraw only ours."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path, self.fd = path, fd
+        self.inode = os.fstat(fd).st_ino
+
+    @property
+    def held(self) -> bool:
+        """Whether the lock is still held (not withdrawn)."""
+        return self.fd >= 0
+
+    def withdraw(self) -> None:
+        """Remove the links file when it is still ours (the same inode: another page's file is left alone), then
+        release the lock. Idempotent; never raises."""
+        if self.fd < 0:
+            return
+        try:
+            if os.stat(self.path).st_ino == self.inode:
+                self.path.unlink()
+        except OSError:
+            pass
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        self.fd = -1
+        if _HELD.get(self.path) is self:
+            del _HELD[self.path]
+
+
+#: The publications this process holds, by links file (a caller that drops the object keeps its lock).
+_HELD: dict[Path, Publication] = {}
+
+
+def publish_links(folder: Path, links: list[str]) -> Publication:
     """Write the page's links (:data:`LINKS_FILE`) in its runtime folder ``folder`` (made, mode 0755, if
     missing), whole or not at all, mode 0644 (the links hold the token, but the folder is the page's and only
-    the terminal's group reads it; the unit sets the folder's mode). Raises OSError."""
+    the terminal's group reads it; the unit sets the folder's mode), and hold it locked for as long as this process
+    lives or until :meth:`Publication.withdraw`: a temporary file, locked ``LOCK_EX``, renamed over the links file,
+    its descriptor kept open. This process' earlier publication in ``folder`` is withdrawn. Raises OSError."""
     folder.mkdir(mode=0o755, parents=True, exist_ok=True)
-    replace_text_durably(folder / LINKS_FILE, "".join(f"{link}\n" for link in links), 0o644)
+    path = folder / LINKS_FILE
+    fd, temp = tempfile.mkstemp(prefix=f".{LINKS_FILE}.", dir=folder)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.write(fd, "".join(f"{link}\n" for link in links).encode("utf-8"))
+        os.fchmod(fd, 0o644)
+        os.fsync(fd)
+        earlier = _HELD.get(path)
+        os.replace(temp, path)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    if earlier is not None:  # its file was replaced by ours: only its lock is left to release
+        with contextlib.suppress(OSError):
+            os.close(earlier.fd)
+        earlier.fd = -1
+    held = _HELD[path] = Publication(path, fd)
+    return held
+
+
+def withdraw_links(folder: Path) -> None:
+    """Withdraw this process' publication in ``folder`` (:meth:`Publication.withdraw`), if any. Never raises."""
+    held = _HELD.get(folder / LINKS_FILE)
+    if held is not None:
+        held.withdraw()
 
 
 def read_links(folder: Path) -> list[str]:
     """The links the running page published in ``folder``, best first; [] when it publishes none (not running,
-    switched off, no file). Only ``http://`` lines are kept. Never raises, never writes."""
+    switched off, no file, or its process died: the file is not locked by a live holder). Only ``http://`` lines
+    are kept. Never raises, never writes (the probe is a shared, non-blocking lock, released at once)."""
     try:
-        text = (folder / LINKS_FILE).read_text(encoding="utf-8")
+        fd = os.open(folder / LINKS_FILE, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return []
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:  # held exclusively: its page is alive
+            pass
+        except OSError:
+            return []
+        else:  # nobody holds it: the page that wrote it is gone
+            with contextlib.suppress(OSError):
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            return []
+        with os.fdopen(os.dup(fd), "rb") as f:
+            text = f.read(64 * 1024).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return []
+    finally:
+        os.close(fd)
     return [line.strip() for line in text.splitlines() if line.strip().startswith("http://")]

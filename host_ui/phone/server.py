@@ -5,8 +5,13 @@ Routes, all under the device's token (:mod:`host_ui.phone.access`), GET and HEAD
 - ``/t/TOKEN/``: the page (``page/index.html``); ``/t/TOKEN/app.js``, ``/t/TOKEN/style.css``: its assets, held in
   memory from the package's data (no file is ever looked up from a request's path);
 - ``/t/TOKEN/state.json?lang=fr|en|uk``: the game's public state (:func:`host_ui.phone.state.localized`);
-- ``/t/TOKEN/events``: Server-Sent Events, one ``state`` message (its data: the state's version) on each change of
-  the game (a commit, an undo, a new game), within a second; a comment every 15 s keeps it open.
+- ``/t/TOKEN/events``: Server-Sent Events: first ``hello`` (its data: the keep-alive's period, seconds), then one
+  ``state`` message (its data: the state's version) on each change of the game (a commit, an undo, a new game),
+  within a second, and an ``alive`` message after :data:`KEEP_ALIVE` s without any (the page counts its connection
+  lost after about 2.5 periods of silence: a hung server). A final ``end`` message closes the stream when its token
+  was replaced (data ``replaced``: seen within :data:`TOKEN_EVERY` s of ``banquier phone renew``) or the page
+  switched off (data ``off``); on SIGTERM the streams end without one (the page reconnects by itself). Every
+  stream ends before the server stops: no response is cut.
 
 Answers: a client outside the table's networks 403 (:func:`~host_ui.phone.access.allowed_client`, before anything
 else), a missing or wrong token 404 for every path and method, another method 405, another path 404.
@@ -19,7 +24,9 @@ beyond closes the longest idle one, else is closed), a connection without a comp
 requests are answered from the state it read (the same bytes for everyone, with an ETag).
 
 :func:`serve` runs until SIGTERM or SIGINT: it listens only while the switch is on (looked at twice a second),
-publishes its links (:func:`~host_ui.phone.access.publish_links`) while it listens and removes them when it stops.
+publishes its links (:func:`~host_ui.phone.access.publish_links`: held under a lock for as long as it lives) while
+it listens, publishes them again when the token changes, and withdraws them (when still its own) when it stops.
+uvicorn's "Invalid HTTP request received." is logged at most once a minute, with the count of those left out.
 """
 from __future__ import annotations
 
@@ -64,8 +71,23 @@ MAX_HEADERS = 64
 WATCH_EVERY = 0.25
 #: Seconds between two looks at the switch.
 SWITCH_EVERY = 0.5
-#: Seconds between two comments on an idle event stream.
+#: Seconds between two keep-alive events on an idle event stream (``$BANQUIER_PHONE_KEEPALIVE`` when set, 0.2 to
+#: 60: the tests' short one); the page counts its connection lost after about 2.5 of them without a message.
 KEEP_ALIVE = 15.0
+#: Seconds between two looks at the token file (a renewed token ends the old token's event streams).
+TOKEN_EVERY = 0.5
+#: The final events' reasons: the link was replaced (a new token), the page was switched off.
+REPLACED, SWITCHED_OFF = "replaced", "off"
+
+
+def keep_alive_seconds() -> float:
+    """:data:`KEEP_ALIVE`, or ``$BANQUIER_PHONE_KEEPALIVE`` (seconds, 0.2 to 60) when set and valid."""
+    import os
+    with contextlib.suppress(KeyError, ValueError):
+        value = float(os.environ["BANQUIER_PHONE_KEEPALIVE"])
+        if 0.2 <= value <= 60:
+            return value
+    return KEEP_ALIVE
 
 #: What every answer carries: nothing is loaded from elsewhere, the token never leaves in a Referer.
 SECURITY_HEADERS = {
@@ -105,6 +127,32 @@ class Hub:
     signature: tuple[Any, ...] | None = None
     reads: int = 0
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The token the page serves now (None: none yet); :meth:`watch_token` follows the file.
+    token: str | None = None
+    #: Set when the event streams must end (:attr:`ending`: why, sent to each page as a final ``end`` event, or
+    #: None: the server stops and the page reconnects by itself); a new one for each listening period.
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+    ending: str | None = None
+    #: Set (and replaced) each time the token changes.
+    token_changed: asyncio.Event = field(default_factory=asyncio.Event)
+    keep_alive: float = KEEP_ALIVE
+
+    def end_streams(self, reason: str | None) -> None:
+        """End every event stream (``reason``: the final event's, or None for none)."""
+        self.ending = reason
+        self.ended.set()
+
+    def set_token(self, tok: str | None) -> None:
+        if tok != self.token:
+            self.token = tok
+            event, self.token_changed = self.token_changed, asyncio.Event()
+            event.set()
+
+    async def watch_token(self) -> None:
+        """Read the token file every :data:`TOKEN_EVERY` s: a renewed token ends the old one's streams within it."""
+        while True:
+            self.set_token(await asyncio.to_thread(access.read_token, self.data))
+            await asyncio.sleep(TOKEN_EVERY)
 
     def read(self) -> Public:
         """Read the current game (in a worker thread: the event loop keeps serving meanwhile)."""
@@ -216,19 +264,34 @@ def make_app(hub: Hub, language: str = "fr", assets: dict[str, bytes] | None = N
         if hub.clients >= MAX_EVENT_CLIENTS:
             return _plain(503, "Too many pages open: try again later.", {"retry-after": "10"})
 
+        mine = request.path_params.get("token", "")
+        ended = hub.ended
+
         async def stream() -> AsyncIterator[str]:
             hub.clients += 1
             try:
-                yield "retry: 2000\n\n"
+                yield f"retry: 2000\n\nevent: hello\ndata: {hub.keep_alive:g}\n\n"
                 seen = -1
                 while True:
+                    if ended.is_set():
+                        if hub.ending:
+                            yield f"event: end\ndata: {hub.ending}\n\n"
+                        return
+                    if hub.token is not None and hub.token != mine:
+                        yield f"event: end\ndata: {REPLACED}\n\n"
+                        return
                     if hub.version != seen:
                         seen = hub.version
                         yield f"event: state\ndata: {seen}\n\n"
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(hub.changed.wait(), KEEP_ALIVE)
-                        continue
-                    yield ": still here\n\n"
+                    waits = [asyncio.ensure_future(e.wait()) for e in (hub.changed, ended, hub.token_changed)]
+                    try:
+                        done, _ = await asyncio.wait(waits, timeout=hub.keep_alive,
+                                                     return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        for w in waits:
+                            w.cancel()
+                    if not done:
+                        yield "event: alive\ndata: \n\n"
             finally:
                 hub.clients -= 1
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
@@ -340,7 +403,8 @@ def listening_sockets(hosts: Sequence[str], port: int) -> list[socket.socket]:
 
 
 def _primary_ipv4() -> str | None:
-    """The address this machine would reach the local network from (no packet is sent), or None."""
+    """The address this machine would reach the local network from (no packet is sent), or None (no route: no
+    default gateway, no network)."""
     with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         probe.connect(("10.254.254.254", 9))
         address: str = probe.getsockname()[0]
@@ -348,16 +412,81 @@ def _primary_ipv4() -> str | None:
     return None
 
 
-def page_links(hosts: Sequence[str], port: int, tok: str, primary: Callable[[], str | None] = _primary_ipv4
-               ) -> list[str]:
+#: ``SIOCGIFADDR`` (Linux's ``<linux/sockios.h>``): an interface's IPv4 address.
+SIOCGIFADDR = 0x8915
+
+
+def interface_ipv4s() -> list[str]:
+    """The IPv4 addresses of the machine's interfaces (one each, in the interfaces' order: ``socket.if_nameindex``
+    and the ``SIOCGIFADDR`` ioctl, the standard library only); [] where the system has neither. Never raises."""
+    import fcntl
+    import struct
+    out: list[str] = []
+    try:
+        names = [name for _index, name in socket.if_nameindex()]
+    except (OSError, AttributeError):
+        return out
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for name in names:
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+            except OSError:  # no IPv4 address on it
+                continue
+            out.append(socket.inet_ntoa(answer[20:24]))
+    return out
+
+
+#: Flags of ``/proc/net/if_inet6`` that make an address unfit for a link: tentative, deprecated, failed DAD.
+_IFA_UNFIT = 0x40 | 0x20 | 0x08
+
+
+def ipv6_addresses(table: str = "/proc/net/if_inet6") -> list[str]:
+    """The machine's unique-local IPv6 addresses (fc00::/7, RFC 4193), parsed from Linux's ``/proc/net/if_inet6``
+    (``table``: its path): neither a link-local address (a link would need its zone, which browsers do not take in
+    a URL) nor a tentative, deprecated or failed one. [] where there is no such file (not Linux). Never raises."""
+    import ipaddress
+    out: list[str] = []
+    try:
+        text = Path(table).read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return out
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) < 6 or len(fields[0]) != 32:
+            continue
+        try:
+            address = ipaddress.IPv6Address(int(fields[0], 16))
+            flags = int(fields[4], 16)
+        except ValueError:
+            continue
+        if flags & _IFA_UNFIT or address not in ipaddress.IPv6Network("fc00::/7"):
+            continue
+        if str(address) not in out:
+            out.append(str(address))
+    return out
+
+
+def page_links(hosts: Sequence[str], port: int, tok: str, primary: Callable[[], str | None] = _primary_ipv4,
+               interfaces: Callable[[], list[str]] = interface_ipv4s,
+               ipv6: Callable[[], list[str]] = ipv6_addresses) -> list[str]:
     """The links the page is reached at, best first: the machine's private IPv4 address (when it listens on all of
-    them and the address is on the table's network), the addresses it was given, then ``localhost`` (loopback)."""
+    them: the one it reaches the network from, else, with no route, the first private one of its interfaces), its
+    unique-local IPv6 addresses (when it listens on all of those), the addresses it was given (not a link-local
+    IPv6 one: a link cannot name its zone), then ``localhost`` (loopback)."""
+    def usable(address: str | None) -> bool:
+        return bool(address) and access.allowed_client(address) and not str(address).startswith(("127.", "::1")) \
+            and not str(address).lower().startswith("fe80")
     addresses: list[str] = []
-    if any(h in ("0.0.0.0", "::", "") for h in hosts):
+    if any(h in ("0.0.0.0", "") for h in hosts):
         found = primary()
-        if found and access.allowed_client(found) and not found.startswith("127."):
+        if not usable(found):
+            found = next((a for a in interfaces() if usable(a)), None)
+        if found:
             addresses.append(found)
-    addresses += [h for h in hosts if h not in ("0.0.0.0", "::", "") and access.allowed_client(h)]
+    if any(h in ("::", "") for h in hosts):
+        addresses += [a for a in ipv6() if usable(a)]
+    addresses += [h for h in hosts if h not in ("0.0.0.0", "::", "") and access.allowed_client(h)
+                  and not h.lower().startswith("fe80")]
     if any(h in ("0.0.0.0", "::", "") or h.startswith("127.") or h == "::1" for h in hosts):
         addresses.append("localhost")
     seen: list[str] = []
@@ -375,6 +504,34 @@ def uvicorn_config(app: ASGIApp) -> Any:
                           proxy_headers=False)
 
 
+class BadRequestsFilter(logging.Filter):
+    """uvicorn's "Invalid HTTP request received." (one line per bad request, ~41 bytes each) let through at most once
+    a :data:`BAD_REQUEST_EVERY` s, saying how many were dropped since the last one."""
+
+    def __init__(self, every: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.every, self.clock = every or BAD_REQUEST_EVERY, clock
+        self.last: float | None = None
+        self.dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Invalid HTTP request received"):
+            return True
+        now = self.clock()
+        if self.last is not None and now - self.last < self.every:
+            self.dropped += 1
+            return False
+        if self.dropped:
+            record.msg = f"Invalid HTTP request received ({self.dropped} more since the last such line, not logged)."
+            record.args = ()
+        self.last, self.dropped = now, 0
+        return True
+
+
+#: Seconds between two lines about bad requests.
+BAD_REQUEST_EVERY = 60.0
+
+
 class _Server:
     """A uvicorn server that leaves the signals to :func:`serve`."""
 
@@ -386,6 +543,9 @@ class _Server:
             def capture_signals(self) -> Iterator[None]:
                 yield
         self.server = Quiet(uvicorn_config(app))
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        if not any(isinstance(f, BadRequestsFilter) for f in uvicorn_log.filters):
+            uvicorn_log.addFilter(BadRequestsFilter())
 
     async def run(self, sockets: list[socket.socket]) -> None:
         await self.server.serve(sockets=sockets)
@@ -404,7 +564,7 @@ async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], p
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     folder = runtime if runtime is not None else access.runtime_folder()
-    hub = Hub(data, key_path, display)
+    hub = Hub(data, key_path, display, keep_alive=keep_alive_seconds())
     app = wrapped(hub, data, language)
     refused_at: str | None = None
 
@@ -427,20 +587,28 @@ async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], p
                 await pause(5)
                 continue
             refused_at = None
+            hub.ended, hub.ending = asyncio.Event(), None
+            tok = access.read_token(data)
+            hub.set_token(tok)
             watcher = asyncio.create_task(hub.watch())
+            token_watcher = asyncio.create_task(hub.watch_token())
             server = _Server(app)
             task = asyncio.create_task(server.run(sockets))
-            tok = access.read_token(data)
             links = page_links(hosts, port, tok) if tok else []
-            try:
-                access.publish_links(folder, links)
-            except OSError as exc:
-                say(f"banquier: cannot publish the page's links in {folder}: {exc.strerror or exc}.")
+            held = publish(folder, links, say)
             say(f"phone page: listening on port {port}" + (f": {links[0]}" if links else " (no token yet)"))
             while not stop.is_set() and not task.done() and access.is_on(data):
                 await pause(SWITCH_EVERY)
-            with contextlib.suppress(OSError):  # first: the terminal stops showing a link that will not answer
-                (folder / access.LINKS_FILE).unlink(missing_ok=True)
+                if hub.token != tok and not stop.is_set():  # renewed: the links carry the new token
+                    tok = hub.token
+                    links = page_links(hosts, port, tok) if tok else []
+                    held = publish(folder, links, say) or held
+            if held is not None:  # first: the terminal stops showing a link that will not answer
+                held.withdraw()
+            # the event streams end (a final event when switched off), so that no response is cut by the stop
+            hub.end_streams(None if stop.is_set() else SWITCHED_OFF)
+            await asyncio.sleep(0.2)
+            token_watcher.cancel()
             server.stop()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, 5)
@@ -451,9 +619,17 @@ async def serve_async(data: Path, key_path: Path | None, hosts: Sequence[str], p
                 sock.close()
             say("phone page: stopped listening" + ("" if stop.is_set() else " (switched off)"))
     finally:
-        with contextlib.suppress(OSError):
-            (folder / access.LINKS_FILE).unlink(missing_ok=True)
+        access.withdraw_links(folder)
     return 0
+
+
+def publish(folder: Path, links: list[str], say: Callable[[str], None]) -> access.Publication | None:
+    """:func:`~host_ui.phone.access.publish_links`, saying (not raising) when it cannot."""
+    try:
+        return access.publish_links(folder, links)
+    except OSError as exc:
+        say(f"banquier: cannot publish the page's links in {folder}: {exc.strerror or exc}.")
+        return None
 
 
 def serve(data: Path, key_path: Path | None, hosts: Sequence[str], port: int, language: str,

@@ -47,7 +47,7 @@ PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
 
 #: The page's own words: the key the page uses -> the catalog's message id.
 WORDS: Mapping[str, str] = {
-    "title": N_("phone_title"),
+    "title": N_("phone_page_title"),
     "players": N_("phone_players"),
     "cash": N_("phone_cash"),
     "worth": N_("phone_worth"),
@@ -72,6 +72,10 @@ WORDS: Mapping[str, str] = {
     "language": N_("phone_language"),
     "live": N_("phone_live"),
     "offline": N_("phone_offline"),
+    "replaced": N_("phone_link_replaced"),
+    "replaced_short": N_("phone_link_replaced_short"),
+    "switched_off": N_("phone_page_switched_off"),
+    "switched_off_short": N_("phone_page_switched_off_short"),
     "bankrupt": N_("phone_bankrupt"),
     "jail_cards": N_("phone_jail_cards"),
 }
@@ -234,12 +238,22 @@ def localized(public: Public, language: str) -> dict[str, Any]:
                  top=top, bottom=bottom)
     time = s.get("x_time")
     doc.update({
-        "edition": str(localized_text(edition.title, language)),
+        "edition": edition_name(edition, language),
         "mode": public.mode, "seq": public.seq, "ultimate": ultimate, "players": players,
         "pot": {"amount": s["bank"]["pot"], "text": money(s["bank"]["pot"])} if public.jackpot else None,
         "last": last, "chart": chart, "time": dict(time) if time else None,
         "standings": list(s.get("standings", [])), "over": bool(s.get("game_over"))})
     return doc
+
+
+def edition_name(edition: Edition, language: str) -> str:
+    """The edition's name in ``language``: ``Monopoly`` and its label (``[edition] label``, which the editions give
+    in every language: "Monopoly France (euros)", "Monopoly Франція (євро)"); its title (the edition's own
+    language) when it has no label."""
+    label = str(localized_text(edition.label, language)) if edition.label else ""
+    if not label or label == edition.name:
+        return str(localized_text(edition.title, language))
+    return label if label.lower().startswith("monopoly") else f"Monopoly {label}"
 
 
 def _account(name: str, language: str) -> str:

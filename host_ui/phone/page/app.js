@@ -11,6 +11,10 @@
   var lang = LANGS.indexOf(chosen) >= 0 ? chosen : null;
   var me = store.get("banquier-me") || "";
   var doc = null, version = -1, lastSeq = null, loading = false, again = false, source = null, retry = null;
+  // the connection's health: the server sends an event at least every keepAlive seconds (its "hello" says how
+  // often); none for 2.5 of them and the page says it is offline and reconnects. ended: "replaced" (a new link)
+  // or "off" (switched off at the terminal): the balances shown are no longer current.
+  var keepAlive = 15, lastMessage = Date.now(), ended = null, endedPoll = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function el(tag, attrs, children) {
@@ -30,9 +34,49 @@
   function w(key) { return (doc && doc.words && doc.words[key]) || key; }
 
   function setStatus(live) {
+    if (ended) return;
     var s = $("status");
     s.textContent = live ? w("live") : w("offline");
     s.className = live ? "status" : "status offline";
+    $("main").classList.toggle("stale", !live);
+  }
+
+  function heard() { lastMessage = Date.now(); }
+
+  // the link was replaced or the page switched off: say so, grey the balances, stop listening; look again now
+  // and then (a page switched on again comes back by itself, a replaced link never does)
+  function end(reason) {
+    if (source) { source.close(); source = null; }
+    if (retry) { window.clearTimeout(retry); retry = null; }
+    ended = reason === "off" ? "off" : "replaced";
+    var s = $("status");
+    s.textContent = ended === "off" ? w("switched_off_short") : w("replaced_short");
+    s.className = "status offline ended";
+    var banner = $("ended");
+    banner.textContent = ended === "off" ? w("switched_off") : w("replaced");
+    banner.hidden = false;
+    $("main").classList.add("stale");
+    if (!endedPoll) endedPoll = window.setInterval(function () {
+      fetch("state.json", { cache: "no-store", credentials: "omit" }).then(function (r) {
+        if (r.ok) resume();
+      }).catch(function () { /* still off */ });
+    }, 10000);
+  }
+
+  function resume() {
+    if (endedPoll) { window.clearInterval(endedPoll); endedPoll = null; }
+    ended = null;
+    $("ended").hidden = true;
+    load();
+    connect();
+  }
+
+  // a closed stream or a failed load: a 404 is a link that was replaced (or a page switched off and on with a
+  // new token), anything else a lost connection
+  function checkGone() {
+    fetch("state.json", { cache: "no-store", credentials: "omit" }).then(function (r) {
+      if (r.status === 404) end("replaced");
+    }).catch(function () { /* unreachable: reconnecting */ });
   }
 
   function load() {
@@ -40,12 +84,13 @@
     loading = true;
     var url = "state.json" + (lang ? "?lang=" + lang : "");
     fetch(url, { cache: "no-store", credentials: "omit" }).then(function (r) {
+      if (r.status === 404) { end("replaced"); throw new Error("HTTP 404"); }
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.json();
     }).then(function (d) {
       doc = d; version = d.version;
       if (!lang) lang = d.language;
-      render();
+      if (!ended) render();
     }).catch(function () { setStatus(false); }).then(function () {
       loading = false;
       if (again) { again = false; load(); }
@@ -54,19 +99,41 @@
 
   function connect() {
     if (source) source.close();
+    if (ended) return;
     if (!window.EventSource) { window.setInterval(load, 2000); return; }
-    source = new EventSource("events");
-    source.addEventListener("state", function (e) {
+    heard();
+    var mine = source = new EventSource("events");
+    mine.addEventListener("hello", function (e) {
+      heard();
+      var n = parseFloat(e.data);
+      if (n > 0) keepAlive = n;
+    });
+    mine.addEventListener("alive", function () { heard(); setStatus(true); });
+    mine.addEventListener("state", function (e) {
+      heard();
       setStatus(true);
       if (String(version) !== e.data) load();
     });
-    source.onopen = function () { setStatus(true); load(); };
-    source.onerror = function () {
+    mine.addEventListener("end", function (e) { end(e.data); });
+    mine.onopen = function () { heard(); setStatus(true); load(); };
+    mine.onerror = function () {
+      if (mine !== source) return;
       setStatus(false);
-      if (source.readyState === 2 && !retry) {  // closed for good (the server refused): open it again later
+      if (mine.readyState === 2 && !retry) {  // closed for good (the server refused): why, then again later
+        checkGone();
         retry = window.setTimeout(function () { retry = null; connect(); }, 5000);
       }
     };
+  }
+
+  // a server that hangs sends nothing and closes nothing: its silence is the sign
+  function watchdog() {
+    if (ended || !source) return;
+    if (Date.now() - lastMessage > Math.max(2500 * keepAlive, keepAlive * 1000 + 3000)) {
+      setStatus(false);
+      heard();  // the next look is a whole period later: the new stream's time to answer
+      connect();
+    }
   }
 
   function deedItem(d) {
@@ -158,6 +225,7 @@
     document.documentElement.lang = doc.language;
     document.title = w("title");
     $("title").textContent = w("title");
+    if (ended) { $("ended").textContent = ended === "off" ? w("switched_off") : w("replaced"); }
     $("me-label").textContent = w("me");
     $("language-label").textContent = w("language");
     $("players-title").textContent = w("players");
@@ -240,5 +308,6 @@
     });
     load();
     connect();
+    window.setInterval(watchdog, 1000);
   });
 })();

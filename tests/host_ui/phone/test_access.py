@@ -107,7 +107,53 @@ def test_links_are_published_and_read(tmp_path, monkeypatch):
 
 def test_page_links_best_first():
     from host_ui.phone.server import page_links
-    links = page_links(["0.0.0.0", "::"], 8737, "T", primary=lambda: "192.168.1.7")
+    links = page_links(["0.0.0.0", "::"], 8737, "T", primary=lambda: "192.168.1.7", ipv6=list)
     assert links == ["http://192.168.1.7:8737/t/T/", "http://localhost:8737/t/T/"]
-    assert page_links(["0.0.0.0"], 1, "T", primary=lambda: "8.8.8.8") == ["http://localhost:1/t/T/"]
+    assert page_links(["0.0.0.0"], 1, "T", primary=lambda: "8.8.8.8", interfaces=lambda: ["8.8.8.8"]) == [
+        "http://localhost:1/t/T/"]
     assert page_links(["10.0.0.3"], 1, "T") == ["http://10.0.0.3:1/t/T/"]
+
+
+def test_page_links_offer_a_unique_local_ipv6_when_the_ipv4_is_not_private():
+    from host_ui.phone.server import page_links
+    links = page_links(["0.0.0.0", "::"], 8737, "T", primary=lambda: "192.0.2.2",
+                       interfaces=lambda: ["127.0.0.1", "192.0.2.2"], ipv6=lambda: ["fd00::2"])
+    assert links == ["http://[fd00::2]:8737/t/T/", "http://localhost:8737/t/T/"]
+    # a private IPv4 first, then the IPv6 one
+    assert page_links(["0.0.0.0", "::"], 1, "T", primary=lambda: "192.168.1.7", ipv6=lambda: ["fd12::5"]) == [
+        "http://192.168.1.7:1/t/T/", "http://[fd12::5]:1/t/T/", "http://localhost:1/t/T/"]
+    # listening on IPv4 only: no IPv6 link; a link-local address given is not a link (no zone in a URL)
+    assert page_links(["0.0.0.0"], 1, "T", primary=lambda: "192.168.1.7", ipv6=lambda: ["fd12::5"]) == [
+        "http://192.168.1.7:1/t/T/", "http://localhost:1/t/T/"]
+    assert page_links(["fe80::1", "fd00::9"], 1, "T") == ["http://[fd00::9]:1/t/T/"]
+
+
+def test_page_links_without_a_route_take_a_private_address_from_the_interfaces():
+    from host_ui.phone.server import page_links
+    links = page_links(["0.0.0.0"], 1, "T", primary=lambda: None,
+                       interfaces=lambda: ["127.0.0.1", "203.0.113.4", "10.1.2.3", "192.168.0.9"], ipv6=list)
+    assert links == ["http://10.1.2.3:1/t/T/", "http://localhost:1/t/T/"]
+
+
+def test_the_interfaces_addresses_are_read_from_the_system():
+    from host_ui.phone.server import interface_ipv4s
+    found = interface_ipv4s()
+    assert "127.0.0.1" in found  # loopback's, through SIOCGIFADDR
+    assert all(ipaddress.ip_address(a).version == 4 for a in found)
+
+
+def test_unique_local_ipv6_addresses_are_parsed_from_proc(tmp_path):
+    from host_ui.phone.server import ipv6_addresses
+    table = tmp_path / "if_inet6"
+    table.write_text(
+        "00000000000000000000000000000001 01 80 10 80       lo\n"
+        "fd000000000000000000000000000002 04 40 00 82     eth0\n"
+        "fe8000000000000000fc00fffe000001 04 40 20 80     eth0\n"
+        "fd120000000000000000000000000005 04 40 00 20     eth0\n"   # deprecated
+        "fd120000000000000000000000000006 04 40 00 40     eth0\n"   # tentative
+        "20010db8000000000000000000000007 04 40 00 00     eth0\n"   # global: not the table's network
+        "garbage\n")
+    assert ipv6_addresses(str(table)) == ["fd00::2"]
+    assert ipv6_addresses(str(tmp_path / "missing")) == []
+    if os.path.exists("/proc/net/if_inet6"):
+        assert all(ipaddress.ip_address(a) in ipaddress.ip_network("fc00::/7") for a in ipv6_addresses())
