@@ -15,6 +15,7 @@ a new one is begun.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -126,6 +127,8 @@ class PageChild:
             return False
         self.ended, self._due, self._started_at = None, None, self.monotonic()
         assert self.process.stderr is not None
+        with contextlib.suppress(OSError):  # the log is there once start() returns, even before the child writes
+            self.log_file.touch()
         self._pump = threading.Thread(target=_pump, args=(self.process.stderr, self.log_file), daemon=True,
                                       name="phone-page-log")
         self._pump.start()

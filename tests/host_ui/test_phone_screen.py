@@ -197,15 +197,22 @@ def test_the_switch_reads_cost_a_stat_while_nothing_changes(tmp_path, monkeypatc
     phone = PhoneSwitch(data, runtime)
     assert phone.is_on() and phone.link() == link
     reads = []
-    real = Path.read_text
+    real, real_links = Path.read_text, access.read_links
 
     def counting(self, *args, **kwargs):
         reads.append(self.name)
         return real(self, *args, **kwargs)
+
+    def counting_links(folder):
+        reads.append(access.LINKS_FILE)
+        return real_links(folder)
     monkeypatch.setattr(Path, "read_text", counting)
+    monkeypatch.setattr(access, "read_links", counting_links)
     for _ in range(5):
         assert phone.is_on() and phone.link() == link
-    assert reads == [access.LINKS_FILE] * 5  # the links are read each time (their publisher may have died)
+    # the switch's file is not read again (its stat is unchanged); the links are read each time (their publisher
+    # may have died: its liveness is its lock, not in the file's stat)
+    assert reads == [access.LINKS_FILE] * 5
     reads.clear()
     access.set_on(data, False)
     assert not phone.is_on()
