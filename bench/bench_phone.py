@@ -13,11 +13,16 @@ event reaching a phone, and to the state showing it (p50, p99, max); ``state.jso
 phones' requests answered and refused. Target: a few tens of MiB on a Pi Zero 2 W (issue 29); the Pi's figure is
 the PC's: the same Python objects and SQLite copy (a 32-bit Raspberry Pi OS is smaller, a 64-bit one alike).
 
-``--tap``: also the device-true tap -> beep p99 (bench/bench_device.py's child: the device's path on the PC's
-disk, its own 10 000-operation game) without and with the page's server following that game with the 20 phones,
-in rounds alternated (without, with, without, with) so that the PC's load falls on both alike; target (issue 29):
-within 10 % of its figure without them. The device's key there is bench_device's (32 zero bytes), written to the
-page's key file.
+``--tap``: instead, the device-true tap -> beep p99 (bench/bench_device.py's child: the device's path on the PC's
+disk, its own 10 000-operation game, no fsync latency added) without and with the page's server following that
+game with the 20 phones, in rounds alternated (without, with, without, with, ...; 4 rounds of 250 taps a side by
+default) so that the PC's load falls on both alike. The server runs in its own process with the page's unit's
+priority (``Nice=10`` over the bench's, I/O class idle); the phones in another process at Nice 19 (on the table
+they are other devices). Each phone proves it followed the game tapped: its events, the entries it saw in
+``state.json``, and its last one equal to the game's last entry after the last tap. Printed: the ratio of the two
+p99s with its spread (per round, and a bootstrap's 5-95 %), the medians, the server's VmHWM, the load; one row of
+the bench table. Target (issue 29): within 10 % of the figure without them. The device's key there is
+bench_device's (32 zero bytes), written to the page's key file.
 
     .venv/bin/python bench/bench_phone.py [--ops N] [--phones N] [--seconds S] [--tap [--rents N] [--rounds N]]
 """
