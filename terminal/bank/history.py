@@ -9,6 +9,7 @@ game. The entries read are those of :meth:`terminal.Game.history` (``{"seq", "ki
 from __future__ import annotations
 
 import bisect
+import hashlib
 import hmac
 import json
 import sqlite3
@@ -292,6 +293,81 @@ def _decode(data: str) -> Stretch:
             {(str(section), _key(str(section), key)): value for section, key, value in raw["values"]})
 
 
+# The seal of the summary: one row signed with the device key, written with the rows (keep_summary, and the
+# terminal's tick once every complete stretch of the level is kept), that holds the digest of the rows of its
+# level below ``complete`` and the keyed hash of the entry that ends the last of them. The journal is a keyed hash
+# chain, so that one entry's hash unchanged ties every row the seal covers: the chart's first draw reads the rows
+# and one entry of the journal instead of one per row (a cold file's random reads). A seal that does not verify
+# is not used (the rows are then tied one by one).
+_SEAL_TABLE = ("CREATE TABLE IF NOT EXISTS chart_seal (id INTEGER PRIMARY KEY CHECK (id = 1), level INTEGER NOT NULL, "
+               "complete INTEGER NOT NULL, last_mac TEXT NOT NULL, digest TEXT NOT NULL, mac TEXT NOT NULL)")
+
+
+def _digest(rows: Sequence[tuple[Any, ...]]) -> str:
+    return hashlib.sha256(canonical([list(row) for row in rows]).encode()).hexdigest()
+
+
+def _seal_mac(ledger: Ledger, level: int, complete: int, last_mac: str, digest: str) -> str:
+    return ledger.keys.mac(canonical(["chart_seal", level, complete, last_mac, digest]))
+
+
+def _write_seal(ledger: Ledger, level: int, complete: int) -> None:
+    """Seal the rows of ``level`` below ``complete`` (inside the caller's write; every one of them tied to its
+    entry, which the caller has checked)."""
+    db = ledger.db
+    rows = db.execute("SELECT bucket, last_mac, data, mac FROM chart_summary WHERE level = ? AND bucket < ? "
+                      "ORDER BY bucket", [level, complete]).fetchall()
+    db.execute(_SEAL_TABLE)
+    if len(rows) != complete or complete == 0:
+        db.execute("DELETE FROM chart_seal")
+        return
+    last_mac, digest = str(rows[-1][1]), _digest(rows)
+    db.execute("INSERT OR REPLACE INTO chart_seal(id, level, complete, last_mac, digest, mac) "
+               "VALUES (1, ?, ?, ?, ?, ?)",
+               [level, complete, last_mac, digest, _seal_mac(ledger, level, complete, last_mac, digest)])
+
+
+def _sealed_as(ledger: Ledger, level: int, complete: int) -> bool:
+    """Whether the seal is there for ``level`` and ``complete`` (not verified: :func:`_sealed` does)."""
+    try:
+        return ledger.db.execute("SELECT 1 FROM chart_seal WHERE id = 1 AND level = ? AND complete = ?",
+                                 [level, complete]).fetchone() is not None
+    except sqlite3.OperationalError as exc:
+        if not _no_table(exc):
+            raise
+        return False
+
+
+def _sealed(ledger: Ledger, level: int, complete: int) -> tuple[int, dict[int, Stretch]]:
+    """``(n, stretches)``: the rows of ``level`` below ``n <= complete`` that the seal covers and ties, decoded;
+    ``(0, {})`` without a seal of that level that verifies."""
+    db = ledger.db
+    try:
+        seal = db.execute("SELECT level, complete, last_mac, digest, mac FROM chart_seal WHERE id = 1").fetchone()
+    except sqlite3.OperationalError as exc:
+        if not _no_table(exc):
+            raise
+        return 0, {}
+    if seal is None:
+        return 0, {}
+    stored, n, last_mac, digest, mac = seal
+    if stored != level or not isinstance(n, int) or not 0 < n <= complete or not isinstance(last_mac, str) \
+            or not isinstance(digest, str) \
+            or not hmac.compare_digest(str(mac), _seal_mac(ledger, level, n, last_mac, digest)):
+        return 0, {}
+    entry = db.execute("SELECT mac FROM journal WHERE seq = ?", [n << level]).fetchone()
+    if entry is None or entry[0] != last_mac:
+        return 0, {}
+    rows = db.execute("SELECT bucket, last_mac, data, mac FROM chart_summary WHERE level = ? AND bucket < ? "
+                      "ORDER BY bucket", [level, n]).fetchall()
+    if len(rows) != n or not hmac.compare_digest(_digest(rows), digest):
+        return 0, {}
+    try:
+        return n, {int(bucket): _decode(data) for bucket, _, data, _ in rows}
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return 0, {}
+
+
 def _stored_summary(ledger: Ledger, level: int, complete: int, start: int = 0) -> dict[int, Stretch]:
     """The verified stretches of ``level`` from ``start`` to below ``complete`` kept in the file: each from its
     own row, else merged from the rows of finer levels that cover it (while the summary kept during play moves to
@@ -300,6 +376,11 @@ def _stored_summary(ledger: Ledger, level: int, complete: int, start: int = 0) -
     db = ledger.db
     if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chart_summary'").fetchone() is None:
         return {}
+    sealed: dict[int, Stretch] = {}
+    if start == 0:  # the chart's draw: the rows the seal ties, then the others one by one
+        start, sealed = _sealed(ledger, level, complete)
+        if start >= complete:
+            return sealed
     rows: dict[tuple[int, int], Stretch] = {}
     for stored, bucket, last_mac, data, mac, entry_mac in db.execute(
             "SELECT s.level, s.bucket, s.last_mac, s.data, s.mac, j.mac FROM chart_summary AS s "
@@ -314,7 +395,7 @@ def _stored_summary(ledger: Ledger, level: int, complete: int, start: int = 0) -
         except (ValueError, TypeError, KeyError, AttributeError):
             continue
     if not rows:
-        return {}
+        return sealed
     finest = min(stored for stored, _ in rows)
 
     def stretch(at: int, bucket: int) -> Stretch | None:
@@ -325,7 +406,7 @@ def _stored_summary(ledger: Ledger, level: int, complete: int, start: int = 0) -
         second = stretch(at - 1, 2 * bucket + 1) if first is not None else None
         return _merge([first, second]) if first is not None and second is not None else None
 
-    out: dict[int, Stretch] = {}
+    out: dict[int, Stretch] = sealed
     for bucket in range(start, complete):
         found = stretch(level, bucket)
         if found is not None:
@@ -380,6 +461,10 @@ def keep_summary(ledger: Ledger, limit: int = CHART_POINTS) -> int:
     if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chart_summary'").fetchone():
         have = _kept(ledger, level, complete)
     if len(have) >= complete and all(b in have for b in range(complete)):
+        if _sealed_as(ledger, level, complete):
+            return 0
+        with ledger.writing():  # a file from before the seal, or one sealed at fewer stretches
+            _write_seal(ledger, level, complete)
         return 0
     stretches = _stretches(ledger, complete * span, level, limit)
     macs = dict(db.execute("SELECT seq, mac FROM journal WHERE seq % ? = 0 AND seq <= ?", [span, complete * span]))
@@ -396,6 +481,7 @@ def keep_summary(ledger: Ledger, limit: int = CHART_POINTS) -> int:
                        "VALUES (?, ?, ?, ?, ?)", [level, bucket, last_mac, data,
                                                   _row_mac(ledger, level, bucket, last_mac, data)])
             written += 1
+        _write_seal(ledger, level, complete)
     return written
 
 
@@ -478,6 +564,7 @@ def maintain_summary(ledger: Ledger, limit: int = CHART_POINTS, stretches: int =
             written += 1
         if written == len(todo):  # every complete stretch of the level kept: the other levels are of no use
             db.execute("DELETE FROM chart_summary WHERE level != ?", [level])
+            _write_seal(ledger, level, complete)
     return written
 
 

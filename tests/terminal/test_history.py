@@ -267,3 +267,56 @@ def test_pages_of_a_closed_game_are_empty_not_an_error(long_game):
     long_game.close()
     assert pages[len(pages) - 5:len(pages)] == shown  # read before: kept
     assert pages[0:5] == [] and pages.balances(3) == {}
+
+
+def journal_reads_of_draw(game: Game, limit: int) -> tuple[list[str], object]:
+    """The statements a chart's draw runs, and its series."""
+    statements: list[str] = []
+    game.ledger.db.conn.set_trace_callback(statements.append)
+    try:
+        series = series_of(game, limit)
+    finally:
+        game.ledger.db.conn.set_trace_callback(None)
+    return statements, series
+
+
+def test_the_seal_ties_every_row_with_one_entry_and_gives_the_same_chart(long_game):
+    ledger = long_game.ledger
+    full = worth_history(long_game)
+    keep_summary(ledger, 16)
+    level, complete = ledger.db.execute("SELECT level, complete FROM chart_seal").fetchone()
+    assert complete == ledger.last_entry()[0] >> level
+    statements, series = journal_reads_of_draw(long_game, 16)
+    assert exact_at_points(series, full)
+    assert not any("JOIN journal" in s for s in statements)  # no row tied one by one
+    assert sum("FROM journal WHERE seq = " in s for s in statements) == 1
+    played(long_game, 40, seed=5)  # rows past the seal: tied one by one, the chart exact
+    statements, series = journal_reads_of_draw(long_game, 16)
+    assert exact_at_points(series, worth_history(long_game))
+
+
+@pytest.mark.parametrize("edit", ["UPDATE chart_seal SET digest = 'x' || substr(digest, 2)",
+                                  "UPDATE chart_seal SET complete = complete - 1",
+                                  "UPDATE chart_seal SET last_mac = (SELECT mac FROM journal WHERE seq = 1)"])
+def test_a_seal_that_does_not_verify_is_not_used(long_game, edit):
+    ledger = long_game.ledger
+    full = worth_history(long_game)
+    keep_summary(ledger, 16)
+    row = ledger.db.execute("SELECT level, bucket, data FROM chart_summary ORDER BY bucket LIMIT 1 OFFSET 1").fetchone()
+    data = json.loads(row[2])
+    data["cash"]["Ann"] = data["cash"].get("Ann", 0) + 1000
+    ledger.db.execute("UPDATE chart_summary SET data = ? WHERE level = ? AND bucket = ?",
+                      [json.dumps(data), row[0], row[1]])
+    ledger.db.execute(edit)
+    statements, series = journal_reads_of_draw(long_game, 16)
+    assert exact_at_points(series, full)
+    assert any("JOIN journal" in s for s in statements)  # the rows tied one by one, the edited one left out
+
+
+def test_an_old_summary_without_a_seal_is_sealed_at_close(long_game):
+    ledger = long_game.ledger
+    keep_summary(ledger, 16)
+    ledger.db.execute("DROP TABLE chart_seal")
+    assert keep_summary(ledger, 16) == 0
+    assert ledger.db.execute("SELECT COUNT(*) FROM chart_seal").fetchone()[0] == 1
+    assert exact_at_points(series_of(long_game, 16), worth_history(long_game))
