@@ -27,6 +27,7 @@ from typing import Any
 from cards.editions import LANGUAGES, Edition
 from cards.editions import localized as localized_text
 from host_ui.screen.history_text import history_label, merged_movements, movement_text
+from terminal.bank.ledger.files import companions, stat_key
 from terminal.bank.money import format_amount
 from terminal.table.i18n import N_, translate
 
@@ -145,16 +146,10 @@ def byte_copy(path: Path, folder: Path, attempts: int = 5) -> Path:
     index from the copied WAL (each frame is checksummed, so a frame being appended is left out, as after a
     power cut). The WAL is copied after the file, and again when either changed meanwhile (a checkpoint, a WAL
     started over), up to ``attempts`` times. Raises OSError."""
-    wal = path.with_name(path.name + "-wal")
+    wal, _ = companions(path)
     target = folder / path.name
     target_wal = folder / wal.name
-
-    def stat(p: Path) -> tuple[int, int, int] | None:
-        try:
-            st = p.stat()
-        except FileNotFoundError:
-            return None
-        return st.st_ino, st.st_size, st.st_mtime_ns
+    stat = stat_key  # (inode, size, mtime) or None: what the ledger's own private copies compare
     for _ in range(attempts):
         before = stat(path), stat(wal)
         shutil.copyfile(path, target)
